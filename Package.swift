@@ -1,0 +1,62 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Layers, one way: stub files → UnderstudyCore (loader, engine, journal, admin) → UnderstudyServer
+// (libevent transport) → understudy (CLI). RESTNetworking is the client library proven against the
+// daemon; UnderstudyTesting is what test suites use to drive it.
+
+/// Combine on Apple platforms, OpenCombine elsewhere; RESTNetworking hides the choice behind one shim.
+let combineDependencies: [Target.Dependency] = [
+    .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux, .windows, .android])),
+    .product(name: "OpenCombineFoundation", package: "OpenCombine", condition: .when(platforms: [.linux, .windows, .android])),
+    .product(name: "OpenCombineDispatch", package: "OpenCombine", condition: .when(platforms: [.linux, .windows, .android])),
+]
+
+let package = Package(
+    name: "Understudy",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "understudy", targets: ["understudy"]),
+        .library(name: "UnderstudyCore", targets: ["UnderstudyCore"]),
+        .library(name: "UnderstudyServer", targets: ["UnderstudyServer"]),
+        .library(name: "UnderstudyTesting", targets: ["UnderstudyTesting"]),
+        .library(name: "RESTNetworking", targets: ["RESTNetworking"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+    ],
+    targets: [
+        // Pure Swift: stub model, loader/validator, matching engine, journal, admin API. No sockets, no C.
+        .target(name: "UnderstudyCore"),
+        // The only C in the package: libevent's headers behind a module map and a small shim.
+        .systemLibrary(
+            name: "CLibevent",
+            pkgConfig: "libevent",
+            providers: [.apt(["libevent-dev"]), .brew(["libevent"])]
+        ),
+        // The evhttp adapter: the one module that imports CLibevent; no C type in its public API.
+        .target(name: "UnderstudyServer", dependencies: ["UnderstudyCore", "CLibevent"]),
+        // The CLI only parses arguments and calls the libraries.
+        .executableTarget(
+            name: "understudy",
+            dependencies: [
+                "UnderstudyCore",
+                "UnderstudyServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .target(name: "UnderstudyTesting"),
+        .target(name: "RESTNetworking", dependencies: combineDependencies),
+
+        .testTarget(name: "UnderstudyCoreTests", dependencies: ["UnderstudyCore"]),
+        .testTarget(
+            name: "UnderstudyServerTests",
+            dependencies: ["UnderstudyServer", "UnderstudyCore", "understudy"]
+        ),
+        .testTarget(
+            name: "RESTNetworkingTests",
+            dependencies: ["RESTNetworking", "UnderstudyTesting", "understudy"] + combineDependencies
+        ),
+    ]
+)

@@ -1,0 +1,17 @@
+#ifndef UNDERSTUDY_CLIBEVENT_SHIM_H
+#define UNDERSTUDY_CLIBEVENT_SHIM_H
+// libc first: libevent's event-config.h defines _GNU_SOURCE, and if it is seen before these
+// headers, `import Glibc` in the same Swift module sees different declarations and breaks.
+#include <sys/types.h>
+#include <sys/select.h>
+#include <sys/time.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+
+#include <event2/event.h>
+#include <event2/http.h>
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/keyvalq_struct.h>
+#include <event2/util.h>
+#endif

@@ -1,0 +1,75 @@
+/// An ordered list of header fields. Order and repeated names are kept because both the journal
+/// and stub responses promise to preserve them; lookups compare names case-insensitively.
+public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
+    /// One header field.
+    public struct Field: Sendable, Equatable {
+        public var name: String
+        public var value: String
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// The fields in order.
+    public private(set) var fields: [Field]
+
+    /// Creates a header list from fields in order.
+    public init(_ fields: [Field] = []) {
+        self.fields = fields
+    }
+
+    public init(dictionaryLiteral elements: (String, String)...) {
+        self.fields = elements.map { Field(name: $0.0, value: $0.1) }
+    }
+
+    /// Appends a field, keeping any earlier field of the same name.
+    public mutating func append(name: String, value: String) {
+        fields.append(Field(name: name, value: value))
+    }
+
+    /// Replaces every field named `name` with a single field holding `value`.
+    public mutating func replaceOrAdd(name: String, value: String) {
+        removeAll(named: name)
+        append(name: name, value: value)
+    }
+
+    /// Removes every field named `name`.
+    public mutating func removeAll(named name: String) {
+        fields.removeAll { Self.namesMatch($0.name, name) }
+    }
+
+    /// The first value for `name`, compared case-insensitively.
+    public subscript(name: String) -> String? {
+        fields.first { Self.namesMatch($0.name, name) }?.value
+    }
+
+    /// Every value for `name`, in order.
+    public func values(for name: String) -> [String] {
+        fields.filter { Self.namesMatch($0.name, name) }.map(\.value)
+    }
+
+    /// Whether any field is named `name`.
+    public func contains(_ name: String) -> Bool {
+        fields.contains { Self.namesMatch($0.name, name) }
+    }
+
+    public var count: Int { fields.count }
+
+    public func makeIterator() -> IndexingIterator<[Field]> {
+        fields.makeIterator()
+    }
+
+    /// ASCII case-insensitive comparison, as HTTP field names require; avoids Foundation on the hot path.
+    @inlinable
+    public static func namesMatch(_ a: String, _ b: String) -> Bool {
+        let x = a.utf8, y = b.utf8
+        guard x.count == y.count else { return false }
+        for (p, q) in zip(x, y) where p != q {
+            let lp = (p >= 65 && p <= 90) ? p + 32 : p
+            let lq = (q >= 65 && q <= 90) ? q + 32 : q
+            if lp != lq { return false }
+        }
+        return true
+    }
+}

@@ -1,0 +1,13 @@
+/// The seam between a transport and whatever answers requests.
+///
+/// A responder is driven by one thread at a time, the transport's event loop, so it is not
+/// `Sendable`: the compiler keeps it on the thread that owns it.
+public protocol HTTPResponder: AnyObject {
+    /// Answers a request. Anything the responder records (the journal) is recorded before this
+    /// returns, so a client that has its response can always read its request back.
+    func respond(to request: HTTPRequest) -> HTTPResponse
+
+    /// Records a request the transport refused on its own (a body over the limit, say) and returns
+    /// the response to send, so refused requests are journaled like any other.
+    func reject(_ request: HTTPRequest, status: Int, reason: String) -> HTTPResponse
+}
