@@ -47,6 +47,8 @@ let package = Package(
             ]
         ),
         .target(name: "UnderstudyTesting"),
+        // Micro-benchmark of the engine alone (requests/s through `handle`), run by scripts/bench-engine.
+        .executableTarget(name: "understudy-engine-bench", dependencies: ["UnderstudyCore"]),
         .target(name: "RESTNetworking", dependencies: combineDependencies),
 
         .testTarget(name: "UnderstudyCoreTests", dependencies: ["UnderstudyCore"]),
