@@ -1,0 +1,25 @@
+/// How an engine behaves: the unmatched status, the journal cap and sink, and the clock.
+///
+/// Not `Sendable`: it may hold a sink object and a clock owned by the thread driving the engine.
+public struct EngineConfiguration {
+    /// The status sent when no stub matches (default 404).
+    public var unmatchedStatus: Int
+    /// How many journal entries are kept in memory; older ones are dropped and counted.
+    public var journalLimit: Int
+    /// Where each journal line is also written (a JSON Lines file, say); `nil` keeps memory only.
+    public var journalSink: (any JournalSink)?
+    /// The clock for timestamps, elapsed times and rate-limit windows.
+    public var clock: any EngineClock
+
+    /// Creates a configuration; every parameter has the documented default.
+    public init(unmatchedStatus: Int = 404, journalLimit: Int = 100_000,
+                journalSink: (any JournalSink)? = nil, clock: any EngineClock = SystemEngineClock()) {
+        self.unmatchedStatus = unmatchedStatus
+        self.journalLimit = max(1, journalLimit)
+        self.journalSink = journalSink
+        self.clock = clock
+    }
+}
+
+@available(*, unavailable)
+extension EngineConfiguration: Sendable {}
