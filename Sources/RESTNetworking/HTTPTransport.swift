@@ -1,0 +1,33 @@
+/// Sends one request through a session and checks the answer is HTTP. The Combine publishers and
+/// the async API both send through here, so they see the same errors: `URLError` for transport
+/// failures, `RESTRequestError.notHTTPResponse` for a non-HTTP answer.
+enum HTTPTransport {
+    static func send(_ request: URLRequest, session: URLSession,
+                     completion: @escaping @Sendable (Result<HTTPResponseOutput, any Error>) -> Void) -> RetryCancellation {
+        let task = session.dataTask(with: request) { data, response, error in
+            if let error {
+                completion(.failure(error))
+            } else if let response = response as? HTTPURLResponse {
+                completion(.success((data: data ?? Data(), response: response)))
+            } else {
+                completion(.failure(RESTRequestError.notHTTPResponse(url: request.url?.absoluteString ?? "")))
+            }
+        }
+        task.resume()
+        return { task.cancel() }
+    }
+
+    static func send(_ request: URLRequest, session: URLSession) async throws -> HTTPResponseOutput {
+        try Task.checkCancellation()
+        let cancel = Locked<RetryCancellation?>(nil)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let cancelTask = send(request, session: session) { continuation.resume(with: $0) }
+                cancel.withLock { $0 = cancelTask }
+                if Task.isCancelled { cancelTask() }
+            }
+        } onCancel: {
+            cancel.withLock { $0 }?()
+        }
+    }
+}

@@ -1,0 +1,17 @@
+extension HTTPURLResponse {
+    /// The wait this response's `Retry-After` asks for, in seconds, resolved against its `Date`
+    /// header; `nil` when the header is absent or unreadable.
+    public func retryAfterSeconds(now: Date = Date()) -> TimeInterval? {
+        guard let header = value(forHTTPHeaderField: "Retry-After") else { return nil }
+        let responseDate = value(forHTTPHeaderField: "Date").flatMap { HTTPDate.parse($0, now: now) }
+        return RetryAfter.seconds(from: header, responseDate: responseDate, now: now)
+    }
+
+    /// The `HTTPError` this response stands for (with any `Retry-After` it carries), or `nil`
+    /// when its status is not 4xx/5xx.
+    public func httpError(now: Date = Date()) -> (any HTTPError)? {
+        guard (400...599).contains(statusCode) else { return nil }
+        let retryAfter = (statusCode == 429 || statusCode == 503) ? retryAfterSeconds(now: now) : nil
+        return HTTPClientError.forStatus(statusCode, retryAfter: retryAfter)
+    }
+}

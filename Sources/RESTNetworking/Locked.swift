@@ -1,0 +1,16 @@
+/// A value guarded by a lock, for the few places state is shared across threads (subscriptions,
+/// the token refresher). Small on purpose: every access goes through `withLock`.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}

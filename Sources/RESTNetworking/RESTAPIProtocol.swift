@@ -1,0 +1,28 @@
+/// A REST API a service talks to: a base URL and the session requests go through.
+///
+/// Conform a service to it and build requests with `get`/`post`/`put`/`patch`/`delete`
+/// (publishers) or `call(_:endpoint:body:requestModifier:)` (async/await):
+///
+/// ```swift
+/// struct PostsAPI: RESTAPIProtocol {
+///     let baseURL: URL
+/// }
+/// let posts = PostsAPI(baseURL: url).get(endpoint: "posts") { $0.receivingJSON() }
+///     .respondToRateLimiting(maxRetries: 1, maxSecondsToWait: 2)
+/// ```
+public protocol RESTAPIProtocol: Sendable {
+    /// Rewrites a request just before it is sent. It runs again on every subscription (every
+    /// retry), so a header read from mutable state — an access token — is always the current one.
+    typealias RequestModifier = @Sendable (URLRequest) -> URLRequest
+    typealias Output = HTTPResponseOutput
+    typealias Failure = any Error
+
+    /// The URL endpoints are resolved against (`https://api.example.com/v1`).
+    var baseURL: URL { get }
+    /// The session requests are sent through; `URLSession.shared` unless a conformer says otherwise.
+    var urlSession: URLSession { get }
+}
+
+extension RESTAPIProtocol {
+    public var urlSession: URLSession { URLSession.shared }
+}

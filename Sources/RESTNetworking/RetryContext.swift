@@ -1,0 +1,21 @@
+/// Everything a retry policy may look at when an attempt fails.
+public struct RetryContext: Sendable {
+    /// How many retries have already been made (0 after the first attempt fails).
+    public var retriesSoFar: Int
+    /// The error the attempt failed with (already an `HTTPError` for 4xx/5xx responses).
+    public var error: any Error
+    /// Seconds since the first attempt started, on the operator's scheduler.
+    public var elapsed: TimeInterval
+    /// The request's method, when the publisher or call knows it.
+    public var method: HTTPMethod?
+    /// A number in `0..<1` the policy uses for jitter; passed in so decisions are reproducible.
+    public var randomUnit: Double
+
+    public init(retriesSoFar: Int, error: any Error, elapsed: TimeInterval, method: HTTPMethod?, randomUnit: Double) {
+        self.retriesSoFar = retriesSoFar
+        self.error = error
+        self.elapsed = elapsed
+        self.method = method
+        self.randomUnit = randomUnit
+    }
+}

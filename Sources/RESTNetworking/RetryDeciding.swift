@@ -1,0 +1,6 @@
+/// A pure retry policy: from a failed attempt to a decision, with no clock and no randomness of
+/// its own. The Combine operators and the async API both drive the same policies, so they retry
+/// identically.
+public protocol RetryDeciding: Sendable {
+    func decision(for context: RetryContext) -> RetryDecision
+}

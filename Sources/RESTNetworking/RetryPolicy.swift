@@ -1,0 +1,75 @@
+/// Decides retries after transient failures: 408, 500, 502, 503, 504 and lost connections.
+///
+/// Delays are exponential with full jitter (a uniform pick in `0...min(maxDelay, baseDelay·2ⁿ)`),
+/// except that a 503 carrying `Retry-After` waits what the server asked. No retry is scheduled
+/// past `maxAttempts` attempts in all, or if it would start after `totalBudget` seconds. Only
+/// idempotent methods are retried unless `retriesNonIdempotentRequests` is set, because a POST
+/// whose connection dropped may already have taken effect.
+public struct RetryPolicy: RetryDeciding, Equatable {
+    /// Attempts in all, the first included.
+    public var maxAttempts: Int
+    public var baseDelay: TimeInterval
+    public var maxDelay: TimeInterval
+    /// No retry starts later than this many seconds after the first attempt.
+    public var totalBudget: TimeInterval
+    public var retryableStatusCodes: Set<Int>
+    /// Transport errors that mean the request may not have reached the server, or the answer was
+    /// lost on the way back.
+    public var retryableURLErrorCodes: Set<URLError.Code>
+    public var retriesNonIdempotentRequests: Bool
+    public var honoursRetryAfter: Bool
+
+    /// The default policy: 3 attempts, 0.2 s base, 5 s cap, 30 s budget.
+    public static let `default` = RetryPolicy()
+
+    public init(
+        maxAttempts: Int = 3,
+        baseDelay: TimeInterval = 0.2,
+        maxDelay: TimeInterval = 5,
+        totalBudget: TimeInterval = 30,
+        retryableStatusCodes: Set<Int> = [408, 500, 502, 503, 504],
+        retryableURLErrorCodes: Set<URLError.Code> = RetryPolicy.connectionErrorCodes,
+        retriesNonIdempotentRequests: Bool = false,
+        honoursRetryAfter: Bool = true
+    ) {
+        self.maxAttempts = maxAttempts
+        self.baseDelay = baseDelay
+        self.maxDelay = maxDelay
+        self.totalBudget = totalBudget
+        self.retryableStatusCodes = retryableStatusCodes
+        self.retryableURLErrorCodes = retryableURLErrorCodes
+        self.retriesNonIdempotentRequests = retriesNonIdempotentRequests
+        self.honoursRetryAfter = honoursRetryAfter
+    }
+
+    /// Connection failures: refused, reset, dropped, timed out, or closed without a response.
+    public static let connectionErrorCodes: Set<URLError.Code> = [
+        .networkConnectionLost, .cannotConnectToHost, .timedOut, .notConnectedToInternet,
+        .zeroByteResource,
+    ]
+
+    /// The largest delay retry number `retry` (0-based) may get before any `Retry-After`.
+    public func backoffCap(forRetry retry: Int) -> TimeInterval {
+        min(maxDelay, baseDelay * pow(2, Double(retry)))
+    }
+
+    public func decision(for context: RetryContext) -> RetryDecision {
+        guard context.retriesSoFar + 1 < maxAttempts, isRetryable(context.error) else { return .fail }
+        guard retriesNonIdempotentRequests || (context.method?.isIdempotent ?? false) else { return .fail }
+        var delay = context.randomUnit * backoffCap(forRetry: context.retriesSoFar)
+        if honoursRetryAfter, case let HTTPServerError.serviceUnavailable(retryAfter?) = context.error {
+            delay = retryAfter
+        }
+        guard context.elapsed + delay <= totalBudget else { return .fail }
+        return .retry(after: delay)
+    }
+
+    /// Whether `error` is a transient failure this policy retries.
+    public func isRetryable(_ error: any Error) -> Bool {
+        switch error {
+        case let error as any HTTPError: retryableStatusCodes.contains(error.statusCode)
+        case let error as URLError: retryableURLErrorCodes.contains(error.code)
+        default: false
+        }
+    }
+}
