@@ -4,45 +4,54 @@
 /// Not `Sendable`: one thread (the transport's event loop) drives it.
 public final class UnderstudyResponder: HTTPResponder {
     private let stubPaths: [String]
-    private let configuration: EngineConfiguration
-    private var stubs: StubSet
+    /// The engine behind the responder, for callers that want the journal or stubs directly.
+    public let engine: StubEngine
 
-    /// Loads the stubs at `stubPaths` (files or directories).
+    /// Loads the stubs at `stubPaths` (files or directories); throws every error found.
     public init(stubPaths: [String], configuration: EngineConfiguration = EngineConfiguration()) throws(StubLoadFailure) {
         self.stubPaths = stubPaths
-        self.configuration = configuration
-        self.stubs = try StubLoader.load(paths: stubPaths)
+        self.engine = StubEngine(stubs: try StubLoader.load(paths: stubPaths), configuration: configuration)
     }
 
-    /// Serves an already loaded stub set; `reload()` then has no paths to read.
+    /// Serves an already loaded stub set; `reload()` then has no paths to read and fails.
     public init(stubs: StubSet, configuration: EngineConfiguration = EngineConfiguration()) {
         self.stubPaths = []
-        self.configuration = configuration
-        self.stubs = stubs
+        self.engine = StubEngine(stubs: stubs, configuration: configuration)
     }
 
-    /// Answers a request; journals it (unless it is an admin request) before returning.
+    /// Answers a request. Admin requests go to the admin API and are not journaled; every other
+    /// request is journaled before this returns.
     public func respond(to request: HTTPRequest) -> HTTPResponse {
-        HTTPResponse(status: configuration.unmatchedStatus)
+        if StubEngine.isAdminPath(request.path) {
+            return engine.admin(request, reload: reload)
+        }
+        return engine.handle(request)
     }
 
     /// Journals a request the transport refused and returns what to send.
     public func reject(_ request: HTTPRequest, status: Int, reason: String) -> HTTPResponse {
-        HTTPResponse(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Array((reason + "\n").utf8))
+        engine.reject(request, status: status, reason: reason)
     }
 
-    /// Re-reads the stub paths; on failure the current stubs stay.
+    /// Re-reads the stub paths, all-or-nothing: on failure the current stubs stay. On success
+    /// sequences, scenarios and rate limits start over; the journal is kept.
     public func reload() -> Result<Int, StubLoadFailure> {
+        guard !stubPaths.isEmpty else {
+            return .failure(StubLoadFailure(errors: [StubFileError(
+                file: "<responder>", line: 1, column: 1, jsonPath: "",
+                message: "nothing to reload: this responder was created from a stub set, not from stub paths")]))
+        }
         do {
-            stubs = try StubLoader.load(paths: stubPaths)
-            return .success(stubs.count)
+            let set = try StubLoader.load(paths: stubPaths)
+            engine.replaceStubs(set)
+            return .success(set.count)
         } catch {
             return .failure(error)
         }
     }
 
     /// How many stubs are loaded.
-    public var stubCount: Int { stubs.count }
+    public var stubCount: Int { engine.stubs.count }
 }
 
 @available(*, unavailable)

@@ -1,13 +1,111 @@
+import Foundation
+
 /// Reads stub files into a ``StubSet``, all-or-nothing, reporting every error it finds.
 public enum StubLoader {
     /// Loads files and directories (every `*.json` below a directory, recursively, in path order).
+    ///
+    /// Throws every error from every file; a stub set is returned only when all files are valid
+    /// and stub ids are unique across them.
     public static func load(paths: [String]) throws(StubLoadFailure) -> StubSet {
-        StubSet()
+        var errors: [StubFileError] = []
+        var decoded: [StubDecoder.Decoded] = []
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                errors.append(fileError(path, "no such file or directory"))
+                continue
+            }
+            if isDirectory.boolValue {
+                for file in jsonFiles(under: path) {
+                    decodeFile(file, root: path, into: &decoded, errors: &errors)
+                }
+            } else {
+                guard path.hasSuffix(".json") else {
+                    errors.append(fileError(path, "not a stub file: expected a `.json` file"))
+                    continue
+                }
+                decodeFile(path, root: nil, into: &decoded, errors: &errors)
+            }
+        }
+        errors.append(contentsOf: duplicateIDErrors(decoded))
+        guard errors.isEmpty else { throw StubLoadFailure(errors: errors) }
+        return StubSet(stubs: decoded.map(\.stub))
     }
 
     /// Parses one stub document. `root` is the directory `bodyFile` paths may not escape
-    /// (`nil`: the directory holding `file`).
+    /// (`nil`: the directory holding `file`). A `file` that is not on disk (such as `"<admin>"`)
+    /// cannot use `bodyFile`.
     public static func parse(bytes: [UInt8], file: String, root: String?) throws(StubLoadFailure) -> StubSet {
-        StubSet()
+        var decoded: [StubDecoder.Decoded] = []
+        var errors: [StubFileError] = []
+        decode(bytes: bytes, file: file, root: root, into: &decoded, errors: &errors)
+        errors.append(contentsOf: duplicateIDErrors(decoded))
+        guard errors.isEmpty else { throw StubLoadFailure(errors: errors) }
+        return StubSet(stubs: decoded.map(\.stub))
+    }
+
+    private static func decodeFile(_ file: String, root: String?, into decoded: inout [StubDecoder.Decoded], errors: inout [StubFileError]) {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            errors.append(fileError(file, "cannot read the file"))
+            return
+        }
+        decode(bytes: Array(data), file: file, root: root, into: &decoded, errors: &errors)
+    }
+
+    private static func decode(bytes: [UInt8], file: String, root: String?, into decoded: inout [StubDecoder.Decoded], errors: inout [StubFileError]) {
+        let node: JSONNode
+        do {
+            node = try JSONParser.parse(bytes)
+        } catch {
+            errors.append(StubFileError(file: file, line: error.position.line, column: error.position.column,
+                                        jsonPath: "", message: "not valid JSON: \(error.message)"))
+            return
+        }
+        let onDisk = FileManager.default.fileExists(atPath: file)
+        var decoder = StubDecoder(file: file, bodyFiles: onDisk ? BodyFileResolver(stubFile: file, root: root) : nil)
+        let stubs = decoder.decodeDocument(node) { index in "\(file)#\(index)" }
+        let fileErrors = decoder.errors.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
+        errors.append(contentsOf: fileErrors)
+        if fileErrors.isEmpty { decoded.append(contentsOf: stubs) }
+    }
+
+    private static func duplicateIDErrors(_ decoded: [StubDecoder.Decoded]) -> [StubFileError] {
+        var first: [String: StubDecoder.Decoded] = [:]
+        var errors: [StubFileError] = []
+        for entry in decoded {
+            if let earlier = first[entry.stub.id] {
+                errors.append(StubFileError(
+                    file: entry.stub.file, line: entry.idPosition.line, column: entry.idPosition.column,
+                    jsonPath: entry.stub.idGenerated ? entry.path : JSONPath.member(entry.path, "id"),
+                    message: "duplicate stub id `\(entry.stub.id)`; first used at \(earlier.stub.file):\(earlier.idPosition.line):\(earlier.idPosition.column)"))
+            } else {
+                first[entry.stub.id] = entry
+            }
+        }
+        return errors
+    }
+
+    /// Every `*.json` below `directory`, recursively, sorted by path; hidden entries are skipped.
+    static func jsonFiles(under directory: String) -> [String] {
+        guard let enumerator = FileManager.default.enumerator(atPath: directory) else { return [] }
+        var files: [String] = []
+        while let relative = enumerator.nextObject() as? String {
+            let name = (relative as NSString).lastPathComponent
+            if name.hasPrefix(".") {
+                enumerator.skipDescendants()
+                continue
+            }
+            guard relative.hasSuffix(".json") else { continue }
+            let full = directory.hasSuffix("/") ? directory + relative : directory + "/" + relative
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue {
+                files.append(full)
+            }
+        }
+        return files.sorted()
+    }
+
+    private static func fileError(_ file: String, _ message: String) -> StubFileError {
+        StubFileError(file: file, line: 1, column: 1, jsonPath: "", message: message)
     }
 }

@@ -4,4 +4,41 @@ public struct Stub: Sendable {
     public var id: String
     /// The file it came from (`"<admin>"` when posted to the admin API).
     public var file: String
+    /// Free text for readers of the stub file; the engine ignores it.
+    public var description: String?
+    /// Which requests this stub answers.
+    public var request: RequestPattern
+    /// The `request` object as written (`nil` when omitted), echoed by `GET /__admin/stubs`.
+    public var requestJSON: JSONValue?
+    /// The responses, served in order; never empty.
+    public var responses: [StubResponse]
+    /// What happens after the last response.
+    public var afterLast: AfterLast
+    /// The scenario this stub belongs to, if any.
+    public var scenario: String?
+    /// The scenario state this stub requires.
+    public var whenState: String?
+    /// The state the scenario moves to after this stub answers.
+    public var setState: String?
+    /// A rate limit on this stub.
+    public var rateLimit: RateLimitRule?
+    /// Set by the decoder when the file gave no `id`, so the admin API can rename such stubs.
+    var idGenerated = false
+
+    /// Creates a stub.
+    public init(id: String, file: String = "<code>", description: String? = nil, request: RequestPattern = RequestPattern(),
+                requestJSON: JSONValue? = nil, responses: [StubResponse], afterLast: AfterLast = .repeat,
+                scenario: String? = nil, whenState: String? = nil, setState: String? = nil, rateLimit: RateLimitRule? = nil) {
+        self.id = id
+        self.file = file
+        self.description = description
+        self.request = request
+        self.requestJSON = requestJSON
+        self.responses = responses
+        self.afterLast = afterLast
+        self.scenario = scenario
+        self.whenState = whenState
+        self.setState = setState
+        self.rateLimit = rateLimit
+    }
 }

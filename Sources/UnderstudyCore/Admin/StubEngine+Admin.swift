@@ -1,0 +1,67 @@
+/// The admin API as a plain function: the transport routes `/__admin/*` here, and tests call it
+/// directly. Admin requests are not journaled. A malformed body or an unknown id gets 400/404 and
+/// changes nothing.
+extension StubEngine {
+    /// The path prefix of every admin endpoint.
+    public static let adminPrefix = "/__admin"
+
+    /// Whether `path` belongs to the admin API.
+    public static func isAdminPath(_ path: String) -> Bool {
+        path == adminPrefix || path.hasPrefix(adminPrefix + "/")
+    }
+
+    /// Answers one admin request. `reload` re-reads the stub files (`POST /__admin/reload`).
+    public func admin(_ request: HTTPRequest, reload: () -> Result<Int, StubLoadFailure>) -> HTTPResponse {
+        let method = request.method.uppercased()
+        var path = request.path
+        while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
+        let tail = path.dropFirst(Self.adminPrefix.count)
+        let segments = tail.split(separator: "/", omittingEmptySubsequences: true).map { PercentDecoding.decodePath(String($0)) }
+
+        switch segments {
+        case ["health"]:
+            guard method == "GET" else { return AdminResponse.methodNotAllowed(method, allowed: ["GET"]) }
+            return AdminResponse.value(.object([
+                JSONMember("status", .string("ok")),
+                JSONMember("stubs", .int(stubs.count)),
+                JSONMember("requests", .int(journal.count)),
+            ]))
+        case ["requests"]:
+            switch method {
+            case "GET": return listRequests(request.query)
+            case "DELETE": return AdminResponse.value(.object([JSONMember("cleared", .int(journal.clear()))]))
+            default: return AdminResponse.methodNotAllowed(method, allowed: ["GET", "DELETE"])
+            }
+        case ["requests", "count"]:
+            guard method == "POST" else { return AdminResponse.methodNotAllowed(method, allowed: ["POST"]) }
+            return countRequests(request.body)
+        case ["stubs"]:
+            switch method {
+            case "GET": return listStubs()
+            case "POST": return addStubs(request.body)
+            default: return AdminResponse.methodNotAllowed(method, allowed: ["GET", "POST"])
+            }
+        case _ where segments.count == 2 && segments[0] == "stubs":
+            guard method == "DELETE" else { return AdminResponse.methodNotAllowed(method, allowed: ["DELETE"]) }
+            return deleteStub(segments[1])
+        case ["scenarios"]:
+            guard method == "GET" else { return AdminResponse.methodNotAllowed(method, allowed: ["GET"]) }
+            return listScenarios()
+        case _ where segments.count == 2 && segments[0] == "scenarios":
+            guard method == "PUT" else { return AdminResponse.methodNotAllowed(method, allowed: ["PUT"]) }
+            return setScenario(segments[1], request.body)
+        case ["reset"]:
+            guard method == "POST" else { return AdminResponse.methodNotAllowed(method, allowed: ["POST"]) }
+            reset()
+            return AdminResponse.value(.object([JSONMember("reset", .bool(true))]))
+        case ["reload"]:
+            guard method == "POST" else { return AdminResponse.methodNotAllowed(method, allowed: ["POST"]) }
+            switch reload() {
+            case .success(let count): return AdminResponse.value(.object([JSONMember("stubs", .int(count))]))
+            case .failure(let failure): return AdminResponse.loadFailure(failure)
+            }
+        default:
+            return AdminResponse.error(404, "no admin endpoint \(request.method) \(request.path); see the README's Admin API section")
+        }
+    }
+}

@@ -1,0 +1,30 @@
+/// One request prepared for matching. Derived forms (decoded path, query pairs, body text and JSON)
+/// are computed at most once, and only if some stub asks for them.
+final class MatchContext {
+    let request: HTTPRequest
+    /// The method upper-cased, for case-insensitive comparison.
+    let method: String
+    /// The path percent-decoded.
+    let path: String
+
+    init(_ request: HTTPRequest) {
+        self.request = request
+        self.method = Self.uppercasedASCII(request.method)
+        self.path = PercentDecoding.decodePath(request.path)
+    }
+
+    private(set) lazy var queryPairs: [(name: String, value: String)] = PercentDecoding.queryPairs(request.query)
+
+    private(set) lazy var bodyText: String = String(decoding: request.body, as: UTF8.self)
+
+    private(set) lazy var bodyJSON: JSONValue? = JSONValue.parse(request.body)
+
+    func queryValues(_ name: String) -> [String] {
+        queryPairs.filter { $0.name == name }.map(\.value)
+    }
+
+    private static func uppercasedASCII(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 >= 97 && $0 <= 122 }) else { return text }
+        return String(decoding: text.utf8.map { $0 >= 97 && $0 <= 122 ? $0 - 32 : $0 }, as: UTF8.self)
+    }
+}

@@ -1,0 +1,108 @@
+/// Matching a request against a pattern, with the reasons it missed for near-miss reports.
+extension RequestPattern {
+    /// Whether every condition holds.
+    func matches(_ context: MatchContext) -> Bool {
+        misses(context, stopAtFirst: true).isEmpty
+    }
+
+    /// Why the request misses, one phrase per failed condition ("path /postz ≠ /posts"); empty
+    /// when it matches. `stopAtFirst` is the fast path used while serving.
+    func misses(_ context: MatchContext, stopAtFirst: Bool) -> [MissReason] {
+        var reasons: [MissReason] = []
+        if let method, method != context.method {
+            reasons.append(MissReason(weight: 1, text: "method \(context.method) ≠ \(method)"))
+            if stopAtFirst { return reasons }
+        }
+        switch path {
+        case .exact(let wanted)?:
+            if wanted != context.path {
+                reasons.append(MissReason(weight: 2, text: "path \(context.path) ≠ \(wanted)",
+                                          distance: EditDistance.boundedDistance(context.path, wanted)))
+                if stopAtFirst { return reasons }
+            }
+        case .pattern(let regex)?:
+            if !regex.matchesWhole(context.path) {
+                reasons.append(MissReason(weight: 2, text: "path \(context.path) does not match pattern \(regex.pattern)"))
+                if stopAtFirst { return reasons }
+            }
+        case nil:
+            break
+        }
+        for condition in query {
+            let values = context.queryValues(condition.name)
+            if !condition.matcher.accepts(values) {
+                reasons.append(MissReason(weight: 1, text: Self.explain("query", condition, values, separator: "=")))
+                if stopAtFirst { return reasons }
+            }
+        }
+        for condition in headers {
+            let values = context.request.headers.values(for: condition.name)
+            if !condition.matcher.accepts(values) {
+                reasons.append(MissReason(weight: 1, text: Self.explain("header", condition, values, separator: ": ")))
+                if stopAtFirst { return reasons }
+            }
+        }
+        if let body, let reason = Self.explain(body, context) {
+            reasons.append(MissReason(weight: 1, text: reason))
+        }
+        return reasons
+    }
+
+    private static func explain(_ kind: String, _ condition: NamedMatcher, _ values: [String], separator: String) -> String {
+        let name = condition.name
+        let shown = values.isEmpty ? "" : "\(kind) \(name)\(separator)\(quoteList(values))"
+        switch condition.matcher {
+        case .present: return "\(kind) \(name) absent"
+        case .absent: return "\(kind) \(name) present (\(quoteList(values))), stub wants it absent"
+        case .equals(let wanted): return values.isEmpty ? "\(kind) \(name) absent" : "\(shown) ≠ \(quote(wanted))"
+        case .contains(let part): return values.isEmpty ? "\(kind) \(name) absent" : "\(shown) does not contain \(quote(part))"
+        case .matches(let regex): return values.isEmpty ? "\(kind) \(name) absent" : "\(shown) does not match \(regex.pattern)"
+        }
+    }
+
+    /// `nil` when the body matches.
+    private static func explain(_ matcher: BodyMatcher, _ context: MatchContext) -> String? {
+        switch matcher {
+        case .equals(let wanted):
+            return context.bodyText == wanted ? nil : "body \(quote(snippet(context.bodyText))) ≠ \(quote(snippet(wanted)))"
+        case .contains(let part):
+            return context.bodyText.contains(part) ? nil : "body does not contain \(quote(part))"
+        case .matches(let regex):
+            return regex.matchesWhole(context.bodyText) ? nil : "body does not match \(regex.pattern)"
+        case .json(let wanted):
+            guard let actual = context.bodyJSON else { return "body is not JSON" }
+            return actual.semanticallyEquals(wanted) ? nil : "body JSON \(snippet(String(decoding: actual.jsonBytes, as: UTF8.self))) ≠ \(snippet(String(decoding: wanted.jsonBytes, as: UTF8.self)))"
+        case .jsonSubset(let wanted):
+            guard let actual = context.bodyJSON else { return "body is not JSON" }
+            return actual.contains(subset: wanted) ? nil : "body JSON does not contain \(snippet(String(decoding: wanted.jsonBytes, as: UTF8.self)))"
+        }
+    }
+
+    private static func quote(_ text: String) -> String {
+        "\"\(text)\""
+    }
+
+    private static func quoteList(_ values: [String]) -> String {
+        values.map(quote).joined(separator: ", ")
+    }
+
+    private static func snippet(_ text: String) -> String {
+        text.count <= 60 ? text : String(text.prefix(57)) + "..."
+    }
+}
+
+/// One reason a stub missed a request. `weight` and `distance` rank near misses: a wrong path
+/// counts more than a wrong header, and a path one typo away is closer than an unrelated one.
+struct MissReason {
+    var weight: Int
+    var text: String
+    var distance: Int = 0
+}
+
+extension EditDistance {
+    /// Distance capped at 99, and skipped (99) for long strings, so near-miss ranking stays cheap.
+    static func boundedDistance(_ a: String, _ b: String) -> Int {
+        guard a.utf8.count <= 200, b.utf8.count <= 200 else { return 99 }
+        return min(99, distance(a, b))
+    }
+}

@@ -1,0 +1,219 @@
+import Foundation
+
+/// The stub engine: picks the stub for each request, steps its response sequence, scenario and rate
+/// limit, journals the request and returns the response to send.
+///
+/// **Threading:** one thread drives an engine — in the daemon, the transport's event loop. It holds
+/// mutable state without locks, so it is deliberately not `Sendable`; the compiler keeps it on the
+/// thread that owns it.
+public final class StubEngine {
+    /// The loaded stubs in load order (the order they are tried in).
+    public private(set) var stubs: [Stub]
+    var runtimes: [StubRuntime]
+    var index: StubIndex
+    var scenarios: ScenarioBook
+    var journal: Journal
+    let configuration: EngineConfiguration
+    /// The monotonic reading at creation; `elapsedMs` counts from here, across resets.
+    let startNanoseconds: UInt64
+    /// Names stubs posted to the admin API without an id.
+    var adminStubCounter = 0
+    private var cachedSecond: Int64 = .min
+    private var cachedTimePrefix = ""
+
+    /// Creates an engine serving `stubs`.
+    public init(stubs: StubSet, configuration: EngineConfiguration = EngineConfiguration()) {
+        self.stubs = stubs.stubs
+        self.runtimes = Array(repeating: StubRuntime(), count: stubs.count)
+        self.index = StubIndex(stubs: stubs.stubs)
+        self.scenarios = ScenarioBook(stubs: stubs.stubs)
+        self.journal = Journal(limit: configuration.journalLimit)
+        self.configuration = configuration
+        self.startNanoseconds = configuration.clock.monotonicNanoseconds
+    }
+
+    /// Answers one request and journals it before returning.
+    public func handle(_ request: HTTPRequest) -> HTTPResponse {
+        let context = MatchContext(request)
+        let now = configuration.clock.monotonicNanoseconds
+        let winner = index.firstCandidate(method: context.method, path: context.path) { candidate in
+            isEligible(candidate) && stubs[candidate].request.matches(context)
+        }
+        guard let winner else { return unmatched(context) }
+        return serve(winner, context, now: now)
+    }
+
+    /// Journals a request the transport refused (oversized body, say) and returns what to send.
+    public func reject(_ request: HTTPRequest, status: Int, reason: String) -> HTTPResponse {
+        let response = HTTPResponse(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"],
+                                    body: Array((reason + "\n").utf8))
+        record(JournalRecord(request: request, matched: false, stubID: nil, responseIndex: nil, status: status,
+                             fault: nil, scenario: nil, rateLimited: false))
+        return response
+    }
+
+    /// Replaces every stub (a reload): sequences, scenarios and rate limits start over; the journal stays.
+    public func replaceStubs(_ set: StubSet) {
+        replaceStubs(set, keepingScenarios: false)
+    }
+
+    func replaceStubs(_ set: StubSet, keepingScenarios: Bool) {
+        stubs = set.stubs
+        runtimes = Array(repeating: StubRuntime(), count: stubs.count)
+        index = StubIndex(stubs: stubs)
+        if keepingScenarios {
+            scenarios.adopt(stubs: stubs)
+        } else {
+            scenarios = ScenarioBook(stubs: stubs)
+        }
+    }
+
+    /// Sequences, scenarios, rate limits and the journal back to the start; stubs stay.
+    /// `elapsedMs` keeps counting from the engine's creation.
+    public func reset() {
+        runtimes = Array(repeating: StubRuntime(), count: stubs.count)
+        scenarios.reset()
+        journal.reset()
+    }
+
+    /// The journal in ascending `seq`.
+    public var journalEntries: [JournalEntry] { journal.entries }
+
+    /// How many entries the in-memory cap has evicted since start or reset.
+    public var droppedJournalEntries: Int { journal.dropped }
+
+    /// The current state of `scenario` (`"Started"` until a stub moves it).
+    public func scenarioState(_ scenario: String) -> String {
+        scenarios.state(of: scenario)
+    }
+
+    // MARK: - Serving
+
+    /// Scenario state and sequence allow the stub to answer.
+    func isEligible(_ candidate: Int) -> Bool {
+        if runtimes[candidate].exhausted { return false }
+        let stub = stubs[candidate]
+        if let wanted = stub.whenState, let scenario = stub.scenario, scenarios.state(of: scenario) != wanted { return false }
+        return true
+    }
+
+    private func serve(_ winner: Int, _ context: MatchContext, now: UInt64) -> HTTPResponse {
+        let stub = stubs[winner]
+        var limitHeaders: RateLimitHeaders?
+        if let rule = stub.rateLimit {
+            let decision = runtimes[winner].rateLimit.admit(rule, now: now)
+            if !decision.allowed {
+                return rateLimited(stub, rule, decision, context)
+            }
+            limitHeaders = RateLimitHeaders(rule: rule, decision: decision)
+        }
+        let responseIndex = runtimes[winner].takeResponse(of: stub)
+        let response = stub.responses[responseIndex]
+        var transition: ScenarioTransition?
+        if let scenario = stub.scenario, let target = stub.setState {
+            transition = ScenarioTransition(name: scenario, from: scenarios.state(of: scenario), to: target)
+            scenarios.set(scenario, to: target)
+        }
+        var headers = response.headers
+        switch response.retryAfter {
+        case .seconds(let text)?:
+            headers.append(name: "Retry-After", value: text)
+        case .httpDateIn(let seconds)?:
+            let at = configuration.clock.now.timeIntervalSince1970 + response.delayMs / 1000 + seconds
+            headers.append(name: "Retry-After", value: TimeFormatting.imfFixdate(Int64(at.rounded(.up))))
+        case nil:
+            break
+        }
+        limitHeaders?.add(to: &headers)
+        record(JournalRecord(request: context.request, matched: true, stubID: stub.id, responseIndex: responseIndex,
+                             status: response.status, fault: response.fault, scenario: transition, rateLimited: false))
+        return HTTPResponse(status: response.status, headers: headers, body: response.body,
+                            delayMs: response.delayMs, fault: response.fault, stubID: stub.id)
+    }
+
+    private func rateLimited(_ stub: Stub, _ rule: RateLimitRule, _ decision: RateLimitState.Decision, _ context: MatchContext) -> HTTPResponse {
+        var headers = HTTPHeaders()
+        headers.append(name: "Content-Type", value: "text/plain; charset=utf-8")
+        let retryAfter: String
+        switch rule.retryAfter {
+        case .seconds:
+            retryAfter = String(max(1, Int((decision.retryAfter - 1e-9).rounded(.up))))
+        case .fractional:
+            retryAfter = TimeFormatting.fractionalSeconds(decision.retryAfter)
+        case .httpDate:
+            let at = configuration.clock.now.timeIntervalSince1970 + decision.retryAfter
+            retryAfter = TimeFormatting.imfFixdate(Int64(at.rounded(.up)))
+        }
+        headers.append(name: "Retry-After", value: retryAfter)
+        RateLimitHeaders(rule: rule, decision: decision).add(to: &headers)
+        let body = "Rate limit exceeded for stub \(stub.id): \(rule.limit) requests per \(Self.formatSeconds(rule.window)) s; retry after \(retryAfter)\n"
+        record(JournalRecord(request: context.request, matched: true, stubID: stub.id, responseIndex: nil, status: 429,
+                             fault: nil, scenario: nil, rateLimited: true))
+        return HTTPResponse(status: 429, headers: headers, body: Array(body.utf8), stubID: stub.id)
+    }
+
+    private func unmatched(_ context: MatchContext) -> HTTPResponse {
+        let status = configuration.unmatchedStatus
+        let body = nearMissReport(context)
+        record(JournalRecord(request: context.request, matched: false, stubID: nil, responseIndex: nil, status: status,
+                             fault: nil, scenario: nil, rateLimited: false))
+        return HTTPResponse(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Array(body.utf8))
+    }
+
+    static func formatSeconds(_ seconds: Double) -> String {
+        seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int(seconds)) : String(seconds)
+    }
+
+    // MARK: - Journal
+
+    @discardableResult
+    func record(_ record: JournalRecord) -> JournalEntry {
+        let clock = configuration.clock
+        let elapsed = clock.monotonicNanoseconds &- startNanoseconds
+        let time = timestamp(clock.now.timeIntervalSince1970)
+        let entry = journal.append { seq in
+            JournalEntry(seq: seq, request: record.request, matched: record.matched, stubID: record.stubID,
+                         status: record.status, rateLimited: record.rateLimited,
+                         json: JournalEntry.encode(seq: seq, time: time,
+                                                   elapsedMs: TimeFormatting.milliseconds(fromNanoseconds: elapsed),
+                                                   record: record))
+        }
+        if let sink = configuration.journalSink {
+            var line = entry.json
+            line.append(UInt8(ascii: "\n"))
+            sink.write(line: line)
+        }
+        return entry
+    }
+
+    /// ISO 8601 with milliseconds; the part up to the seconds is reused while the second is unchanged.
+    private func timestamp(_ secondsSince1970: Double) -> String {
+        let milliseconds = Int64((secondsSince1970 * 1000).rounded(.down))
+        let second = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
+        if second != cachedSecond {
+            let full = TimeFormatting.iso8601Milliseconds(Double(second))
+            cachedTimePrefix = String(full.dropLast(4))
+            cachedSecond = second
+        }
+        let fraction = Int(milliseconds - second * 1000)
+        let digits = fraction < 10 ? "00\(fraction)" : fraction < 100 ? "0\(fraction)" : "\(fraction)"
+        return cachedTimePrefix + digits + "Z"
+    }
+}
+
+@available(*, unavailable)
+extension StubEngine: Sendable {}
+
+/// The `RateLimit-*` headers for one decision.
+struct RateLimitHeaders {
+    var rule: RateLimitRule
+    var decision: RateLimitState.Decision
+
+    func add(to headers: inout HTTPHeaders) {
+        if !headers.contains("RateLimit-Limit") { headers.append(name: "RateLimit-Limit", value: String(rule.limit)) }
+        if !headers.contains("RateLimit-Remaining") { headers.append(name: "RateLimit-Remaining", value: String(decision.remaining)) }
+        if !headers.contains("RateLimit-Reset") {
+            headers.append(name: "RateLimit-Reset", value: String(max(0, Int((decision.reset - 1e-9).rounded(.up)))))
+        }
+    }
+}

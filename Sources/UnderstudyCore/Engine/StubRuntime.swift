@@ -1,0 +1,36 @@
+/// Where one stub is in its response sequence, and its rate-limit state.
+struct StubRuntime {
+    /// Index of the response to serve next.
+    private(set) var position = 0
+    /// How many times the response at `position` has been served.
+    private(set) var servedAtPosition = 0
+    /// How many responses the stub has served in all.
+    private(set) var timesServed = 0
+    /// Set once an `exhaust` stub has served its last response: it no longer matches.
+    private(set) var exhausted = false
+    var rateLimit = RateLimitState()
+
+    /// Takes the next response index and moves the sequence on according to `times` and `afterLast`.
+    mutating func takeResponse(of stub: Stub) -> Int {
+        let served = position
+        timesServed += 1
+        servedAtPosition += 1
+        guard servedAtPosition >= stub.responses[served].times else { return served }
+        if served + 1 < stub.responses.count {
+            position = served + 1
+            servedAtPosition = 0
+            return served
+        }
+        switch stub.afterLast {
+        case .repeat:
+            // Stay on the last response; `servedAtPosition` keeps counting harmlessly.
+            break
+        case .cycle:
+            position = 0
+            servedAtPosition = 0
+        case .exhaust:
+            exhausted = true
+        }
+        return served
+    }
+}

@@ -1,0 +1,37 @@
+/// One journaled request and how it was answered. The JSON line is encoded once, when the entry
+/// is made, and the same bytes serve the in-memory journal, the admin API and the JSONL file.
+public struct JournalEntry: Sendable {
+    /// 1, 2, … since the engine started or was last reset.
+    public var seq: Int
+    /// The request as received.
+    public var request: HTTPRequest
+    /// Whether a stub answered (false for unmatched and transport-rejected requests).
+    public var matched: Bool
+    /// The stub that answered (or rate-limited) it.
+    public var stubID: String?
+    /// The status sent.
+    public var status: Int
+    /// Whether the stub's rate limit refused it.
+    public var rateLimited: Bool
+    /// The entry as one JSON object, without a trailing newline.
+    public var json: [UInt8]
+}
+
+/// What the engine knows about a request when it journals it.
+struct JournalRecord {
+    var request: HTTPRequest
+    var matched: Bool
+    var stubID: String?
+    var responseIndex: Int?
+    var status: Int
+    var fault: Fault?
+    var scenario: ScenarioTransition?
+    var rateLimited: Bool
+}
+
+/// A scenario that moved because a stub answered.
+struct ScenarioTransition {
+    var name: String
+    var from: String
+    var to: String
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+/// Reads `bodyFile`s, refusing any path that leaves the stub root, lexically (`../`) or through a
+/// symlink, so a stub file cannot serve arbitrary files from the machine.
+struct BodyFileResolver {
+    struct Problem: Error {
+        var message: String
+    }
+
+    /// The real (symlink-free) directory holding the stub file.
+    let stubDirectory: String
+    /// The real directory no body file may leave.
+    let root: String
+
+    /// Creates a resolver for a stub file at `stubFile` loaded under `root`; `nil` when either
+    /// cannot be resolved on disk.
+    init?(stubFile: String, root: String?) {
+        let directory = (stubFile as NSString).deletingLastPathComponent
+        guard let realDirectory = Self.realPath(directory.isEmpty ? "." : directory),
+              let realRoot = Self.realPath(root ?? (directory.isEmpty ? "." : directory)) else { return nil }
+        self.stubDirectory = realDirectory
+        self.root = realRoot
+    }
+
+    func read(_ relative: String) -> Result<[UInt8], Problem> {
+        guard !relative.hasPrefix("/") else {
+            return .failure(Problem(message: "`bodyFile` must be a path relative to the stub file, found absolute path `\(relative)`"))
+        }
+        let joined = stubDirectory + "/" + relative
+        guard Self.isInside(Self.lexicallyNormalized(joined), root) else {
+            return .failure(Problem(message: "`bodyFile` `\(relative)` resolves outside the stub root `\(root)`"))
+        }
+        guard let real = Self.realPath(joined) else {
+            let reason = String(cString: strerror(errno))
+            return .failure(Problem(message: "cannot read `bodyFile` `\(relative)`: \(reason)"))
+        }
+        guard Self.isInside(real, root) else {
+            return .failure(Problem(message: "`bodyFile` `\(relative)` leads outside the stub root `\(root)` through a symlink"))
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: real, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            return .failure(Problem(message: "cannot read `bodyFile` `\(relative)`: it is a directory"))
+        }
+        guard let data = FileManager.default.contents(atPath: real) else {
+            return .failure(Problem(message: "cannot read `bodyFile` `\(relative)`: permission denied or unreadable"))
+        }
+        return .success(Array(data))
+    }
+
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    static func isInside(_ path: String, _ root: String) -> Bool {
+        root == "/" || path == root || path.hasPrefix(root + "/")
+    }
+
+    /// Resolves `.` and `..` without touching the disk.
+    static func lexicallyNormalized(_ path: String) -> String {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+            if part == "." { continue }
+            if part == ".." {
+                if !parts.isEmpty { parts.removeLast() }
+                continue
+            }
+            parts.append(part)
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+}

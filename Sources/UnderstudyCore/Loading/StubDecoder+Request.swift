@@ -1,0 +1,148 @@
+/// Decoding of a stub's `request` object and its matchers.
+extension StubDecoder {
+    static let requestKeys = ["method", "path", "pathPattern", "query", "headers", "body"]
+    static let valueMatcherKeys = ["equals", "contains", "matches", "present", "absent"]
+    static let bodyMatcherKeys = ["equals", "contains", "matches", "json", "jsonSubset"]
+
+    mutating func decodeRequest(_ node: JSONNode, _ path: String) -> RequestPattern? {
+        guard node.members != nil else {
+            typeMismatch(node, path, expected: "a request object")
+            return nil
+        }
+        let errorsBefore = errors.count
+        let keys = members(of: node, path, known: Self.requestKeys)
+        var pattern = RequestPattern()
+
+        if let member = keys["method"] {
+            let methodPath = JSONPath.member(path, "method")
+            if let method = nonEmptyString(member.value, methodPath, what: "an HTTP method") {
+                if method.utf8.allSatisfy(Self.isTokenByte) {
+                    pattern.method = method.uppercased()
+                } else {
+                    fail(member.value.position, methodPath, "`\(method)` is not an HTTP method token")
+                }
+            }
+        }
+
+        let exact = keys["path"], patterned = keys["pathPattern"]
+        if let exact, let patterned {
+            let later = exact.keyPosition.line > patterned.keyPosition.line
+                || (exact.keyPosition.line == patterned.keyPosition.line && exact.keyPosition.column > patterned.keyPosition.column) ? exact : patterned
+            fail(later.keyPosition, JSONPath.member(path, later.key), "give either `path` or `pathPattern`, not both")
+        } else if let exact {
+            let pathPath = JSONPath.member(path, "path")
+            if let text = string(exact.value, pathPath) {
+                if text.hasPrefix("/") || text == "*" {
+                    pattern.path = .exact(PercentDecoding.decodePath(text))
+                } else {
+                    fail(exact.value.position, pathPath, "`path` must start with `/`, found `\(text)`")
+                }
+            }
+        } else if let patterned {
+            if let regex = regex(patterned.value, JSONPath.member(path, "pathPattern")) {
+                pattern.path = .pattern(regex)
+            }
+        }
+
+        if let member = keys["query"] {
+            pattern.query = namedMatchers(member.value, JSONPath.member(path, "query"), what: "query parameter")
+        }
+        if let member = keys["headers"] {
+            let headersPath = JSONPath.member(path, "headers")
+            pattern.headers = namedMatchers(member.value, headersPath, what: "header")
+            if let members = member.value.members {
+                for (i, a) in members.enumerated() {
+                    if members[..<i].contains(where: { HTTPHeaders.namesMatch($0.key, a.key) && $0.key != a.key }) {
+                        fail(a.keyPosition, JSONPath.member(headersPath, a.key), "header `\(a.key)` is given twice (header names ignore case)")
+                    }
+                }
+            }
+        }
+        if let member = keys["body"] {
+            pattern.body = bodyMatcher(member.value, JSONPath.member(path, "body"))
+        }
+        return errors.count == errorsBefore ? pattern : nil
+    }
+
+    private mutating func namedMatchers(_ node: JSONNode, _ path: String, what: String) -> [NamedMatcher] {
+        guard let members = node.members else {
+            typeMismatch(node, path, expected: "an object of \(what) name → matcher")
+            return []
+        }
+        var result: [NamedMatcher] = []
+        var seen: Set<String> = []
+        for member in members {
+            let memberPath = JSONPath.member(path, member.key)
+            guard seen.insert(member.key).inserted else {
+                fail(member.keyPosition, memberPath, "\(what) `\(member.key)` is given more than once")
+                continue
+            }
+            if let matcher = valueMatcher(member.value, memberPath) {
+                result.append(NamedMatcher(name: member.key, matcher: matcher))
+            }
+        }
+        return result
+    }
+
+    /// A plain string (exact) or an object with exactly one matcher key.
+    mutating func valueMatcher(_ node: JSONNode, _ path: String) -> ValueMatcher? {
+        if let text = node.stringValue { return .equals(text) }
+        guard let members = node.members else {
+            typeMismatch(node, path, expected: "a string or a matcher object ({\"equals\"|\"contains\"|\"matches\"|\"present\"|\"absent\": ...})")
+            return nil
+        }
+        let keys = self.members(of: node, path, known: Self.valueMatcherKeys)
+        guard members.count == 1, let member = members.first, let known = keys[member.key] else {
+            if members.count != 1 {
+                fail(node.position, path, "a matcher has exactly one of `equals`, `contains`, `matches`, `present`, `absent`; found \(members.count) keys")
+            }
+            return nil
+        }
+        let memberPath = JSONPath.member(path, known.key)
+        switch known.key {
+        case "equals": return string(known.value, memberPath).map(ValueMatcher.equals)
+        case "contains": return string(known.value, memberPath).map(ValueMatcher.contains)
+        case "matches": return regex(known.value, memberPath).map(ValueMatcher.matches)
+        case "present", "absent":
+            guard case .bool(true) = known.value.kind else {
+                fail(known.value.position, memberPath, "`\(known.key)` takes only `true`")
+                return nil
+            }
+            return known.key == "present" ? .present : .absent
+        default: return nil
+        }
+    }
+
+    private mutating func bodyMatcher(_ node: JSONNode, _ path: String) -> BodyMatcher? {
+        guard let members = node.members else {
+            typeMismatch(node, path, expected: "a body matcher object ({\"equals\"|\"contains\"|\"matches\"|\"json\"|\"jsonSubset\": ...})")
+            return nil
+        }
+        let keys = self.members(of: node, path, known: Self.bodyMatcherKeys)
+        guard members.count == 1, let member = members.first, let known = keys[member.key] else {
+            if members.count != 1 {
+                fail(node.position, path, "a body matcher has exactly one of `equals`, `contains`, `matches`, `json`, `jsonSubset`; found \(members.count) keys")
+            }
+            return nil
+        }
+        let memberPath = JSONPath.member(path, known.key)
+        switch known.key {
+        case "equals": return string(known.value, memberPath).map(BodyMatcher.equals)
+        case "contains": return string(known.value, memberPath).map(BodyMatcher.contains)
+        case "matches": return regex(known.value, memberPath).map(BodyMatcher.matches)
+        case "json": return .json(known.value.value)
+        case "jsonSubset": return .jsonSubset(known.value.value)
+        default: return nil
+        }
+    }
+
+    /// RFC 9110 `tchar`.
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            return Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
+        }
+    }
+}

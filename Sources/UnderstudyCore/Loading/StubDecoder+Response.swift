@@ -1,0 +1,165 @@
+import Foundation
+
+/// Decoding of one entry of a stub's `responses`.
+extension StubDecoder {
+    static let responseKeys = ["status", "headers", "body", "json", "base64", "bodyFile", "times", "delayMs", "retryAfter", "fault"]
+    static let bodySourceKeys = ["body", "json", "base64", "bodyFile"]
+
+    mutating func decodeResponse(_ node: JSONNode, _ path: String) -> StubResponse? {
+        guard let all = node.members else {
+            typeMismatch(node, path, expected: "a response object")
+            return nil
+        }
+        let errorsBefore = errors.count
+        let keys = members(of: node, path, known: Self.responseKeys)
+        var response = StubResponse()
+
+        if let member = keys["status"] {
+            let statusPath = JSONPath.member(path, "status")
+            if let text = member.value.numberText {
+                if let status = Int(text), (100...599).contains(status) {
+                    response.status = status
+                } else {
+                    fail(member.value.position, statusPath, "expected a status code from 100 to 599, found \(text)")
+                }
+            } else {
+                typeMismatch(member.value, statusPath, expected: "a status code from 100 to 599")
+            }
+        }
+
+        if let member = keys["headers"] {
+            response.headers = decodeHeaders(member.value, JSONPath.member(path, "headers"))
+        }
+
+        // Body sources in written order, so the error points at the second one the reader meets.
+        let sources = all.filter { Self.bodySourceKeys.contains($0.key) }
+        if sources.count > 1 {
+            let names = sources.map { "`\($0.key)`" }.joined(separator: " and ")
+            fail(sources[1].keyPosition, JSONPath.member(path, sources[1].key),
+                 "more than one body source (\(names)); give at most one of `body`, `json`, `base64`, `bodyFile`")
+        } else if let source = sources.first, let member = keys[source.key] {
+            let sourcePath = JSONPath.member(path, source.key)
+            switch source.key {
+            case "body":
+                if let text = string(member.value, sourcePath) { response.body = Array(text.utf8) }
+            case "json":
+                response.body = member.value.value.jsonBytes
+                if !response.headers.contains("Content-Type") {
+                    response.headers.append(name: "Content-Type", value: "application/json")
+                }
+            case "base64":
+                if let text = string(member.value, sourcePath) {
+                    if let data = Data(base64Encoded: text, options: [.ignoreUnknownCharacters]), Self.isBase64(text) {
+                        response.body = Array(data)
+                    } else {
+                        fail(member.value.position, sourcePath, "`base64` is not valid base64")
+                    }
+                }
+            case "bodyFile":
+                if let relative = nonEmptyString(member.value, sourcePath, what: "a path relative to the stub file") {
+                    if let resolver = bodyFiles {
+                        switch resolver.read(relative) {
+                        case .success(let bytes): response.body = bytes
+                        case .failure(let problem): fail(member.value.position, sourcePath, problem.message)
+                        }
+                    } else {
+                        fail(member.value.position, sourcePath, "`bodyFile` needs a stub file on disk; stubs posted to the admin API must use `body`, `json` or `base64`")
+                    }
+                }
+            default: break
+            }
+        }
+
+        if let member = keys["times"] {
+            response.times = integer(member.value, JSONPath.member(path, "times"), minimum: 1, what: "a repeat count") ?? 1
+        }
+        if let member = keys["delayMs"] {
+            let delayPath = JSONPath.member(path, "delayMs")
+            if let delay = number(member.value, delayPath) {
+                if delay >= 0 && delay.isFinite { response.delayMs = delay } else { fail(member.value.position, delayPath, "`delayMs` must be 0 or more") }
+            }
+        }
+        if let member = keys["retryAfter"] {
+            response.retryAfter = decodeRetryAfter(member.value, JSONPath.member(path, "retryAfter"))
+            if response.headers.contains("Retry-After") {
+                fail(member.keyPosition, JSONPath.member(path, "retryAfter"), "`retryAfter` and a `Retry-After` header both set the header; give one")
+            }
+        }
+        if let member = keys["fault"] {
+            response.fault = enumValue(member.value, JSONPath.member(path, "fault"), Fault.self)
+        }
+        return errors.count == errorsBefore ? response : nil
+    }
+
+    private mutating func decodeHeaders(_ node: JSONNode, _ path: String) -> HTTPHeaders {
+        guard let members = node.members else {
+            typeMismatch(node, path, expected: "an object of header name → string or array of strings")
+            return HTTPHeaders()
+        }
+        var headers = HTTPHeaders()
+        for member in members {
+            let memberPath = JSONPath.member(path, member.key)
+            guard !member.key.isEmpty, member.key.utf8.allSatisfy(Self.isTokenByte) else {
+                fail(member.keyPosition, memberPath, "`\(member.key)` is not a valid header name")
+                continue
+            }
+            var values: [JSONNode] = []
+            if member.value.stringValue != nil {
+                values = [member.value]
+            } else if let elements = member.value.elements {
+                values = elements
+            } else {
+                typeMismatch(member.value, memberPath, expected: "a string or an array of strings")
+                continue
+            }
+            for (index, valueNode) in values.enumerated() {
+                let valuePath = member.value.elements == nil ? memberPath : JSONPath.element(memberPath, index)
+                guard let value = string(valueNode, valuePath) else { continue }
+                if value.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D || $0 == 0 }) {
+                    fail(valueNode.position, valuePath, "header values may not contain line breaks or NUL")
+                    continue
+                }
+                headers.append(name: member.key, value: value)
+            }
+        }
+        return headers
+    }
+
+    private mutating func decodeRetryAfter(_ node: JSONNode, _ path: String) -> RetryAfterSetting? {
+        if let text = node.numberText {
+            guard let value = Double(text), value >= 0 else {
+                fail(node.position, path, "`retryAfter` seconds must be 0 or more, found \(text)")
+                return nil
+            }
+            return .seconds(text)
+        }
+        guard node.members != nil else {
+            typeMismatch(node, path, expected: "a number of seconds or {\"httpDateIn\": seconds}")
+            return nil
+        }
+        let keys = members(of: node, path, known: ["httpDateIn"])
+        guard let member = keys["httpDateIn"] else {
+            if node.members?.isEmpty ?? true { fail(node.position, path, "missing key `httpDateIn`") }
+            return nil
+        }
+        let memberPath = JSONPath.member(path, "httpDateIn")
+        guard let seconds = number(member.value, memberPath) else { return nil }
+        guard seconds >= 0, seconds.isFinite else {
+            fail(member.value.position, memberPath, "`httpDateIn` must be 0 or more seconds")
+            return nil
+        }
+        return .httpDateIn(seconds)
+    }
+
+    private static func isBase64(_ text: String) -> Bool {
+        text.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: "="), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: " "):
+                return true
+            default:
+                return false
+            }
+        }
+    }
+}

@@ -1,0 +1,185 @@
+/// Turns a parsed stub document into stubs, collecting every error instead of stopping at the
+/// first, each with its file, position, JSON path and (for typos) a suggestion.
+struct StubDecoder {
+    /// A stub with where its id was written, for duplicate-id errors across files.
+    struct Decoded {
+        var stub: Stub
+        var idPosition: SourcePosition
+        var path: String
+    }
+
+    static let documentKeys = ["stubs", "$schema"]
+    static let stubKeys = ["id", "description", "request", "responses", "afterLast", "scenario", "whenState", "setState", "rateLimit"]
+    static let rateLimitKeys = ["limit", "window", "retryAfter", "algorithm"]
+
+    let file: String
+    /// Resolves `bodyFile` paths; `nil` when the document has no file on disk.
+    let bodyFiles: BodyFileResolver?
+    var errors: [StubFileError] = []
+
+    init(file: String, bodyFiles: BodyFileResolver?) {
+        self.file = file
+        self.bodyFiles = bodyFiles
+    }
+
+    mutating func fail(_ position: SourcePosition, _ path: String, _ message: String, suggestion: String? = nil) {
+        errors.append(StubFileError(file: file, line: position.line, column: position.column,
+                                    jsonPath: path, message: message, suggestion: suggestion))
+    }
+
+    mutating func typeMismatch(_ node: JSONNode, _ path: String, expected: String) {
+        fail(node.position, path, "expected \(expected), found \(article(node.kindName))")
+    }
+
+    /// Checks an object's keys: reports unknown keys (with the closest known key) and repeated
+    /// keys, and returns the first member for each known key.
+    mutating func members(of node: JSONNode, _ path: String, known: [String]) -> [String: JSONNode.Member] {
+        guard let members = node.members else { return [:] }
+        var seen: [String: JSONNode.Member] = [:]
+        for member in members {
+            let memberPath = JSONPath.member(path, member.key)
+            if !known.contains(member.key) {
+                if let suggestion = EditDistance.closest(to: member.key, among: known) {
+                    fail(member.keyPosition, memberPath, "unknown key `\(member.key)`; did you mean `\(suggestion)`?", suggestion: suggestion)
+                } else {
+                    let list = known.filter { !$0.hasPrefix("$") }.map { "`\($0)`" }.joined(separator: ", ")
+                    fail(member.keyPosition, memberPath, "unknown key `\(member.key)`; expected one of \(list)")
+                }
+                continue
+            }
+            if seen[member.key] != nil {
+                fail(member.keyPosition, memberPath, "key `\(member.key)` appears more than once")
+                continue
+            }
+            seen[member.key] = member
+        }
+        return seen
+    }
+
+    /// Decodes a whole document. `generatedID` names stubs that have no `id`.
+    mutating func decodeDocument(_ root: JSONNode, generatedID: (Int) -> String) -> [Decoded] {
+        guard root.members != nil else {
+            fail(root.position, "", "expected an object with a `stubs` array, found \(article(root.kindName))")
+            return []
+        }
+        let keys = members(of: root, "", known: Self.documentKeys)
+        guard let stubsMember = keys["stubs"] else {
+            fail(root.position, "", "missing key `stubs`; a stub file is {\"stubs\": [ ... ]}")
+            return []
+        }
+        guard let elements = stubsMember.value.elements else {
+            typeMismatch(stubsMember.value, "stubs", expected: "an array of stubs")
+            return []
+        }
+        var decoded: [Decoded] = []
+        for (index, element) in elements.enumerated() {
+            if let stub = decodeStub(element, JSONPath.element("stubs", index), generatedID: generatedID(index)) {
+                decoded.append(stub)
+            }
+        }
+        return decoded
+    }
+
+    private mutating func decodeStub(_ node: JSONNode, _ path: String, generatedID: String) -> Decoded? {
+        guard node.members != nil else {
+            typeMismatch(node, path, expected: "a stub object")
+            return nil
+        }
+        let errorsBefore = errors.count
+        let keys = members(of: node, path, known: Self.stubKeys)
+
+        var id = generatedID
+        var idGenerated = true
+        var idPosition = node.position
+        if let member = keys["id"] {
+            if let text = nonEmptyString(member.value, JSONPath.member(path, "id"), what: "a stub id") {
+                id = text
+                idGenerated = false
+                idPosition = member.value.position
+            }
+        }
+        let description = keys["description"].flatMap { string($0.value, JSONPath.member(path, "description")) }
+
+        var request = RequestPattern()
+        var requestJSON: JSONValue?
+        if let member = keys["request"] {
+            requestJSON = member.value.value
+            request = decodeRequest(member.value, JSONPath.member(path, "request")) ?? RequestPattern()
+        }
+
+        var responses: [StubResponse] = []
+        if let member = keys["responses"] {
+            let responsesPath = JSONPath.member(path, "responses")
+            if let elements = member.value.elements {
+                if elements.isEmpty {
+                    fail(member.value.position, responsesPath, "`responses` is empty; give at least one response")
+                }
+                for (index, element) in elements.enumerated() {
+                    if let response = decodeResponse(element, JSONPath.element(responsesPath, index)) {
+                        responses.append(response)
+                    }
+                }
+            } else {
+                typeMismatch(member.value, responsesPath, expected: "a non-empty array of responses")
+            }
+        } else {
+            fail(node.position, path, "missing key `responses`; a stub needs at least one response")
+        }
+
+        var afterLast = AfterLast.repeat
+        if let member = keys["afterLast"] {
+            afterLast = enumValue(member.value, JSONPath.member(path, "afterLast"), AfterLast.self) ?? .repeat
+        }
+
+        let scenario = keys["scenario"].flatMap { nonEmptyString($0.value, JSONPath.member(path, "scenario"), what: "a scenario name") }
+        let whenState = keys["whenState"].flatMap { nonEmptyString($0.value, JSONPath.member(path, "whenState"), what: "a state name") }
+        let setState = keys["setState"].flatMap { nonEmptyString($0.value, JSONPath.member(path, "setState"), what: "a state name") }
+        if keys["scenario"] == nil {
+            for key in ["whenState", "setState"] {
+                if let member = keys[key] {
+                    fail(member.keyPosition, JSONPath.member(path, key), "`\(key)` needs `scenario`: name the scenario whose state it refers to")
+                }
+            }
+        }
+
+        var rateLimit: RateLimitRule?
+        if let member = keys["rateLimit"] {
+            rateLimit = decodeRateLimit(member.value, JSONPath.member(path, "rateLimit"))
+        }
+
+        guard errors.count == errorsBefore else { return nil }
+        var stub = Stub(id: id, file: file, description: description, request: request, requestJSON: requestJSON,
+                        responses: responses, afterLast: afterLast, scenario: scenario, whenState: whenState,
+                        setState: setState, rateLimit: rateLimit)
+        stub.idGenerated = idGenerated
+        return Decoded(stub: stub, idPosition: idPosition, path: path)
+    }
+
+    private mutating func decodeRateLimit(_ node: JSONNode, _ path: String) -> RateLimitRule? {
+        guard node.members != nil else {
+            typeMismatch(node, path, expected: "an object like {\"limit\": 10, \"window\": 1}")
+            return nil
+        }
+        let errorsBefore = errors.count
+        let keys = members(of: node, path, known: Self.rateLimitKeys)
+        var limit = 1
+        if let member = keys["limit"] {
+            limit = integer(member.value, JSONPath.member(path, "limit"), minimum: 1, what: "a request count") ?? 1
+        } else {
+            fail(node.position, path, "missing key `limit` (requests allowed per window)")
+        }
+        var window = 1.0
+        if let member = keys["window"] {
+            let windowPath = JSONPath.member(path, "window")
+            if let value = number(member.value, windowPath) {
+                if value > 0 && value.isFinite { window = value } else { fail(member.value.position, windowPath, "`window` must be a number of seconds greater than 0") }
+            }
+        } else {
+            fail(node.position, path, "missing key `window` (seconds)")
+        }
+        let format = keys["retryAfter"].flatMap { enumValue($0.value, JSONPath.member(path, "retryAfter"), RateLimitRule.RetryAfterFormat.self) }
+        let algorithm = keys["algorithm"].flatMap { enumValue($0.value, JSONPath.member(path, "algorithm"), RateLimitRule.Algorithm.self) }
+        guard errors.count == errorsBefore else { return nil }
+        return RateLimitRule(limit: limit, window: window, retryAfter: format ?? .seconds, algorithm: algorithm ?? .slidingWindow)
+    }
+}

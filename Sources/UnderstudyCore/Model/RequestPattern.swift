@@ -1,0 +1,24 @@
+/// Which requests a stub answers. Every condition given must hold; an empty pattern matches
+/// every request.
+public struct RequestPattern: Sendable {
+    /// The method, upper-cased; `nil` matches any method.
+    public var method: String?
+    /// The path condition; `nil` matches any path.
+    public var path: PathMatcher?
+    /// Conditions on query parameters (names compared exactly, values percent-decoded).
+    public var query: [NamedMatcher]
+    /// Conditions on headers (names compared case-insensitively).
+    public var headers: [NamedMatcher]
+    /// A condition on the body.
+    public var body: BodyMatcher?
+
+    /// Creates a pattern; the default matches everything.
+    public init(method: String? = nil, path: PathMatcher? = nil, query: [NamedMatcher] = [],
+                headers: [NamedMatcher] = [], body: BodyMatcher? = nil) {
+        self.method = method?.uppercased()
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+    }
+}

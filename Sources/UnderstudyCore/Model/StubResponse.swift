@@ -1,0 +1,37 @@
+/// One response in a stub's sequence.
+public struct StubResponse: Sendable {
+    /// The status code, 100–599.
+    public var status: Int
+    /// Header fields in the order written.
+    public var headers: HTTPHeaders
+    /// The body bytes (from `body`, `json`, `base64` or `bodyFile`).
+    public var body: [UInt8]
+    /// How many times this response is served before the sequence advances (≥ 1).
+    public var times: Int
+    /// Milliseconds the transport waits before answering.
+    public var delayMs: Double
+    /// A `Retry-After` header computed when the response is sent.
+    public var retryAfter: RetryAfterSetting?
+    /// A fault the transport carries out instead of a normal answer.
+    public var fault: Fault?
+
+    /// Creates a response.
+    public init(status: Int = 200, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], times: Int = 1,
+                delayMs: Double = 0, retryAfter: RetryAfterSetting? = nil, fault: Fault? = nil) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.times = times
+        self.delayMs = delayMs
+        self.retryAfter = retryAfter
+        self.fault = fault
+    }
+}
+
+/// The `retryAfter` convenience on a response.
+public enum RetryAfterSetting: Sendable, Equatable {
+    /// A number of seconds, written exactly as given in the stub (`1.5` → `Retry-After: 1.5`).
+    case seconds(String)
+    /// An IMF-fixdate this many seconds after the response is sent (after its delay).
+    case httpDateIn(Double)
+}
