@@ -1,0 +1,109 @@
+"""The running benchmark: tools, stub directories, and how to start servers and load them."""
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+
+import stubgen
+from server_process import ServerProcess
+from wrk_result import WrkResult
+
+
+class ScenarioError(Exception):
+    """A scenario could not produce trustworthy numbers (wrong answer, crash); the report says why."""
+
+
+class BenchSession:
+    def __init__(self, config, tools, understudy):
+        self.config = config
+        self.tools = tools
+        self.understudy = understudy
+        self.out_dir = os.path.join(os.path.abspath(config.scratch), "bench")
+        os.makedirs(self.out_dir, exist_ok=True)
+        self.tmp = tempfile.mkdtemp(prefix="understudy-bench-")
+        self.stub_dirs = {
+            "exact100": stubgen.exact_path_stubs(os.path.join(self.tmp, "exact100"), 100),
+            "exact10000": stubgen.exact_path_stubs(os.path.join(self.tmp, "exact10000"), 10_000),
+            "patterns100": stubgen.path_pattern_stubs(os.path.join(self.tmp, "patterns100"), 100),
+            "soak": stubgen.soak_stubs(os.path.join(self.tmp, "soak")),
+        }
+        self.soak_script = stubgen.soak_lua(os.path.join(self.tmp, "soak.lua"))
+        self._journals = 0
+
+    def close(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def log(self, message):
+        print(message, file=sys.stderr, flush=True)
+
+    # Servers
+
+    def start_baseline(self, port=0):
+        return ServerProcess("baseline", self.baseline_command(port), self.config.server_cpu,
+                             os.path.join(self.out_dir, "baseline.stderr.log"))
+
+    def baseline_command(self, port):
+        return [self.tools["hello_server"], str(port)]
+
+    def start_understudy(self, stub_dir, port=0, extra=()):
+        journal = self.journal_path()
+        server = ServerProcess("understudy", self.understudy_command(stub_dir, port, journal, extra),
+                               self.config.server_cpu, os.path.join(self.out_dir, "understudy.stderr.log"))
+        server.journal = journal
+        return server
+
+    def understudy_command(self, stub_dir, port, journal, extra=()):
+        return [self.understudy, "serve", stub_dir, "--port", str(port), "--quiet", "--journal", journal,
+                *extra]
+
+    def journal_path(self):
+        self._journals += 1
+        return os.path.join(self.tmp, f"journal-{self._journals}.jsonl")
+
+    @staticmethod
+    def free_port():
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            return probe.getsockname()[1]
+
+    # Load
+
+    def _pinned(self, command):
+        cpu = self.config.load_cpu
+        return (["taskset", "-c", str(cpu)] if cpu is not None else []) + command
+
+    def wrk(self, server, path, seconds, connections, close=False, script=None):
+        command = ["wrk", "-t1", f"-c{connections}", f"-d{max(1, round(seconds))}s", "--latency", "--timeout", "10s"]
+        if close:
+            command += ["-H", "Connection: close"]
+        if script:
+            command += ["-s", script]
+        command.append(server.url + path)
+        result = subprocess.run(self._pinned(command), capture_output=True, text=True, timeout=seconds + 60)
+        if result.returncode != 0:
+            raise ScenarioError(f"wrk exited with {result.returncode}: {result.stderr.strip()[:500]}")
+        if server.process.poll() is not None:
+            raise ScenarioError(f"{server.name} exited (status {server.process.returncode}) under load")
+        return WrkResult.parse(result.stdout)
+
+    def fixed_load(self, server, requests, paths, connections=50):
+        """Exactly `requests` answered requests; returns the parsed `key=value` summary."""
+        command = self._pinned([self.tools["fixed_load"], str(server.port), str(requests), str(connections), *paths])
+        result = subprocess.run(command, capture_output=True, text=True, timeout=3600)
+        if result.returncode != 0:
+            raise ScenarioError(f"fixed_load: {result.stderr.strip()[:500]}")
+        return {k: float(v) for k, v in (item.split("=") for item in result.stdout.split())}
+
+    def check_answer(self, server, path, body=b"hello"):
+        status, answer = server.get(path)
+        if status != 200 or answer != body:
+            raise ScenarioError(f"{server.name}: GET {path} answered {status} {answer[:120]!r}, "
+                                f"expected 200 {body!r}")
+
+    @staticmethod
+    def count_lines(path):
+        if not os.path.exists(path):
+            return 0
+        return int(subprocess.check_output(["wc", "-l", path], text=True).split()[0])
