@@ -1,1 +1,2 @@
-print("understudy: not built yet")
+// The `understudy` command: parses arguments and calls UnderstudyCore and UnderstudyServer.
+Understudy.main()

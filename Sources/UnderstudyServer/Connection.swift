@@ -1,0 +1,37 @@
+import CLibevent
+import UnderstudyCore
+
+/// What the server tracks for one client connection.
+///
+/// Created with the connection's bufferevent (see `HTTPServer+Callbacks.swift`), kept alive by
+/// the server's table, and dropped in evhttp's close callback, which runs before evhttp frees
+/// the connection and its request.
+final class Connection {
+    /// The connection's bufferevent, which the server created for evhttp.
+    let bufferevent: OpaquePointer
+    /// The evhttp connection, learnt when the first bytes arrive.
+    var evcon: OpaquePointer?
+    /// Reads the raw request stream alongside evhttp (method names, refused requests).
+    var parser: RequestStreamParser
+    /// Heads seen on the wire and not yet handed over by evhttp, oldest first.
+    var heads: [RequestHead] = []
+    /// The request being answered. evhttp reads the next request on a connection only after
+    /// the previous response is written, so there is at most one.
+    var current: PendingReply?
+    /// The server, while the connection is open.
+    weak var server: HTTPServer?
+    /// The raw-stream reader's registration on the input buffer, removed on close.
+    var tap: OpaquePointer?
+
+    init(bufferevent: OpaquePointer, parser: RequestStreamParser) {
+        self.bufferevent = bufferevent
+        self.parser = parser
+    }
+
+    /// The head for the request evhttp just handed over, if the raw stream agrees on its target.
+    func takeHead(target: String) -> RequestHead? {
+        guard !heads.isEmpty else { return nil }
+        let head = heads.removeFirst()
+        return head.target == target ? head : nil
+    }
+}

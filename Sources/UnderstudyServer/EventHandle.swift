@@ -1,0 +1,27 @@
+import CLibevent
+
+/// Owns one libevent `event` (a timer, a signal or a file watch) and frees it exactly once.
+final class EventHandle {
+    private let event: OpaquePointer
+
+    /// Wraps an event created with `event_new`; nil when libevent could not create it.
+    init?(_ event: OpaquePointer?) {
+        guard let event else { return nil }
+        self.event = event
+    }
+
+    deinit {
+        event_free(event)  // also removes it from the loop if pending
+    }
+
+    /// Makes the event pending, for `seconds` when given (a timer), otherwise until it fires.
+    func add(afterSeconds seconds: Double? = nil) {
+        guard let seconds else {
+            event_add(event, nil)
+            return
+        }
+        let clamped = max(0, seconds)
+        var tv = timeval(tv_sec: Int(clamped), tv_usec: Int((clamped - clamped.rounded(.down)) * 1_000_000))
+        event_add(event, &tv)
+    }
+}

@@ -1,0 +1,79 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CLibevent
+import UnderstudyCore
+
+// Faults are carried out on the real socket, so clients meet them as they would on a network.
+// The server takes the connection away from evhttp by freeing it (evhttp then never replies);
+// the close callback that runs during the free finds no request left to account for.
+extension HTTPServer {
+    /// Bytes that are not HTTP, for `malformed-response`.
+    static let garbage: [UInt8] = Array("\u{1}\u{2}UNDERSTUDY-MALFORMED-RESPONSE this is not HTTP\r\n\r\n".utf8)
+
+    func carryOut(_ fault: Fault, for pending: PendingReply, on connection: Connection) {
+        guard let evcon = connection.evcon, let bufferevent = evhttp_connection_get_bufferevent(evcon) else { return }
+        let fd = bufferevent_getfd(bufferevent)
+        log(pending, status: pending.response.status, fault: fault)
+        connection.current = nil
+        pending.timer = nil
+        finishRequest()
+
+        switch fault {
+        case .connectionReset:
+            // Linger 0 makes close(2) send RST. evhttp's own free would first shutdown(SHUT_WR),
+            // sending FIN and turning the reset into a clean EOF, so the socket is closed here by
+            // dup2'ing /dev/null over it; evhttp then shuts down and closes /dev/null.
+            var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+            _ = setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+            if nullDevice >= 0 { _ = dup2(nullDevice, fd) }
+        case .emptyResponse:
+            break
+        case .malformedResponse:
+            writeAll(Self.garbage, to: fd)
+        case .closeAfterHeaders:
+            writeAll(Self.headBytes(of: pending.response), to: fd)
+        }
+        evhttp_connection_free(evcon)
+    }
+
+    /// The status line and headers of `response` with a Content-Length the body never fills
+    /// (the stub body's length, or 1 when it is empty, so the truncation is always visible).
+    static func headBytes(of response: HTTPResponse) -> [UInt8] {
+        var text = "HTTP/1.1 \(response.status) \(reasonPhrase(response.status))\r\n"
+        for field in response.headers
+        where !HTTPHeaders.namesMatch(field.name, "Content-Length") && !HTTPHeaders.namesMatch(field.name, "Transfer-Encoding") {
+            text += "\(field.name): \(field.value)\r\n"
+        }
+        text += "Content-Length: \(max(response.body.count, 1))\r\n\r\n"
+        return Array(text.utf8)
+    }
+
+    static func reasonPhrase(_ status: Int) -> String {
+        switch status {
+        case 200: return "OK"
+        case 201: return "Created"
+        case 204: return "No Content"
+        case 400: return "Bad Request"
+        case 404: return "Not Found"
+        case 500: return "Internal Server Error"
+        case 503: return "Service Unavailable"
+        default: return "Status"
+        }
+    }
+
+    /// Writes everything to a fresh socket; the bytes are few, so the send buffer takes them.
+    private func writeAll(_ bytes: [UInt8], to fd: Int32) {
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = Glibc.send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                if written < 0 && errno == EINTR { continue }
+                if written <= 0 { return }
+                offset += written
+            }
+        }
+    }
+}

@@ -1,0 +1,166 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CLibevent
+import UnderstudyCore
+
+extension HTTPServer {
+    /// evhttp has parsed a request: build the engine's view of it, ask the responder (which
+    /// journals it), then answer now or on a timer.
+    func accept(_ request: OpaquePointer) {
+        let receivedAt = clock.nanoseconds()
+        guard let evcon = evhttp_request_get_connection(request) else { return }
+        let bufferevent = evhttp_connection_get_bufferevent(evcon)
+        let connection = bufferevent.flatMap { connections[UnsafeMutableRawPointer($0)] }
+        if let connection, connection.evcon == nil { attach(connection) }
+
+        let target = evhttp_request_get_uri(request).map { String(cString: $0) } ?? "/"
+        let head = connection?.takeHead(target: target)
+        let method = head?.method ?? Self.methodName(evhttp_request_get_command(request))
+        let headers = Self.headers(of: request)
+        var body = Self.drain(evhttp_request_get_input_buffer(request))
+        var closeAfter = false
+        var refusal: String?
+
+        // libevent 2.1 reads no body for methods it does not know; take a declared one from the
+        // connection's buffer when it has fully arrived, else refuse (the stream is out of step).
+        if let head, !head.isKnownToLibevent, head.chunked || (head.declaredLength ?? 0) > 0 {
+            let input = bufferevent.map { bufferevent_get_input($0) }
+            if !head.chunked, let input, let length = head.declaredLength, evbuffer_get_length(input) >= length {
+                body = Self.drain(input, count: length)
+            } else {
+                closeAfter = true
+                refusal = "a body on method \(method) must use Content-Length and arrive with its headers (libevent 2.1 does not read bodies of methods it does not know)"
+            }
+        }
+
+        let engineRequest = HTTPRequest(method: method, target: RequestHead.originForm(target), headers: headers, body: body)
+        let response = refusal.map { responder.reject(engineRequest, status: 400, reason: $0) }
+            ?? responder.respond(to: engineRequest)
+
+        let pending = PendingReply(request: request, response: response, method: method, target: target,
+                                   receivedAt: receivedAt, closeAfter: closeAfter)
+        inFlight += 1
+        guard let connection else {
+            // Not a connection we created (cannot happen with our bufferevent callback); answer plainly.
+            send(pending, on: nil)
+            return
+        }
+        connection.current = pending
+        if response.delayMs > 0 || response.fault != nil {
+            // Faults too go through the loop: closing a connection from inside evhttp's own
+            // callback would free it under evhttp's feet.
+            schedule(pending, on: connection, afterMilliseconds: response.delayMs)
+        } else {
+            send(pending, on: connection)
+        }
+    }
+
+    /// Answers after `milliseconds` on a loop timer, so other requests carry on meanwhile.
+    func schedule(_ pending: PendingReply, on connection: Connection, afterMilliseconds milliseconds: Double) {
+        let context = Unmanaged.passUnretained(connection).toOpaque()
+        let timer = EventHandle(event_new(base, -1, 0, { _, _, context in
+            guard let context else { return }
+            let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
+            guard let server = connection.server, let pending = connection.current else { return }
+            server.send(pending, on: connection)
+        }, context))
+        pending.timer = timer
+        timer?.add(afterSeconds: milliseconds / 1000)
+    }
+
+    /// Writes the response (or carries out its fault).
+    func send(_ pending: PendingReply, on connection: Connection?) {
+        guard !pending.sent else { return }
+        pending.sent = true
+        let response = pending.response
+        if let fault = response.fault, let connection {
+            carryOut(fault, for: pending, on: connection)
+            return
+        }
+        let request = pending.request
+        if let output = evhttp_request_get_output_headers(request) {
+            for field in response.headers where !HTTPHeaders.namesMatch(field.name, "Transfer-Encoding") {
+                evhttp_add_header(output, field.name, field.value)
+            }
+            if draining || pending.closeAfter {
+                evhttp_remove_header(output, "Connection")
+                evhttp_add_header(output, "Connection", "close")
+            }
+        }
+        if let connection {
+            evhttp_request_set_on_complete_cb(request, { _, context in
+                guard let context else { return }
+                let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
+                connection.current = nil
+                connection.server?.finishRequest()
+            }, Unmanaged.passUnretained(connection).toOpaque())
+        }
+        log(pending, status: response.status, fault: nil)
+        let buffer = evbuffer_new()
+        if !response.body.isEmpty {
+            response.body.withUnsafeBytes { _ = evbuffer_add(buffer, $0.baseAddress, $0.count) }
+        }
+        evhttp_send_reply(request, Int32(response.status), nil, buffer)
+        evbuffer_free(buffer)
+        if connection == nil { finishRequest() }
+    }
+
+    /// Journals a request evhttp refuses on its own (evhttp sends the refusal itself and never
+    /// calls back), while the refusal has not been written yet.
+    func refuse(_ head: RequestHead, status: Int, reason: String) {
+        let start = clock.nanoseconds()
+        let response = responder.reject(head.request(), status: status, reason: reason)
+        accessLog?(AccessLogEntry(method: head.method, target: head.target, status: response.status,
+                                  stubID: response.stubID, fault: nil, milliseconds: clock.milliseconds(since: start)))
+    }
+
+    func log(_ pending: PendingReply, status: Int, fault: Fault?) {
+        guard let accessLog else { return }
+        accessLog(AccessLogEntry(method: pending.method, target: pending.target, status: status,
+                                 stubID: pending.response.stubID, fault: fault,
+                                 milliseconds: clock.milliseconds(since: pending.receivedAt)))
+    }
+
+    /// The method name for evhttp's command bits (used only when the raw stream was not readable).
+    static func methodName(_ command: evhttp_cmd_type) -> String {
+        switch command {
+        case EVHTTP_REQ_GET: return "GET"
+        case EVHTTP_REQ_POST: return "POST"
+        case EVHTTP_REQ_HEAD: return "HEAD"
+        case EVHTTP_REQ_PUT: return "PUT"
+        case EVHTTP_REQ_DELETE: return "DELETE"
+        case EVHTTP_REQ_OPTIONS: return "OPTIONS"
+        case EVHTTP_REQ_TRACE: return "TRACE"
+        case EVHTTP_REQ_CONNECT: return "CONNECT"
+        case EVHTTP_REQ_PATCH: return "PATCH"
+        default: return "UNKNOWN"
+        }
+    }
+
+    /// The request's header fields in arrival order.
+    static func headers(of request: OpaquePointer) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        guard let list = evhttp_request_get_input_headers(request) else { return headers }
+        var field = understudy_keyvalq_first(list)
+        while let current = field {
+            if let key = current.pointee.key, let value = current.pointee.value {
+                headers.append(name: String(cString: key), value: String(cString: value))
+            }
+            field = understudy_keyval_next(current)
+        }
+        return headers
+    }
+
+    /// Removes `count` bytes (all, when nil) from an evbuffer.
+    static func drain(_ buffer: OpaquePointer?, count: Int? = nil) -> [UInt8] {
+        guard let buffer else { return [] }
+        let length = min(count ?? evbuffer_get_length(buffer), evbuffer_get_length(buffer))
+        guard length > 0 else { return [] }
+        return [UInt8](unsafeUninitializedCapacity: length) { storage, initialized in
+            initialized = max(0, Int(evbuffer_remove(buffer, storage.baseAddress, length)))
+        }
+    }
+}

@@ -1,0 +1,24 @@
+import CLibevent
+
+extension HTTPServer {
+    /// Stops accepting, lets in-flight responses (delayed ones included) finish, and leaves the
+    /// loop when they have, or when the grace period runs out.
+    func beginShutdown() {
+        guard !draining, !closed else { return }
+        draining = true
+        if let boundSocket {
+            evhttp_del_accept_socket(http, boundSocket)
+            self.boundSocket = nil
+        }
+        if inFlight <= 0 {
+            event_base_loopbreak(base)
+            return
+        }
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        graceTimer = EventHandle(event_new(base, -1, 0, { _, _, context in
+            guard let context else { return }
+            event_base_loopbreak(Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().base)
+        }, context))
+        graceTimer?.add(afterSeconds: configuration.shutdownGraceSeconds)
+    }
+}

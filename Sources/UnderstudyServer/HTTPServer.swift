@@ -1,0 +1,194 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CLibevent
+import UnderstudyCore
+
+/// An HTTP/1.1 server on libevent's evhttp that hands every request to an ``HTTPResponder``.
+///
+/// One thread drives it: the one that calls ``run()``. ``init(configuration:responder:)`` binds
+/// the socket, so ``port`` is known (and connections are queued by the kernel) before `run()`.
+/// Other threads stop it through ``controller``. Each C handle (event base, evhttp, events) is
+/// owned by this object or an ``EventHandle`` and freed once, in ``close()`` or `deinit`.
+public final class HTTPServer {
+    /// What the server was configured with.
+    public let configuration: ServerConfiguration
+    /// The bound port, read back from the socket (so port 0 gives the real one).
+    public let port: Int
+    /// Stops the server from any thread.
+    public let controller: ServerController
+    /// Called once per answered or refused request, on the loop thread.
+    public var accessLog: ((AccessLogEntry) -> Void)?
+
+    let responder: any HTTPResponder
+    let base: OpaquePointer
+    let http: OpaquePointer
+    var boundSocket: OpaquePointer?
+    /// Connections by bufferevent address.
+    var connections: [UnsafeMutableRawPointer: Connection] = [:]
+    /// Requests handed over and not yet fully answered on the wire.
+    var inFlight = 0
+    var draining = false
+    var closed = false
+    var stopWatch: EventHandle?
+    var signalEvents: [EventHandle] = []
+    var graceTimer: EventHandle?
+    var onHangup: (() -> Void)?
+    let stopReadEnd: Int32
+    /// `/dev/null`, dup2'ed over a socket to close it with a reset (see `HTTPServer+Faults.swift`).
+    let nullDevice: Int32
+    let clock = MonotonicClock()
+
+    /// The URL clients use: `http://127.0.0.1:PORT`.
+    public var url: String {
+        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        return "http://\(host):\(port)"
+    }
+
+    /// Creates the event loop and binds the listening socket.
+    public init(configuration: ServerConfiguration, responder: any HTTPResponder) throws(ServerError) {
+        // A client that goes away mid-write must cost an error code, not the process.
+        signal(SIGPIPE, SIG_IGN)
+        guard let base = event_base_new() else { throw .setupFailed("event_base_new failed") }
+        guard let http = evhttp_new(base) else {
+            event_base_free(base)
+            throw .setupFailed("evhttp_new failed")
+        }
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else {
+            evhttp_free(http)
+            event_base_free(base)
+            throw .setupFailed("pipe: \(String(cString: strerror(errno)))")
+        }
+        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
+        _ = fcntl(fds[1], F_SETFL, O_NONBLOCK)
+
+        // Every method reaches the callback, including ones libevent does not know.
+        evhttp_set_allowed_methods(http, UInt16.max)
+        evhttp_set_max_body_size(http, Int(configuration.maxBodyBytes))
+        evhttp_set_max_headers_size(http, Int(configuration.maxHeaderBytes))
+        evhttp_set_timeout(http, Int32(configuration.idleTimeoutSeconds))
+        // Only the stub decides Content-Type; evhttp would otherwise add text/html.
+        evhttp_set_default_content_type(http, nil)
+        // Read a too-large body to its end before answering 413, so the client sees the 413
+        // instead of a reset caused by closing a socket with unread data.
+        _ = evhttp_set_flags(http, Int32(EVHTTP_SERVER_LINGERING_CLOSE))
+
+        guard let bound = evhttp_bind_socket_with_handle(http, configuration.host, UInt16(truncatingIfNeeded: configuration.port)) else {
+            let code = errno
+            evhttp_free(http)
+            event_base_free(base)
+            closeDescriptor(fds[0])
+            closeDescriptor(fds[1])
+            throw .bindFailed(host: configuration.host, port: configuration.port, errno: code,
+                              message: code == 0 ? "cannot resolve or bind the address" : String(cString: strerror(code)))
+        }
+        let port = Self.localPort(of: evhttp_bound_socket_get_fd(bound)) ?? configuration.port
+
+        self.configuration = configuration
+        self.responder = responder
+        self.base = base
+        self.http = http
+        self.boundSocket = bound
+        self.port = port
+        self.stopReadEnd = fds[0]
+        self.controller = ServerController(writeEnd: fds[1])
+        self.nullDevice = open("/dev/null", O_RDWR | O_CLOEXEC)
+        installCallbacks()
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Serves until stopped (``ServerController/stop()`` or a signal from
+    /// ``handleSignals(onReload:)``), then finishes in-flight responses within the grace period
+    /// and releases everything.
+    public func run() {
+        guard !closed else { return }
+        event_base_dispatch(base)
+        close()
+    }
+
+    /// Releases the loop, the listening socket and every connection. Idempotent.
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        for connection in connections.values {
+            connection.current = nil  // cancels delay timers; evhttp frees the requests
+        }
+        if let boundSocket {
+            evhttp_del_accept_socket(http, boundSocket)
+            self.boundSocket = nil
+        }
+        evhttp_free(http)  // closes every connection; their close callbacks empty the table
+        connections.removeAll()
+        graceTimer = nil
+        stopWatch = nil
+        signalEvents.removeAll()
+        event_base_free(base)
+        closeDescriptor(stopReadEnd)
+        if nullDevice >= 0 { closeDescriptor(nullDevice) }
+    }
+
+    /// Handles SIGTERM and SIGINT (graceful stop) and SIGHUP (`onReload`) on the loop thread.
+    /// For the CLI; in-process servers leave signals to their host.
+    public func handleSignals(onReload: @escaping () -> Void) {
+        onHangup = onReload
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        for signalNumber in [SIGTERM, SIGINT, SIGHUP] {
+            let event = event_new(base, signalNumber, Int16(EV_SIGNAL | EV_PERSIST), { signalNumber, _, context in
+                guard let context else { return }
+                let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
+                if signalNumber == SIGHUP {
+                    server.onHangup?()
+                } else {
+                    server.beginShutdown()
+                }
+            }, context)
+            if let handle = EventHandle(event) {
+                handle.add()
+                signalEvents.append(handle)
+            }
+        }
+    }
+
+    /// The port a bound socket ended up on.
+    private static func localPort(of fd: Int32) -> Int? {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let result = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard result == 0 else { return nil }
+        switch Int32(storage.ss_family) {
+        case AF_INET:
+            return withUnsafePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin_port)) }
+            }
+        case AF_INET6:
+            return withUnsafePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin6_port)) }
+            }
+        default:
+            return nil
+        }
+    }
+}
+
+/// Monotonic time for the access log's durations.
+struct MonotonicClock {
+    func nanoseconds() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+    }
+
+    func milliseconds(since start: UInt64) -> Double {
+        Double(nanoseconds() &- start) / 1_000_000
+    }
+}

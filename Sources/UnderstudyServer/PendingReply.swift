@@ -1,0 +1,30 @@
+import CLibevent
+import UnderstudyCore
+
+/// A request evhttp has handed over and that has not been answered on the wire yet: waiting
+/// out its delay, about to carry out a fault, or being written.
+final class PendingReply {
+    /// The evhttp request; valid while its connection is open (the connection's close callback
+    /// drops this object before evhttp frees the request).
+    let request: OpaquePointer
+    let response: HTTPResponse
+    let method: String
+    let target: String
+    /// When evhttp handed the request over (monotonic nanoseconds), for the access log.
+    let receivedAt: UInt64
+    /// Whether the connection must close after this response (the request body could not be read).
+    let closeAfter: Bool
+    /// The timer for a delay or a fault; freed with this object.
+    var timer: EventHandle?
+    /// Set once the response has been handed to evhttp, so it is not sent twice.
+    var sent = false
+
+    init(request: OpaquePointer, response: HTTPResponse, method: String, target: String, receivedAt: UInt64, closeAfter: Bool) {
+        self.request = request
+        self.response = response
+        self.method = method
+        self.target = target
+        self.receivedAt = receivedAt
+        self.closeAfter = closeAfter
+    }
+}

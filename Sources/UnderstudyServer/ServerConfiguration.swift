@@ -1,0 +1,34 @@
+/// How the HTTP transport listens and what it accepts.
+public struct ServerConfiguration: Sendable {
+    /// The address to bind; loopback by default so a stub server is never exposed by accident.
+    public var host: String
+    /// The port to bind; 0 lets the system pick a free one (read back from ``HTTPServer/port``).
+    public var port: Int
+    /// The largest request body accepted; larger requests get 413 (and are journaled).
+    public var maxBodyBytes: Int
+    /// The largest request head (request line plus headers) accepted; larger ones get 400.
+    public var maxHeaderBytes: Int
+    /// Seconds a connection may sit idle (or stall mid-request) before it is closed.
+    public var idleTimeoutSeconds: Int
+    /// Seconds a graceful stop waits for in-flight responses (delayed ones included).
+    public var shutdownGraceSeconds: Double
+
+    /// 16 MiB, the default body limit.
+    public static let defaultMaxBodyBytes = 16 * 1024 * 1024
+
+    /// Creates a configuration; every parameter has the default the CLI uses.
+    public init(host: String = "127.0.0.1", port: Int = 0, maxBodyBytes: Int = ServerConfiguration.defaultMaxBodyBytes,
+                maxHeaderBytes: Int = 64 * 1024, idleTimeoutSeconds: Int = 60, shutdownGraceSeconds: Double = 5) {
+        self.host = host
+        self.port = port
+        self.maxBodyBytes = maxBodyBytes
+        self.maxHeaderBytes = maxHeaderBytes
+        self.idleTimeoutSeconds = idleTimeoutSeconds
+        self.shutdownGraceSeconds = shutdownGraceSeconds
+    }
+
+    /// Whether ``host`` only accepts connections from this machine.
+    public var isLoopback: Bool {
+        host == "127.0.0.1" || host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+}

@@ -1,0 +1,28 @@
+import ArgumentParser
+import UnderstudyCore
+
+/// `understudy check`: validates stub files without serving them.
+struct CheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Validate stub files; print each error as file:line:column: error: message.",
+        discussion: "Exits 0 when every file is valid, 1 otherwise. Errors go to stdout, one per line, in the format editors and CI annotate."
+    )
+
+    @Argument(help: "Stub files or directories (default: stubs).")
+    var paths: [String] = []
+
+    func run() throws {
+        let paths = paths.isEmpty ? ["stubs"] : paths
+        do {
+            let stubs = try StubLoader.load(paths: paths)
+            Console.out("understudy check: \(stubs.count) stubs OK in \(paths.joined(separator: " "))")
+        } catch {
+            for problem in error.errors {
+                Console.out(problem.description)
+            }
+            Console.error("understudy check: \(error.errors.count) error\(error.errors.count == 1 ? "" : "s")")
+            throw ExitCode(1)
+        }
+    }
+}

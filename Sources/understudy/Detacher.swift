@@ -1,0 +1,104 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `serve --detach`: starts this same binary in the background with a hidden flag and waits
+/// for its readiness line.
+///
+/// A fresh exec rather than fork(): forking a Swift process that may already run threads is
+/// unsafe. The child's stdout is a pipe to this process; its stderr is ours, so start-up errors
+/// reach the caller directly.
+enum Detacher {
+    /// Seconds to wait for the child's readiness line before giving up on it.
+    static let readinessTimeout: Double = 30
+
+    /// Returns the exit code for the parent: 0 once the child printed its readiness line (which
+    /// is printed again here), else the child's failure code, with the child gone.
+    static func startInBackground() -> Int32 {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else {
+            Console.error("understudy: cannot create a pipe: \(String(cString: strerror(errno)))")
+            return 1
+        }
+        let (readEnd, writeEnd) = (fds[0], fds[1])
+        var arguments = Array(CommandLine.arguments.dropFirst()).filter { $0 != "--detach" }
+        arguments.append("--detached-child")
+        let executable = selfExecutable()
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, writeEnd, 1)
+        posix_spawn_file_actions_addclose(&actions, readEnd)
+        posix_spawn_file_actions_addclose(&actions, writeEnd)
+
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        close(writeEnd)
+        guard spawned == 0 else {
+            close(readEnd)
+            Console.error("understudy: cannot start \(executable): \(String(cString: strerror(spawned)))")
+            return 1
+        }
+        defer { close(readEnd) }
+
+        if let line = readLine(from: readEnd, timeout: readinessTimeout), line.hasPrefix("understudy listening on ") {
+            Console.out(line)
+            return 0
+        }
+        // No readiness line: the child failed (its error is already on our stderr) or hung.
+        var status: Int32 = 0
+        if waitpid(pid, &status, WNOHANG) == 0 {
+            kill(pid, SIGKILL)
+            waitpid(pid, &status, 0)
+            Console.error("understudy: the server did not become ready within \(Int(readinessTimeout))s")
+            return 1
+        }
+        let exited = (status & 0x7f) == 0
+        let code = exited ? (status >> 8) & 0xff : 1
+        return code == 0 ? 1 : code
+    }
+
+    /// Points stdout at /dev/null once the readiness line is out: the parent that read it exits,
+    /// and a later write to its pipe would fail.
+    static func releaseStandardOutput() {
+        let null = open("/dev/null", O_WRONLY)
+        guard null >= 0 else { return }
+        dup2(null, 1)
+        close(null)
+    }
+
+    private static func selfExecutable() -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        if count > 0 {
+            return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        return CommandLine.arguments[0]
+    }
+
+    /// Reads up to the first newline, or nil on EOF or timeout.
+    private static func readLine(from fd: Int32, timeout: Double) -> String? {
+        var bytes: [UInt8] = []
+        let deadline = Monotonic.seconds() + timeout
+        while true {
+            let remaining = deadline - Monotonic.seconds()
+            guard remaining > 0 else { return nil }
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, Int32(min(remaining, 1) * 1000))
+            if ready < 0 && errno == EINTR { continue }
+            if ready <= 0 { continue }
+            var byte: UInt8 = 0
+            let count = read(fd, &byte, 1)
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { return nil }
+            if byte == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
+            bytes.append(byte)
+        }
+    }
+}
