@@ -1,8 +1,8 @@
-/// Builds the JSON paths errors name (`stubs[2].responses[0].status`, `headers["Retry-After"]`).
+/// Builds the JSON paths errors name (`stubs[2].responses[0].status`, `headers.Retry-After`, `headers["Bad Name"]`).
 enum JSONPath {
     static func member(_ parent: String, _ key: String) -> String {
         let plain = !key.isEmpty && key.unicodeScalars.allSatisfy { scalar in
-            scalar == "_" || scalar == "$" || (scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)))
+            scalar == "_" || scalar == "$" || scalar == "-" || (scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)))
         }
         if plain { return parent.isEmpty ? key : "\(parent).\(key)" }
         var escaped = ""
