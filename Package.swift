@@ -54,7 +54,8 @@ let package = Package(
         .testTarget(name: "UnderstudyCoreTests", dependencies: ["UnderstudyCore"]),
         .testTarget(
             name: "UnderstudyServerTests",
-            dependencies: ["UnderstudyServer", "UnderstudyCore", "understudy"]
+            dependencies: ["UnderstudyServer", "UnderstudyCore", "understudy"],
+            exclude: ["Fixtures"]  // stub files the tests load by path, not resources
         ),
         .testTarget(
             name: "RESTNetworkingTests",

@@ -42,26 +42,13 @@ extension HTTPServer {
     /// The status line and headers of `response` with a Content-Length the body never fills
     /// (the stub body's length, or 1 when it is empty, so the truncation is always visible).
     static func headBytes(of response: HTTPResponse) -> [UInt8] {
-        var text = "HTTP/1.1 \(response.status) \(reasonPhrase(response.status))\r\n"
+        var text = "HTTP/1.1 \(response.status) \(ReasonPhrase.of(response.status))\r\n"
         for field in response.headers
         where !HTTPHeaders.namesMatch(field.name, "Content-Length") && !HTTPHeaders.namesMatch(field.name, "Transfer-Encoding") {
             text += "\(field.name): \(field.value)\r\n"
         }
         text += "Content-Length: \(max(response.body.count, 1))\r\n\r\n"
         return Array(text.utf8)
-    }
-
-    static func reasonPhrase(_ status: Int) -> String {
-        switch status {
-        case 200: return "OK"
-        case 201: return "Created"
-        case 204: return "No Content"
-        case 400: return "Bad Request"
-        case 404: return "Not Found"
-        case 500: return "Internal Server Error"
-        case 503: return "Service Unavailable"
-        default: return "Status"
-        }
     }
 
     /// Writes everything to a fresh socket; the bytes are few, so the send buffer takes them.

@@ -103,7 +103,7 @@ extension HTTPServer {
         if !response.body.isEmpty {
             response.body.withUnsafeBytes { _ = evbuffer_add(buffer, $0.baseAddress, $0.count) }
         }
-        evhttp_send_reply(request, Int32(response.status), nil, buffer)
+        evhttp_send_reply(request, Int32(response.status), ReasonPhrase.of(response.status), buffer)
         evbuffer_free(buffer)
         if connection == nil { finishRequest() }
     }

@@ -1,0 +1,19 @@
+import Foundation
+
+/// Polls a condition until it holds or a deadline passes; the tests' only way to wait for
+/// something they cannot be signalled about (a file appearing, a process exiting).
+func waitUntil(timeout: TimeInterval = 10, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        if try condition() { return true }
+        usleep(5_000)
+    }
+    return try condition()
+}
+
+/// Milliseconds elapsed while running `body`.
+func timed<T>(_ body: () async throws -> T) async rethrows -> (T, Double) {
+    let start = DispatchTime.now().uptimeNanoseconds
+    let value = try await body()
+    return (value, Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000)
+}
