@@ -10,19 +10,20 @@ extension RequestPattern {
     func misses(_ context: MatchContext, stopAtFirst: Bool) -> [MissReason] {
         var reasons: [MissReason] = []
         if let method, method != context.method {
-            reasons.append(MissReason(weight: 1, text: "method \(context.method) ≠ \(method)"))
+            reasons.append(MissReason(score: 100, text: "method \(context.method) ≠ \(method)"))
             if stopAtFirst { return reasons }
         }
         switch path {
         case .exact(let wanted)?:
             if wanted != context.path {
-                reasons.append(MissReason(weight: 2, text: "path \(context.path) ≠ \(wanted)",
-                                          distance: EditDistance.boundedDistance(context.path, wanted)))
+                // A path one typo away is a much closer miss than an unrelated one.
+                let distance = min(10, EditDistance.boundedDistance(context.path, wanted))
+                reasons.append(MissReason(score: 100 + 20 * distance, text: "path \(context.path) ≠ \(wanted)"))
                 if stopAtFirst { return reasons }
             }
         case .pattern(let regex)?:
             if !regex.matchesWhole(context.path) {
-                reasons.append(MissReason(weight: 2, text: "path \(context.path) does not match pattern \(regex.pattern)"))
+                reasons.append(MissReason(score: 200, text: "path \(context.path) does not match pattern \(regex.pattern)"))
                 if stopAtFirst { return reasons }
             }
         case nil:
@@ -31,19 +32,19 @@ extension RequestPattern {
         for condition in query {
             let values = context.queryValues(condition.name)
             if !condition.matcher.accepts(values) {
-                reasons.append(MissReason(weight: 1, text: Self.explain("query", condition, values, separator: "=")))
+                reasons.append(MissReason(score: 100, text: Self.explain("query", condition, values, separator: "=")))
                 if stopAtFirst { return reasons }
             }
         }
         for condition in headers {
             let values = context.request.headers.values(for: condition.name)
             if !condition.matcher.accepts(values) {
-                reasons.append(MissReason(weight: 1, text: Self.explain("header", condition, values, separator: ": ")))
+                reasons.append(MissReason(score: 100, text: Self.explain("header", condition, values, separator: ": ")))
                 if stopAtFirst { return reasons }
             }
         }
         if let body, let reason = Self.explain(body, context) {
-            reasons.append(MissReason(weight: 1, text: reason))
+            reasons.append(MissReason(score: 100, text: reason))
         }
         return reasons
     }
@@ -91,12 +92,11 @@ extension RequestPattern {
     }
 }
 
-/// One reason a stub missed a request. `weight` and `distance` rank near misses: a wrong path
-/// counts more than a wrong header, and a path one typo away is closer than an unrelated one.
+/// One reason a stub missed a request. `score` ranks near misses (lower is closer): each failed
+/// condition costs 100, a wrong path more the further it is from the stub's path.
 struct MissReason {
-    var weight: Int
+    var score: Int
     var text: String
-    var distance: Int = 0
 }
 
 extension EditDistance {

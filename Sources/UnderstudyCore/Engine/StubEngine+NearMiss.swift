@@ -31,13 +31,13 @@ extension StubEngine {
             if let scenario = stub.scenario, let wanted = stub.whenState {
                 let state = scenarios.state(of: scenario)
                 if state != wanted {
-                    reasons.append(MissReason(weight: 1, text: "scenario \(scenario) is in state \(state), stub wants \(wanted)"))
+                    reasons.append(MissReason(score: 100, text: "scenario \(scenario) is in state \(state), stub wants \(wanted)"))
                 }
             }
             if runtimes[index].exhausted {
-                reasons.append(MissReason(weight: 1, text: "stub is exhausted: it served all \(stub.responses.count) response(s) and has afterLast \"exhaust\""))
+                reasons.append(MissReason(score: 100, text: "stub is exhausted: it served all \(stub.responses.count) response(s) and has afterLast \"exhaust\""))
             }
-            let score = reasons.reduce(0) { $0 + $1.weight * 100 + $1.distance }
+            let score = reasons.reduce(0) { $0 + $1.score }
             misses.append(NearMiss(stubID: stub.id, file: stub.file, reasons: reasons.map(\.text), score: score))
         }
         // Stable: equal scores stay in load order.

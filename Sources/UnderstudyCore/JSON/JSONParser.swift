@@ -6,6 +6,10 @@ struct JSONParser {
     private var line = 1
     private var lineStart = 0
     private var depth = 0
+    /// Column bookkeeping: the column at `columnIndex` on the current line. Positions are asked for
+    /// in increasing order, so counting on from the last answer keeps long lines linear.
+    private var columnIndex = 0
+    private var column = 1
     /// Deep enough for any real stub file, shallow enough that recursion cannot blow the stack.
     private static let maximumDepth = 512
 
@@ -30,17 +34,21 @@ struct JSONParser {
     }
 
     private var position: SourcePosition {
-        // Columns count scalars, not bytes, so non-ASCII text before an error does not skew them.
-        var column = 1
-        var i = lineStart
-        while i < index {
-            if bytes[i] & 0xC0 != 0x80 { column += 1 }
-            i += 1
+        mutating get {
+            // Columns count scalars, not bytes, so non-ASCII text before an error does not skew them.
+            if columnIndex < lineStart || columnIndex > index {
+                columnIndex = lineStart
+                column = 1
+            }
+            while columnIndex < index {
+                if bytes[columnIndex] & 0xC0 != 0x80 { column += 1 }
+                columnIndex += 1
+            }
+            return SourcePosition(line: line, column: column)
         }
-        return SourcePosition(line: line, column: column)
     }
 
-    private func error(_ message: String) -> JSONSyntaxError {
+    private mutating func error(_ message: String) -> JSONSyntaxError {
         JSONSyntaxError(position: position, message: message)
     }
 
