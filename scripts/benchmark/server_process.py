@@ -25,7 +25,7 @@ class ServerStartError(Exception):
 class ServerProcess:
     """Runs `command` (a list) under `taskset -c cpu`, waits for `listening on http://127.0.0.1:PORT`."""
 
-    def __init__(self, name, command, cpu, log_path, ready_timeout=60.0):
+    def __init__(self, name, command, cpu, log_path, ready_timeout=180.0):
         self.name = name
         self.log_path = log_path
         prefix = ["taskset", "-c", str(cpu)] if cpu is not None else []

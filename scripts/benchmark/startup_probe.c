@@ -1,11 +1,12 @@
 /*
  * Measures start-up as a test suite sees it: from exec of the server to the first 200 answer.
  *
- * Usage: startup_probe PORT PATH CPU -- COMMAND [ARG...]
- *   Forks, pins the child to CPU (-1: no pinning), execs COMMAND (stdout and stderr to /dev/null),
- *   then connects to 127.0.0.1:PORT over and over (200 us apart) until a GET PATH is answered 200.
- *   Prints the milliseconds from just before fork to the status line, then SIGTERMs the server and
- *   waits for it. Exit 1 with a message if the server exits first, answers non-200 or takes > 20 s.
+ * Usage: startup_probe PORT PATH CPU TIMEOUT_MS LOG -- COMMAND [ARG...]
+ *   Forks, pins the child to CPU (-1: no pinning), execs COMMAND (stdout to /dev/null, stderr
+ *   appended to LOG), then connects to 127.0.0.1:PORT over and over (200 us apart) until a GET PATH
+ *   is answered 200. Prints the milliseconds from just before fork to the status line, then SIGTERMs
+ *   the server and waits for it. Exit 1 with a message if the server exits first, answers non-200
+ *   or takes longer than TIMEOUT_MS.
  *
  * C rather than Python so the probe's own overhead stays in microseconds.
  */
@@ -74,13 +75,16 @@ static int try_request(int port, const char *request) {
 }
 
 int main(int argc, char **argv) {
-    if (argc < 6 || strcmp(argv[4], "--") != 0) {
-        fprintf(stderr, "usage: startup_probe PORT PATH CPU -- COMMAND [ARG...]\n");
+    if (argc < 8 || strcmp(argv[6], "--") != 0) {
+        fprintf(stderr, "usage: startup_probe PORT PATH CPU TIMEOUT_MS LOG -- COMMAND [ARG...]\n");
         return 2;
     }
     int port = atoi(argv[1]);
     const char *path = argv[2];
     int cpu = atoi(argv[3]);
+    double timeout_ms = atof(argv[4]);
+    const char *log_path = argv[5];
+    char **command = argv + 7;
     char request[512];
     snprintf(request, sizeof request,
              "GET %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nConnection: close\r\n\r\n", path, port);
@@ -97,9 +101,11 @@ int main(int argc, char **argv) {
             sched_setaffinity(0, sizeof set, &set);
         }
         int null = open("/dev/null", O_WRONLY);
+        int log = open(log_path, O_WRONLY | O_CREAT | O_APPEND, 0644);
         dup2(null, STDOUT_FILENO);
-        dup2(null, STDERR_FILENO);
-        execvp(argv[5], argv + 5);
+        dup2(log >= 0 ? log : null, STDERR_FILENO);
+        execvp(command[0], command);
+        fprintf(stderr, "startup_probe: cannot exec %s\n", command[0]);
         _exit(127);
     }
 
@@ -108,8 +114,8 @@ int main(int argc, char **argv) {
         if (status == 200) break;
         int exit_status;
         if (waitpid(child, &exit_status, WNOHANG) == child) {
-            fprintf(stderr, "startup_probe: %s exited (status %d) before answering\n", argv[5],
-                    WIFEXITED(exit_status) ? WEXITSTATUS(exit_status) : -1);
+            fprintf(stderr, "startup_probe: %s exited (status %d) before answering (its stderr: %s)\n", command[0],
+                    WIFEXITED(exit_status) ? WEXITSTATUS(exit_status) : -1, log_path);
             return 1;
         }
         if (status != 0) {
@@ -117,8 +123,8 @@ int main(int argc, char **argv) {
             stop_server(child);
             return 1;
         }
-        if (now_ms() - start > 20000) {
-            fprintf(stderr, "startup_probe: no answer on port %d within 20 s\n", port);
+        if (now_ms() - start > timeout_ms) {
+            fprintf(stderr, "startup_probe: no answer on port %d within %.0f ms\n", port, timeout_ms);
             stop_server(child);
             return 1;
         }
