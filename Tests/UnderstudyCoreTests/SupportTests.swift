@@ -1,0 +1,57 @@
+import XCTest
+@testable import UnderstudyCore
+
+/// Hand-written formatting and helpers the engine relies on.
+final class SupportTests: XCTestCase {
+    func testISO8601WithMilliseconds() {
+        XCTAssertEqual(TimeFormatting.iso8601Milliseconds(0), "1970-01-01T00:00:00.000Z")
+        XCTAssertEqual(TimeFormatting.iso8601Milliseconds(951_782_400.5), "2000-02-29T00:00:00.500Z")
+        XCTAssertEqual(TimeFormatting.iso8601Milliseconds(1_795_314_878.123_9), "2026-11-22T02:34:38.123Z")
+        XCTAssertEqual(TimeFormatting.iso8601Milliseconds(4_102_444_799.999), "2099-12-31T23:59:59.999Z")
+    }
+
+    func testIMFFixdate() {
+        XCTAssertEqual(TimeFormatting.imfFixdate(784_111_777), "Sun, 06 Nov 1994 08:49:37 GMT")
+        XCTAssertEqual(TimeFormatting.imfFixdate(0), "Thu, 01 Jan 1970 00:00:00 GMT")
+        XCTAssertEqual(TimeFormatting.imfFixdate(951_868_800), "Wed, 01 Mar 2000 00:00:00 GMT")
+    }
+
+    func testEngineTimestampMatchesTheFormatterAcrossSecondBoundaries() throws {
+        let clock = ManualEngineClock(start: Date(timeIntervalSince1970: 1_000_000_000.998))
+        let engine = try makeEngine(#"{"stubs":[]}"#, clock: clock)
+        for _ in 0..<4 {
+            _ = engine.get("/")
+            clock.advance(milliseconds: 1.5)
+        }
+        XCTAssertEqual(engine.journalObjects.map { $0["time"] as? String },
+                       ["2001-09-09T01:46:40.998Z", "2001-09-09T01:46:40.999Z", "2001-09-09T01:46:41.001Z", "2001-09-09T01:46:41.002Z"])
+    }
+
+    func testFractionalSecondsRoundUp() {
+        XCTAssertEqual(TimeFormatting.fractionalSeconds(0.2361), "0.237")
+        XCTAssertEqual(TimeFormatting.fractionalSeconds(2), "2.000")
+        XCTAssertEqual(TimeFormatting.milliseconds(fromNanoseconds: 12_345_678), "12.345")
+    }
+
+    func testEditDistanceSuggestions() {
+        XCTAssertEqual(EditDistance.distance("staus", "status"), 1)
+        XCTAssertEqual(EditDistance.distance("stauts", "status"), 1, "a transposition counts once")
+        XCTAssertEqual(EditDistance.closest(to: "Status", among: ["status", "headers"]), "status")
+        XCTAssertEqual(EditDistance.closest(to: "bdy", among: ["body", "json"]), "body")
+        XCTAssertNil(EditDistance.closest(to: "x", among: ["id"]), "a one-letter key is not corrected into an unrelated one")
+        XCTAssertNil(EditDistance.closest(to: "completely", among: ["status"]))
+    }
+
+    func testPercentDecodingAndQueryPairs() {
+        XCTAssertEqual(PercentDecoding.decodePath("/a%20b%zz%"), "/a b%zz%")
+        XCTAssertEqual(PercentDecoding.queryPairs("a=1&b=x+y%21&c&&d=").map { "\($0.name)=\($0.value)" }, ["a=1", "b=x y!", "c=", "d="])
+        XCTAssertTrue(PercentDecoding.queryPairs(nil).isEmpty)
+    }
+
+    func testJSONPathQuotesOnlyWhenNeeded() {
+        XCTAssertEqual(JSONPath.member("", "stubs"), "stubs")
+        XCTAssertEqual(JSONPath.member("headers", "Retry-After"), "headers.Retry-After")
+        XCTAssertEqual(JSONPath.member("headers", "Bad \"Name\""), #"headers["Bad \"Name\""]"#)
+        XCTAssertEqual(JSONPath.element("stubs", 2), "stubs[2]")
+    }
+}
