@@ -1,1 +1,101 @@
-print("engine bench: not built yet")
+// Micro-benchmark of the engine alone: requests per second through `StubEngine.handle` with 1,
+// 100 and 10 000 loaded stubs, journal on. No sockets: this is the ceiling the transport works
+// under. Run it with scripts/bench-engine (release build).
+//
+// Usage: understudy-engine-bench [--requests N] [--journal-file PATH]
+import Foundation
+import UnderstudyCore
+
+struct Options {
+    var requests = 200_000
+    var journalFile: String?
+
+    init(_ arguments: [String]) {
+        var iterator = arguments.dropFirst().makeIterator()
+        while let argument = iterator.next() {
+            switch argument {
+            case "--requests": requests = iterator.next().flatMap(Int.init) ?? requests
+            case "--journal-file": journalFile = iterator.next()
+            default:
+                FileHandle.standardError.write(Data("usage: understudy-engine-bench [--requests N] [--journal-file PATH]\n".utf8))
+                exit(2)
+            }
+        }
+    }
+}
+
+/// `count` stubs shaped like real ones: exact paths under a few methods, a header matcher on every
+/// tenth, a sequence on every seventh, plus a handful of pattern stubs that every request is
+/// checked against.
+func stubDocument(count: Int) -> [UInt8] {
+    let methods = ["GET", "POST", "PUT", "DELETE"]
+    var stubs: [String] = []
+    stubs.reserveCapacity(count)
+    for i in 0..<count {
+        let method = methods[i % methods.count]
+        let header = i % 10 == 0 ? #","headers":{"Accept":{"contains":"json"}}"# : ""
+        let responses = i % 7 == 0
+            ? #"[{"status":200,"json":{"id":\#(i),"ok":true},"times":2},{"status":201,"body":"done"}],"afterLast":"cycle""#
+            : #"[{"status":200,"json":{"id":\#(i),"title":"item \#(i)"}}]"#
+        stubs.append(#"{"id":"s\#(i)","request":{"method":"\#(method)","path":"/items/\#(i)"\#(header)},"responses":\#(responses)}"#)
+    }
+    for p in 0..<min(5, count) {
+        stubs.append(#"{"id":"pattern\#(p)","request":{"pathPattern":"/patterned/\#(p)/[0-9]+"},"responses":[{"status":200}]}"#)
+    }
+    return Array(#"{"stubs":["#.utf8) + Array(stubs.joined(separator: ",").utf8) + Array("]}".utf8)
+}
+
+func requests(count: Int) -> [HTTPRequest] {
+    let methods = ["GET", "POST", "PUT", "DELETE"]
+    var headers = HTTPHeaders()
+    headers.append(name: "Host", value: "127.0.0.1:8080")
+    headers.append(name: "User-Agent", value: "engine-bench/1.0")
+    headers.append(name: "Accept", value: "application/json")
+    // A spread of targets: each stub in turn, cycling, so the index and every sequence are exercised.
+    let distinct = min(count, 1_000)
+    return (0..<distinct).map { i in
+        let index = (i * 7919) % count
+        return HTTPRequest(method: methods[index % methods.count], target: "/items/\(index)?page=\(i % 3)", headers: headers)
+    }
+}
+
+func measure(stubCount: Int, options: Options, sink: (any JournalSink)?) throws -> (loadMs: Double, perSecond: Double, checksum: Int) {
+    let document = stubDocument(count: stubCount)
+    let loadStart = DispatchTime.now().uptimeNanoseconds
+    let set = try StubLoader.parse(bytes: document, file: "bench.json", root: nil)
+    let loadMs = Double(DispatchTime.now().uptimeNanoseconds - loadStart) / 1e6
+    let engine = StubEngine(stubs: set, configuration: EngineConfiguration(journalSink: sink))
+    let batch = requests(count: stubCount)
+    var checksum = 0
+    // Warm-up, then the measured run.
+    for i in 0..<min(10_000, options.requests) { checksum &+= engine.handle(batch[i % batch.count]).status }
+    let start = DispatchTime.now().uptimeNanoseconds
+    for i in 0..<options.requests {
+        checksum &+= engine.handle(batch[i % batch.count]).status
+    }
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    precondition(engine.droppedJournalEntries + engine.journalEntries.count > 0, "journal must be on")
+    return (loadMs, Double(options.requests) / seconds, checksum)
+}
+
+let options = Options(CommandLine.arguments)
+var sink: JournalFileWriter?
+if let path = options.journalFile {
+    do { sink = try JournalFileWriter(path: path) } catch {
+        FileHandle.standardError.write(Data("\(error)\n".utf8))
+        exit(1)
+    }
+}
+print("engine bench: \(options.requests) requests per run through StubEngine.handle, in-memory journal on (cap 100000)"
+      + (options.journalFile.map { ", JSONL to \($0)" } ?? ""))
+for count in [1, 100, 10_000] {
+    do {
+        let result = try measure(stubCount: count, options: options, sink: sink)
+        let rate = Int(result.perSecond.rounded())
+        print("stubs \(String(count).padding(toLength: 6, withPad: " ", startingAt: 0)) load \(String(format: "%8.1f", result.loadMs)) ms   \(String(rate).padding(toLength: 9, withPad: " ", startingAt: 0)) requests/s   (checksum \(result.checksum))")
+    } catch {
+        FileHandle.standardError.write(Data("bench stubs failed to load: \(error)\n".utf8))
+        exit(1)
+    }
+}
+sink?.close()

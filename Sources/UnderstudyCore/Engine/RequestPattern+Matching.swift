@@ -67,7 +67,7 @@ extension RequestPattern {
         case .equals(let wanted):
             return context.bodyText == wanted ? nil : "body \(quote(snippet(context.bodyText))) ≠ \(quote(snippet(wanted)))"
         case .contains(let part):
-            return context.bodyText.contains(part) ? nil : "body does not contain \(quote(part))"
+            return context.bodyText.containsBytes(part) ? nil : "body does not contain \(quote(part))"
         case .matches(let regex):
             return regex.matchesWhole(context.bodyText) ? nil : "body does not match \(regex.pattern)"
         case .json(let wanted):

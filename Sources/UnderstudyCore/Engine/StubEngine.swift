@@ -170,13 +170,20 @@ public final class StubEngine {
     func record(_ record: JournalRecord) -> JournalEntry {
         let clock = configuration.clock
         let elapsed = clock.monotonicNanoseconds &- startNanoseconds
-        let time = timestamp(clock.now.timeIntervalSince1970)
+        let milliseconds = Int64((clock.now.timeIntervalSince1970 * 1000).rounded(.down))
+        let second = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
+        if second != cachedSecond {
+            // The part up to the seconds changes once a second; reuse it in between.
+            let full = TimeFormatting.iso8601Milliseconds(Double(second))
+            cachedTimePrefix = String(full.dropLast(4))
+            cachedSecond = second
+        }
+        let fraction = Int(milliseconds - second * 1000)
         let entry = journal.append { seq in
             JournalEntry(seq: seq, request: record.request, matched: record.matched, stubID: record.stubID,
                          status: record.status, rateLimited: record.rateLimited,
-                         json: JournalEntry.encode(seq: seq, time: time,
-                                                   elapsedMs: TimeFormatting.milliseconds(fromNanoseconds: elapsed),
-                                                   record: record))
+                         json: JournalEntry.encode(seq: seq, timePrefix: cachedTimePrefix, milliseconds: fraction,
+                                                   elapsedNanoseconds: elapsed, record: record))
         }
         if let sink = configuration.journalSink {
             var line = entry.json
@@ -184,20 +191,6 @@ public final class StubEngine {
             sink.write(line: line)
         }
         return entry
-    }
-
-    /// ISO 8601 with milliseconds; the part up to the seconds is reused while the second is unchanged.
-    private func timestamp(_ secondsSince1970: Double) -> String {
-        let milliseconds = Int64((secondsSince1970 * 1000).rounded(.down))
-        let second = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
-        if second != cachedSecond {
-            let full = TimeFormatting.iso8601Milliseconds(Double(second))
-            cachedTimePrefix = String(full.dropLast(4))
-            cachedSecond = second
-        }
-        let fraction = Int(milliseconds - second * 1000)
-        let digits = fraction < 10 ? "00\(fraction)" : fraction < 100 ? "0\(fraction)" : "\(fraction)"
-        return cachedTimePrefix + digits + "Z"
     }
 }
 

@@ -4,19 +4,30 @@ extension JournalEntry {
     /// Encodes an entry in the documented field order:
     /// `{"seq","time","elapsedMs","method","path","query","headers","body"|"bodyBase64","matched",
     /// "stub","responseIndex","status","fault","scenario","rateLimited"}`.
-    static func encode(seq: Int, time: String, elapsedMs: String, record: JournalRecord) -> [UInt8] {
+    ///
+    /// `timePrefix` is the timestamp up to and including the seconds' `.`; the milliseconds and
+    /// `elapsedMs` are written as digits straight into the buffer.
+    static func encode(seq: Int, timePrefix: String, milliseconds: Int, elapsedNanoseconds: UInt64, record: JournalRecord) -> [UInt8] {
         let request = record.request
-        var writer = JSONWriter(capacity: 320 + request.body.count)
+        var writer = JSONWriter(capacity: 384 + request.body.count)
         writer.raw("{")
         writer.key("seq", first: true); writer.int(seq)
-        writer.key("time"); writer.string(time)
-        writer.key("elapsedMs"); writer.raw(elapsedMs)
+        writer.key("time")
+        writer.raw("\"")
+        writer.raw(timePrefix)
+        writer.digits(UInt64(milliseconds), minimumWidth: 3)
+        writer.raw("Z\"")
+        let micro = elapsedNanoseconds / 1_000
+        writer.key("elapsedMs"); writer.digits(micro / 1_000); writer.raw("."); writer.digits(micro % 1_000, minimumWidth: 3)
         writer.key("method"); writer.string(request.method)
         writer.key("path"); writer.string(request.path)
         writer.key("query"); writer.optionalString(request.query)
         writer.key("headers"); encodeHeaders(request.headers, into: &writer)
-        if let text = String(validating: request.body, as: UTF8.self) {
-            writer.key("body"); writer.string(text)
+        if request.body.isEmpty {
+            writer.key("body"); writer.raw("\"\"")
+        } else if String(validating: request.body, as: UTF8.self) != nil {
+            writer.key("body")
+            request.body.withUnsafeBufferPointer { writer.string(utf8: $0) }
         } else {
             writer.key("bodyBase64"); writer.string(Data(request.body).base64EncodedString())
         }
@@ -42,33 +53,25 @@ extension JournalEntry {
     }
 
     /// `{"name":[values...]}` with lower-cased names in first-seen order; repeated names grouped.
+    /// Quadratic in the number of fields, which is small, and allocation-free.
     private static func encodeHeaders(_ headers: HTTPHeaders, into writer: inout JSONWriter) {
-        var names: [String] = []
-        var values: [[String]] = []
-        for field in headers {
-            let name = lowercasedASCII(field.name)
-            if let index = names.firstIndex(of: name) {
-                values[index].append(field.value)
-            } else {
-                names.append(name)
-                values.append([field.value])
-            }
-        }
+        let fields = headers.fields
         writer.raw("{")
-        for (index, name) in names.enumerated() {
-            writer.key(name, first: index == 0)
-            writer.raw("[")
-            for (i, value) in values[index].enumerated() {
-                if i > 0 { writer.raw(",") }
-                writer.string(value)
+        var first = true
+        for i in fields.indices {
+            let name = fields[i].name
+            if fields[..<i].contains(where: { HTTPHeaders.namesMatch($0.name, name) }) { continue }
+            if !first { writer.raw(",") }
+            first = false
+            writer.lowercasedString(name)
+            writer.raw(":[")
+            writer.string(fields[i].value)
+            for j in (i + 1)..<fields.count where HTTPHeaders.namesMatch(fields[j].name, name) {
+                writer.raw(",")
+                writer.string(fields[j].value)
             }
             writer.raw("]")
         }
         writer.raw("}")
-    }
-
-    static func lowercasedASCII(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 >= 65 && $0 <= 90 }) else { return text }
-        return String(decoding: text.utf8.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }, as: UTF8.self)
     }
 }

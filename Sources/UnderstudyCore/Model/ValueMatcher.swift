@@ -19,7 +19,7 @@ public enum ValueMatcher: Sendable {
         case .present: return !values.isEmpty
         case .absent: return values.isEmpty
         case .equals(let wanted): return values.contains(wanted)
-        case .contains(let part): return values.contains { $0.contains(part) }
+        case .contains(let part): return values.contains { $0.containsBytes(part) }
         case .matches(let regex): return values.contains { regex.matchesWhole($0) }
         }
     }
