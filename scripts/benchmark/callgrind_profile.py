@@ -38,14 +38,57 @@ def _profile(session_dir, tools, name, command, path, requests, cpu, load_cpu):
     return out_file, totals, non_2xx
 
 
-def _annotate(out_file, inclusive, lines=30):
+_LINE = re.compile(r"^\s*([\d,]+) \(\s*[\d.]+%\)\s+(.*)$")
+
+
+def _annotate(out_file, inclusive, requests, own_binary=None, lines=25):
+    """The top functions as `Ir per request  share  function`. For inclusive costs only the binary's
+    own functions are kept (one line each), since libevent's dispatch frames would fill the list."""
     command = ["callgrind_annotate", "--threshold=99", f"--inclusive={'yes' if inclusive else 'no'}", out_file]
     text = subprocess.run(command, capture_output=True, text=True).stdout
     # Swift symbols come out mangled; `swift demangle` makes them readable.
     demangled = subprocess.run(["swift", "demangle", "--simplified"], input=text, capture_output=True, text=True)
     text = demangled.stdout if demangled.returncode == 0 else text
-    body = text.split("file:function", 1)[-1].splitlines()[2:]
-    return "\n".join(line[:220] for line in body[:lines])
+    total = None
+    rows, seen = [], set()
+    for line in text.splitlines():
+        match = _LINE.match(line)
+        if not match:
+            continue
+        cost, name = int(match.group(1).replace(",", "")), match.group(2)
+        if "PROGRAM TOTALS" in name:
+            total = cost
+            continue
+        if inclusive and own_binary and not name.endswith(f"[{own_binary}]"):
+            continue
+        function = re.sub(r"\s+\[[^\]]*\]$", "", name).split(":", 1)[-1]
+        if function in seen:
+            continue
+        seen.add(function)
+        share = f"{100 * cost / total:5.1f}%" if total else ""
+        rows.append(f"{cost / requests:>9,.0f}  {share}  {function[:160]}")
+        if len(rows) == lines:
+            break
+    return "Ir/request  share  function\n" + "\n".join(rows)
+
+
+def _allocations(out_file):
+    """How many times malloc/calloc/realloc were called, summed over every call site."""
+    names, callee, calls = {}, None, 0
+    pattern = re.compile(r"^(c?fn)=\((\d+)\)(?: (.*))?$")
+    with open(out_file) as handle:
+        for line in handle:
+            match = pattern.match(line.strip())
+            if match:
+                kind, ident, name = match.groups()
+                if name:
+                    names[ident] = name
+                if kind == "cfn":
+                    callee = names.get(ident)
+                continue
+            if line.startswith("calls=") and callee in ("malloc", "calloc", "realloc"):
+                calls += int(line[6:].split()[0])
+    return calls
 
 
 def run(config, tools, understudy):
@@ -67,10 +110,12 @@ def run(config, tools, understudy):
             per_request[name] = totals / requests
             print(f"\n### {name}: {totals:,} instructions for {requests:,} requests = "
                   f"{totals / requests:,.0f} Ir per request{f' ({non_2xx} non-2xx!)' if non_2xx else ''}")
+            print(f"{_allocations(out_file) / requests:.1f} malloc/calloc/realloc calls per request")
             print(f"(profile: {out_file}; `callgrind_annotate {out_file} | swift demangle --simplified`)")
             if name == "understudy":
-                print("\nself cost, top functions:\n```\n" + _annotate(out_file, inclusive=False) + "\n```")
-                print("\ninclusive cost, top functions:\n```\n" + _annotate(out_file, inclusive=True) + "\n```")
+                print("\nself cost, top functions:\n```\n" + _annotate(out_file, False, requests) + "\n```")
+                print("\ninclusive cost, Understudy's own functions:\n```\n"
+                      + _annotate(out_file, True, requests, own_binary=understudy) + "\n```")
         if "understudy" in per_request:
             print(f"\nUnderstudy / baseline instructions per request: "
                   f"{per_request['understudy'] / per_request['baseline']:.2f} ×")
