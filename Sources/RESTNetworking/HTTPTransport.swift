@@ -1,12 +1,14 @@
 /// Sends one request through a session and checks the answer is HTTP. The Combine publishers and
-/// the async API both send through here, so they see the same errors: `URLError` for transport
-/// failures, `RESTRequestError.notHTTPResponse` for a non-HTTP answer.
+/// the async API both send through here, so they see the same errors: transport
+/// failures classified as `HTTPTransportError`, `RESTRequestError.notHTTPResponse` for a non-HTTP
+/// answer.
 enum HTTPTransport {
     static func send(_ request: URLRequest, session: URLSession,
                      completion: @escaping @Sendable (Result<HTTPResponseOutput, any Error>) -> Void) -> RetryCancellation {
         let task = session.dataTask(with: request) { data, response, error in
             if let error {
-                completion(.failure(error))
+                let url = request.url?.absoluteString ?? ""
+                completion(.failure((error as? URLError).map { HTTPTransportError($0, url: url) } ?? error))
             } else if let response = response as? HTTPURLResponse {
                 completion(.success((data: data ?? Data(), response: response)))
             } else {

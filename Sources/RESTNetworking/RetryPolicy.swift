@@ -1,4 +1,7 @@
-/// Decides retries after transient failures: 408, 500, 502, 503, 504 and lost connections.
+/// Decides retries after transient failures: 408, 500, 502, 503, 504 and connection failures
+/// (`HTTPTransportError` kinds `cannotConnect`, `connectionLost`, `emptyResponse`,
+/// `truncatedResponse`, `timedOut`). A `malformedResponse` is not retried: the server did answer,
+/// and sending the same request again will not make it speak HTTP.
 ///
 /// Delays are exponential with full jitter (a uniform pick in `0...min(maxDelay, baseDelay·2ⁿ)`),
 /// except that a 503 carrying `Retry-After` waits what the server asked. No retry is scheduled
@@ -13,9 +16,9 @@ public struct RetryPolicy: RetryDeciding, Equatable {
     /// No retry starts later than this many seconds after the first attempt.
     public var totalBudget: TimeInterval
     public var retryableStatusCodes: Set<Int>
-    /// Transport errors that mean the request may not have reached the server, or the answer was
-    /// lost on the way back.
-    public var retryableURLErrorCodes: Set<URLError.Code>
+    /// Transport failures that mean the request may not have reached the server, or the answer
+    /// was lost on the way back.
+    public var retryableTransportFailures: Set<HTTPTransportError.Kind>
     public var retriesNonIdempotentRequests: Bool
     public var honoursRetryAfter: Bool
 
@@ -28,7 +31,7 @@ public struct RetryPolicy: RetryDeciding, Equatable {
         maxDelay: TimeInterval = 5,
         totalBudget: TimeInterval = 30,
         retryableStatusCodes: Set<Int> = [408, 500, 502, 503, 504],
-        retryableURLErrorCodes: Set<URLError.Code> = RetryPolicy.connectionErrorCodes,
+        retryableTransportFailures: Set<HTTPTransportError.Kind> = RetryPolicy.connectionFailures,
         retriesNonIdempotentRequests: Bool = false,
         honoursRetryAfter: Bool = true
     ) {
@@ -37,15 +40,14 @@ public struct RetryPolicy: RetryDeciding, Equatable {
         self.maxDelay = maxDelay
         self.totalBudget = totalBudget
         self.retryableStatusCodes = retryableStatusCodes
-        self.retryableURLErrorCodes = retryableURLErrorCodes
+        self.retryableTransportFailures = retryableTransportFailures
         self.retriesNonIdempotentRequests = retriesNonIdempotentRequests
         self.honoursRetryAfter = honoursRetryAfter
     }
 
-    /// Connection failures: refused, reset, dropped, timed out, or closed without a response.
-    public static let connectionErrorCodes: Set<URLError.Code> = [
-        .networkConnectionLost, .cannotConnectToHost, .timedOut, .notConnectedToInternet,
-        .zeroByteResource,
+    /// Connection failures: refused, reset, closed without a response or mid-body, timed out.
+    public static let connectionFailures: Set<HTTPTransportError.Kind> = [
+        .cannotConnect, .connectionLost, .emptyResponse, .truncatedResponse, .timedOut,
     ]
 
     /// The largest delay retry number `retry` (0-based) may get before any `Retry-After`.
@@ -68,7 +70,8 @@ public struct RetryPolicy: RetryDeciding, Equatable {
     public func isRetryable(_ error: any Error) -> Bool {
         switch error {
         case let error as any HTTPError: retryableStatusCodes.contains(error.statusCode)
-        case let error as URLError: retryableURLErrorCodes.contains(error.code)
+        case let error as HTTPTransportError: retryableTransportFailures.contains(error.kind)
+        case let error as URLError: retryableTransportFailures.contains(HTTPTransportError(error, url: "").kind)
         default: false
         }
     }

@@ -24,10 +24,8 @@ final class DaemonProcess: @unchecked Sendable {
         process.terminationHandler = { [weak self] process in
             self?.update { $0.exitStatus = process.terminationStatus }
         }
-        do {
-            try process.run()
-        } catch {
-            throw .launchFailed(binary: binary, reason: "\(error)")
+        if let failure = Self.runWithDefaultSignalMask(process) {
+            throw .launchFailed(binary: binary, reason: "\(failure)")
         }
         drain(stdout.fileHandleForReading) { [weak self] text in self?.update { $0.appendStdout(text) } }
         drain(stderr.fileHandleForReading) { [weak self] text in self?.update { $0.stderrText += text } }
@@ -102,6 +100,28 @@ final class DaemonProcess: @unchecked Sendable {
                 self?.update { _ in }
             }
         }
+    }
+
+    /// Starts `process` from a thread whose signal mask is empty. A child inherits the mask of
+    /// the thread that spawns it, and Dispatch / Swift-concurrency worker threads block nearly
+    /// every signal — spawned from one, the daemon would never see the SIGTERM `stop()` sends.
+    private static func runWithDefaultSignalMask(_ process: Process) -> (any Error)? {
+        final class Outcome: @unchecked Sendable {
+            var error: (any Error)?
+            let done = DispatchSemaphore(value: 0)
+        }
+        let outcome = Outcome()
+        nonisolated(unsafe) let unsafeProcess = process
+        let thread = Thread {
+            var empty = sigset_t()
+            sigemptyset(&empty)
+            pthread_sigmask(SIG_SETMASK, &empty, nil)
+            do { try unsafeProcess.run() } catch { outcome.error = error }
+            outcome.done.signal()
+        }
+        thread.start()
+        outcome.done.wait()
+        return outcome.error
     }
 
     /// Reads a pipe on its own thread until EOF, so the child never blocks on a full pipe.

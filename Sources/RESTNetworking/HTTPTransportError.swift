@@ -1,0 +1,70 @@
+/// A request that got no usable HTTP response: the connection failed or the answer was broken.
+///
+/// URLSession reports these as `URLError`s whose codes differ by platform (on Linux, libcurl's
+/// "empty reply" is `badServerResponse`, a non-HTTP answer is `unsupportedURL`, a cut-off body is
+/// `unknown`); RESTNetworking classifies them once, here, so callers and retry policies see the
+/// same `Kind` everywhere. The original error stays in `underlying`.
+public struct HTTPTransportError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong on the wire.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// Nothing listens there (connection refused, host unreachable).
+        case cannotConnect
+        /// The connection was reset or dropped before a response arrived.
+        case connectionLost
+        /// The server closed the connection without sending a byte.
+        case emptyResponse
+        /// The server sent bytes that are not an HTTP response.
+        case malformedResponse
+        /// The response started but the connection closed before the body was complete.
+        case truncatedResponse
+        /// No answer within the session's timeout.
+        case timedOut
+        /// Any other transport failure.
+        case other
+    }
+
+    public var kind: Kind
+    /// The request URL.
+    public var url: String
+    /// URLSession's own error.
+    public var underlying: URLError
+
+    public init(kind: Kind, url: String, underlying: URLError) {
+        self.kind = kind
+        self.url = url
+        self.underlying = underlying
+    }
+
+    /// Classifies a URLSession error.
+    public init(_ error: URLError, url: String) {
+        self.init(kind: Self.classify(error), url: url, underlying: error)
+    }
+
+    public var description: String {
+        "\(kind.rawValue) for \(url) (URLError \(underlying.code.rawValue): \(underlying.localizedDescription))"
+    }
+
+    private static func classify(_ error: URLError) -> Kind {
+        let message = ((error as NSError).userInfo[NSLocalizedDescriptionKey] as? String ?? "").lowercased()
+        switch error.code {
+        case .cannotConnectToHost, .cannotFindHost, .notConnectedToInternet, .dnsLookupFailed:
+            return .cannotConnect
+        case .networkConnectionLost:
+            return message.contains("transfer closed") ? .truncatedResponse : .connectionLost
+        case .timedOut:
+            return .timedOut
+        case .zeroByteResource:
+            return .emptyResponse
+        case .badServerResponse:
+            return message.contains("empty reply") ? .emptyResponse : .malformedResponse
+        case .cannotParseResponse:
+            return .malformedResponse
+        default:
+            if message.contains("http/0.9") || message.contains("weird server reply") { return .malformedResponse }
+            if message.contains("transfer closed") || message.contains("partial file") { return .truncatedResponse }
+            if message.contains("empty reply") { return .emptyResponse }
+            if message.contains("connection reset") { return .connectionLost }
+            return .other
+        }
+    }
+}

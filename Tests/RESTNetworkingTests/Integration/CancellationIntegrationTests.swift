@@ -1,0 +1,65 @@
+import RESTNetworking
+import UnderstudyTesting
+import XCTest
+
+/// Cancelling while a retry waits out `Retry-After: 1`: nothing more reaches the daemon.
+final class CancellationIntegrationTests: DaemonTestCase {
+    private let path = "/rest/retry-after/cancel"
+
+    /// Waits until the daemon's clock is past the moment the retry would have been sent (first
+    /// request + 1 s, plus margin), then checks the journal still holds only the first request.
+    private func assertNoRetryArrives() async throws {
+        let firstEntry = try await journal(path).first
+        let first = try XCTUnwrap(firstEntry)
+        // Time is read from the daemon's clock, the one the journal uses, not the test's.
+        var now = first.elapsedMs
+        while now < first.elapsedMs + 1_300 {
+            try await Task.sleep(nanoseconds: 50_000_000)
+            now = try await clockMs(after: first)
+        }
+        let requestCount = try await journal(path).count
+        XCTAssertEqual(requestCount, 1, "a request reached the daemon after cancellation")
+    }
+
+    /// The daemon's current `elapsedMs`: admin calls are not journaled, so send a (matched)
+    /// probe request and read its entry.
+    private func clockMs(after first: RecordedRequest) async throws -> Double {
+        _ = try await api.call(.get, endpoint: "rest/limited").response()
+        let latest = try await understudy.admin.requests(path: "/rest/limited").last
+        return latest?.elapsedMs ?? first.elapsedMs
+    }
+
+    func testCancellingAPublisherDuringTheRetryAfterWaitSendsNothingMore() async throws {
+        let retryScheduled = ResultBox<TimeInterval>()
+        let events = Locked<[String]>([])
+        let cancellable = api.get(endpoint: "rest/retry-after/cancel")
+            .respondToRateLimiting(maxRetries: 1, maxSecondsToWait: 2, onRetry: { retryScheduled.finish(.success($0.delay)) })
+            .sink(receiveCompletion: { c in events.withLock { $0.append("completion \(c)") } },
+                  receiveValue: { _ in events.withLock { $0.append("value") } })
+
+        let scheduledDelay = try await retryScheduled.wait(timeout: 10).get()
+        XCTAssertEqual(scheduledDelay, 1)
+        cancellable.cancel()
+
+        try await assertNoRetryArrives()
+        XCTAssertEqual(events.withLock { $0 }, [], "a cancelled subscription receives nothing")
+    }
+
+    func testCancellingAnAsyncCallDuringTheRetryAfterWaitEndsItPromptly() async throws {
+        let retryScheduled = ResultBox<TimeInterval>()
+        let call = api.call(.get, endpoint: "rest/retry-after/cancel")
+            .respondToRateLimiting(maxRetries: 1, maxSecondsToWait: 2, onRetry: { retryScheduled.finish(.success($0.delay)) })
+        let task = Task { try await call.response() }
+
+        let scheduledDelay = try await retryScheduled.wait(timeout: 10).get()
+        XCTAssertEqual(scheduledDelay, 1)
+        let cancelledAt = Date()
+        task.cancel()
+        let result = await task.result
+        XCTAssertTrue(result.failure is CancellationError, "\(String(describing: result.failure))")
+        // Ended by the cancellation, not by the 1 s timer running out (generous for a loaded machine).
+        XCTAssertLessThan(Date().timeIntervalSince(cancelledAt), 0.9)
+
+        try await assertNoRetryArrives()
+    }
+}
