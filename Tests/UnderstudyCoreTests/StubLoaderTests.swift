@@ -135,3 +135,25 @@ final class StubLoaderTests: XCTestCase {
         XCTAssertEqual(try StubLoader.parse(bytes: bytes, file: "s.json", root: nil).count, 0)
     }
 }
+
+/// Stub sets built in code get the checks the types cannot express.
+final class StubSetTests: XCTestCase {
+    func testValidatingInitAcceptsGoodStubsAndServesThem() throws {
+        let set = try StubSet(validating: [
+            Stub(id: "a", request: RequestPattern(method: "get", path: .exact("/a")), responses: [StubResponse(status: 202)]),
+        ])
+        XCTAssertEqual(set.stubs.first?.request.method, "GET")
+        XCTAssertEqual(StubEngine(stubs: set).get("/a").status, 202)
+    }
+
+    func testValidatingInitReportsEveryProblem() {
+        XCTAssertThrowsError(try StubSet(validating: [
+            Stub(id: "a", responses: [StubResponse(status: 42, times: 0)]),
+            Stub(id: "a", responses: [], whenState: "x"),
+        ])) { error in
+            let failure = error as! StubLoadFailure
+            XCTAssertEqual(failure.errors.map(\.jsonPath), ["stubs[0].responses[0].status", "stubs[0].responses[0].times",
+                                                             "stubs[1].id", "stubs[1].responses", "stubs[1].whenState"])
+        }
+    }
+}
