@@ -61,5 +61,6 @@ let package = Package(
             name: "RESTNetworkingTests",
             dependencies: ["RESTNetworking", "UnderstudyTesting", "understudy"] + combineDependencies
         ),
+        .testTarget(name: "UnderstudyTestingTests", dependencies: ["UnderstudyTesting", "understudy"]),
     ]
 )

@@ -23,12 +23,23 @@ public struct ScenarioStatus: Codable, Sendable, Equatable {
     public var state: String
     /// Every state the stubs mention, `Started` first.
     public var states: [String]
+
+    public init(name: String, state: String, states: [String]) {
+        self.name = name
+        self.state = state
+        self.states = states
+    }
 }
 
 /// What `POST /__admin/stubs` did.
 public struct AddedStubs: Codable, Sendable, Equatable {
     public var added: [String]
     public var replaced: [String]
+
+    public init(added: [String], replaced: [String]) {
+        self.added = added
+        self.replaced = replaced
+    }
 }
 
 /// `GET /__admin/health`.
@@ -36,4 +47,10 @@ public struct DaemonHealth: Codable, Sendable, Equatable {
     public var status: String
     public var stubs: Int
     public var requests: Int
+
+    public init(status: String, stubs: Int, requests: Int) {
+        self.status = status
+        self.stubs = stubs
+        self.requests = requests
+    }
 }
