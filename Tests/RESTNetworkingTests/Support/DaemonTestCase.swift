@@ -16,8 +16,9 @@ struct StubbedAPI: RESTAPIProtocol {
     }
 }
 
-/// Starts a fresh daemon with `stubs/restnetworking/` for every test, and fails the test if any
-/// request went unmatched.
+/// Starts a fresh daemon with `stubs/restnetworking/` for every test (or, when `UNDERSTUDY_URL`
+/// is set, uses that daemon — which must serve `stubs/restnetworking/` — and resets it), and fails
+/// the test if any request went unmatched.
 class DaemonTestCase: XCTestCase {
     /// `stubs/restnetworking`, found from this file's location in the repository.
     static let stubDirectory: String = URL(fileURLWithPath: #filePath)
@@ -29,7 +30,10 @@ class DaemonTestCase: XCTestCase {
 
     override func setUp() async throws {
         try await super.setUp()
-        let understudy = try await Understudy.launch(stubs: [Self.stubDirectory])
+        let understudy = try await Understudy.attachOrLaunch(stubs: [Self.stubDirectory])
+        if !understudy.isLaunched {
+            try await understudy.admin.reset()
+        }
         self.understudy = understudy
         api = StubbedAPI(baseURL: understudy.baseURL)
     }
@@ -37,8 +41,10 @@ class DaemonTestCase: XCTestCase {
     override func tearDown() async throws {
         if let understudy {
             await understudy.assertNoUnmatchedRequests()
-            let status = await understudy.stop()
-            XCTAssertEqual(status, 0, "the daemon should stop cleanly on SIGTERM")
+            if understudy.isLaunched {
+                let status = await understudy.stop()
+                XCTAssertEqual(status, 0, "the daemon should stop cleanly on SIGTERM")
+            }
         }
         understudy = nil
         try await super.tearDown()
