@@ -39,6 +39,7 @@ class BenchConfig:
     record: bool = False
     note: str = ""
     callgrind_requests: int = 0
+    callgrind_stubs: str = "exact100"
     command_line: str = ""
 
 
@@ -59,6 +60,8 @@ def parse_arguments(argv):
                         help="write the results into scripts/benchmark/RESULTS.md (default for full runs)")
     parser.add_argument("--no-record", dest="record", action="store_false")
     parser.add_argument("--note", default="", help="a sentence recorded with the results (e.g. machine load)")
+    parser.add_argument("--callgrind-stubs", default="exact100", choices=["exact100", "exact10000", "patterns100"],
+                        help="the stub set --callgrind loads (its last stub is the one requested)")
     parser.add_argument("--callgrind", type=int, nargs="?", const=20_000, default=0, metavar="REQUESTS",
                         help="instead of the benchmark, profile the daemon under callgrind for REQUESTS "
                              "requests (default 20000) and print where the instructions go")
@@ -91,6 +94,7 @@ def parse_arguments(argv):
     config.record = default_record if arguments.record is None else arguments.record
     config.note = arguments.note
     config.callgrind_requests = arguments.callgrind
+    config.callgrind_stubs = arguments.callgrind_stubs
     return config
 
 

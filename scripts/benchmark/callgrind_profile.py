@@ -97,14 +97,16 @@ def run(config, tools, understudy):
     session = BenchSession(config, tools, understudy)
     requests = config.callgrind_requests
     try:
-        cases = [("baseline", session.baseline_command(0), stubgen.exact_path(100))]
+        stubs = config.callgrind_stubs
+        path = {"exact100": stubgen.exact_path(100), "exact10000": stubgen.exact_path(10_000),
+                "patterns100": stubgen.pattern_path(100)}[stubs]
+        cases = [("baseline", session.baseline_command(0), path)]
         if understudy:
             journal = session.journal_path()
-            cases.append(("understudy", session.understudy_command(session.stub_dirs["exact100"], 0, journal),
-                          stubgen.exact_path(100)))
+            cases.append(("understudy", session.understudy_command(session.stub_dirs[stubs], 0, journal), path))
         per_request = {}
         for name, command, path in cases:
-            print(f"== callgrind: {name}, {requests} requests of GET {path}", file=sys.stderr, flush=True)
+            print(f"== callgrind: {name}, {requests} requests of GET {path} ({stubs})", file=sys.stderr, flush=True)
             out_file, totals, non_2xx = _profile(session.out_dir, tools, name, command, path, requests,
                                                  config.server_cpu, config.load_cpu)
             per_request[name] = totals / requests
