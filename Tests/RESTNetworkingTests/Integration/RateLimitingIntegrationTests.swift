@@ -99,7 +99,9 @@ final class RateLimitingIntegrationTests: DaemonTestCase {
         let calls = (0..<clients).map { client in
             api.call(.get, endpoint: "rest/limited") { $0.addingValue("\(client)", forHTTPHeaderField: "X-Client") }
                 .respondToRateLimiting(maxRetries: 20, maxSecondsToWait: 2, onRetry: { event in
-                    waits.withLock { $0[client, default: []].append(event.delay) }
+                    // What the server asked for, as its 429 said — not what the client chose to wait.
+                    guard case let HTTPClientError.tooManyRequests(retryAfter?) = event.error else { return }
+                    waits.withLock { $0[client, default: []].append(retryAfter) }
                 })
         }
         try await withThrowingTaskGroup(of: Int.self) { group in
