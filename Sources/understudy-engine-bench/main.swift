@@ -98,4 +98,15 @@ for count in [1, 100, 10_000] {
         exit(1)
     }
 }
+// The slow path: no stub matches, so the engine ranks every stub to explain the closest misses.
+for count in [100, 10_000] {
+    let set = try StubLoader.parse(bytes: stubDocument(count: count), file: "bench.json", root: nil)
+    let engine = StubEngine(stubs: set, configuration: EngineConfiguration(journalSink: sink))
+    let request = HTTPRequest(method: "GET", target: "/itemz/12", headers: ["Host": "127.0.0.1"])
+    let runs = count >= 10_000 ? 200 : 5_000
+    let start = DispatchTime.now().uptimeNanoseconds
+    for _ in 0..<runs { precondition(engine.handle(request).status == 404) }
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    print("stubs \(String(count).padding(toLength: 6, withPad: " ", startingAt: 0)) unmatched (near-miss report)  \(Int((Double(runs) / seconds).rounded())) requests/s")
+}
 sink?.close()

@@ -2,29 +2,40 @@
 extension RequestPattern {
     /// Whether every condition holds.
     func matches(_ context: MatchContext) -> Bool {
-        misses(context, stopAtFirst: true).isEmpty
+        misses(context, depth: .firstMiss).isEmpty
     }
 
-    /// Why the request misses, one phrase per failed condition ("path /postz ≠ /posts"); empty
-    /// when it matches. `stopAtFirst` is the fast path used while serving.
-    func misses(_ context: MatchContext, stopAtFirst: Bool) -> [MissReason] {
+    /// How much work `misses` does.
+    enum MissDepth {
+        /// Stop at the first failed condition (serving).
+        case firstMiss
+        /// Every failed condition with its score, but no text (ranking all stubs).
+        case score
+        /// Every failed condition with its score and a phrase (the few stubs shown).
+        case explain
+    }
+
+    /// Why the request misses, one entry per failed condition ("path /postz ≠ /posts"); empty
+    /// when it matches.
+    func misses(_ context: MatchContext, depth: MissDepth) -> [MissReason] {
         var reasons: [MissReason] = []
+        let explaining = depth == .explain
         if let method, method != context.method {
-            reasons.append(MissReason(score: 100, text: "method \(context.method) ≠ \(method)"))
-            if stopAtFirst { return reasons }
+            reasons.append(MissReason(score: 100, text: explaining ? "method \(context.method) ≠ \(method)" : ""))
+            if depth == .firstMiss { return reasons }
         }
         switch path {
         case .exact(let wanted)?:
             if wanted != context.path {
+                if depth == .firstMiss { return [MissReason(score: 100, text: "")] }
                 // A path one typo away is a much closer miss than an unrelated one.
-                let distance = min(10, EditDistance.boundedDistance(context.path, wanted))
-                reasons.append(MissReason(score: 100 + 20 * distance, text: "path \(context.path) ≠ \(wanted)"))
-                if stopAtFirst { return reasons }
+                let distance = EditDistance.boundedDistance(context.path, wanted, limit: 10)
+                reasons.append(MissReason(score: 100 + 20 * distance, text: explaining ? "path \(context.path) ≠ \(wanted)" : ""))
             }
         case .pattern(let regex)?:
             if !regex.matchesWhole(context.path) {
-                reasons.append(MissReason(score: 200, text: "path \(context.path) does not match pattern \(regex.pattern)"))
-                if stopAtFirst { return reasons }
+                reasons.append(MissReason(score: 200, text: explaining ? "path \(context.path) does not match pattern \(regex.pattern)" : ""))
+                if depth == .firstMiss { return reasons }
             }
         case nil:
             break
@@ -32,21 +43,31 @@ extension RequestPattern {
         for condition in query {
             let values = context.queryValues(condition.name)
             if !condition.matcher.accepts(values) {
-                reasons.append(MissReason(score: 100, text: Self.explain("query", condition, values, separator: "=")))
-                if stopAtFirst { return reasons }
+                reasons.append(MissReason(score: 100, text: explaining ? Self.explain("query", condition, values, separator: "=") : ""))
+                if depth == .firstMiss { return reasons }
             }
         }
         for condition in headers {
             let values = context.request.headers.values(for: condition.name)
             if !condition.matcher.accepts(values) {
-                reasons.append(MissReason(score: 100, text: Self.explain("header", condition, values, separator: ": ")))
-                if stopAtFirst { return reasons }
+                reasons.append(MissReason(score: 100, text: explaining ? Self.explain("header", condition, values, separator: ": ") : ""))
+                if depth == .firstMiss { return reasons }
             }
         }
-        if let body, let reason = Self.explain(body, context) {
-            reasons.append(MissReason(score: 100, text: reason))
+        if let body, !Self.accepts(body, context) {
+            reasons.append(MissReason(score: 100, text: explaining ? Self.explain(body, context) : ""))
         }
         return reasons
+    }
+
+    private static func accepts(_ matcher: BodyMatcher, _ context: MatchContext) -> Bool {
+        switch matcher {
+        case .equals(let wanted): return context.bodyText == wanted
+        case .contains(let part): return context.bodyText.containsBytes(part)
+        case .matches(let regex): return regex.matchesWhole(context.bodyText)
+        case .json(let wanted): return context.bodyJSON?.semanticallyEquals(wanted) ?? false
+        case .jsonSubset(let wanted): return context.bodyJSON?.contains(subset: wanted) ?? false
+        }
     }
 
     private static func explain(_ kind: String, _ condition: NamedMatcher, _ values: [String], separator: String) -> String {
@@ -61,21 +82,21 @@ extension RequestPattern {
         }
     }
 
-    /// `nil` when the body matches.
-    private static func explain(_ matcher: BodyMatcher, _ context: MatchContext) -> String? {
+    /// Why the body missed; called only once `accepts` said it did.
+    private static func explain(_ matcher: BodyMatcher, _ context: MatchContext) -> String {
         switch matcher {
         case .equals(let wanted):
-            return context.bodyText == wanted ? nil : "body \(quote(snippet(context.bodyText))) ≠ \(quote(snippet(wanted)))"
+            return "body \(quote(snippet(context.bodyText))) ≠ \(quote(snippet(wanted)))"
         case .contains(let part):
-            return context.bodyText.containsBytes(part) ? nil : "body does not contain \(quote(part))"
+            return "body does not contain \(quote(part))"
         case .matches(let regex):
-            return regex.matchesWhole(context.bodyText) ? nil : "body does not match \(regex.pattern)"
+            return "body does not match \(regex.pattern)"
         case .json(let wanted):
             guard let actual = context.bodyJSON else { return "body is not JSON" }
-            return actual.semanticallyEquals(wanted) ? nil : "body JSON \(snippet(String(decoding: actual.jsonBytes, as: UTF8.self))) ≠ \(snippet(String(decoding: wanted.jsonBytes, as: UTF8.self)))"
+            return "body JSON \(snippet(String(decoding: actual.jsonBytes, as: UTF8.self))) ≠ \(snippet(String(decoding: wanted.jsonBytes, as: UTF8.self)))"
         case .jsonSubset(let wanted):
-            guard let actual = context.bodyJSON else { return "body is not JSON" }
-            return actual.contains(subset: wanted) ? nil : "body JSON does not contain \(snippet(String(decoding: wanted.jsonBytes, as: UTF8.self)))"
+            guard context.bodyJSON != nil else { return "body is not JSON" }
+            return "body JSON does not contain \(snippet(String(decoding: wanted.jsonBytes, as: UTF8.self)))"
         }
     }
 
@@ -100,9 +121,35 @@ struct MissReason {
 }
 
 extension EditDistance {
-    /// Distance capped at 99, and skipped (99) for long strings, so near-miss ranking stays cheap.
-    static func boundedDistance(_ a: String, _ b: String) -> Int {
-        guard a.utf8.count <= 200, b.utf8.count <= 200 else { return 99 }
-        return min(99, distance(a, b))
+    /// Byte-wise Levenshtein distance capped at `limit`, cheap enough to rank thousands of stub
+    /// paths: strings whose lengths differ by `limit` or more are not compared at all.
+    static func boundedDistance(_ a: String, _ b: String, limit: Int) -> Int {
+        var a = a, b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                if abs(x.count - y.count) >= limit { return limit }
+                if x.isEmpty || y.isEmpty { return min(limit, max(x.count, y.count)) }
+                // Two rows on the stack: this runs once per loaded stub for every unmatched request.
+                return withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * (y.count + 1)) { rows in
+                    var previous = UnsafeMutableBufferPointer(rebasing: rows[0...y.count])
+                    var current = UnsafeMutableBufferPointer(rebasing: rows[(y.count + 1)...])
+                    for j in 0...y.count { previous[j] = j }
+                    for i in 1...x.count {
+                        current[0] = i
+                        var rowMinimum = i
+                        let xi = x[i - 1]
+                        for j in 1...y.count {
+                            let substitution = previous[j - 1] + (xi == y[j - 1] ? 0 : 1)
+                            let value = min(previous[j] + 1, current[j - 1] + 1, substitution)
+                            current[j] = value
+                            if value < rowMinimum { rowMinimum = value }
+                        }
+                        if rowMinimum >= limit { return limit }
+                        swap(&previous, &current)
+                    }
+                    return min(limit, previous[y.count])
+                }
+            }
+        }
     }
 }

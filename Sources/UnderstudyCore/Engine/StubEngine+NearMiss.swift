@@ -23,25 +23,36 @@ extension StubEngine {
         var score: Int
     }
 
-    /// The closest stubs, best first; ties keep load order.
+    /// The closest stubs, best first; ties keep load order. Every stub is scored without building
+    /// any text; only the few shown are explained.
     func nearMisses(_ context: MatchContext) -> [NearMiss] {
-        var misses: [NearMiss] = []
-        for (index, stub) in stubs.enumerated() {
-            var reasons = stub.request.misses(context, stopAtFirst: false)
-            if let scenario = stub.scenario, let wanted = stub.whenState {
-                let state = scenarios.state(of: scenario)
-                if state != wanted {
-                    reasons.append(MissReason(score: 100, text: "scenario \(scenario) is in state \(state), stub wants \(wanted)"))
-                }
-            }
-            if runtimes[index].exhausted {
-                reasons.append(MissReason(score: 100, text: "stub is exhausted: it served all \(stub.responses.count) response(s) and has afterLast \"exhaust\""))
-            }
-            let score = reasons.reduce(0) { $0 + $1.score }
-            misses.append(NearMiss(stubID: stub.id, file: stub.file, reasons: reasons.map(\.text), score: score))
+        var ranked: [(score: Int, index: Int)] = []
+        ranked.reserveCapacity(stubs.count)
+        for index in stubs.indices {
+            let score = missReasons(index, context, depth: .score).reduce(0) { $0 + $1.score }
+            ranked.append((score, index))
         }
-        // Stable: equal scores stay in load order.
-        let sorted = misses.enumerated().sorted { ($0.element.score, $0.offset) < ($1.element.score, $1.offset) }.map(\.element)
-        return Array(sorted.prefix(Self.nearMissCount))
+        ranked.sort { ($0.score, $0.index) < ($1.score, $1.index) }
+        return ranked.prefix(Self.nearMissCount).map { entry in
+            let stub = stubs[entry.index]
+            return NearMiss(stubID: stub.id, file: stub.file,
+                            reasons: missReasons(entry.index, context, depth: .explain).map(\.text), score: entry.score)
+        }
+    }
+
+    private func missReasons(_ index: Int, _ context: MatchContext, depth: RequestPattern.MissDepth) -> [MissReason] {
+        var reasons = stubs[index].request.misses(context, depth: depth)
+        let explaining = depth == .explain
+        if let scenario = stubs[index].scenario, let wanted = stubs[index].whenState {
+            let state = scenarios.state(of: scenario)
+            if state != wanted {
+                reasons.append(MissReason(score: 100, text: explaining ? "scenario \(scenario) is in state \(state), stub wants \(wanted)" : ""))
+            }
+        }
+        if runtimes[index].exhausted {
+            reasons.append(MissReason(score: 100, text: explaining
+                ? "stub is exhausted: it served all \(stubs[index].responses.count) response(s) and has afterLast \"exhaust\"" : ""))
+        }
+        return reasons
     }
 }
