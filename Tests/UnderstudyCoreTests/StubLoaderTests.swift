@@ -29,8 +29,8 @@ final class StubLoaderTests: XCTestCase {
             XCTAssertEqual(error.errors.count, 2)
             XCTAssertEqual(error.errors[0], StubFileError(file: root + "/README.md", line: 1, column: 1, jsonPath: "",
                                                           message: "not a stub file: expected a `.json` file"))
-            XCTAssertEqual(error.errors[1].file, root + "/missing.json")
-            XCTAssertEqual(error.errors[1].message, "no such file or directory")
+            XCTAssertEqual(error.errors[1], StubFileError(file: root + "/missing.json", line: 1, column: 1, jsonPath: "",
+                                                          message: "no such file or directory"))
         }
     }
 
@@ -101,8 +101,13 @@ final class StubLoaderTests: XCTestCase {
         try FileManager.default.createSymbolicLink(atPath: root + "/link.txt", withDestinationPath: outside + "/secret.txt")
         try write(stubFile(#"{"id":"link","responses":[{"bodyFile":"link.txt"}]}"#), to: root + "/stub.json")
         XCTAssertThrowsError(try StubLoader.load(paths: [root])) { error in
-            let message = (error as! StubLoadFailure).errors.first?.message ?? ""
-            XCTAssertTrue(message.contains("through a symlink"), message)
+            let errors = (error as! StubLoadFailure).errors
+            XCTAssertEqual(errors.count, 1)
+            XCTAssertEqual(errors.first?.file, root + "/stub.json")
+            XCTAssertEqual(errors.first?.line, 1)
+            XCTAssertEqual(errors.first?.column, 50)
+            XCTAssertEqual(errors.first?.jsonPath, "stubs[0].responses[0].bodyFile")
+            XCTAssertTrue(errors.first?.message.contains("through a symlink") ?? false, errors.first?.message ?? "")
         }
     }
 
@@ -118,6 +123,9 @@ final class StubLoaderTests: XCTestCase {
             let errors = (error as! StubLoadFailure).errors
             XCTAssertEqual(errors.map(\.jsonPath), ["stubs[0].responses[0].bodyFile", "stubs[1].responses[0].bodyFile", "stubs[2].responses[0].bodyFile"])
             XCTAssertEqual(errors.map(\.line), [1, 2, 3])
+            XCTAssertEqual(errors.map(\.column), [47, 36, 36])
+            XCTAssertEqual(Set(errors.map(\.file)), [root + "/stub.json"])
+            XCTAssertEqual(errors.map(\.suggestion), [nil, nil, nil])
             XCTAssertTrue(errors[0].message.contains("cannot read `bodyFile` `missing.txt`: No such file or directory"), errors[0].message)
             XCTAssertTrue(errors[1].message.contains("must be a path relative to the stub file"), errors[1].message)
             XCTAssertTrue(errors[2].message.contains("it is a directory"), errors[2].message)
@@ -126,6 +134,10 @@ final class StubLoaderTests: XCTestCase {
 
     func testBodyFileIsRefusedForDocumentsNotOnDisk() {
         let errors = loadErrors(#"{"stubs":[{"responses":[{"bodyFile":"x.txt"}]}]}"#, file: "<admin>")
+        XCTAssertEqual(errors.count, 1)
+        XCTAssertEqual(errors.first?.file, "<admin>")
+        XCTAssertEqual(errors.first?.line, 1)
+        XCTAssertEqual(errors.first?.column, 37)
         XCTAssertEqual(errors.first?.jsonPath, "stubs[0].responses[0].bodyFile")
         XCTAssertTrue(errors.first?.message.contains("needs a stub file on disk") ?? false)
     }

@@ -42,6 +42,14 @@ final class SupportTests: XCTestCase {
         XCTAssertNil(EditDistance.closest(to: "completely", among: ["status"]))
     }
 
+    func testBoundedDistanceCapsAndSkipsFarApartLengths() {
+        XCTAssertEqual(EditDistance.boundedDistance("/postz", "/posts", limit: 10), 1)
+        XCTAssertEqual(EditDistance.boundedDistance("/a", "/a", limit: 10), 0)
+        XCTAssertEqual(EditDistance.boundedDistance("", "/abc", limit: 10), 4)
+        XCTAssertEqual(EditDistance.boundedDistance("/items/12", "/users/99/orders", limit: 5), 5)
+        XCTAssertEqual(EditDistance.boundedDistance("/x", String(repeating: "y", count: 40), limit: 10), 10)
+    }
+
     func testPercentDecodingAndQueryPairs() {
         XCTAssertEqual(PercentDecoding.decodePath("/a%20b%zz%"), "/a b%zz%")
         XCTAssertEqual(PercentDecoding.queryPairs("a=1&b=x+y%21&c&&d=").map { "\($0.name)=\($0.value)" }, ["a=1", "b=x y!", "c=", "d="])
