@@ -22,7 +22,17 @@ enum HTTPTransport {
     static func send(_ request: URLRequest, session: URLSession) async throws -> HTTPResponseOutput {
         try Task.checkCancellation()
         let cancel = Locked<RetryCancellation?>(nil)
-        return try await withTaskCancellationHandler {
+        do {
+            return try await send(request, session: session, cancel: cancel)
+        } catch where Task.isCancelled {
+            // The data task was cancelled because the task was: report that, not URLError.cancelled.
+            throw CancellationError()
+        }
+    }
+
+    private static func send(_ request: URLRequest, session: URLSession,
+                             cancel: Locked<RetryCancellation?>) async throws -> HTTPResponseOutput {
+        try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let cancelTask = send(request, session: session) { continuation.resume(with: $0) }
                 cancel.withLock { $0 = cancelTask }

@@ -62,4 +62,18 @@ final class CancellationIntegrationTests: DaemonTestCase {
 
         try await assertNoRetryArrives()
     }
+
+    func testCancellingAnAsyncCallWhileItWaitsForTheResponseThrowsCancellationError() async throws {
+        let call = api.call(.get, endpoint: "rest/slow").retryOnFailure()
+        let task = Task { try await call.response() }
+        try await understudy.admin.waitForRequests(path: "/rest/slow", count: 1)
+
+        let cancelledAt = Date()
+        task.cancel()
+        let result = await task.result
+        XCTAssertTrue(result.failure is CancellationError, "\(String(describing: result.failure))")
+        XCTAssertLessThan(Date().timeIntervalSince(cancelledAt), 1.5, "ended by cancellation, not by the 2 s response")
+        let requestCount = try await journal("/rest/slow").count
+        XCTAssertEqual(requestCount, 1, "a cancelled call is not retried")
+    }
 }
