@@ -38,7 +38,5 @@ final class SmokeTests: XCTestCase {
         XCTAssertTrue(miss.text.contains("path /postz ≠ /posts"), miss.text)
         XCTAssertTrue(miss.text.contains("header Authorization absent"), miss.text)
         XCTAssertEqual(engine.journalEntries.count, 4)
-        print(String(decoding: engine.journalEntries[0].json, as: UTF8.self))
-        print(miss.text)
     }
 }

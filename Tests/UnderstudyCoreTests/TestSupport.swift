@@ -45,7 +45,7 @@ extension StubEngine {
 
     /// The journal entries decoded from their JSON lines.
     var journalObjects: [[String: Any]] {
-        journalEntries.map { jsonObject($0.json) }
+        journalEntries.map { jsonObject(Array($0.json)) }
     }
 }
 

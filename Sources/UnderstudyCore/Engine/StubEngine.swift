@@ -182,14 +182,11 @@ public final class StubEngine {
         let entry = journal.append { seq in
             JournalEntry(seq: seq, request: record.request, matched: record.matched, stubID: record.stubID,
                          status: record.status, rateLimited: record.rateLimited,
-                         json: JournalEntry.encode(seq: seq, timePrefix: cachedTimePrefix, milliseconds: fraction,
+                         line: JournalEntry.encode(seq: seq, timePrefix: cachedTimePrefix, milliseconds: fraction,
                                                    elapsedNanoseconds: elapsed, record: record))
         }
-        if let sink = configuration.journalSink {
-            var line = entry.json
-            line.append(UInt8(ascii: "\n"))
-            sink.write(line: line)
-        }
+        // The same bytes as the in-memory entry: encoded once, never copied.
+        configuration.journalSink?.write(line: entry.line)
         return entry
     }
 }

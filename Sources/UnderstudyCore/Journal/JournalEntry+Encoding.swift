@@ -1,7 +1,7 @@
 import Foundation
 
 extension JournalEntry {
-    /// Encodes an entry in the documented field order:
+    /// Encodes an entry as one JSON Lines line (newline included) in the documented field order:
     /// `{"seq","time","elapsedMs","method","path","query","headers","body"|"bodyBase64","matched",
     /// "stub","responseIndex","status","fault","scenario","rateLimited"}`.
     ///
@@ -48,7 +48,7 @@ extension JournalEntry {
             writer.raw("null")
         }
         writer.key("rateLimited"); writer.bool(record.rateLimited)
-        writer.raw("}")
+        writer.raw("}\n")
         return writer.bytes
     }
 

@@ -13,8 +13,12 @@ public struct JournalEntry: Sendable {
     public var status: Int
     /// Whether the stub's rate limit refused it.
     public var rateLimited: Bool
-    /// The entry as one JSON object, without a trailing newline.
-    public var json: [UInt8]
+    /// The entry as one line of JSON Lines: the object followed by `"\n"`, exactly the bytes the
+    /// journal sink was given.
+    public var line: [UInt8]
+
+    /// The entry as one JSON object, without the trailing newline.
+    public var json: ArraySlice<UInt8> { line.dropLast() }
 }
 
 /// What the engine knows about a request when it journals it.
