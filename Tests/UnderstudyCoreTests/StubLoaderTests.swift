@@ -39,7 +39,7 @@ final class StubLoaderTests: XCTestCase {
         try write("{\n  \"stubs\": [\n    oops\n  ]\n}", to: root + "/bad.json")
         XCTAssertThrowsError(try StubLoader.load(paths: [root + "/bad.json"])) { error in
             let failure = error as! StubLoadFailure
-            XCTAssertEqual(failure.errors.map { "\($0.line):\($0.column)" }, ["3:5"])
+            XCTAssertEqual(failure.errors.map { "\($0.line):\($0.column) \($0.jsonPath)" }, ["3:5 stubs[0]"])
             XCTAssertTrue(failure.errors[0].message.hasPrefix("not valid JSON: expected a JSON value"), failure.errors[0].message)
         }
     }

@@ -201,8 +201,8 @@ final class StubValidationTests: XCTestCase {
     }
 
     func testSyntaxErrorsHavePositions() {
-        assertOnlyError("{\"stubs\": [\n  {\"id\": \"a\",}\n]}", line: 2, column: 14, path: "", contains: "not valid JSON: expected a string key, found `}`")
-        assertOnlyError("{\"stubs\": [\n  {\"id\": \"unterminated}\n]}", line: 2, column: 24, path: "", contains: "control character in string")
+        assertOnlyError("{\"stubs\": [\n  {\"id\": \"a\",}\n]}", line: 2, column: 14, path: "stubs[0]", contains: "not valid JSON: expected a string key, found `}`")
+        assertOnlyError("{\"stubs\": [\n  {\"id\": \"unterminated}\n]}", line: 2, column: 24, path: "stubs[0].id", contains: "control character in string")
         assertOnlyError("{\"stubs\": []} x", line: 1, column: 15, path: "", contains: "after the JSON value")
         assertOnlyError("", line: 1, column: 1, path: "", contains: "found end of file")
         // Columns count characters, not bytes.

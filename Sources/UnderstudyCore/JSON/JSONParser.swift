@@ -10,6 +10,13 @@ struct JSONParser {
     /// in increasing order, so counting on from the last answer keeps long lines linear.
     private var columnIndex = 0
     private var column = 1
+    /// Where the parser is, so a syntax error can name its JSON path like validation errors do.
+    private var path: [PathComponent] = []
+
+    private enum PathComponent {
+        case key(String)
+        case index(Int)
+    }
     /// Deep enough for any real stub file, shallow enough that recursion cannot blow the stack.
     private static let maximumDepth = 512
 
@@ -49,7 +56,14 @@ struct JSONParser {
     }
 
     private mutating func error(_ message: String) -> JSONSyntaxError {
-        JSONSyntaxError(position: position, message: message)
+        var text = ""
+        for component in path {
+            switch component {
+            case .key(let key): text = JSONPath.member(text, key)
+            case .index(let index): text = JSONPath.element(text, index)
+            }
+        }
+        return JSONSyntaxError(position: position, message: message, jsonPath: text)
     }
 
     private func describeCurrent() -> String {
@@ -129,7 +143,9 @@ struct JSONParser {
             }
             index += 1
             skipWhitespace()
+            path.append(.key(key))
             let value = try parseValue()
+            path.removeLast()
             members.append(JSONNode.Member(key: key, keyPosition: keyPosition, value: value))
             skipWhitespace()
             guard index < bytes.count else { throw error("unterminated object; expected `,` or `}`") }
@@ -157,7 +173,9 @@ struct JSONParser {
         }
         while true {
             skipWhitespace()
+            path.append(.index(items.count))
             items.append(try parseValue())
+            path.removeLast()
             skipWhitespace()
             guard index < bytes.count else { throw error("unterminated array; expected `,` or `]`") }
             if bytes[index] == UInt8(ascii: ",") {

@@ -58,7 +58,7 @@ public enum StubLoader {
             node = try JSONParser.parse(bytes)
         } catch {
             errors.append(StubFileError(file: file, line: error.position.line, column: error.position.column,
-                                        jsonPath: "", message: "not valid JSON: \(error.message)"))
+                                        jsonPath: error.jsonPath, message: "not valid JSON: \(error.message)"))
             return
         }
         let onDisk = FileManager.default.fileExists(atPath: file)
