@@ -45,9 +45,3 @@ enum AdminResponse {
         return error(400, summary, errors: failure.errors)
     }
 }
-
-extension JSONValue {
-    static func int(_ value: Int) -> JSONValue { .number(String(value)) }
-
-    static func optional(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
-}

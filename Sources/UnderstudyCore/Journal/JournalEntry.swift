@@ -20,22 +20,3 @@ public struct JournalEntry: Sendable {
     /// The entry as one JSON object, without the trailing newline.
     public var json: ArraySlice<UInt8> { line.dropLast() }
 }
-
-/// What the engine knows about a request when it journals it.
-struct JournalRecord {
-    var request: HTTPRequest
-    var matched: Bool
-    var stubID: String?
-    var responseIndex: Int?
-    var status: Int
-    var fault: Fault?
-    var scenario: ScenarioTransition?
-    var rateLimited: Bool
-}
-
-/// A scenario that moved because a stub answered.
-struct ScenarioTransition {
-    var name: String
-    var from: String
-    var to: String
-}

@@ -36,9 +36,3 @@ public final class CompiledRegex: @unchecked Sendable, CustomStringConvertible {
         return "not a valid regular expression"
     }
 }
-
-/// A pattern the regex engine refused.
-public struct RegexSyntaxError: Error, Sendable {
-    public var pattern: String
-    public var reason: String
-}
