@@ -12,6 +12,9 @@ extension HTTPURLResponse {
     public func httpError(now: Date = Date()) -> (any HTTPError)? {
         guard (400...599).contains(statusCode) else { return nil }
         let retryAfter = (statusCode == 429 || statusCode == 503) ? retryAfterSeconds(now: now) : nil
-        return HTTPClientError.forStatus(statusCode, retryAfter: retryAfter)
+        if let clientError = HTTPClientError(statusCode: statusCode, retryAfter: retryAfter) {
+            return clientError
+        }
+        return HTTPServerError(statusCode: statusCode, retryAfter: retryAfter)
     }
 }
