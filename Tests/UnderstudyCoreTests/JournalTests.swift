@@ -105,4 +105,37 @@ final class JournalTests: XCTestCase {
             XCTAssertTrue(failure.description.contains("No such file or directory"), failure.description)
         }
     }
+
+    func testFileWriterReportsFailedWritesOncePerBurstAndKeepsGoing() throws {
+        try XCTSkipUnless(FileManager.default.fileExists(atPath: "/dev/full"), "needs /dev/full to make writes fail")
+        let writer = try JournalFileWriter(path: "/dev/full")
+        let captured = try captureStandardError {
+            for _ in 0..<3 { writer.write(line: Array("{\"seq\":1}\n".utf8)) }
+        }
+        writer.close()
+        let reports = captured.split(separator: "\n").filter { $0.contains("journal write to /dev/full failed") }
+        XCTAssertEqual(reports.count, 1, captured)
+        XCTAssertTrue(captured.contains("No space left on device"), captured)
+    }
+
+    /// Runs `body` with file descriptor 2 pointed at a pipe and returns what was written to it.
+    private func captureStandardError(_ body: () -> Void) throws -> String {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw XCTSkip("pipe failed") }
+        let saved = dup(2)
+        dup2(fds[1], 2)
+        body()
+        dup2(saved, 2)
+        close(saved)
+        close(fds[1])
+        var output: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(fds[0], &buffer, buffer.count)
+            if count <= 0 { break }
+            output.append(contentsOf: buffer[0..<count])
+        }
+        close(fds[0])
+        return String(decoding: output, as: UTF8.self)
+    }
 }
