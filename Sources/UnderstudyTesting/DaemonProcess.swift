@@ -111,12 +111,11 @@ final class DaemonProcess: @unchecked Sendable {
             let done = DispatchSemaphore(value: 0)
         }
         let outcome = Outcome()
-        nonisolated(unsafe) let unsafeProcess = process
         let thread = Thread {
             var empty = sigset_t()
             sigemptyset(&empty)
             pthread_sigmask(SIG_SETMASK, &empty, nil)
-            do { try unsafeProcess.run() } catch { outcome.error = error }
+            do { try process.run() } catch { outcome.error = error }
             outcome.done.signal()
         }
         thread.start()

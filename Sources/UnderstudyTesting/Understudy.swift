@@ -4,10 +4,10 @@ import Foundation
 /// running (`attach`).
 ///
 /// ```swift
-/// let understudy = try await Understudy.launch(stubs: ["stubs/restnetworking/rate-limit.json"])
+/// let understudy = try await Understudy.launch(stubs: ["stubs/restnetworking/readme-posts.json"])
 /// defer { understudy.stopWithoutWaiting() }   // or `await understudy.stop()` at the end
 /// // … point the client at understudy.baseURL, then:
-/// let requests = try await understudy.admin.requests(path: "/rest/posts")
+/// let requests = try await understudy.admin.requests(path: "/rest/readme/posts")
 /// ```
 public final class Understudy: Sendable {
     /// Where the daemon listens, e.g. `http://127.0.0.1:50123`.
