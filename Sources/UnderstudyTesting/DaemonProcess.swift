@@ -106,16 +106,19 @@ final class DaemonProcess: @unchecked Sendable {
     /// the thread that spawns it, and Dispatch / Swift-concurrency worker threads block nearly
     /// every signal — spawned from one, the daemon would never see the SIGTERM `stop()` sends.
     private static func runWithDefaultSignalMask(_ process: Process) -> (any Error)? {
+        // A box, because `Process` is not `Sendable` on every platform; the semaphore orders access.
         final class Outcome: @unchecked Sendable {
+            let process: Process
             var error: (any Error)?
             let done = DispatchSemaphore(value: 0)
+            init(process: Process) { self.process = process }
         }
-        let outcome = Outcome()
+        let outcome = Outcome(process: process)
         let thread = Thread {
             var empty = sigset_t()
             sigemptyset(&empty)
             pthread_sigmask(SIG_SETMASK, &empty, nil)
-            do { try process.run() } catch { outcome.error = error }
+            do { try outcome.process.run() } catch { outcome.error = error }
             outcome.done.signal()
         }
         thread.start()
