@@ -149,9 +149,12 @@ final class StubValidationTests: XCTestCase {
     func testNumericConstraints() {
         assertOnlyError(#"{"stubs":[{"responses":[{"times":0}]}]}"#, line: 1, column: 34, path: "stubs[0].responses[0].times", contains: "an integer ≥ 1")
         assertOnlyError(#"{"stubs":[{"responses":[{"times":1.5}]}]}"#, line: 1, column: 34, path: "stubs[0].responses[0].times", contains: "found 1.5")
-        assertOnlyError(#"{"stubs":[{"responses":[{"delayMs":-1}]}]}"#, line: 1, column: 36, path: "stubs[0].responses[0].delayMs", contains: "0 or more")
+        assertOnlyError(#"{"stubs":[{"responses":[{"delayMs":-1}]}]}"#, line: 1, column: 36, path: "stubs[0].responses[0].delayMs", contains: "must be from 0 to")
         assertOnlyError(#"{"stubs":[{"rateLimit":{"limit":0,"window":1},"responses":[{}]}]}"#, line: 1, column: 33, path: "stubs[0].rateLimit.limit", contains: "≥ 1")
         assertOnlyError(#"{"stubs":[{"rateLimit":{"limit":1,"window":0},"responses":[{}]}]}"#, line: 1, column: 44, path: "stubs[0].rateLimit.window", contains: "greater than 0")
+        assertOnlyError(#"{"stubs":[{"responses":[{"delayMs":1e300}]}]}"#, line: 1, column: 36, path: "stubs[0].responses[0].delayMs", contains: "from 0 to 86400000")
+        assertOnlyError(#"{"stubs":[{"rateLimit":{"limit":1,"window":1e300},"responses":[{}]}]}"#, line: 1, column: 44, path: "stubs[0].rateLimit.window", contains: "at most 315360000")
+        assertOnlyError(#"{"stubs":[{"responses":[{"retryAfter":{"httpDateIn":1e300}}]}]}"#, line: 1, column: 53, path: "stubs[0].responses[0].retryAfter.httpDateIn", contains: "from 0 to 315360000")
         assertOnlyError(#"{"stubs":[{"responses":[{"retryAfter":-2}]}]}"#, line: 1, column: 39, path: "stubs[0].responses[0].retryAfter", contains: "0 or more")
         assertOnlyError(#"{"stubs":[{"responses":[{"retryAfter":{"httpDateIn":"soon"}}]}]}"#, line: 1, column: 53, path: "stubs[0].responses[0].retryAfter.httpDateIn", contains: "expected a number")
     }

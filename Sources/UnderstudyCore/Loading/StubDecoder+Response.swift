@@ -4,6 +4,9 @@ import Foundation
 extension StubDecoder {
     static let responseKeys = ["status", "headers", "body", "json", "base64", "bodyFile", "times", "delayMs", "retryAfter", "fault"]
     static let bodySourceKeys = ["body", "json", "base64", "bodyFile"]
+    /// Bounds that keep later arithmetic (timers, dates, nanosecond windows) far from overflow.
+    static let maximumDelayMs = 86_400_000.0
+    static let maximumSeconds = 315_360_000.0
 
     mutating func decodeResponse(_ node: JSONNode, _ path: String) -> StubResponse? {
         guard let all = node.members else {
@@ -76,7 +79,11 @@ extension StubDecoder {
         if let member = keys["delayMs"] {
             let delayPath = JSONPath.member(path, "delayMs")
             if let delay = number(member.value, delayPath) {
-                if delay >= 0 && delay.isFinite { response.delayMs = delay } else { fail(member.value.position, delayPath, "`delayMs` must be 0 or more") }
+                if delay >= 0 && delay <= Self.maximumDelayMs {
+                    response.delayMs = delay
+                } else {
+                    fail(member.value.position, delayPath, "`delayMs` must be from 0 to \(Int(Self.maximumDelayMs)) (one day)")
+                }
             }
         }
         if let member = keys["retryAfter"] {
@@ -144,8 +151,8 @@ extension StubDecoder {
         }
         let memberPath = JSONPath.member(path, "httpDateIn")
         guard let seconds = number(member.value, memberPath) else { return nil }
-        guard seconds >= 0, seconds.isFinite else {
-            fail(member.value.position, memberPath, "`httpDateIn` must be 0 or more seconds")
+        guard seconds >= 0, seconds <= Self.maximumSeconds else {
+            fail(member.value.position, memberPath, "`httpDateIn` must be from 0 to \(Int(Self.maximumSeconds)) seconds (ten years)")
             return nil
         }
         return .httpDateIn(seconds)

@@ -172,7 +172,11 @@ struct StubDecoder {
         if let member = keys["window"] {
             let windowPath = JSONPath.member(path, "window")
             if let value = number(member.value, windowPath) {
-                if value > 0 && value.isFinite { window = value } else { fail(member.value.position, windowPath, "`window` must be a number of seconds greater than 0") }
+                if value > 0 && value <= Self.maximumSeconds {
+                    window = value
+                } else {
+                    fail(member.value.position, windowPath, "`window` must be a number of seconds greater than 0 and at most \(Int(Self.maximumSeconds)) (ten years)")
+                }
             }
         } else {
             fail(node.position, path, "missing key `window` (seconds)")
