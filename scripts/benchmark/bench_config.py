@@ -7,9 +7,9 @@ SCENARIOS = ["keepalive", "stubs10k", "patterns", "close", "startup", "memory", 
 
 # name: (full, quick, environment variable, type)
 _KNOBS = {
-    "duration": (10.0, 2.0, "BENCH_DURATION", float),          # seconds per measured wrk round
+    "duration": (6.0, 2.0, "BENCH_DURATION", float),           # seconds per measured wrk round
     "warmup": (2.0, 0.5, "BENCH_WARMUP", float),               # seconds of unrecorded load per server
-    "rounds": (3, 2, "BENCH_ROUNDS", int),                     # A B rounds per throughput scenario
+    "rounds": (5, 2, "BENCH_ROUNDS", int),                     # A B rounds per throughput scenario
     "starts": (11, 5, "BENCH_STARTS", int),                    # starts per start-up configuration
     "memory_requests": (1_000_000, 200_000, "BENCH_MEMORY_REQUESTS", int),
     "soak_seconds": (30.0, 8.0, "BENCH_SOAK_SECONDS", float),
