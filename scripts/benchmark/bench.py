@@ -23,7 +23,8 @@ def run_scenario(session, name):
     if name == "keepalive":
         return scenarios.throughput(session, "exact100", stubgen.exact_path(100), config.connections)
     if name == "stubs10k":
-        return scenarios.throughput(session, "exact10000", stubgen.exact_path(10_000), config.connections)
+        return scenarios.throughput(session, "exact10000", stubgen.exact_path(10_000), config.connections,
+                                    reference=("exact100", stubgen.exact_path(100)))
     if name == "patterns":
         return scenarios.throughput(session, "patterns100", stubgen.pattern_path(100), config.connections)
     if name == "close":

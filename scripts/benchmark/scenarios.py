@@ -10,33 +10,45 @@ import stubgen
 from bench_session import ScenarioError
 
 
-def throughput(session, stub_key, path, connections, close=False):
-    """Interleaved wrk rounds, baseline then Understudy (A B A B …), both servers up throughout."""
+def throughput(session, stub_key, path, connections, close=False, reference=None):
+    """Interleaved wrk rounds, baseline then Understudy (A B A B …), every server up throughout.
+
+    `reference` = (stub key, path): a second Understudy, e.g. with 100 stubs when measuring 10 000,
+    measured in the same rounds so the two stub counts are compared under the same machine state.
+    """
     config = session.config
     result = {"path": path, "connections": connections, "close": close, "baseline": [], "understudy": []}
-    with session.start_baseline() as baseline:
-        understudy = None if config.baseline_only else session.start_understudy(session.stub_dirs[stub_key])
-        try:
-            servers = [("baseline", baseline)] + ([("understudy", understudy)] if understudy else [])
-            for name, server in servers:
-                session.check_answer(server, path)
-                session.wrk(server, path, config.warmup, connections, close)
-            for round_index in range(config.rounds):
-                for name, server in servers:
-                    figures = session.wrk(server, path, config.duration, connections, close)
-                    result[name].append(dataclasses.asdict(figures))
-                    session.log(f"  round {round_index + 1} {name:10} {figures.requests_per_second:10.0f} req/s  "
-                                f"p99 {figures.p99_ms:7.2f} ms  non-2xx {figures.non_2xx}  errors {figures.socket_errors}")
-            if understudy:
-                result["understudy_rss_after"] = understudy.rss_bytes()
-                health = understudy.get_json("/__admin/health")
-                result["understudy_health"] = health
-        finally:
-            if understudy:
-                understudy.stop()
+    servers = []
+    try:
+        servers.append(("baseline", session.start_baseline(), path))
+        if not config.baseline_only:
+            servers.append(("understudy", session.start_understudy(session.stub_dirs[stub_key]), path))
+            if reference:
+                result["reference"] = []
+                result["reference_path"] = reference[1]
+                servers.append(("reference", session.start_understudy(session.stub_dirs[reference[0]]), reference[1]))
+        for name, server, server_path in servers:
+            session.check_answer(server, server_path)
+            session.wrk(server, server_path, config.warmup, connections, close)
+        for round_index in range(config.rounds):
+            for name, server, server_path in servers:
+                figures = session.wrk(server, server_path, config.duration, connections, close)
+                result[name].append(dataclasses.asdict(figures))
+                session.log(f"  round {round_index + 1} {name:10} {figures.requests_per_second:10.0f} req/s  "
+                            f"p99 {figures.p99_ms:7.2f} ms  non-2xx {figures.non_2xx}  errors {figures.socket_errors}")
+        for name, server, _ in servers[1:2]:
+            result["understudy_rss_after"] = server.rss_bytes()
+            result["understudy_health"] = server.get_json("/__admin/health")
+    finally:
+        for name, server, _ in servers:
+            server.stop()
+            journal = getattr(server, "journal", None)
+            if journal:
                 # Every answered request must be in the file: a fast but lossy journal would not count.
-                result["journal_lines"] = session.count_lines(understudy.journal)
-                os.remove(understudy.journal) if os.path.exists(understudy.journal) else None
+                result[f"{name}_journal_lines"] = session.count_lines(journal)
+                if os.path.exists(journal):
+                    os.remove(journal)
+    result["journal_lines"] = result.get("understudy_journal_lines", 0)
     return result
 
 
