@@ -74,10 +74,13 @@ private final class CallbackSubscription<Value: Sendable>: Subscription, @unchec
 }
 
 extension CallbackPublisher where Output == Void {
-    /// Publishes once after `delay` seconds on `scheduler`.
-    static func delay(_ delay: TimeInterval, on scheduler: any RetryScheduler) -> CallbackPublisher<Void> {
+    /// Publishes once after `delay` seconds on `scheduler`, unless `cancellation` is raised first.
+    static func delay(_ delay: TimeInterval, on scheduler: any RetryScheduler,
+                      unless cancellation: CancellationFlag) -> CallbackPublisher<Void> {
         CallbackPublisher { completion in
-            scheduler.schedule(after: delay) { completion(.success(())) }
+            scheduler.schedule(after: delay) {
+                if !cancellation.isCancelled { completion(.success(())) }
+            }
         }
     }
 }

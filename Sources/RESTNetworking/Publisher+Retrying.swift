@@ -8,6 +8,7 @@ extension Publisher where Output == HTTPResponseOutput, Failure == any Error {
         let method = checked.method
         let publisher = Deferred { () -> AnyPublisher<Output, Failure> in
             let start = scheduler.now
+            let cancellation = CancellationFlag()
             func attempt(_ retriesSoFar: Int) -> AnyPublisher<Output, Failure> {
                 checked.catch { error -> AnyPublisher<Output, Failure> in
                     let context = RetryContext(retriesSoFar: retriesSoFar, error: error, elapsed: scheduler.now - start,
@@ -16,15 +17,17 @@ extension Publisher where Output == HTTPResponseOutput, Failure == any Error {
                     case .fail:
                         return Fail(error: error).eraseToAnyPublisher()
                     case let .retry(delay):
-                        onRetry?(RetryEvent(retry: retriesSoFar + 1, error: error, delay: delay))
-                        return CallbackPublisher.delay(delay, on: scheduler)
-                            .flatMap { attempt(retriesSoFar + 1) }
-                            .eraseToAnyPublisher()
+                        return cancellation.unlessCancelled {
+                            onRetry?(RetryEvent(retry: retriesSoFar + 1, error: error, delay: delay))
+                            return CallbackPublisher.delay(delay, on: scheduler, unless: cancellation)
+                                .flatMap { cancellation.unlessCancelled { attempt(retriesSoFar + 1) } }
+                                .eraseToAnyPublisher()
+                        }
                     }
                 }
                 .eraseToAnyPublisher()
             }
-            return attempt(0)
+            return attempt(0).settingOnCancel(cancellation)
         }
         return HTTPRequestPublisher(method: method, publisher)
     }

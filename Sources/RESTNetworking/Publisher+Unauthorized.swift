@@ -9,6 +9,7 @@ extension Publisher where Output == HTTPResponseOutput, Failure == any Error {
         let checked = catchHTTPErrors()
         let publisher = Deferred { () -> AnyPublisher<Output, Failure> in
             let generation = refresher.generation
+            let cancellation = CancellationFlag()
             return checked.catch { error -> AnyPublisher<Output, Failure> in
                 guard AccessTokenRefresher.shouldRefresh(after: error) else {
                     return Fail(error: error).eraseToAnyPublisher()
@@ -16,10 +17,10 @@ extension Publisher where Output == HTTPResponseOutput, Failure == any Error {
                 return CallbackPublisher<String> { completion in
                     refresher.token(replacingGeneration: generation, completion: completion)
                 }
-                .flatMap { _ in checked }
+                .flatMap { _ in cancellation.unlessCancelled { checked.eraseToAnyPublisher() } }
                 .eraseToAnyPublisher()
             }
-            .eraseToAnyPublisher()
+            .settingOnCancel(cancellation)
         }
         return HTTPRequestPublisher(method: checked.method, publisher)
     }

@@ -56,6 +56,27 @@ final class RetryOperatorTests: XCTestCase {
         XCTAssertEqual(received.withLock { $0 }, [])
     }
 
+    func testCancellingWhileTheRetryIsBeingScheduledSendsNothingMore() {
+        // The window a cancel from another thread can hit: the policy has decided to retry but the
+        // delay is not subscribed yet. Cancelling from `onRetry` lands exactly there, every time.
+        let scheduler = ManualRetryScheduler()
+        let script = R([R.response(503), R.response(200)])
+        let received = Locked<[String]>([])
+        let sink = Subscribers.Sink<HTTPResponseOutput, any Error>(
+            receiveCompletion: { c in received.withLock { $0.append("completion \(c)") } },
+            receiveValue: { _ in received.withLock { $0.append("value") } })
+        let sinkBox = Locked<Subscribers.Sink<HTTPResponseOutput, any Error>?>(sink)
+        script.publisher()
+            .retryOnFailure(policy: RetryPolicy(maxAttempts: 3), scheduler: scheduler, onRetry: { _ in
+                sinkBox.withLock { $0 }?.cancel()
+            })
+            .subscribe(sink)
+
+        scheduler.advance(by: 10)
+        XCTAssertEqual(script.attempts, 1, "a retry was sent after cancellation")
+        XCTAssertEqual(received.withLock { $0 }, [])
+    }
+
     func testRetryOnFailureUsesBoundedFullJitterAndStopsAtMaxAttempts() async throws {
         let scheduler = ManualRetryScheduler()
         let policy = RetryPolicy(maxAttempts: 4, baseDelay: 0.1, maxDelay: 0.3, totalBudget: 10)
