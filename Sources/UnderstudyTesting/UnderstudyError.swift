@@ -32,37 +32,3 @@ public enum UnderstudyError: Error, Sendable, CustomStringConvertible {
         }
     }
 }
-
-/// An admin API call that did not succeed, with the daemon's own explanation.
-public struct AdminError: Error, Sendable, CustomStringConvertible {
-    /// `GET`, `POST`…
-    public var method: String
-    /// The admin path, e.g. `/__admin/stubs`.
-    public var path: String
-    /// The HTTP status (0 when no response arrived).
-    public var status: Int
-    /// The daemon's `error` message, or the transport error.
-    public var message: String
-    /// Validation errors, for stub files the daemon refused.
-    public var errors: [StubValidationError]
-
-    public var description: String {
-        var text = "\(method) \(path) failed (\(status)): \(message)"
-        for error in errors { text += "\n  \(error)" }
-        return text
-    }
-}
-
-/// One problem the daemon found in a stub file.
-public struct StubValidationError: Codable, Sendable, Equatable, CustomStringConvertible {
-    public var file: String?
-    public var line: Int?
-    public var column: Int?
-    public var path: String?
-    public var message: String
-    public var suggestion: String?
-
-    public var description: String {
-        "\(file ?? "<admin>"):\(line ?? 0):\(column ?? 0): \(message)" + (path.map { " (at \($0))" } ?? "")
-    }
-}

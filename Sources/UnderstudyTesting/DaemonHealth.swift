@@ -1,0 +1,12 @@
+/// `GET /__admin/health`.
+public struct DaemonHealth: Codable, Sendable, Equatable {
+    public var status: String
+    public var stubs: Int
+    public var requests: Int
+
+    public init(status: String, stubs: Int, requests: Int) {
+        self.status = status
+        self.stubs = stubs
+        self.requests = requests
+    }
+}
