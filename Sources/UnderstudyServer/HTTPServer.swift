@@ -139,6 +139,12 @@ public final class HTTPServer {
     /// For the CLI; in-process servers leave signals to their host.
     public func handleSignals(onReload: @escaping () -> Void) {
         onHangup = onReload
+        // A blocked signal mask survives exec: a parent that spawns us from a thread with these
+        // blocked (libdispatch's worker threads block them) would leave SIGTERM pending forever.
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        for signalNumber in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&unblock, signalNumber) }
+        sigprocmask(SIG_UNBLOCK, &unblock, nil)
         let context = Unmanaged.passUnretained(self).toOpaque()
         for signalNumber in [SIGTERM, SIGINT, SIGHUP] {
             let event = event_new(base, signalNumber, Int16(EV_SIGNAL | EV_PERSIST), { signalNumber, _, context in

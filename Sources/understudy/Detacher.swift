@@ -26,6 +26,10 @@ enum Detacher {
         var arguments = Array(CommandLine.arguments.dropFirst()).filter { $0 != "--detach" }
         arguments.append("--detached-child")
         let executable = selfExecutable()
+        // The daemon outlives us, so it must not keep any other descriptor we inherited open: a
+        // caller waiting for our exit (or EOF) through one of them would wait for the daemon too.
+        // This process is about to exit, so marking all of them close-on-exec costs nothing.
+        markDescriptorsCloseOnExec(except: [readEnd, writeEnd])
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -37,8 +41,16 @@ enum Detacher {
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        // Start with no signals blocked: the mask is inherited, and ours may block some.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var emptyMask = sigset_t()
+        sigemptyset(&emptyMask)
+        posix_spawnattr_setsigmask(&attributes, &emptyMask)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
         close(writeEnd)
         guard spawned == 0 else {
             close(readEnd)
@@ -71,6 +83,20 @@ enum Detacher {
         guard null >= 0 else { return }
         dup2(null, 1)
         close(null)
+    }
+
+    private static func markDescriptorsCloseOnExec(except kept: Set<Int32>) {
+        guard let directory = opendir("/proc/self/fd") else { return }
+        defer { closedir(directory) }
+        var descriptors: [Int32] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if let fd = Int32(name), fd > 2, !kept.contains(fd) { descriptors.append(fd) }
+        }
+        for fd in descriptors {
+            let flags = fcntl(fd, F_GETFD)
+            if flags >= 0 { _ = fcntl(fd, F_SETFD, flags | FD_CLOEXEC) }
+        }
     }
 
     private static func selfExecutable() -> String {

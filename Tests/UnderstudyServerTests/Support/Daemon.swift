@@ -44,9 +44,10 @@ final class Daemon {
     }
 
     deinit {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
+        guard process.isRunning else { return }
+        process.terminate()
+        if !waitUntil(timeout: 5, { !process.isRunning }) {
+            kill(process.processIdentifier, SIGKILL)  // never leave a daemon behind a failed test
         }
     }
 
