@@ -25,8 +25,4 @@ static inline struct evkeyval *understudy_keyval_next(struct evkeyval *header) {
     return header->next.tqe_next;
 }
 
-// libevent 2.1 gives methods it does not know (PURGE, custom tokens) this internal type bit
-// (EVHTTP_REQ_UNKNOWN_ in http-internal.h, not installed). It is not in the public enum, so
-// the value is restated here, where evhttp_set_allowed_methods can be told to let them through.
-static const unsigned short UNDERSTUDY_EVHTTP_REQ_UNKNOWN = 1 << 15;
 #endif

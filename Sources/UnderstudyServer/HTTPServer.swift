@@ -67,7 +67,11 @@ public final class HTTPServer {
         _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
         _ = fcntl(fds[1], F_SETFL, O_NONBLOCK)
 
-        // Every method reaches the callback, including ones libevent does not know.
+        // Every method reaches the callback. libevent 2.1 parses only the nine methods of its
+        // enum; any other token gets the internal type bit 1 << 15 (EVHTTP_REQ_UNKNOWN_, not in
+        // the installed headers) and a 501 unless that bit is allowed. Allowing all 16 bits lets
+        // such requests through, nameless; the raw-stream reader (RequestStreamParser) supplies
+        // the name as sent.
         evhttp_set_allowed_methods(http, UInt16.max)
         evhttp_set_max_body_size(http, Int(configuration.maxBodyBytes))
         evhttp_set_max_headers_size(http, Int(configuration.maxHeaderBytes))
