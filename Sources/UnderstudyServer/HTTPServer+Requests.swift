@@ -65,9 +65,18 @@ extension HTTPServer {
             guard let context else { return }
             let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
             guard let server = connection.server, let pending = connection.current else { return }
+            // libevent measures timers from the time it cached at the top of the loop iteration,
+            // so a timer can fire a little before `delayMs` has passed since the request arrived;
+            // a delay is a promise of "no earlier than", so wait out the remainder.
+            let now = server.clock.nanoseconds()
+            if now < pending.dueAt {
+                pending.timer?.add(afterSeconds: Double(pending.dueAt - now) / 1_000_000_000)
+                return
+            }
             server.send(pending, on: connection)
         }, context))
         pending.timer = timer
+        pending.dueAt = pending.receivedAt + UInt64(max(0, milliseconds) * 1_000_000)
         timer?.add(afterSeconds: milliseconds / 1000)
     }
 

@@ -16,6 +16,8 @@ final class PendingReply {
     let closeAfter: Bool
     /// The timer for a delay or a fault; freed with this object.
     var timer: EventHandle?
+    /// Monotonic nanoseconds before which a delayed reply must not be sent.
+    var dueAt: UInt64 = 0
     /// Set once the response has been handed to evhttp, so it is not sent twice.
     var sent = false
 
