@@ -1,38 +1,27 @@
-import Foundation
-
-/// A regular expression compiled once at load time (ICU syntax, as `NSRegularExpression`).
+/// A regular expression compiled once at load time and matched by Understudy's own linear-time
+/// engine (see ``RegexProgram``): a stub's pattern can never make a request hang, whatever text
+/// it meets.
 ///
-/// `@unchecked Sendable`: the wrapped expression is immutable after creation and
-/// `NSRegularExpression` is documented as safe to use from several threads.
-public final class CompiledRegex: @unchecked Sendable, CustomStringConvertible {
+/// The syntax is the common core of ICU/PCRE: literals and escapes, `.`, classes, `\d \w \s`
+/// (and negations), `^ $ \A \z \Z \b \B`, groups, `|`, and `* + ? {m} {m,} {m,n}`. Constructs that
+/// need backtracking — backreferences, lookaround, atomic groups, possessive quantifiers — are
+/// refused with a ``RegexSyntaxError`` naming them, as are patterns over ``RegexLimits``.
+public final class CompiledRegex: Sendable, CustomStringConvertible {
     /// The pattern as written.
     public let pattern: String
-    /// The pattern wrapped in `\A(?:…)\z`, so a match covers the whole text, never just a prefix.
-    private let whole: NSRegularExpression
+    private let program: RegexProgram
 
-    /// Compiles `pattern`; the error text comes from the regex engine.
+    /// Compiles `pattern`; the error says what is wrong or unsupported, and where.
     public init(_ pattern: String) throws(RegexSyntaxError) {
         self.pattern = pattern
-        do {
-            // Compiled bare first so a syntax error is reported against the pattern as written.
-            _ = try NSRegularExpression(pattern: pattern, options: [])
-            self.whole = try NSRegularExpression(pattern: "\\A(?:\(pattern))\\z", options: [])
-        } catch {
-            throw RegexSyntaxError(pattern: pattern, reason: Self.reason(for: error))
-        }
+        self.program = try RegexProgram(pattern: pattern)
     }
 
-    /// Whether the whole of `text` matches.
+    /// Whether the whole of `text` matches (never just a part of it).
     public func matchesWhole(_ text: String) -> Bool {
-        let range = NSRange(location: 0, length: text.utf16.count)
-        return whole.firstMatch(in: text, options: [], range: range) != nil
+        var text = text
+        return text.withUTF8 { program.matchesWhole($0) }
     }
 
     public var description: String { pattern }
-
-    private static func reason(for error: Error) -> String {
-        let nsError = error as NSError
-        if let detail = nsError.userInfo["NSInvalidValue"] as? String { return "invalid pattern \(detail)" }
-        return "not a valid regular expression"
-    }
 }

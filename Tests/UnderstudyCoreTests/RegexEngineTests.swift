@@ -1,0 +1,130 @@
+import Foundation
+import XCTest
+@testable import UnderstudyCore
+
+/// The linear-time engine behind `matches` and `pathPattern`: the same answers as ICU
+/// (`NSRegularExpression`, which it replaced) on the supported syntax, no blow-up on patterns
+/// that make a backtracking engine exponential, and clear refusals for what it does not run.
+final class RegexEngineTests: XCTestCase {
+    private func regex(_ pattern: String, file: StaticString = #filePath, line: UInt = #line) throws -> CompiledRegex {
+        do {
+            return try CompiledRegex(pattern)
+        } catch {
+            XCTFail("`\(pattern)` refused: \(error.reason)", file: file, line: line)
+            throw error
+        }
+    }
+
+    private func reason(_ pattern: String, file: StaticString = #filePath, line: UInt = #line) -> String {
+        do {
+            _ = try CompiledRegex(pattern)
+            XCTFail("`\(pattern)` should be refused", file: file, line: line)
+            return ""
+        } catch {
+            XCTAssertEqual(error.pattern, pattern, file: file, line: line)
+            return error.reason
+        }
+    }
+
+    func testAgreesWithICUOnTheSupportedSyntax() throws {
+        let patterns = [
+            "abc", "a.c", "a*", "a+b", "ab?c", "a{3}", "a{2,}", "a{1,3}", "a{0,2}b", "(ab)+", "(?:ab|cd)*e",
+            "[a-c]+", "[^a-c]+", "[a-z0-9_]+", "[-a]", "[a-]", "[]a]", "[\\]x]+", "\\d+", "\\D+", "\\w+", "\\W", "\\s*x\\S",
+            "^abc$", "abc$", "^$", "a|b|", "(a|ab)(c|bcd)(d*)", "(a*)*", "(a*)+b", "(a|b)*a(a|b){2}", "x*?y", "a+?",
+            "/users/[0-9]+", "^Bearer .+", "id=[0-9]+", "\\bfoo\\b.*", ".*\\Bo\\B.*", "\\Aab\\z", "ab\\Z", "\\.\\*\\+\\?\\(\\)",
+            "\\x41\\u0042\\t", "[\\d.]+", "[\\w-]+@[\\w.-]+", "(?<year>\\d{4})-(?<month>\\d{2})", "é+", "[à-ü]+", ".", "[\\s\\S]*",
+        ]
+        let texts = [
+            "", "a", "b", "abc", "ac", "abbc", "aaa", "aaaa", "aab", "ab", "abab", "ababe", "cdabe", "e", "abcd", "xyz",
+            "a-", "-", "]", "]]x", "x", "123", "12a", "a1_B", "!", " \t x!", "abc\n", "abbcd", "abcdd", "abaa", "babb",
+            "xxy", "/users/42", "/users/", "/users/4x", "Bearer t.o.k", "Bearer ", "id=12", "id=12&x", "foo bar", "foo",
+            "book", "abx", "AB\t", ".*+?()", "3.14", "me@host.org", "2026-11", "2026-11-22", "éé", "àbü", "ç", "\n", "a{,2}",
+            "{", "a{x}", "x{2}{", "é\n",
+        ]
+        var disagreements: [String] = []
+        for pattern in patterns {
+            let ours = try regex(pattern)
+            let icu = try NSRegularExpression(pattern: "\\A(?:\(pattern))\\z")
+            for text in texts {
+                let expected = icu.firstMatch(in: text, range: NSRange(location: 0, length: text.utf16.count)) != nil
+                if ours.matchesWhole(text) != expected {
+                    disagreements.append("`\(pattern)` on \(text.debugDescription): ICU \(expected)")
+                }
+            }
+        }
+        XCTAssertEqual(disagreements, [])
+    }
+
+    func testMatchesTheWholeTextNeverAPart() throws {
+        let digits = try regex("[0-9]+")
+        XCTAssertTrue(digits.matchesWhole("2026"))
+        XCTAssertFalse(digits.matchesWhole("v2026"))
+        XCTAssertFalse(digits.matchesWhole("2026a"))
+        XCTAssertTrue(try regex("a|ab").matchesWhole("ab"), "a shorter alternative must not end the search")
+    }
+
+    func testCatastrophicPatternsAnswerWithoutBacktracking() throws {
+        let attack = String(repeating: "a", count: 40) + "!"
+        XCTAssertFalse(try regex("(a+)+$").matchesWhole(attack))
+        XCTAssertFalse(try regex("(a|aa)*b").matchesWhole(attack))
+        XCTAssertFalse(try regex("(a*)*a*(a*)*c").matchesWhole(String(repeating: "a", count: 5_000)))
+        XCTAssertTrue(try regex("(a+)+!").matchesWhole(attack))
+        let long = String(repeating: "ab", count: 50_000)
+        XCTAssertTrue(try regex("(?:a|b|ab)*").matchesWhole(long))
+        XCTAssertFalse(try regex("(?:a|b|ab)*c").matchesWhole(long))
+    }
+
+    func testBacktrackingConstructsAreRefusedByName() {
+        XCTAssertTrue(reason("(a)\\1").contains("backreference `\\1`"))
+        XCTAssertTrue(reason("(?<n>a)\\k<n>").contains("named backreference"))
+        XCTAssertTrue(reason("a(?=b)").contains("lookahead `(?=`"))
+        XCTAssertTrue(reason("a(?!b)").contains("lookahead `(?!`"))
+        XCTAssertTrue(reason("(?<=a)b").contains("lookbehind `(?<=`"))
+        XCTAssertTrue(reason("(?<!a)b").contains("lookbehind `(?<!`"))
+        XCTAssertTrue(reason("(?>a+)b").contains("atomic group"))
+        XCTAssertTrue(reason("a++b").contains("possessive quantifier `++`"))
+        XCTAssertTrue(reason("a{2,3}+").contains("possessive quantifier"))
+        XCTAssertTrue(reason("(?i)abc").contains("`(?i`"))
+        XCTAssertTrue(reason("\\p{L}").contains("the escape `\\p`"))
+        XCTAssertTrue(reason("[a[b]]").contains("nested class"))
+        for pattern in ["(a)\\1", "a(?=b)", "a++"] {
+            XCTAssertTrue(reason(pattern).contains("linear-time engine"), pattern)
+        }
+    }
+
+    func testSyntaxErrorsSayWhatAndWhere() {
+        XCTAssertTrue(reason("/a(").contains("missing `)`"))
+        XCTAssertTrue(reason("a)").contains("unmatched `)` at offset 1"))
+        XCTAssertTrue(reason("[z-a]").contains("invalid range `z-a`"))
+        XCTAssertTrue(reason("*").contains("nothing to repeat at offset 0"))
+        XCTAssertTrue(reason("a**").contains("nothing to repeat"))
+        XCTAssertTrue(reason("[abc").contains("missing `]`"))
+        XCTAssertTrue(reason("a{3,2}").contains("maximum is below the minimum"))
+        XCTAssertTrue(reason("ab\\").contains("lone `\\`"))
+        XCTAssertTrue(reason("(?<").contains("group name"))
+        XCTAssertTrue(reason("^*").contains("assertion"))
+    }
+
+    func testCostIsBoundedAtLoadTime() {
+        XCTAssertTrue(reason("a{1001}").contains("too large"))
+        XCTAssertTrue(reason("(a{1000}){1000}").contains("too large once its repetitions are expanded"))
+        XCTAssertTrue(reason(String(repeating: "a", count: RegexLimits.maxPatternLength + 1)).contains("at most 4096"))
+        XCTAssertTrue(reason(String(repeating: "(", count: 200) + String(repeating: ")", count: 200)).contains("nest more than"))
+        XCTAssertNoThrow(try CompiledRegex("a{1000}"))
+    }
+
+    func testStubValidationNamesTheUnsupportedConstruct() {
+        let errors = loadErrors(#"{"stubs":[{"request":{"pathPattern":"/(a)\\1"},"responses":[{}]}]}"#)
+        XCTAssertEqual(errors.count, 1)
+        XCTAssertEqual(errors.first?.jsonPath, "stubs[0].request.pathPattern")
+        XCTAssertTrue(errors.first?.message.contains("invalid regular expression `/(a)\\1`: the backreference `\\1`") ?? false,
+                      errors.first?.message ?? "")
+    }
+
+    func testACatastrophicPathPatternIsServedNormally() throws {
+        let engine = try makeEngine(#"{"stubs":[{"id":"evil","request":{"pathPattern":"/(a+)+$"},"responses":[{}]}]}"#)
+        XCTAssertEqual(engine.get("/" + String(repeating: "a", count: 64) + "!").status, 404)
+        XCTAssertEqual(engine.get("/" + String(repeating: "a", count: 64)).stubID, "evil")
+        XCTAssertEqual(engine.journalEntries.count, 2)
+    }
+}
