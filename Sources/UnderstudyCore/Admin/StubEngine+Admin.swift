@@ -11,7 +11,12 @@ extension StubEngine {
     }
 
     /// Answers one admin request. `reload` re-reads the stub files (`POST /__admin/reload`).
+    /// With an admin token configured, a request without the right `Authorization: Bearer`
+    /// header gets 401 before anything else is looked at.
     public func admin(_ request: HTTPRequest, reload: () -> Result<Int, StubLoadFailure>) -> HTTPResponse {
+        if let token = configuration.adminToken, let refusal = AdminAuthorization(token: token).refusal(for: request) {
+            return refusal
+        }
         let method = request.method.uppercased()
         var path = request.path
         while path.count > 1 && path.hasSuffix("/") { path.removeLast() }

@@ -1,4 +1,5 @@
-/// How an engine behaves: the unmatched status, the journal cap and sink, and the clock.
+/// How an engine behaves: the unmatched status, the journal cap and sink, the clock, and the
+/// admin token.
 ///
 /// Not `Sendable`: it may hold a sink object and a clock owned by the thread driving the engine.
 public struct EngineConfiguration {
@@ -10,14 +11,19 @@ public struct EngineConfiguration {
     public var journalSink: (any JournalSink)?
     /// The clock for timestamps, elapsed times and rate-limit windows.
     public var clock: any EngineClock
+    /// When set, every `/__admin` request must carry `Authorization: Bearer <token>`; others get
+    /// 401 and change nothing. `nil` (the default) leaves the admin API open, as on loopback.
+    public var adminToken: String?
 
     /// Creates a configuration; every parameter has the documented default.
     public init(unmatchedStatus: Int = 404, journalLimit: Int = 100_000,
-                journalSink: (any JournalSink)? = nil, clock: any EngineClock = SystemEngineClock()) {
+                journalSink: (any JournalSink)? = nil, clock: any EngineClock = SystemEngineClock(),
+                adminToken: String? = nil) {
         self.unmatchedStatus = unmatchedStatus
         self.journalLimit = max(1, journalLimit)
         self.journalSink = journalSink
         self.clock = clock
+        self.adminToken = adminToken
     }
 }
 
