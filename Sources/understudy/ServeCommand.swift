@@ -18,14 +18,27 @@ struct ServeCommand: ParsableCommand {
             SIGTERM/SIGINT stop it gracefully (in-flight responses finish, the journal is flushed, \
             the pid and port files are removed, exit 0). SIGHUP reloads the stub files; if any is \
             invalid the old stubs keep serving and the errors go to stderr.
+
+            It binds 127.0.0.1 by default; any other address needs --allow-remote. With an admin \
+            token (--admin-token or the UNDERSTUDY_ADMIN_TOKEN environment variable) every \
+            /__admin request needs `Authorization: Bearer TOKEN` and gets 401 without it.
             """
     )
 
     @Argument(help: "Stub files or directories (default: stubs).")
     var paths: [String] = []
 
-    @Option(help: "The address to bind. Anything but loopback exposes the server to the network.")
+    @Option(help: "The address to bind. Anything but loopback (127.x.x.x, ::1, localhost) needs --allow-remote.")
     var host: String = "127.0.0.1"
+
+    @Flag(help: "Allow a --host that is not loopback, which makes the stubs, the journal and the admin API reachable from other machines (a warning is printed; consider --admin-token).")
+    var allowRemote = false
+
+    @Option(help: ArgumentHelp(
+        "Require `Authorization: Bearer TOKEN` on every /__admin request (others get 401). Printable ASCII, no spaces.",
+        discussion: "The UNDERSTUDY_ADMIN_TOKEN environment variable sets it too, without showing it in the process list; this option wins.",
+        valueName: "token"))
+    var adminToken: String?
 
     @Option(help: "The port to bind; 0 picks a free one (see the readiness line or --port-file).")
     var port: Int = 0
@@ -48,6 +61,18 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "The largest request body in bytes; larger requests get 413.")
     var maxBody: Int = ServerConfiguration.defaultMaxBodyBytes
 
+    @Option(help: ArgumentHelp("The largest request head (request line and headers) in bytes; larger requests are refused (400 or 431).", valueName: "bytes"))
+    var maxHeaderBytes: Int = ServerConfiguration().maxHeaderBytes
+
+    @Option(help: ArgumentHelp("Seconds a connection may stay idle, or stall mid-request, before it is closed.", valueName: "seconds"))
+    var idleTimeout: Int = ServerConfiguration().idleTimeoutSeconds
+
+    @Option(help: ArgumentHelp(
+        "Simultaneous connections to reserve open files for: the open-file limit is raised to cover them, with a warning if it cannot be.",
+        discussion: "Without it the soft open-file limit is raised to the hard limit.",
+        valueName: "count"))
+    var maxConnections: Int?
+
     @Flag(help: "Run in the background: return once the server is ready (exit 0), or fail with its error.")
     var detach = false
 
@@ -63,6 +88,43 @@ struct ServeCommand: ParsableCommand {
         guard (100...599).contains(unmatchedStatus) else { throw ValidationError("--unmatched-status must be between 100 and 599") }
         guard maxBody >= 0 else { throw ValidationError("--max-body must not be negative") }
         guard journalLimit >= 1 else { throw ValidationError("--journal-limit must be at least 1") }
+        guard (256...(16 << 20)).contains(maxHeaderBytes) else {
+            throw ValidationError("--max-header-bytes must be between 256 and \(16 << 20)")
+        }
+        guard (1...86_400).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be between 1 and 86400 seconds") }
+        if let maxConnections, !(1...1_000_000).contains(maxConnections) {
+            throw ValidationError("--max-connections must be between 1 and 1000000")
+        }
+        if !BindAddress.isLoopback(host) && !allowRemote {
+            throw ValidationError("""
+                --host \(host) is not a loopback address: the stubs, the journal and the admin API would be reachable \
+                from other machines. Pass --allow-remote to bind it anyway (and consider --admin-token), or use 127.0.0.1.
+                """)
+        }
+        if let adminToken {
+            if let problem = Self.tokenProblem(adminToken) { throw ValidationError("--admin-token \(problem)") }
+        } else if let token = Self.environmentToken, let problem = Self.tokenProblem(token) {
+            throw ValidationError("\(Self.tokenVariable) \(problem)")
+        }
+    }
+
+    /// The environment variable that sets the admin token.
+    static let tokenVariable = "UNDERSTUDY_ADMIN_TOKEN"
+
+    /// `UNDERSTUDY_ADMIN_TOKEN`, when set and not empty.
+    private static var environmentToken: String? {
+        guard let value = getenv(tokenVariable) else { return nil }
+        let token = String(cString: value)
+        return token.isEmpty ? nil : token
+    }
+
+    /// Why `token` cannot be an admin token (it travels in an HTTP header), or nil.
+    private static func tokenProblem(_ token: String) -> String? {
+        if token.isEmpty { return "must not be empty" }
+        if !token.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) {
+            return "must be printable ASCII without spaces (it is sent in an Authorization header)"
+        }
+        return nil
     }
 
     func run() throws {
@@ -73,6 +135,11 @@ struct ServeCommand: ParsableCommand {
             setsid()  // leave the caller's session, so its terminal's signals do not reach the daemon
         }
         let stubPaths = paths.isEmpty ? ["stubs"] : paths
+        let token = adminToken ?? Self.environmentToken
+        let descriptors = DescriptorLimit.raise(toServe: maxConnections)
+        if let maxConnections, let message = DescriptorLimit.shortfallMessage(descriptors, connections: maxConnections) {
+            Console.error(message)
+        }
 
         var journalWriter: JournalFileWriter?
         if let journal {
@@ -84,7 +151,7 @@ struct ServeCommand: ParsableCommand {
             }
         }
         let engineConfiguration = EngineConfiguration(unmatchedStatus: unmatchedStatus, journalLimit: journalLimit,
-                                                      journalSink: journalWriter)
+                                                      journalSink: journalWriter, adminToken: token)
         let responder: UnderstudyResponder
         do {
             responder = try UnderstudyResponder(stubPaths: stubPaths, configuration: engineConfiguration)
@@ -97,7 +164,8 @@ struct ServeCommand: ParsableCommand {
         let server: HTTPServer
         do {
             server = try HTTPServer(
-                configuration: ServerConfiguration(host: host, port: port, maxBodyBytes: maxBody),
+                configuration: ServerConfiguration(host: host, port: port, maxBodyBytes: maxBody,
+                                                   maxHeaderBytes: maxHeaderBytes, idleTimeoutSeconds: idleTimeout),
                 responder: responder)
         } catch {
             Console.error("understudy: \(error)")
@@ -123,8 +191,11 @@ struct ServeCommand: ParsableCommand {
             StateFiles.remove(pidFile)
             throw ExitCode(1)
         }
-        if !server.configuration.isLoopback {
-            Console.error("understudy: warning: listening on \(host), reachable from other machines; stubs and the admin API have no authentication")
+        if !BindAddress.isLoopback(host) {
+            let admin = token == nil
+                ? "the admin API has no authentication (pass --admin-token)"
+                : "the admin API requires the admin token"
+            Console.error("understudy: warning: listening on \(host) (--allow-remote), reachable from other machines; stubs and the journal are open to them and \(admin)")
         }
         Console.out("understudy listening on \(server.url)")
         if detachedChild {

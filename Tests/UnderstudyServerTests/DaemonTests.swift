@@ -162,7 +162,8 @@ final class DaemonTests: XCTestCase {
     }
 
     func testNonLoopbackHostWarns() throws {
-        let daemon = try Daemon([TestPaths.fixture("valid"), "--host", "0.0.0.0", "--quiet"], directory: directory)
+        // A non-loopback bind needs --allow-remote since the hardening; refusal is in Security/BindAndLimitsCLITests.
+        let daemon = try Daemon([TestPaths.fixture("valid"), "--host", "0.0.0.0", "--allow-remote", "--quiet"], directory: directory)
         XCTAssertTrue(daemon.readinessLine.hasPrefix("understudy listening on http://0.0.0.0:"), daemon.readinessLine)
         XCTAssertTrue(daemon.stderr.contains("warning: listening on 0.0.0.0"), daemon.stderr)
         daemon.signal(SIGTERM)
