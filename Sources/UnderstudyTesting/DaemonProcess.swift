@@ -12,10 +12,11 @@ final class DaemonProcess: @unchecked Sendable {
     private var exitStatus: Int32?
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
-    init(binary: String, arguments: [String]) throws(UnderstudyError) {
+    init(binary: String, arguments: [String], environment: [String: String]? = nil) throws(UnderstudyError) {
         process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments
+        if let environment { process.environment = environment }
         let stdout = Pipe()
         let stderr = Pipe()
         process.standardOutput = stdout

@@ -16,9 +16,12 @@ public final class Understudy: Sendable {
     public let admin: UnderstudyAdmin
     private let process: DaemonProcess?
 
-    private init(baseURL: URL, process: DaemonProcess?) {
+    /// The environment variable an `understudy` daemon reads its admin token from.
+    public static let adminTokenVariable = "UNDERSTUDY_ADMIN_TOKEN"
+
+    private init(baseURL: URL, process: DaemonProcess?, adminToken: String?) {
         self.baseURL = baseURL
-        self.admin = UnderstudyAdmin(baseURL: baseURL)
+        self.admin = UnderstudyAdmin(baseURL: baseURL, adminToken: adminToken)
         self.process = process
     }
 
@@ -32,12 +35,15 @@ public final class Understudy: Sendable {
     ///   - stubs: stub files or directories, relative to the current directory or absolute.
     ///   - journalFile: also write the journal as JSON Lines to this file.
     ///   - unmatchedStatus: the status for requests no stub matches (the daemon's default is 404).
+    ///   - adminToken: start the daemon with this admin token (passed in `UNDERSTUDY_ADMIN_TOKEN`, so
+    ///     it never shows in the process list) and send it with every admin call. Without one the
+    ///     daemon runs without a token even if this process has `UNDERSTUDY_ADMIN_TOKEN` set.
     ///   - extraArguments: anything else for `understudy serve`.
     ///   - binary: the executable; by default `UNDERSTUDY_BIN` or the one beside the test binary.
     ///   - startupTimeout: how long to wait for the readiness line.
     /// - Throws: `UnderstudyError` — with the daemon's stderr when it exits early (a bad stub file).
     public static func launch(stubs: [String], journalFile: String? = nil, unmatchedStatus: Int? = nil,
-                              extraArguments: [String] = [], binary: String? = nil,
+                              adminToken: String? = nil, extraArguments: [String] = [], binary: String? = nil,
                               startupTimeout: TimeInterval = 15) async throws(UnderstudyError) -> Understudy {
         let executable: String
         if let binary { executable = binary } else { executable = try UnderstudyBinaryLocator.locate() }
@@ -45,34 +51,38 @@ public final class Understudy: Sendable {
         if let journalFile { arguments += ["--journal", journalFile] }
         if let unmatchedStatus { arguments += ["--unmatched-status", String(unmatchedStatus)] }
         arguments += extraArguments
-        let process = try DaemonProcess(binary: executable, arguments: arguments)
+        var environment = ProcessInfo.processInfo.environment
+        environment[adminTokenVariable] = adminToken
+        let process = try DaemonProcess(binary: executable, arguments: arguments, environment: environment)
         do {
             let url = try await process.waitUntilReady(timeout: startupTimeout)
-            return Understudy(baseURL: url, process: process)
+            return Understudy(baseURL: url, process: process, adminToken: adminToken)
         } catch {
             _ = await process.stop(timeout: 2)
             throw error
         }
     }
 
-    /// Uses a daemon that is already running at `url` (`stop()` then does nothing).
-    public static func attach(url: URL) -> Understudy {
-        Understudy(baseURL: url, process: nil)
+    /// Uses a daemon that is already running at `url` (`stop()` then does nothing); `adminToken`
+    /// is sent with every admin call, for a daemon started with one.
+    public static func attach(url: URL, adminToken: String? = nil) -> Understudy {
+        Understudy(baseURL: url, process: nil, adminToken: adminToken)
     }
 
     /// Attaches to `UNDERSTUDY_URL` when it is set, and otherwise launches a daemon with `stubs`
     /// (which the attached daemon is expected to have loaded already, or to be given through
-    /// `admin.addStubs`).
+    /// `admin.addStubs`). `UNDERSTUDY_ADMIN_TOKEN`, when set, is the admin token either way.
     public static func attachOrLaunch(stubs: [String],
                                       environment: [String: String] = ProcessInfo.processInfo.environment)
         async throws(UnderstudyError) -> Understudy {
+        let token = environment[adminTokenVariable].flatMap { $0.isEmpty ? nil : $0 }
         if let text = environment["UNDERSTUDY_URL"], !text.isEmpty {
             guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https" else {
                 throw .invalidURL(text)
             }
-            return attach(url: url)
+            return attach(url: url, adminToken: token)
         }
-        return try await launch(stubs: stubs)
+        return try await launch(stubs: stubs, adminToken: token)
     }
 
     /// Whether this handle started the daemon (rather than attaching to it).

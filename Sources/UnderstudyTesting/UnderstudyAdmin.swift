@@ -9,9 +9,13 @@ public struct UnderstudyAdmin: Sendable {
     /// The daemon's base URL (`http://127.0.0.1:PORT`).
     public let baseURL: URL
     private let session: URLSession
+    private let adminToken: String?
 
-    public init(baseURL: URL) {
+    /// Talks to the daemon at `baseURL`; `adminToken` (for a daemon started with `--admin-token`)
+    /// goes with every call as `Authorization: Bearer <token>`.
+    public init(baseURL: URL, adminToken: String? = nil) {
         self.baseURL = baseURL
+        self.adminToken = adminToken
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 30
         self.session = URLSession(configuration: configuration)
@@ -134,6 +138,9 @@ public struct UnderstudyAdmin: Sendable {
         guard let url = components?.url else { throw UnderstudyError.invalidURL(baseURL.absoluteString + path) }
         var request = URLRequest(url: url)
         request.httpMethod = method
+        if let adminToken {
+            request.setValue("Bearer \(adminToken)", forHTTPHeaderField: "Authorization")
+        }
         if let body {
             request.httpBody = body
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
