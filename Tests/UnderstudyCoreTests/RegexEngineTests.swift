@@ -32,14 +32,15 @@ final class RegexEngineTests: XCTestCase {
             "[a-c]+", "[^a-c]+", "[a-z0-9_]+", "[-a]", "[a-]", "[]a]", "[\\]x]+", "\\d+", "\\D+", "\\w+", "\\W", "\\s*x\\S",
             "^abc$", "abc$", "^$", "a|b|", "(a|ab)(c|bcd)(d*)", "(a*)*", "(a*)+b", "(a|b)*a(a|b){2}", "x*?y", "a+?",
             "/users/[0-9]+", "^Bearer .+", "id=[0-9]+", "\\bfoo\\b.*", ".*\\Bo\\B.*", "\\Aab\\z", "ab\\Z", "\\.\\*\\+\\?\\(\\)",
-            "\\x41\\u0042\\t", "[\\d.]+", "[\\w-]+@[\\w.-]+", "(?<year>\\d{4})-(?<month>\\d{2})", "é+", "[à-ü]+", ".", "[\\s\\S]*",
+            "(?i)abc", "(?i:a)b", "a(?i)b|c", "(?i)[a-c]+", "(?i)[^a-c]", "(?i)straße", "(?i)é", "(?m)^b$", "(?m)a$\\nb", "(?s)a.c",
+            "(?i)(?-i:a)b", "(?is)A.C", "\\x41\\u0042\\t", "[\\d.]+", "[\\w-]+@[\\w.-]+", "(?<year>\\d{4})-(?<month>\\d{2})", "é+", "[à-ü]+", ".", "[\\s\\S]*",
         ]
         let texts = [
             "", "a", "b", "abc", "ac", "abbc", "aaa", "aaaa", "aab", "ab", "abab", "ababe", "cdabe", "e", "abcd", "xyz",
             "a-", "-", "]", "]]x", "x", "123", "12a", "a1_B", "!", " \t x!", "abc\n", "abbcd", "abcdd", "abaa", "babb",
             "xxy", "/users/42", "/users/", "/users/4x", "Bearer t.o.k", "Bearer ", "id=12", "id=12&x", "foo bar", "foo",
             "book", "abx", "AB\t", ".*+?()", "3.14", "me@host.org", "2026-11", "2026-11-22", "éé", "àbü", "ç", "\n", "a{,2}",
-            "{", "a{x}", "x{2}{", "é\n",
+            "{", "a{x}", "x{2}{", "é\n", "ABC", "Ab", "aB", "C", "A\nC", "a\nc", "a\nb", "STRAẞE", "É", "K", "\u{212A}", "aB\n",
         ]
         var disagreements: [String] = []
         for pattern in patterns {
@@ -53,6 +54,33 @@ final class RegexEngineTests: XCTestCase {
             }
         }
         XCTAssertEqual(disagreements, [])
+    }
+
+    func testAgreesWithICUOnGeneratedPatterns() throws {
+        var generator = PatternGenerator(seed: 0x5EC0_12E)
+        let texts = (0..<60).map { _ in generator.text() } + ["", "a", "b", "ab", "ba", "aab", "\n"]
+        var disagreements: [String] = []
+        for _ in 0..<1_000 {
+            let pattern = generator.pattern()
+            let ours = try regex(pattern)
+            let icu = try NSRegularExpression(pattern: "\\A(?:\(pattern))\\z")
+            for text in texts {
+                let expected = icu.firstMatch(in: text, range: NSRange(location: 0, length: text.utf16.count)) != nil
+                if ours.matchesWhole(text) != expected {
+                    disagreements.append("`\(pattern)` on \(text.debugDescription): ICU \(expected)")
+                }
+            }
+        }
+        XCTAssertEqual(Array(disagreements.prefix(10)), [])
+    }
+
+    func testCaseInsensitivityUsesSimpleCaseMappingOnly() throws {
+        // ICU folds ß to "ss" as well; this engine maps one scalar to one scalar.
+        XCTAssertTrue(try regex("(?i)straße").matchesWhole("STRAẞE"))
+        XCTAssertFalse(try regex("(?i)straße").matchesWhole("STRASSE"))
+        XCTAssertTrue(try regex("(?i)[k]").matchesWhole("\u{212A}"), "KELVIN SIGN")
+        XCTAssertTrue(try regex("(?i:bearer) .+").matchesWhole("BEARER x"))
+        XCTAssertFalse(try regex("(?i:bearer) X").matchesWhole("BEARER x"), "the flag ends with its group")
     }
 
     func testMatchesTheWholeTextNeverAPart() throws {
@@ -84,7 +112,9 @@ final class RegexEngineTests: XCTestCase {
         XCTAssertTrue(reason("(?>a+)b").contains("atomic group"))
         XCTAssertTrue(reason("a++b").contains("possessive quantifier `++`"))
         XCTAssertTrue(reason("a{2,3}+").contains("possessive quantifier"))
-        XCTAssertTrue(reason("(?i)abc").contains("`(?i`"))
+        XCTAssertTrue(reason("(?x)a b").contains("the flag `x`"))
+        XCTAssertTrue(reason("(?i").contains("unterminated group"))
+        XCTAssertTrue(reason("(?#note)a").contains("`(?#`"))
         XCTAssertTrue(reason("\\p{L}").contains("the escape `\\p`"))
         XCTAssertTrue(reason("[a[b]]").contains("nested class"))
         for pattern in ["(a)\\1", "a(?=b)", "a++"] {
@@ -126,5 +156,64 @@ final class RegexEngineTests: XCTestCase {
         XCTAssertEqual(engine.get("/" + String(repeating: "a", count: 64) + "!").status, 404)
         XCTAssertEqual(engine.get("/" + String(repeating: "a", count: 64)).stubID, "evil")
         XCTAssertEqual(engine.journalEntries.count, 2)
+    }
+}
+
+/// Random patterns over `a`, `b`, `.`, classes and groups with every supported operator, and short
+/// texts, from a fixed seed so a disagreement is reproducible.
+private struct PatternGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    private mutating func next(_ bound: Int) -> Int {
+        state = state &* 6364136223846793005 &+ 1442695040888963407
+        return Int((state >> 33) % UInt64(bound))
+    }
+
+    mutating func text() -> String {
+        String((0..<next(9)).map { _ in ["a", "b", "a", "b", "\n", "B"][next(6)] })
+    }
+
+    mutating func pattern(depth: Int = 0) -> String {
+        var pattern = next(5) == 0 ? "^" : ""
+        pattern += alternation(depth: depth)
+        if next(5) == 0 { pattern += "$" }
+        return pattern
+    }
+
+    private mutating func alternation(depth: Int) -> String {
+        (0..<(1 + next(2))).map { _ in concatenation(depth: depth) }.joined(separator: "|")
+    }
+
+    private mutating func concatenation(depth: Int) -> String {
+        (0..<(1 + next(3))).map { _ in
+            let atom = atom(depth: depth)
+            return atom + quantifier(bounded: atom.hasPrefix("("))
+        }.joined()
+    }
+
+    private mutating func atom(depth: Int) -> String {
+        switch next(depth < 2 ? 10 : 7) {
+        case 0, 1: return "a"
+        case 2: return "b"
+        case 3: return "."
+        case 4: return "[ab]"
+        case 5: return "[^a]"
+        case 6: return "\\w"
+        case 7: return "(" + alternation(depth: depth + 1) + ")"
+        case 8: return "(?:" + alternation(depth: depth + 1) + ")"
+        default: return "(?i:" + alternation(depth: depth + 1) + ")"
+        }
+    }
+
+    /// Groups get bounded quantifiers only: an unbounded one around a group that can match
+    /// empty sends ICU's backtracking past its limits, and it then answers "no match" wrongly.
+    private mutating func quantifier(bounded: Bool) -> String {
+        let choices = bounded ? ["", "", "?", "{2}", "{0,2}"] : ["", "", "", "*", "+", "?", "{2}", "{0,2}", "{1,}"]
+        let base = choices[next(choices.count)]
+        return base.isEmpty || next(4) != 0 ? base : base + "?"
     }
 }

@@ -6,6 +6,8 @@ struct RegexCharacterClass: Sendable {
     private var ranges: [ClosedRange<UInt32>] = []
     /// Shorthand classes for scalars beyond ASCII; `negated` for `\D \W \S`.
     private var builtins: [(RegexBuiltinClass, negated: Bool)] = []
+    /// Under `(?i)`: a scalar belongs if any of its case forms does.
+    private var ignoresCase = false
     /// `[^...]`.
     var isNegated = false
 
@@ -13,8 +15,12 @@ struct RegexCharacterClass: Sendable {
     func contains(_ scalar: Unicode.Scalar) -> Bool {
         let value = scalar.value
         if value < 0x80 { return containsASCII(UInt8(value)) }
-        var found = ranges.contains { $0.contains(value) }
-        if !found { found = builtins.contains { $0.0.contains(scalar) != $0.negated } }
+        var found = containsBeyondASCII(scalar)
+        if !found && ignoresCase {
+            found = Self.caseForms(of: scalar).contains { form in
+                form.value < 0x80 ? hasASCIIBit(UInt8(form.value)) : containsBeyondASCII(form)
+            }
+        }
         return found != isNegated
     }
 
@@ -27,8 +33,16 @@ struct RegexCharacterClass: Sendable {
     /// Whether the ASCII `byte` is in the set.
     @inline(__always)
     func containsASCII(_ byte: UInt8) -> Bool {
-        let found = byte < 64 ? (asciiLow >> UInt64(byte)) & 1 == 1 : (asciiHigh >> UInt64(byte - 64)) & 1 == 1
-        return found != isNegated
+        hasASCIIBit(byte) != isNegated
+    }
+
+    private func hasASCIIBit(_ byte: UInt8) -> Bool {
+        byte < 64 ? (asciiLow >> UInt64(byte)) & 1 == 1 : (asciiHigh >> UInt64(byte - 64)) & 1 == 1
+    }
+
+    private func containsBeyondASCII(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        return ranges.contains { $0.contains(value) } || builtins.contains { $0.0.contains(scalar) != $0.negated }
     }
 
     mutating func insert(_ range: ClosedRange<UInt32>) {
@@ -47,6 +61,20 @@ struct RegexCharacterClass: Sendable {
         builtins.append((builtin, negated))
     }
 
+    /// Makes membership ignore case; call once every member is in.
+    mutating func ignoreCase() {
+        ignoresCase = true
+        for byte in UInt8(ascii: "A")...UInt8(ascii: "Z") where hasASCIIBit(byte) || hasASCIIBit(byte | 0x20) {
+            insertASCII(byte)
+            insertASCII(byte | 0x20)
+        }
+        // ASCII letters also have non-ASCII case partners in ranges (K and KELVIN SIGN, s and LONG S).
+        for byte in UInt8(0)..<0x80 where !hasASCIIBit(byte) {
+            let scalar = Unicode.Scalar(byte)
+            if Self.caseForms(of: scalar).contains(where: { $0.value >= 0x80 && containsBeyondASCII($0) }) { insertASCII(byte) }
+        }
+    }
+
     private mutating func insertASCII(_ byte: UInt8) {
         if byte < 64 { asciiLow |= 1 << UInt64(byte) } else { asciiHigh |= 1 << UInt64(byte - 64) }
     }
@@ -56,5 +84,24 @@ struct RegexCharacterClass: Sendable {
         var set = RegexCharacterClass()
         set.insert(builtin, negated: negated)
         return set
+    }
+
+    /// One scalar and its other cases, for a literal under `(?i)`.
+    static func caseless(_ scalar: Unicode.Scalar) -> RegexCharacterClass {
+        var set = RegexCharacterClass()
+        set.insert(scalar.value...scalar.value)
+        set.ignoreCase()
+        return set
+    }
+
+    /// The scalar's single-scalar lower, upper and title case forms (simple case mapping).
+    static func caseForms(of scalar: Unicode.Scalar) -> [Unicode.Scalar] {
+        let properties = scalar.properties
+        var forms: [Unicode.Scalar] = []
+        for mapping in [properties.lowercaseMapping, properties.uppercaseMapping, properties.titlecaseMapping] {
+            let scalars = mapping.unicodeScalars
+            if scalars.count == 1, let form = scalars.first, form != scalar, !forms.contains(form) { forms.append(form) }
+        }
+        return forms
     }
 }

@@ -1,6 +1,7 @@
 /// Parses the supported syntax into a ``RegexNode``: literals and escapes, `.`, classes,
-/// `\d \w \s \D \W \S`, `^ $ \A \z \Z \b \B`, groups `( )`, `(?: )`, `(?<name> )`, `|`, and
-/// `* + ? {m} {m,} {m,n}` (lazy forms accepted; for a yes/no match they mean the same).
+/// `\d \w \s \D \W \S`, `^ $ \A \z \Z \b \B`, groups `( )`, `(?: )`, `(?<name> )`, `|`,
+/// `* + ? {m} {m,} {m,n}` (lazy forms accepted; for a yes/no match they mean the same), and the
+/// flags `i m s` as `(?i)` or `(?i: )`.
 ///
 /// Constructs that only a backtracking engine can run (backreferences, lookaround, atomic groups,
 /// possessive quantifiers) are refused with a message naming them, so a stub can never make a
@@ -10,6 +11,12 @@ struct RegexParser {
     private let scalars: [Unicode.Scalar]
     private var position = 0
     private var depth = 0
+    /// `(?i)`: letters match either case.
+    private var ignoresCase = false
+    /// `(?m)`: `^ $` also match at line breaks.
+    private var multiline = false
+    /// `(?s)`: `.` also matches line terminators.
+    private var dotMatchesAll = false
 
     init(_ pattern: String) {
         self.pattern = pattern
@@ -137,17 +144,34 @@ struct RegexParser {
         position += 1
         switch next {
         case "(": return try parseGroup(start: start)
-        case "[": return .set(try parseClass(start: start))
-        case ".": return .any
-        case "^": return .assertion(.start)
-        case "$": return .assertion(.endOrFinalTerminator)
-        case "\\": return try parseEscape(start: start)
+        case "[":
+            var set = try parseClass(start: start)
+            if ignoresCase { set.ignoreCase() }
+            return .set(set)
+        case ".":
+            guard dotMatchesAll else { return .any }
+            var everything = RegexCharacterClass()
+            everything.isNegated = true
+            return .set(everything)
+        case "^": return .assertion(multiline ? .lineStart : .start)
+        case "$": return .assertion(multiline ? .lineEnd : .endOrFinalTerminator)
+        case "\\":
+            let escape = try parseEscape(start: start)
+            if case .scalar(let scalar) = escape { return literal(scalar) }
+            return escape
         case "*", "+", "?":
             throw failure("nothing to repeat at offset \(start): `\(next)` needs something before it (write `\\\(next)` for the character)")
         case "{" where looksLikeIntervalAt(start):
             throw failure("nothing to repeat at offset \(start): `{` needs something before it (write `\\{` for the character)")
-        default: return .scalar(next)
+        default: return literal(next)
         }
+    }
+
+    /// A literal scalar, caseless under `(?i)` (simple case mapping: `ß` matches `ẞ`, not `SS`).
+    private func literal(_ scalar: Unicode.Scalar) -> RegexNode {
+        // Beyond ASCII another scalar may map onto this one even when it maps onto none (ẞ → ß).
+        guard ignoresCase, scalar.value >= 0x80 || !RegexCharacterClass.caseForms(of: scalar).isEmpty else { return .scalar(scalar) }
+        return .set(.caseless(scalar))
     }
 
     private func looksLikeIntervalAt(_ index: Int) -> Bool {
@@ -157,6 +181,7 @@ struct RegexParser {
     }
 
     private mutating func parseGroup(start: Int) throws(RegexSyntaxError) -> RegexNode {
+        let outerFlags = (ignoresCase, multiline, dotMatchesAll)
         if peek == "?" {
             position += 1
             guard let kind = peek else { throw failure("unterminated group at offset \(start)") }
@@ -171,8 +196,11 @@ struct RegexParser {
                 throw unsupported("lookbehind `(?<\(scalars[position + 1])` at offset \(start)")
             case "<", "P", "'":
                 try skipGroupName(start: start)
+            case "i", "m", "s", "x", "-":
+                // `(?i)` holds for the rest of the enclosing group; `(?i:...)` only inside.
+                if try parseFlags(start: start) { return .empty }
             default:
-                throw unsupported("the group `(?\(kind)` at offset \(start) (inline flags, comments, conditionals)")
+                throw unsupported("the group `(?\(kind)` at offset \(start) (comments, conditionals)")
             }
         }
         depth += 1
@@ -183,7 +211,28 @@ struct RegexParser {
         depth -= 1
         guard peek == ")" else { throw failure("missing `)` for the group opened at offset \(start)") }
         position += 1
+        (ignoresCase, multiline, dotMatchesAll) = outerFlags
         return inner
+    }
+
+    /// Reads `ims-` flags up to `)` (returns true: they hold for the rest of the enclosing group)
+    /// or `:` (returns false: they hold inside this group).
+    private mutating func parseFlags(start: Int) throws(RegexSyntaxError) -> Bool {
+        var on = true
+        while let next = peek {
+            position += 1
+            switch next {
+            case "i": ignoresCase = on
+            case "m": multiline = on
+            case "s": dotMatchesAll = on
+            case "-" where on: on = false
+            case ")": return true
+            case ":": return false
+            default:
+                throw unsupported("the flag `\(next)` in the group at offset \(start) (flags `i`, `m` and `s` are supported)")
+            }
+        }
+        throw failure("unterminated group at offset \(start)")
     }
 
     /// `(?<name>`, `(?P<name>`, `(?'name'`: a named group; the name plays no part in a yes/no match.

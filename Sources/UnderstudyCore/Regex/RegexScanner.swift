@@ -70,6 +70,13 @@ struct RegexScanner {
         switch assertion {
         case .start: return offset == 0
         case .end: return current == nil
+        case .lineStart:
+            guard let previous else { return true }
+            // Not between the \r and \n of one line break.
+            return Self.isLineTerminator(previous) && !(previous == "\r" && current == "\n")
+        case .lineEnd:
+            guard let current else { return true }
+            return Self.isLineTerminator(current) && !(current == "\n" && previous == "\r")
         case .endOrFinalTerminator: return current == nil || isBeforeFinalTerminator
         case .wordBoundary: return Self.isWord(previous) != Self.isWord(current)
         case .notWordBoundary: return Self.isWord(previous) == Self.isWord(current)
