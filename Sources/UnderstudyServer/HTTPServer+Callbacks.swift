@@ -38,7 +38,8 @@ extension HTTPServer {
         guard let bufferevent = bufferevent_socket_new(base, -1, 0) else { return nil }
         let connection = Connection(
             bufferevent: bufferevent,
-            parser: RequestStreamParser(maxBodyBytes: configuration.maxBodyBytes, maxHeadBytes: configuration.maxHeaderBytes))
+            parser: RequestStreamParser(maxBodyBytes: configuration.maxBodyBytes, maxHeadBytes: configuration.maxHeaderBytes,
+                                        reporting: .unknownMethods))
         // An address can be reused once a connection that never sent a byte (so never got a close
         // callback) is gone; the new connection replaces the dead one.
         connections[UnsafeMutableRawPointer(bufferevent)] = connection
@@ -52,12 +53,12 @@ extension HTTPServer {
         return bufferevent
     }
 
-    /// Feeds newly arrived bytes to the connection's raw-stream reader.
+    /// Feeds newly arrived bytes to the connection's raw-stream reader, in place: the reader
+    /// looks at evbuffer's own chunks (`evbuffer_peek`), so nothing is copied or allocated here.
     func inspect(_ buffer: OpaquePointer, added: Int, on connection: Connection) {
         if connection.evcon == nil { attach(connection) }
         let total = evbuffer_get_length(buffer)
         var offset = total - added
-        var scratch = [UInt8](repeating: 0, count: 4096)
         while offset < total {
             switch connection.parser.need {
             case .nothing:
@@ -69,12 +70,12 @@ extension HTTPServer {
             case .inspect:
                 var position = evbuffer_ptr()
                 guard evbuffer_ptr_set(buffer, &position, offset, EVBUFFER_PTR_SET) == 0 else { return }
-                let count = min(scratch.count, total - offset)
-                let copied = scratch.withUnsafeMutableBytes { evbuffer_copyout_from(buffer, &position, $0.baseAddress, count) }
-                guard copied > 0 else { return }
-                let (used, events) = scratch.withUnsafeBytes {
-                    connection.parser.inspect(UnsafeRawBufferPointer(rebasing: $0[..<copied]))
-                }
+                var chunk = iovec()  // evbuffer_iovec is a macro for struct iovec
+                guard evbuffer_peek(buffer, total - offset, &position, &chunk, 1) > 0,
+                      let base = chunk.iov_base, chunk.iov_len > 0 else { return }
+                let bytes = UnsafeRawBufferPointer(start: base, count: min(chunk.iov_len, total - offset))
+                let (used, events) = connection.parser.inspect(bytes)
+                guard used > 0 || !events.isEmpty else { return }
                 offset += used
                 for event in events {
                     switch event {

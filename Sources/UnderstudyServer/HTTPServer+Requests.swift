@@ -17,8 +17,11 @@ extension HTTPServer {
         if let connection, connection.evcon == nil { attach(connection) }
 
         let target = evhttp_request_get_uri(request).map { String(cString: $0) } ?? "/"
-        let head = connection?.takeHead(target: target)
-        let method = head?.method ?? Self.methodName(evhttp_request_get_command(request))
+        // The raw-stream reader keeps heads only for methods evhttp does not know (it hands
+        // those over nameless); every other request is described by evhttp's own parse.
+        let knownMethod = Self.knownMethodName(evhttp_request_get_command(request))
+        let head = knownMethod == nil ? connection?.takeHead(target: target) : nil
+        let method = knownMethod ?? head?.method ?? "UNKNOWN"
         let headers = Self.headers(of: request)
         var body = Self.drain(evhttp_request_get_input_buffer(request))
         var closeAfter = false
@@ -36,7 +39,7 @@ extension HTTPServer {
             }
         }
 
-        let engineRequest = HTTPRequest(method: method, target: RequestHead.originForm(target), headers: headers, body: body)
+        let engineRequest = Self.makeRequest(method: method, target: target, headers: headers, body: body)
         let response = refusal.map { responder.reject(engineRequest, status: 400, reason: $0) }
             ?? responder.respond(to: engineRequest)
 
@@ -91,8 +94,13 @@ extension HTTPServer {
         }
         let request = pending.request
         if let output = evhttp_request_get_output_headers(request) {
+            var hasDate = false
             for field in response.headers where !HTTPHeaders.namesMatch(field.name, "Transfer-Encoding") {
                 evhttp_add_header(output, field.name, field.value)
+                if !hasDate && HTTPHeaders.namesMatch(field.name, "Date") { hasDate = true }
+            }
+            if !hasDate {
+                dateHeader.withCurrentValue { _ = evhttp_add_header(output, "Date", $0) }
             }
             if draining || pending.closeAfter {
                 evhttp_remove_header(output, "Connection")
@@ -108,12 +116,11 @@ extension HTTPServer {
             }, Unmanaged.passUnretained(connection).toOpaque())
         }
         log(pending, status: response.status, fault: nil)
-        let buffer = evbuffer_new()
-        if !response.body.isEmpty {
-            response.body.withUnsafeBytes { _ = evbuffer_add(buffer, $0.baseAddress, $0.count) }
+        // Straight into the request's own output buffer: evhttp would only move a separate one there.
+        if !response.body.isEmpty, let output = evhttp_request_get_output_buffer(request) {
+            response.body.withUnsafeBytes { _ = evbuffer_add(output, $0.baseAddress, $0.count) }
         }
-        evhttp_send_reply(request, Int32(response.status), ReasonPhrase.of(response.status), buffer)
-        evbuffer_free(buffer)
+        evhttp_send_reply(request, Int32(response.status), ReasonPhrase.of(response.status), nil)
         if connection == nil { finishRequest() }
     }
 
@@ -133,8 +140,9 @@ extension HTTPServer {
                                  milliseconds: clock.milliseconds(since: pending.receivedAt)))
     }
 
-    /// The method name for evhttp's command bits (used only when the raw stream was not readable).
-    static func methodName(_ command: evhttp_cmd_type) -> String {
+    /// The method name for evhttp's command bits; nil for the bit libevent 2.1 gives every
+    /// method it does not know.
+    static func knownMethodName(_ command: evhttp_cmd_type) -> String? {
         switch command {
         case EVHTTP_REQ_GET: return "GET"
         case EVHTTP_REQ_POST: return "POST"
@@ -145,8 +153,20 @@ extension HTTPServer {
         case EVHTTP_REQ_TRACE: return "TRACE"
         case EVHTTP_REQ_CONNECT: return "CONNECT"
         case EVHTTP_REQ_PATCH: return "PATCH"
-        default: return "UNKNOWN"
+        default: return nil
         }
+    }
+
+    /// The engine's request, the target split at its first `?` by bytes (a `Character` search
+    /// would walk grapheme clusters on every request).
+    static func makeRequest(method: String, target: String, headers: HTTPHeaders, body: [UInt8]) -> HTTPRequest {
+        let target = RequestHead.originForm(target)
+        let utf8 = target.utf8
+        guard let mark = utf8.firstIndex(of: UInt8(ascii: "?")) else {
+            return HTTPRequest(method: method, path: target, query: nil, headers: headers, body: body)
+        }
+        return HTTPRequest(method: method, path: String(target[..<mark]), query: String(target[utf8.index(after: mark)...]),
+                           headers: headers, body: body)
     }
 
     /// The request's header fields in arrival order.

@@ -40,6 +40,7 @@ public final class HTTPServer {
     /// `/dev/null`, dup2'ed over a socket to close it with a reset (see `HTTPServer+Faults.swift`).
     let nullDevice: Int32
     let clock = MonotonicClock()
+    var dateHeader = DateHeader()
 
     /// The URL clients use: `http://127.0.0.1:PORT`.
     public var url: String {

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import UnderstudyCore
 
 /// Follows the framing of the request byte stream on one connection, exactly as libevent 2.1
@@ -7,6 +12,10 @@ import UnderstudyCore
 /// ``RequestHead``). It mirrors libevent's rules rather than the RFC's, so that its idea of where
 /// each request starts stays in step with evhttp's; when the stream is something evhttp will
 /// refuse as malformed, it stops (evhttp answers 400 and closes the connection).
+///
+/// It runs on every byte the server reads, so the common path is a scan: lines are found with a
+/// byte search and copied in runs into one reused buffer, and a head is only turned into a
+/// ``RequestHead`` (strings, header list) when it is reported (see ``Reporting``).
 struct RequestStreamParser {
     /// What the parser found in the bytes it was given.
     enum Event {
@@ -26,6 +35,16 @@ struct RequestStreamParser {
         case nothing
     }
 
+    /// Which complete heads are reported as ``Event/head(_:)``. Refusals are always reported.
+    enum Reporting {
+        /// Every request's head.
+        case everyHead
+        /// Only heads of methods libevent 2.1 does not know: evhttp hands those over nameless
+        /// (and without their body), so the server needs the head; for every other request
+        /// evhttp's own parse says all there is.
+        case unknownMethods
+    }
+
     private enum State {
         case head
         case fixedBody(remaining: Int)
@@ -37,16 +56,25 @@ struct RequestStreamParser {
 
     private let maxBodyBytes: Int
     private let maxHeadBytes: Int
+    private let reporting: Reporting
     private var state: State = .head
-    private var line: [UInt8] = []
-    private var headLines: [[UInt8]] = []
+    /// In the head state: the head's complete lines, each without its CR and followed by `\n`,
+    /// then the line being read. Otherwise the chunk-size or trailer line being read. Reused.
+    private var buffer: [UInt8] = []
+    /// Where the line being read starts in `buffer`.
+    private var lineStart = 0
+    /// Bytes of the current head seen so far, line ends excepted (as evhttp counts them).
     private var headBytes = 0
+    /// What the current head's lines said so far.
+    private var framing = HeadFraming()
     private var chunkedHead: RequestHead?
     private var chunkedTotal = 0
 
-    init(maxBodyBytes: Int, maxHeadBytes: Int) {
+    init(maxBodyBytes: Int, maxHeadBytes: Int, reporting: Reporting = .everyHead) {
         self.maxBodyBytes = maxBodyBytes
         self.maxHeadBytes = maxHeadBytes
+        self.reporting = reporting
+        buffer.reserveCapacity(512)
     }
 
     var need: Need {
@@ -74,41 +102,55 @@ struct RequestStreamParser {
         var events: [Event] = []
         var used = 0
         while used < bytes.count, need == .inspect {
-            let byte = bytes[used]
-            used += 1
-            if byte != UInt8(ascii: "\n") {
-                line.append(byte)
-                if case .head = state { headBytes += 1 }
-                // Past the header limit (or an absurd chunk line) evhttp answers 400 and closes.
-                if headBytes > maxHeadBytes + 2 || line.count > maxHeadBytes + 2 { state = .stopped }
-                continue
+            let rest = UnsafeRawBufferPointer(rebasing: bytes[used...])
+            let start = rest.baseAddress!  // not empty: used < bytes.count
+            let newline = memchr(start, Int32(UInt8(ascii: "\n")), rest.count).map { UnsafeRawPointer($0) - start }
+            let run = UnsafeRawBufferPointer(rebasing: rest[..<(newline ?? rest.count)])
+            buffer.append(contentsOf: run)
+            used += run.count
+            if case .head = state { headBytes += run.count }
+            // Past the header limit (or an absurd chunk line) evhttp answers 400 and closes.
+            if headBytes > maxHeadBytes + 2 || buffer.count - lineStart > maxHeadBytes + 2 {
+                state = .stopped
+                break
             }
-            if line.last == UInt8(ascii: "\r") { line.removeLast() }
-            let completed = line
-            line.removeAll(keepingCapacity: true)
-            if let event = take(line: completed) { events.append(event) }
+            guard newline != nil else { break }
+            used += 1
+            if buffer.last == UInt8(ascii: "\r") { buffer.removeLast() }
+            if let event = completeLine() { events.append(event) }
         }
         return (used, events)
     }
 
-    /// Handles one complete line (without its line ending).
-    private mutating func take(line completed: [UInt8]) -> Event? {
+    /// Handles the line that ends `buffer` (from `lineStart`, without its line ending).
+    private mutating func completeLine() -> Event? {
+        let lineLength = buffer.count - lineStart
         switch state {
         case .head:
-            if !completed.isEmpty {
-                headLines.append(completed)
+            if lineLength > 0 {
+                var framing = self.framing
+                let start = lineStart
+                let valid = buffer.withUnsafeBufferPointer { framing.take(line: UnsafeBufferPointer(rebasing: $0[start...])) }
+                self.framing = framing
+                if !valid {
+                    state = .stopped
+                    return nil
+                }
+                buffer.append(UInt8(ascii: "\n"))
+                lineStart = buffer.count
                 return nil
             }
-            defer { headLines.removeAll(); headBytes = 0 }
-            guard let head = parseHead() else {
+            defer { startHead() }
+            guard framing.lines > 0 else {
                 state = .stopped
                 return nil
             }
-            return begin(head)
+            return beginBody()
         case .chunkSize:
+            defer { clearLine() }
             // evhttp skips blank lines here: they are the CRLF that ends the previous chunk.
-            if completed.isEmpty { return nil }
-            guard let size = Self.chunkSize(completed), let head = chunkedHead else {
+            if lineLength == 0 { return nil }
+            guard let size = Self.chunkSize(buffer), let head = chunkedHead else {
                 state = .stopped
                 return chunkedHead.map { .refused($0, reason: "malformed chunked request body") }
             }
@@ -120,7 +162,8 @@ struct RequestStreamParser {
             state = size == 0 ? .trailer : .chunkData(remaining: size)
             return nil
         case .trailer:
-            if completed.isEmpty {
+            clearLine()
+            if lineLength == 0 {
                 state = .head
                 headBytes = 0
             }
@@ -130,74 +173,86 @@ struct RequestStreamParser {
         }
     }
 
-    /// Decides how the body after `head` is framed, as evhttp 2.1 does.
-    private mutating func begin(_ head: RequestHead) -> Event? {
-        // evhttp reads no body for HEAD, TRACE or methods it does not know. The transport takes the
-        // body of an unknown method itself when it declared a length, so count those bytes too.
-        let hasBody = head.libeventReadsBody || !head.isKnownToLibevent
-        guard hasBody else {
-            state = .head
-            return .head(head)
-        }
-        if head.chunked {
-            guard head.libeventReadsBody else {
-                state = .stopped  // the server refuses it and closes the connection
-                return .head(head)
-            }
-            chunkedHead = head
-            chunkedTotal = 0
-            state = .chunkSize
-            return .head(head)
-        }
-        let length = head.declaredLength ?? 0
-        if length > maxBodyBytes && head.libeventReadsBody {
-            state = .stopped
-            return .refused(head, reason: "request body of \(length) bytes exceeds the \(maxBodyBytes)-byte limit")
-        }
-        state = length > 0 ? .fixedBody(remaining: length) : .head
-        return .head(head)
+    private mutating func clearLine() {
+        buffer.removeAll(keepingCapacity: true)
+        lineStart = 0
     }
 
-    /// Parses the collected head lines; nil where evhttp would answer 400.
-    private func parseHead() -> RequestHead? {
-        guard let first = headLines.first else { return nil }
+    private mutating func startHead() {
+        clearLine()
+        headBytes = 0
+        framing = HeadFraming()
+    }
+
+    /// Decides how the body after the completed head is framed, as evhttp 2.1 does, and what to
+    /// report. `buffer` still holds the head.
+    private mutating func beginBody() -> Event? {
+        let method = framing.method
+        let reportHead = reporting == .everyHead || method == .unknown
+        // evhttp reads no body for HEAD, TRACE or methods it does not know. The transport takes the
+        // body of an unknown method itself when it declared a length, so count those bytes too.
+        guard method != .noBody else {
+            state = .head
+            return reportHead ? makeHead().map { .head($0) } : nil
+        }
+        if framing.chunked {
+            guard method == .readsBody else {
+                state = .stopped  // the server refuses it and closes the connection
+                return makeHead().map { .head($0) }
+            }
+            chunkedHead = makeHead()
+            chunkedTotal = 0
+            state = .chunkSize
+            return reportHead ? chunkedHead.map { .head($0) } : nil
+        }
+        let length: Int
+        switch framing.contentLength {
+        case .absent: length = 0
+        case .value(let value): length = value
+        case .invalid:
+            state = .stopped
+            return nil
+        }
+        if length > maxBodyBytes && method == .readsBody {
+            state = .stopped
+            return makeHead().map { .refused($0, reason: "request body of \(length) bytes exceeds the \(maxBodyBytes)-byte limit") }
+        }
+        state = length > 0 ? .fixedBody(remaining: length) : .head
+        return reportHead ? makeHead().map { .head($0) } : nil
+    }
+
+    /// The head in `buffer` as strings; only built for heads that are reported or kept.
+    private func makeHead() -> RequestHead? {
+        var lines = buffer.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        if lines.last?.isEmpty == true { lines.removeLast() }
+        guard let first = lines.first else { return nil }
         let parts = first.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
-        guard parts.count == 3, !parts[0].isEmpty,
+        guard parts.count == 3,
               let method = String(validating: parts[0], as: UTF8.self),
               let target = String(validating: parts[1], as: UTF8.self) else { return nil }
         var headers = HTTPHeaders()
-        for raw in headLines.dropFirst() {
+        for raw in lines.dropFirst() {
             if raw.first == UInt8(ascii: " ") || raw.first == UInt8(ascii: "\t") {
                 continue  // folded continuation: evhttp appends it to the previous value
             }
             guard let colon = raw.firstIndex(of: UInt8(ascii: ":")) else { return nil }
-            let name = String(decoding: raw[..<colon], as: UTF8.self)
-            let value = String(decoding: raw[(colon + 1)...], as: UTF8.self)
-                .trimmingSpaces()
-            headers.append(name: name, value: value)
+            let value = HeadFraming.trimmed(raw[(colon + 1)...])
+            headers.append(name: String(decoding: raw[..<colon], as: UTF8.self), value: String(decoding: value, as: UTF8.self))
         }
         var declared: Int?
-        let chunked = headers["Transfer-Encoding"].map { $0.lowercased() == "chunked" } ?? false
-        if !chunked, let text = headers["Content-Length"] {
-            guard let value = Int(text), value >= 0 else { return nil }
-            declared = value
-        }
-        return RequestHead(method: method, target: target, headers: headers, declaredLength: declared, chunked: chunked)
+        if !framing.chunked, case .value(let value) = framing.contentLength { declared = value }
+        return RequestHead(method: method, target: target, headers: headers, declaredLength: declared, chunked: framing.chunked)
     }
 
     /// Parses a chunk-size line the way evhttp does: hex digits, optionally followed by a space.
     private static func chunkSize(_ line: [UInt8]) -> Int? {
         let digits = line.prefix { $0 != UInt8(ascii: " ") }
         guard !digits.isEmpty, digits.count <= 15 else { return nil }
-        return Int(String(decoding: digits, as: UTF8.self), radix: 16)
-    }
-}
-
-extension String {
-    /// The string without leading and trailing spaces and tabs (header values, as evhttp trims them).
-    func trimmingSpaces() -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) }) else { return "" }
-        return String(self[start...end])
+        var size = 0
+        for digit in digits {
+            guard let value = HeadFraming.hexValue(digit) else { return nil }
+            size = size << 4 | value
+        }
+        return size
     }
 }

@@ -17,6 +17,21 @@ final class JournalTests: XCTestCase {
         XCTAssertEqual(line, #"{"seq":1,"time":"2026-11-22T04:27:58.136Z","elapsedMs":12.345,"method":"GET","path":"/posts","query":"page=1","headers":{"host":["127.0.0.1:8080"],"x-multi":["a","b"]},"body":"hi \"there\"\n","matched":true,"stub":"p","responseIndex":0,"status":201,"fault":null,"scenario":null,"rateLimited":false}"#)
     }
 
+    func testLinesEscapeControlsQuotesAndLongValuesThatOutgrowTheScratchBuffer() throws {
+        let engine = try makeEngine(#"{"stubs":[]}"#)
+        let long = String(repeating: "ab\u{1}\"\\", count: 600)  // 3 000 bytes, 7 200 once escaped
+        var headers = HTTPHeaders()
+        headers.append(name: "X-Ctl", value: "tab\there\u{7F}é")
+        _ = engine.handle(HTTPRequest(method: "PUT", target: "/esc", headers: headers, body: Array(long.utf8)))
+        _ = engine.get("/after")
+        let first = String(decoding: engine.journalEntries[0].json, as: UTF8.self)
+        XCTAssertTrue(first.contains(#""x-ctl":["tab\there\u007fé"]"#), first)
+        XCTAssertTrue(first.contains(#""body":""# + String(repeating: #"ab\u0001\"\\"#, count: 600) + #"","#))
+        XCTAssertEqual(engine.journalObjects[0]["body"] as? String, long, "the line is valid JSON that decodes back")
+        XCTAssertEqual(engine.journalObjects[1]["path"] as? String, "/after", "the scratch buffer is reused cleanly")
+        XCTAssertEqual(engine.journalEntries[1].line.last, UInt8(ascii: "\n"))
+    }
+
     func testNonUTF8BodyIsBase64AndMissingQueryIsNull() throws {
         let engine = try makeEngine(#"{"stubs":[]}"#)
         _ = engine.handle(HTTPRequest(method: "POST", target: "/bin", body: [0xFF, 0xFE, 0x00]))

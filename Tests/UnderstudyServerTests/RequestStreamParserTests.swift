@@ -4,8 +4,9 @@ import XCTest
 /// The raw-stream reader that keeps method names and refused requests evhttp would drop.
 final class RequestStreamParserTests: XCTestCase {
     /// Feeds `text` in pieces of `step` bytes, as the network might deliver it.
-    private func feed(_ text: String, step: Int, maxBody: Int = 100) -> [RequestStreamParser.Event] {
-        var parser = RequestStreamParser(maxBodyBytes: maxBody, maxHeadBytes: 1000)
+    private func feed(_ text: String, step: Int, maxBody: Int = 100,
+                      reporting: RequestStreamParser.Reporting = .everyHead) -> [RequestStreamParser.Event] {
+        var parser = RequestStreamParser(maxBodyBytes: maxBody, maxHeadBytes: 1000, reporting: reporting)
         let bytes = Array(text.utf8)
         var events: [RequestStreamParser.Event] = []
         var offset = 0
@@ -48,6 +49,24 @@ final class RequestStreamParserTests: XCTestCase {
         for step in [1, 2, 7, 1000] {
             XCTAssertEqual(summary(feed(stream, step: step)), ["PURGE /cache", "POST /a?x=1", "PATCH /b", "GET /c"], "step \(step)")
         }
+    }
+
+    func testTheServersModeReportsOnlyUnknownMethodsButFramesAndRefusesEverything() throws {
+        let stream = "GET /a HTTP/1.1\r\nHost: x\r\n\r\n"
+            + "POST /b HTTP/1.1\r\ncontent-length: 5\r\n\r\nPURGE"
+            + "PATCH /c HTTP/1.1\r\nTransfer-Encoding: Chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n"
+            + "HEAD /d HTTP/1.1\r\nContent-Length: 3\r\n\r\n"
+            + "PURGE /e?x HTTP/1.1\r\nContent-Length: 2\r\nX-A:  1 \r\n\r\nok"
+            + "PUT /big HTTP/1.1\r\nContent-Length: 101\r\n\r\n"
+        for step in [1, 3, 1000] {
+            let events = feed(stream, step: step, reporting: .unknownMethods)
+            XCTAssertEqual(summary(events), ["PURGE /e?x", "refused PUT /big"], "step \(step)")
+            guard case .head(let head)? = events.first else { return XCTFail("step \(step)") }
+            XCTAssertEqual(head.declaredLength, 2)
+            XCTAssertEqual(head.headers["x-a"], "1")
+        }
+        let chunked = "POST /c HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n40\r\n" + String(repeating: "x", count: 64) + "\r\n40\r\n"
+        XCTAssertEqual(summary(feed(chunked, step: 9, reporting: .unknownMethods)), ["refused POST /c"])
     }
 
     func testHeadersKeepOrderAndRepeats() throws {

@@ -254,6 +254,7 @@ def header(results):
         f"- machine: {m['nproc']} cores, {m['cpu']}, {m['memory_gb']} GB; `{m['uname']}`",
         f"- tools: libevent {m['libevent']}, {m['wrk']}, {m['swift']}",
         f"- commit: {m['commit']}{' (with uncommitted changes)' if m['dirty'] else ''}",
+        f"- Understudy built with: `{m.get('build', 'swift build -c release --product understudy')}`",
         f"- settings: {c['rounds']} rounds × {c['duration']:g} s per server (after {c['warmup']:g} s warm-up), "
         f"interleaved baseline/Understudy; {c['starts']} starts per start-up case; "
         f"{_rps(c['memory_requests'])} requests for memory; soak {c['soak_seconds']:g} s in {c['soak_interval']:g} s "

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The stub engine: picks the stub for each request, steps its response sequence, scenario and rate
 /// limit, journals the request and returns the response to send.
@@ -8,7 +12,11 @@ import Foundation
 /// thread that owns it.
 public final class StubEngine {
     /// The loaded stubs in load order (the order they are tried in).
-    public private(set) var stubs: [Stub]
+    public private(set) var stubs: [Stub] {
+        didSet { boxes = stubs.map(StubBox.init) }
+    }
+    /// `stubs`, boxed, for the request path (see ``StubBox``).
+    private(set) var boxes: [StubBox]
     var runtimes: [StubRuntime]
     var index: StubIndex
     var scenarios: ScenarioBook
@@ -20,10 +28,13 @@ public final class StubEngine {
     var adminStubCounter = 0
     private var cachedSecond: Int64 = .min
     private var cachedTimePrefix = ""
+    /// Scratch space journal lines are encoded into.
+    private let lineBuffer = JournalLineBuffer()
 
     /// Creates an engine serving `stubs`.
     public init(stubs: StubSet, configuration: EngineConfiguration = EngineConfiguration()) {
         self.stubs = stubs.stubs
+        self.boxes = stubs.stubs.map(StubBox.init)
         self.runtimes = Array(repeating: StubRuntime(), count: stubs.count)
         self.index = StubIndex(stubs: stubs.stubs)
         self.scenarios = ScenarioBook(stubs: stubs.stubs)
@@ -37,7 +48,7 @@ public final class StubEngine {
         let context = MatchContext(request)
         let now = configuration.clock.monotonicNanoseconds
         let winner = index.firstCandidate(method: context.method, path: context.path) { candidate in
-            isEligible(candidate) && stubs[candidate].request.matches(context)
+            isEligible(candidate) && boxes[candidate].stub.request.matches(context)
         }
         guard let winner else { return unmatched(context) }
         return serve(winner, context, now: now)
@@ -92,25 +103,26 @@ public final class StubEngine {
     /// Scenario state and sequence allow the stub to answer.
     func isEligible(_ candidate: Int) -> Bool {
         if runtimes[candidate].exhausted { return false }
-        let stub = stubs[candidate]
-        if let wanted = stub.whenState, let scenario = stub.scenario, scenarios.state(of: scenario) != wanted { return false }
+        let box = boxes[candidate]
+        if let wanted = box.stub.whenState, let scenario = box.stub.scenario, scenarios.state(of: scenario) != wanted { return false }
         return true
     }
 
     private func serve(_ winner: Int, _ context: MatchContext, now: UInt64) -> HTTPResponse {
-        let stub = stubs[winner]
+        let box = boxes[winner]
         var limitHeaders: RateLimitHeaders?
-        if let rule = stub.rateLimit {
+        if let rule = box.stub.rateLimit {
             let decision = runtimes[winner].rateLimit.admit(rule, now: now)
             if !decision.allowed {
-                return rateLimited(stub, rule, decision, context)
+                return rateLimited(box.stub, rule, decision, context)
             }
             limitHeaders = RateLimitHeaders(rule: rule, decision: decision)
         }
-        let responseIndex = runtimes[winner].takeResponse(of: stub)
-        let response = stub.responses[responseIndex]
+        let responses = box.stub.responses
+        let responseIndex = runtimes[winner].takeResponse(of: responses, afterLast: box.stub.afterLast)
+        let response = responses[responseIndex]
         var transition: ScenarioTransition?
-        if let scenario = stub.scenario, let target = stub.setState {
+        if let scenario = box.stub.scenario, let target = box.stub.setState {
             transition = ScenarioTransition(name: scenario, from: scenarios.state(of: scenario), to: target)
             scenarios.set(scenario, to: target)
         }
@@ -125,10 +137,10 @@ public final class StubEngine {
             break
         }
         limitHeaders?.add(to: &headers)
-        record(JournalRecord(request: context.request, matched: true, stubID: stub.id, responseIndex: responseIndex,
+        record(JournalRecord(request: context.request, matched: true, stubID: box.stub.id, responseIndex: responseIndex,
                              status: response.status, fault: response.fault, scenario: transition, rateLimited: false))
         return HTTPResponse(status: response.status, headers: headers, body: response.body,
-                            delayMs: response.delayMs, fault: response.fault, stubID: stub.id)
+                            delayMs: response.delayMs, fault: response.fault, stubID: box.stub.id)
     }
 
     private func rateLimited(_ stub: Stub, _ rule: RateLimitRule, _ decision: RateLimitState.Decision, _ context: MatchContext) -> HTTPResponse {
@@ -183,7 +195,7 @@ public final class StubEngine {
             JournalEntry(seq: seq, request: record.request, matched: record.matched, stubID: record.stubID,
                          status: record.status, rateLimited: record.rateLimited,
                          line: JournalEntry.encode(seq: seq, timePrefix: cachedTimePrefix, milliseconds: fraction,
-                                                   elapsedNanoseconds: elapsed, record: record))
+                                                   elapsedNanoseconds: elapsed, record: record, into: lineBuffer))
         }
         // The same bytes as the in-memory entry: encoded once, never copied.
         configuration.journalSink?.write(line: entry.line)

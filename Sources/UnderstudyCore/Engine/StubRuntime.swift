@@ -12,16 +12,21 @@ struct StubRuntime {
 
     /// Takes the next response index and moves the sequence on according to `times` and `afterLast`.
     mutating func takeResponse(of stub: Stub) -> Int {
+        takeResponse(of: stub.responses, afterLast: stub.afterLast)
+    }
+
+    /// The same, given only what it reads, so the caller need not copy the whole stub.
+    mutating func takeResponse(of responses: [StubResponse], afterLast: AfterLast) -> Int {
         let served = position
         timesServed += 1
         servedAtPosition += 1
-        guard servedAtPosition >= stub.responses[served].times else { return served }
-        if served + 1 < stub.responses.count {
+        guard servedAtPosition >= responses[served].times else { return served }
+        if served + 1 < responses.count {
             position = served + 1
             servedAtPosition = 0
             return served
         }
-        switch stub.afterLast {
+        switch afterLast {
         case .repeat:
             // Stay on the last response; `servedAtPosition` keeps counting harmlessly.
             break

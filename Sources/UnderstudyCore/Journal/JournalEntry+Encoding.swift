@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension JournalEntry {
     /// Encodes an entry as one JSON Lines line (newline included) in the documented field order:
@@ -6,72 +10,82 @@ extension JournalEntry {
     /// "stub","responseIndex","status","fault","scenario","rateLimited"}`.
     ///
     /// `timePrefix` is the timestamp up to and including the seconds' `.`; the milliseconds and
-    /// `elapsedMs` are written as digits straight into the buffer.
-    static func encode(seq: Int, timePrefix: String, milliseconds: Int, elapsedNanoseconds: UInt64, record: JournalRecord) -> [UInt8] {
+    /// `elapsedMs` are written as digits straight into the buffer. `buffer` is scratch space,
+    /// reused across calls; the line is returned as an array of exactly its size.
+    static func encode(seq: Int, timePrefix: String, milliseconds: Int, elapsedNanoseconds: UInt64, record: JournalRecord,
+                       into buffer: JournalLineBuffer) -> [UInt8] {
         let request = record.request
-        var writer = JSONWriter(capacity: 384 + request.body.count)
-        writer.raw("{")
-        writer.key("seq", first: true); writer.int(seq)
-        writer.key("time")
-        writer.raw("\"")
-        writer.raw(timePrefix)
-        writer.digits(UInt64(milliseconds), minimumWidth: 3)
-        writer.raw("Z\"")
+        let out = buffer
+        out.reset()
+        out.append("{" as StaticString)
+        out.key("seq", first: true); out.int(seq)
+        out.key("time")
+        out.append(UInt8(ascii: "\""))
+        out.append(timePrefix)
+        out.digits(UInt64(milliseconds), minimumWidth: 3)
+        out.append("Z\"" as StaticString)
         let micro = elapsedNanoseconds / 1_000
-        writer.key("elapsedMs"); writer.digits(micro / 1_000); writer.raw("."); writer.digits(micro % 1_000, minimumWidth: 3)
-        writer.key("method"); writer.string(request.method)
-        writer.key("path"); writer.string(request.path)
-        writer.key("query"); writer.optionalString(request.query)
-        writer.key("headers"); encodeHeaders(request.headers, into: &writer)
+        out.key("elapsedMs"); out.digits(micro / 1_000); out.append(UInt8(ascii: ".")); out.digits(micro % 1_000, minimumWidth: 3)
+        out.key("method"); out.appendJSONString(request.method)
+        out.key("path"); out.appendJSONString(request.path)
+        out.key("query"); out.optionalJSONString(request.query)
+        out.key("headers"); encodeHeaders(request.headers, into: out)
         if request.body.isEmpty {
-            writer.key("body"); writer.raw("\"\"")
+            out.key("body"); out.append("\"\"" as StaticString)
         } else if String(validating: request.body, as: UTF8.self) != nil {
-            writer.key("body")
-            request.body.withUnsafeBufferPointer { writer.string(utf8: $0) }
+            out.key("body")
+            request.body.withUnsafeBufferPointer { out.appendJSONString(utf8: $0) }
         } else {
-            writer.key("bodyBase64"); writer.string(Data(request.body).base64EncodedString())
+            out.key("bodyBase64"); out.appendJSONString(Data(request.body).base64EncodedString())
         }
-        writer.key("matched"); writer.bool(record.matched)
-        writer.key("stub"); writer.optionalString(record.stubID)
-        writer.key("responseIndex")
-        if let index = record.responseIndex { writer.int(index) } else { writer.raw("null") }
-        writer.key("status"); writer.int(record.status)
-        writer.key("fault"); writer.optionalString(record.fault?.rawValue)
-        writer.key("scenario")
+        out.key("matched"); out.bool(record.matched)
+        out.key("stub"); out.optionalJSONString(record.stubID)
+        out.key("responseIndex")
+        if let index = record.responseIndex { out.int(index) } else { out.append("null" as StaticString) }
+        out.key("status"); out.int(record.status)
+        out.key("fault"); out.optionalJSONString(record.fault?.rawValue)
+        out.key("scenario")
         if let move = record.scenario {
-            writer.raw("{")
-            writer.key("name", first: true); writer.string(move.name)
-            writer.key("from"); writer.string(move.from)
-            writer.key("to"); writer.string(move.to)
-            writer.raw("}")
+            out.append(UInt8(ascii: "{"))
+            out.key("name", first: true); out.appendJSONString(move.name)
+            out.key("from"); out.appendJSONString(move.from)
+            out.key("to"); out.appendJSONString(move.to)
+            out.append(UInt8(ascii: "}"))
         } else {
-            writer.raw("null")
+            out.append("null" as StaticString)
         }
-        writer.key("rateLimited"); writer.bool(record.rateLimited)
-        writer.raw("}\n")
-        return writer.bytes
+        out.key("rateLimited"); out.bool(record.rateLimited)
+        out.append("}\n" as StaticString)
+        return out.bytes
+    }
+
+    /// Encodes an entry with a buffer of its own (tests and one-off callers).
+    static func encode(seq: Int, timePrefix: String, milliseconds: Int, elapsedNanoseconds: UInt64, record: JournalRecord) -> [UInt8] {
+        encode(seq: seq, timePrefix: timePrefix, milliseconds: milliseconds, elapsedNanoseconds: elapsedNanoseconds,
+               record: record, into: JournalLineBuffer(capacity: 384 + record.request.body.count))
     }
 
     /// `{"name":[values...]}` with lower-cased names in first-seen order; repeated names grouped.
     /// Quadratic in the number of fields, which is small, and allocation-free.
-    private static func encodeHeaders(_ headers: HTTPHeaders, into writer: inout JSONWriter) {
+    private static func encodeHeaders(_ headers: HTTPHeaders, into out: JournalLineBuffer) {
         let fields = headers.fields
-        writer.raw("{")
+        out.append(UInt8(ascii: "{"))
         var first = true
         for i in fields.indices {
             let name = fields[i].name
-            if fields[..<i].contains(where: { HTTPHeaders.namesMatch($0.name, name) }) { continue }
-            if !first { writer.raw(",") }
+            if i > 0 && fields[..<i].contains(where: { HTTPHeaders.namesMatch($0.name, name) }) { continue }
+            if !first { out.append(UInt8(ascii: ",")) }
             first = false
-            writer.lowercasedString(name)
-            writer.raw(":[")
-            writer.string(fields[i].value)
+            var lowered = name
+            lowered.withUTF8 { out.appendJSONString(utf8: $0, lowercasingASCII: true) }
+            out.append(":[" as StaticString)
+            out.appendJSONString(fields[i].value)
             for j in (i + 1)..<fields.count where HTTPHeaders.namesMatch(fields[j].name, name) {
-                writer.raw(",")
-                writer.string(fields[j].value)
+                out.append(UInt8(ascii: ","))
+                out.appendJSONString(fields[j].value)
             }
-            writer.raw("]")
+            out.append(UInt8(ascii: "]"))
         }
-        writer.raw("}")
+        out.append(UInt8(ascii: "}"))
     }
 }

@@ -1,0 +1,155 @@
+/// A growable byte buffer that journal lines are encoded into, reused from one request to the next.
+///
+/// Writing goes through a raw pointer, so appending a byte is a store and appending a run is one
+/// `memcpy`; the finished line is copied out once, at its exact size (the in-memory journal keeps
+/// it, so no slack capacity is kept per entry).
+final class JournalLineBuffer {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    /// Bytes written since the last ``reset()``.
+    private(set) var count = 0
+
+    init(capacity: Int = 1024) {
+        self.capacity = max(64, capacity)
+        self.base = .allocate(capacity: self.capacity)
+    }
+
+    deinit {
+        base.deallocate()
+    }
+
+    func reset() {
+        count = 0
+    }
+
+    /// The bytes written, as a new array of exactly that size.
+    var bytes: [UInt8] {
+        Array(UnsafeBufferPointer(start: base, count: count))
+    }
+
+    /// Makes room for `extra` more bytes.
+    @inline(__always)
+    func reserve(_ extra: Int) {
+        if count + extra > capacity { grow(to: count + extra) }
+    }
+
+    private func grow(to needed: Int) {
+        var newCapacity = capacity * 2
+        while newCapacity < needed { newCapacity *= 2 }
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.update(from: base, count: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+
+    @inline(__always)
+    func append(_ byte: UInt8) {
+        reserve(1)
+        base[count] = byte
+        count += 1
+    }
+
+    func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        reserve(bytes.count)
+        (base + count).update(from: source, count: bytes.count)
+        count += bytes.count
+    }
+
+    func append(_ text: StaticString) {
+        append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    func append(_ text: String) {
+        var text = text
+        text.withUTF8 { append($0) }
+    }
+
+    /// `text` as a JSON string (quotes included).
+    func appendJSONString(_ text: String) {
+        var text = text
+        text.withUTF8 { appendJSONString(utf8: $0) }
+    }
+
+    /// UTF-8 bytes as a JSON string (quotes included): runs that need no escaping are copied whole.
+    func appendJSONString(utf8: UnsafeBufferPointer<UInt8>, lowercasingASCII: Bool = false) {
+        // Worst case every byte becomes `\u00XX`; reserving for it keeps the loop free of checks.
+        reserve(utf8.count * 6 + 2)
+        var out = base + count
+        out.pointee = UInt8(ascii: "\""); out += 1
+        var i = 0
+        let n = utf8.count
+        while i < n {
+            var byte = utf8[i]
+            i += 1
+            if byte >= 0x20 && byte != 0x22 && byte != 0x5C && byte != 0x7F {
+                if lowercasingASCII && byte >= 65 && byte <= 90 { byte += 32 }
+                out.pointee = byte; out += 1
+                continue
+            }
+            out.pointee = 0x5C; out += 1
+            switch byte {
+            case 0x22: out.pointee = 0x22; out += 1
+            case 0x5C: out.pointee = 0x5C; out += 1
+            case 0x0A: out.pointee = UInt8(ascii: "n"); out += 1
+            case 0x0D: out.pointee = UInt8(ascii: "r"); out += 1
+            case 0x09: out.pointee = UInt8(ascii: "t"); out += 1
+            default:
+                out[0] = UInt8(ascii: "u"); out[1] = UInt8(ascii: "0"); out[2] = UInt8(ascii: "0")
+                out[3] = Self.hexDigit(byte >> 4); out[4] = Self.hexDigit(byte & 0xF)
+                out += 5
+            }
+        }
+        out.pointee = UInt8(ascii: "\""); out += 1
+        count = out - base
+    }
+
+    /// A key and its colon, preceded by a comma unless `first`.
+    func key(_ name: StaticString, first: Bool = false) {
+        reserve(name.utf8CodeUnitCount + 4)
+        if !first { base[count] = UInt8(ascii: ","); count += 1 }
+        base[count] = UInt8(ascii: "\""); count += 1
+        (base + count).update(from: name.utf8Start, count: name.utf8CodeUnitCount)
+        count += name.utf8CodeUnitCount
+        base[count] = UInt8(ascii: "\""); base[count + 1] = UInt8(ascii: ":"); count += 2
+    }
+
+    /// A non-negative integer, at least `minimumWidth` digits (zero-padded).
+    func digits(_ value: UInt64, minimumWidth: Int = 1) {
+        var length = 1
+        var probe = value
+        while probe >= 10 { probe /= 10; length += 1 }
+        length = max(length, minimumWidth)
+        reserve(length)
+        var rest = value
+        var position = count + length - 1
+        while position >= count {
+            base[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+            position -= 1
+        }
+        count += length
+    }
+
+    func int(_ value: Int) {
+        if value < 0 { append(UInt8(ascii: "-")) }
+        digits(UInt64(value.magnitude))
+    }
+
+    func optionalJSONString(_ text: String?) {
+        if let text { appendJSONString(text) } else { append("null" as StaticString) }
+    }
+
+    func bool(_ value: Bool) {
+        if value { append("true" as StaticString) } else { append("false" as StaticString) }
+    }
+
+    @inline(__always)
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+    }
+}
+
+@available(*, unavailable)
+extension JournalLineBuffer: Sendable {}

@@ -1,0 +1,30 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The `Date` response header, formatted once per second.
+///
+/// evhttp adds a `Date` to every HTTP/1.1 response that lacks one, formatting it with `snprintf`
+/// each time; that was one of the larger costs of sending a reply. Supplying it from this cache
+/// (evhttp then leaves it alone) costs a `time(2)` read, which the vDSO answers without a syscall.
+struct DateHeader {
+    private var second: time_t = -1
+    /// `Sun, 06 Nov 1994 08:49:37 GMT` and its terminating NUL.
+    private var text = [CChar](repeating: 0, count: 40)
+
+    /// Calls `body` with the header value for the current second, as a C string.
+    mutating func withCurrentValue<Result>(_ body: (UnsafePointer<CChar>) -> Result) -> Result {
+        let now = time(nil)
+        if now != second {
+            second = now
+            var parts = tm()
+            var seconds = now
+            gmtime_r(&seconds, &parts)
+            // Swift never calls setlocale, so strftime uses the C locale's English names.
+            _ = text.withUnsafeMutableBufferPointer { strftime($0.baseAddress, $0.count, "%a, %d %b %Y %H:%M:%S GMT", &parts) }
+        }
+        return text.withUnsafeBufferPointer { body($0.baseAddress!) }
+    }
+}
