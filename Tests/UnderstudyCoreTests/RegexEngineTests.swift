@@ -51,6 +51,9 @@ final class RegexEngineTests: XCTestCase {
                 if ours.matchesWhole(text) != expected {
                     disagreements.append("`\(pattern)` on \(text.debugDescription): ICU \(expected)")
                 }
+                if ours.matchesWholeWithoutCache(text) != expected {
+                    disagreements.append("`\(pattern)` on \(text.debugDescription) without the DFA: ICU \(expected)")
+                }
             }
         }
         XCTAssertEqual(disagreements, [])
@@ -69,9 +72,43 @@ final class RegexEngineTests: XCTestCase {
                 if ours.matchesWhole(text) != expected {
                     disagreements.append("`\(pattern)` on \(text.debugDescription): ICU \(expected)")
                 }
+                if ours.matchesWholeWithoutCache(text) != expected {
+                    disagreements.append("`\(pattern)` on \(text.debugDescription) without the DFA: ICU \(expected)")
+                }
             }
         }
         XCTAssertEqual(Array(disagreements.prefix(10)), [])
+    }
+
+    func testTheCachedDFAFallsBackToTheNFAWhenItWouldGrowTooLarge() throws {
+        // The DFA for "an a 12 places from the end" needs 2^13 states, far over the cap.
+        let regex = try regex("(a|b)*a(a|b){12}")
+        var generator = PatternGenerator(seed: 7)
+        for _ in 0..<200 {
+            let text = String((0..<40).map { _ in generator.coin() ? Character("a") : Character("b") })
+            let expected = text.count >= 13 && text[text.index(text.endIndex, offsetBy: -13)] == "a"
+            XCTAssertEqual(regex.matchesWhole(text), expected, text)
+        }
+    }
+
+    func testOneRegexIsSafeToShareAcrossThreads() throws {
+        let regex = try regex("/items/[0-9]+/(?:view|edit)")
+        let texts = (0..<64).map { "/items/\($0)/" + ($0 % 3 == 0 ? "drop" : "view") }
+        let failures = LockedCounter()
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            for _ in 0..<200 {
+                for (index, text) in texts.enumerated() where regex.matchesWhole(text) != (index % 3 != 0) {
+                    failures.increment()
+                }
+            }
+        }
+        XCTAssertEqual(failures.value, 0)
+    }
+
+    func testNonASCIITextGoesThroughTheDFA() throws {
+        XCTAssertTrue(try regex("/caf[eé]/[^/]+").matchesWhole("/café/naïve-日本"))
+        XCTAssertFalse(try regex("/caf[eé]/[^/]+").matchesWhole("/café/naïve/日本"))
+        XCTAssertTrue(try regex("(?i)ÉTÉ.*").matchesWhole("été 2026"))
     }
 
     func testCaseInsensitivityUsesSimpleCaseMappingOnly() throws {
@@ -173,6 +210,10 @@ private struct PatternGenerator {
         return Int((state >> 33) % UInt64(bound))
     }
 
+    mutating func coin() -> Bool {
+        next(2) == 0
+    }
+
     mutating func text() -> String {
         String((0..<next(9)).map { _ in ["a", "b", "a", "b", "\n", "B"][next(6)] })
     }
@@ -216,4 +257,16 @@ private struct PatternGenerator {
         let base = choices[next(choices.count)]
         return base.isEmpty || next(4) != 0 ? base : base + "?"
     }
+}
+
+/// A counter several threads bump.
+private final class LockedCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    func increment() {
+        lock.withLock { count += 1 }
+    }
+
+    var value: Int { lock.withLock { count } }
 }

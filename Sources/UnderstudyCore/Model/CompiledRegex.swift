@@ -23,5 +23,11 @@ public final class CompiledRegex: Sendable, CustomStringConvertible {
         return text.withUTF8 { program.matchesWhole($0) }
     }
 
+    /// The NFA simulation alone, bypassing the cached DFA: for tests that compare the two.
+    func matchesWholeWithoutCache(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { program.matchesWhole($0, cached: false) }
+    }
+
     public var description: String { pattern }
 }

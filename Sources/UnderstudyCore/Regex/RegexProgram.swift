@@ -11,13 +11,24 @@ struct RegexProgram: Sendable {
     private let prefix: [UInt8]
     /// Where the NFA starts once `prefix` matched.
     private let prefixEnd: Int
+    /// The cached DFA, for programs without assertions past the prefix.
+    private let dfa: RegexDFA?
 
     init(pattern: String) throws(RegexSyntaxError) {
         var parser = RegexParser(pattern)
         let node = try parser.parse()
         var compiler = RegexCompiler(pattern: pattern)
         try compiler.compile(node)
-        instructions = compiler.instructions
+        var instructions = compiler.instructions
+        // `$` or `\z` just before `match` can be dropped: a match only counts at the end of the
+        // text, where both hold. That leaves most anchored patterns without assertions (DFA-able).
+        for pc in instructions.indices.dropLast() {
+            if case .assert(let kind) = instructions[pc], kind == .end || kind == .endOrFinalTerminator,
+               case .match = instructions[pc + 1] {
+                instructions[pc] = .jump(pc + 1)
+            }
+        }
+        self.instructions = instructions
         classes = compiler.classes
         asciiMaps = classes.map(\.asciiMap)
         // No jump ever targets an instruction of the leading run of `^` and literals (jumps go to
@@ -35,12 +46,15 @@ struct RegexProgram: Sendable {
         }
         self.prefix = prefix
         self.prefixEnd = index
+        self.dfa = RegexDFA(instructions: instructions, classes: classes, startPC: index)
     }
 
-    /// Whether the whole of `text` (as UTF-8) matches.
-    func matchesWhole(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// Whether the whole of `text` (as UTF-8) matches; `cached: false` skips the DFA (for tests
+    /// that check both paths agree).
+    func matchesWhole(_ text: UnsafeBufferPointer<UInt8>, cached: Bool = true) -> Bool {
         guard text.count >= prefix.count else { return false }
         for index in 0..<prefix.count where text[index] != prefix[index] { return false }
+        if cached, let dfa, let answer = dfa.matches(text, from: prefix.count) { return answer }
         let size = instructions.count
         return instructions.withUnsafeBufferPointer { program in
             asciiMaps.withUnsafeBufferPointer { maps in

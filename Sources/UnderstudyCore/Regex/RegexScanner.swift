@@ -2,7 +2,8 @@
 /// The text is valid UTF-8 (it comes from a `String`), so decoding needs no error paths.
 struct RegexScanner {
     private let bytes: UnsafeBufferPointer<UInt8>
-    private var offset = 0
+    /// The byte offset of `current`.
+    private(set) var offset = 0
     private var width = 0
     /// The scalar at the position; nil at the end.
     private(set) var current: Unicode.Scalar?
