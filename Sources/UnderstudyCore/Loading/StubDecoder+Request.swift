@@ -4,7 +4,12 @@ extension StubDecoder {
     static let valueMatcherKeys = ["equals", "contains", "matches", "present", "absent"]
     static let bodyMatcherKeys = ["equals", "contains", "matches", "json", "jsonSubset"]
 
+    /// Decodes a request object whose path is given as text (the admin API's `{"request": ...}`).
     mutating func decodeRequest(_ node: JSONNode, _ path: String) -> RequestPattern? {
+        decodeRequest(node, JSONPath(text: path))
+    }
+
+    mutating func decodeRequest(_ node: JSONNode, _ path: JSONPath) -> RequestPattern? {
         guard node.members != nil else {
             typeMismatch(node, path, expected: "a request object")
             return nil
@@ -14,7 +19,7 @@ extension StubDecoder {
         var pattern = RequestPattern()
 
         if let member = keys["method"] {
-            let methodPath = JSONPath.member(path, "method")
+            let methodPath = path.member("method")
             if let method = nonEmptyString(member.value, methodPath, what: "an HTTP method") {
                 if method.utf8.allSatisfy(Self.isTokenByte) {
                     pattern.method = method.uppercased()
@@ -28,9 +33,9 @@ extension StubDecoder {
         if let exact, let patterned {
             let later = exact.keyPosition.line > patterned.keyPosition.line
                 || (exact.keyPosition.line == patterned.keyPosition.line && exact.keyPosition.column > patterned.keyPosition.column) ? exact : patterned
-            fail(later.keyPosition, JSONPath.member(path, later.key), "give either `path` or `pathPattern`, not both")
+            fail(later.keyPosition, path.member(later.key), "give either `path` or `pathPattern`, not both")
         } else if let exact {
-            let pathPath = JSONPath.member(path, "path")
+            let pathPath = path.member("path")
             if let text = string(exact.value, pathPath) {
                 if text.hasPrefix("/") || text == "*" {
                     pattern.path = .exact(PercentDecoding.decodePath(text))
@@ -39,32 +44,32 @@ extension StubDecoder {
                 }
             }
         } else if let patterned {
-            if let regex = regex(patterned.value, JSONPath.member(path, "pathPattern")) {
+            if let regex = regex(patterned.value, path.member("pathPattern")) {
                 pattern.path = .pattern(regex)
             }
         }
 
         if let member = keys["query"] {
-            pattern.query = namedMatchers(member.value, JSONPath.member(path, "query"), what: "query parameter")
+            pattern.query = namedMatchers(member.value, path.member("query"), what: "query parameter")
         }
         if let member = keys["headers"] {
-            let headersPath = JSONPath.member(path, "headers")
+            let headersPath = path.member("headers")
             pattern.headers = namedMatchers(member.value, headersPath, what: "header")
             if let members = member.value.members {
                 for (i, a) in members.enumerated() {
                     if members[..<i].contains(where: { HTTPHeaders.namesMatch($0.key, a.key) && $0.key != a.key }) {
-                        fail(a.keyPosition, JSONPath.member(headersPath, a.key), "header `\(a.key)` is given twice (header names ignore case)")
+                        fail(a.keyPosition, headersPath.member(a.key), "header `\(a.key)` is given twice (header names ignore case)")
                     }
                 }
             }
         }
         if let member = keys["body"] {
-            pattern.body = bodyMatcher(member.value, JSONPath.member(path, "body"))
+            pattern.body = bodyMatcher(member.value, path.member("body"))
         }
         return errors.count == errorsBefore ? pattern : nil
     }
 
-    private mutating func namedMatchers(_ node: JSONNode, _ path: String, what: String) -> [NamedMatcher] {
+    private mutating func namedMatchers(_ node: JSONNode, _ path: JSONPath, what: String) -> [NamedMatcher] {
         guard let members = node.members else {
             typeMismatch(node, path, expected: "an object of \(what) name → matcher")
             return []
@@ -72,7 +77,7 @@ extension StubDecoder {
         var result: [NamedMatcher] = []
         var seen: Set<String> = []
         for member in members {
-            let memberPath = JSONPath.member(path, member.key)
+            let memberPath = path.member(member.key)
             guard seen.insert(member.key).inserted else {
                 fail(member.keyPosition, memberPath, "\(what) `\(member.key)` is given more than once")
                 continue
@@ -85,7 +90,7 @@ extension StubDecoder {
     }
 
     /// A plain string (exact) or an object with exactly one matcher key.
-    mutating func valueMatcher(_ node: JSONNode, _ path: String) -> ValueMatcher? {
+    mutating func valueMatcher(_ node: JSONNode, _ path: JSONPath) -> ValueMatcher? {
         if let text = node.stringValue { return .equals(text) }
         guard let members = node.members else {
             typeMismatch(node, path, expected: "a string or a matcher object ({\"equals\"|\"contains\"|\"matches\"|\"present\"|\"absent\": ...})")
@@ -98,7 +103,7 @@ extension StubDecoder {
             }
             return nil
         }
-        let memberPath = JSONPath.member(path, known.key)
+        let memberPath = path.member(known.key)
         switch known.key {
         case "equals": return string(known.value, memberPath).map(ValueMatcher.equals)
         case "contains": return string(known.value, memberPath).map(ValueMatcher.contains)
@@ -113,7 +118,7 @@ extension StubDecoder {
         }
     }
 
-    private mutating func bodyMatcher(_ node: JSONNode, _ path: String) -> BodyMatcher? {
+    private mutating func bodyMatcher(_ node: JSONNode, _ path: JSONPath) -> BodyMatcher? {
         guard let members = node.members else {
             typeMismatch(node, path, expected: "a body matcher object ({\"equals\"|\"contains\"|\"matches\"|\"json\"|\"jsonSubset\": ...})")
             return nil
@@ -125,7 +130,7 @@ extension StubDecoder {
             }
             return nil
         }
-        let memberPath = JSONPath.member(path, known.key)
+        let memberPath = path.member(known.key)
         switch known.key {
         case "equals": return string(known.value, memberPath).map(BodyMatcher.equals)
         case "contains": return string(known.value, memberPath).map(BodyMatcher.contains)

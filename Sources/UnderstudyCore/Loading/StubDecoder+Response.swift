@@ -8,7 +8,7 @@ extension StubDecoder {
     static let maximumDelayMs = 86_400_000.0
     static let maximumSeconds = 315_360_000.0
 
-    mutating func decodeResponse(_ node: JSONNode, _ path: String) -> StubResponse? {
+    mutating func decodeResponse(_ node: JSONNode, _ path: JSONPath) -> StubResponse? {
         guard let all = node.members else {
             typeMismatch(node, path, expected: "a response object")
             return nil
@@ -18,7 +18,7 @@ extension StubDecoder {
         var response = StubResponse()
 
         if let member = keys["status"] {
-            let statusPath = JSONPath.member(path, "status")
+            let statusPath = path.member("status")
             if let text = member.value.numberText {
                 if let status = Int(text), (100...599).contains(status) {
                     response.status = status
@@ -31,17 +31,17 @@ extension StubDecoder {
         }
 
         if let member = keys["headers"] {
-            response.headers = decodeHeaders(member.value, JSONPath.member(path, "headers"))
+            response.headers = decodeHeaders(member.value, path.member("headers"))
         }
 
         // Body sources in written order, so the error points at the second one the reader meets.
         let sources = all.filter { Self.bodySourceKeys.contains($0.key) }
         if sources.count > 1 {
             let names = sources.map { "`\($0.key)`" }.joined(separator: " and ")
-            fail(sources[1].keyPosition, JSONPath.member(path, sources[1].key),
+            fail(sources[1].keyPosition, path.member(sources[1].key),
                  "more than one body source (\(names)); give at most one of `body`, `json`, `base64`, `bodyFile`")
         } else if let source = sources.first, let member = keys[source.key] {
-            let sourcePath = JSONPath.member(path, source.key)
+            let sourcePath = path.member(source.key)
             switch source.key {
             case "body":
                 if let text = string(member.value, sourcePath) { response.body = Array(text.utf8) }
@@ -74,10 +74,10 @@ extension StubDecoder {
         }
 
         if let member = keys["times"] {
-            response.times = integer(member.value, JSONPath.member(path, "times"), minimum: 1, what: "a repeat count") ?? 1
+            response.times = integer(member.value, path.member("times"), minimum: 1, what: "a repeat count") ?? 1
         }
         if let member = keys["delayMs"] {
-            let delayPath = JSONPath.member(path, "delayMs")
+            let delayPath = path.member("delayMs")
             if let delay = number(member.value, delayPath) {
                 if delay >= 0 && delay <= Self.maximumDelayMs {
                     response.delayMs = delay
@@ -87,25 +87,25 @@ extension StubDecoder {
             }
         }
         if let member = keys["retryAfter"] {
-            response.retryAfter = decodeRetryAfter(member.value, JSONPath.member(path, "retryAfter"))
+            response.retryAfter = decodeRetryAfter(member.value, path.member("retryAfter"))
             if response.headers.contains("Retry-After") {
-                fail(member.keyPosition, JSONPath.member(path, "retryAfter"), "`retryAfter` and a `Retry-After` header both set the header; give one")
+                fail(member.keyPosition, path.member("retryAfter"), "`retryAfter` and a `Retry-After` header both set the header; give one")
             }
         }
         if let member = keys["fault"] {
-            response.fault = enumValue(member.value, JSONPath.member(path, "fault"), Fault.self)
+            response.fault = enumValue(member.value, path.member("fault"), Fault.self)
         }
         return errors.count == errorsBefore ? response : nil
     }
 
-    private mutating func decodeHeaders(_ node: JSONNode, _ path: String) -> HTTPHeaders {
+    private mutating func decodeHeaders(_ node: JSONNode, _ path: JSONPath) -> HTTPHeaders {
         guard let members = node.members else {
             typeMismatch(node, path, expected: "an object of header name → string or array of strings")
             return HTTPHeaders()
         }
         var headers = HTTPHeaders()
         for member in members {
-            let memberPath = JSONPath.member(path, member.key)
+            let memberPath = path.member(member.key)
             guard !member.key.isEmpty, member.key.utf8.allSatisfy(Self.isTokenByte) else {
                 fail(member.keyPosition, memberPath, "`\(member.key)` is not a valid header name")
                 continue
@@ -120,7 +120,7 @@ extension StubDecoder {
                 continue
             }
             for (index, valueNode) in values.enumerated() {
-                let valuePath = member.value.elements == nil ? memberPath : JSONPath.element(memberPath, index)
+                let valuePath = member.value.elements == nil ? memberPath : memberPath.element(index)
                 guard let value = string(valueNode, valuePath) else { continue }
                 if value.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D || $0 == 0 }) {
                     fail(valueNode.position, valuePath, "header values may not contain line breaks or NUL")
@@ -132,7 +132,7 @@ extension StubDecoder {
         return headers
     }
 
-    private mutating func decodeRetryAfter(_ node: JSONNode, _ path: String) -> RetryAfterSetting? {
+    private mutating func decodeRetryAfter(_ node: JSONNode, _ path: JSONPath) -> RetryAfterSetting? {
         if let text = node.numberText {
             guard let value = Double(text), value >= 0 else {
                 fail(node.position, path, "`retryAfter` seconds must be 0 or more, found \(text)")
@@ -149,7 +149,7 @@ extension StubDecoder {
             if node.members?.isEmpty ?? true { fail(node.position, path, "missing key `httpDateIn`") }
             return nil
         }
-        let memberPath = JSONPath.member(path, "httpDateIn")
+        let memberPath = path.member("httpDateIn")
         guard let seconds = number(member.value, memberPath) else { return nil }
         guard seconds >= 0, seconds <= Self.maximumSeconds else {
             fail(member.value.position, memberPath, "`httpDateIn` must be from 0 to \(Int(Self.maximumSeconds)) seconds (ten years)")

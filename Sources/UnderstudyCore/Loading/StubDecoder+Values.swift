@@ -1,6 +1,6 @@
 /// Typed readers for scalar values; each reports a mismatch at the value's position.
 extension StubDecoder {
-    mutating func string(_ node: JSONNode, _ path: String) -> String? {
+    mutating func string(_ node: JSONNode, _ path: JSONPath) -> String? {
         guard let text = node.stringValue else {
             typeMismatch(node, path, expected: "a string")
             return nil
@@ -8,7 +8,7 @@ extension StubDecoder {
         return text
     }
 
-    mutating func nonEmptyString(_ node: JSONNode, _ path: String, what: String) -> String? {
+    mutating func nonEmptyString(_ node: JSONNode, _ path: JSONPath, what: String) -> String? {
         guard let text = node.stringValue else {
             typeMismatch(node, path, expected: "\(what) (a string)")
             return nil
@@ -20,7 +20,7 @@ extension StubDecoder {
         return text
     }
 
-    mutating func number(_ node: JSONNode, _ path: String) -> Double? {
+    mutating func number(_ node: JSONNode, _ path: JSONPath) -> Double? {
         guard let text = node.numberText, let value = Double(text) else {
             typeMismatch(node, path, expected: "a number")
             return nil
@@ -28,7 +28,7 @@ extension StubDecoder {
         return value
     }
 
-    mutating func integer(_ node: JSONNode, _ path: String, minimum: Int, what: String) -> Int? {
+    mutating func integer(_ node: JSONNode, _ path: JSONPath, minimum: Int, what: String) -> Int? {
         guard let text = node.numberText else {
             typeMismatch(node, path, expected: "\(what) (an integer ≥ \(minimum))")
             return nil
@@ -44,15 +44,16 @@ extension StubDecoder {
         return value
     }
 
-    mutating func enumValue<Value: RawRepresentable & CaseIterable>(_ node: JSONNode, _ path: String, _ type: Value.Type) -> Value?
+    mutating func enumValue<Value: RawRepresentable & CaseIterable>(_ node: JSONNode, _ path: JSONPath, _ type: Value.Type) -> Value?
     where Value.RawValue == String {
+        if let text = node.stringValue, let value = Value(rawValue: text) { return value }
+        // Only errors need the list of names.
         let names = Value.allCases.map(\.rawValue)
         let list = names.map { "`\($0)`" }.joined(separator: ", ")
         guard let text = node.stringValue else {
             typeMismatch(node, path, expected: "one of \(list)")
             return nil
         }
-        if let value = Value(rawValue: text) { return value }
         if let suggestion = EditDistance.closest(to: text, among: names) {
             fail(node.position, path, "unknown value `\(text)`; did you mean `\(suggestion)`? (expected one of \(list))", suggestion: suggestion)
         } else {
@@ -61,7 +62,7 @@ extension StubDecoder {
         return nil
     }
 
-    mutating func regex(_ node: JSONNode, _ path: String) -> CompiledRegex? {
+    mutating func regex(_ node: JSONNode, _ path: JSONPath) -> CompiledRegex? {
         guard let pattern = string(node, path) else { return nil }
         do {
             return try CompiledRegex(pattern)

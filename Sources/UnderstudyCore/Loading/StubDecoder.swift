@@ -5,7 +5,7 @@ struct StubDecoder {
     struct Decoded {
         var stub: Stub
         var idPosition: SourcePosition
-        var path: String
+        var path: JSONPath
     }
 
     static let documentKeys = ["stubs", "$schema"]
@@ -22,23 +22,23 @@ struct StubDecoder {
         self.bodyFiles = bodyFiles
     }
 
-    mutating func fail(_ position: SourcePosition, _ path: String, _ message: String, suggestion: String? = nil) {
+    mutating func fail(_ position: SourcePosition, _ path: JSONPath, _ message: String, suggestion: String? = nil) {
         errors.append(StubFileError(file: file, line: position.line, column: position.column,
-                                    jsonPath: path, message: message, suggestion: suggestion))
+                                    jsonPath: path.text, message: message, suggestion: suggestion))
     }
 
-    mutating func typeMismatch(_ node: JSONNode, _ path: String, expected: String) {
+    mutating func typeMismatch(_ node: JSONNode, _ path: JSONPath, expected: String) {
         fail(node.position, path, "expected \(expected), found \(article(node.kindName))")
     }
 
     /// Checks an object's keys: reports unknown keys (with the closest known key) and repeated
     /// keys, and returns the first member for each known key.
-    mutating func members(of node: JSONNode, _ path: String, known: [String]) -> [String: JSONNode.Member] {
+    mutating func members(of node: JSONNode, _ path: JSONPath, known: [String]) -> [String: JSONNode.Member] {
         guard let members = node.members else { return [:] }
         var seen: [String: JSONNode.Member] = [:]
         for member in members {
-            let memberPath = JSONPath.member(path, member.key)
             if !known.contains(member.key) {
+                let memberPath = path.member(member.key)
                 if let suggestion = EditDistance.closest(to: member.key, among: known) {
                     fail(member.keyPosition, memberPath, "unknown key `\(member.key)`; did you mean `\(suggestion)`?", suggestion: suggestion)
                 } else {
@@ -48,7 +48,7 @@ struct StubDecoder {
                 continue
             }
             if seen[member.key] != nil {
-                fail(member.keyPosition, memberPath, "key `\(member.key)` appears more than once")
+                fail(member.keyPosition, path.member(member.key), "key `\(member.key)` appears more than once")
                 continue
             }
             seen[member.key] = member
@@ -59,28 +59,29 @@ struct StubDecoder {
     /// Decodes a whole document. `generatedID` names stubs that have no `id`.
     mutating func decodeDocument(_ root: JSONNode, generatedID: (Int) -> String) -> [Decoded] {
         guard root.members != nil else {
-            fail(root.position, "", "expected an object with a `stubs` array, found \(article(root.kindName))")
+            fail(root.position, .root, "expected an object with a `stubs` array, found \(article(root.kindName))")
             return []
         }
-        let keys = members(of: root, "", known: Self.documentKeys)
+        let keys = members(of: root, .root, known: Self.documentKeys)
         guard let stubsMember = keys["stubs"] else {
-            fail(root.position, "", "missing key `stubs`; a stub file is {\"stubs\": [ ... ]}")
+            fail(root.position, .root, "missing key `stubs`; a stub file is {\"stubs\": [ ... ]}")
             return []
         }
         guard let elements = stubsMember.value.elements else {
-            typeMismatch(stubsMember.value, "stubs", expected: "an array of stubs")
+            typeMismatch(stubsMember.value, JSONPath.root.member("stubs"), expected: "an array of stubs")
             return []
         }
         var decoded: [Decoded] = []
+        let stubsPath = JSONPath.root.member("stubs")
         for (index, element) in elements.enumerated() {
-            if let stub = decodeStub(element, JSONPath.element("stubs", index), generatedID: generatedID(index)) {
+            if let stub = decodeStub(element, stubsPath.element(index), generatedID: generatedID(index)) {
                 decoded.append(stub)
             }
         }
         return decoded
     }
 
-    private mutating func decodeStub(_ node: JSONNode, _ path: String, generatedID: String) -> Decoded? {
+    private mutating func decodeStub(_ node: JSONNode, _ path: JSONPath, generatedID: String) -> Decoded? {
         guard node.members != nil else {
             typeMismatch(node, path, expected: "a stub object")
             return nil
@@ -92,30 +93,30 @@ struct StubDecoder {
         var idGenerated = true
         var idPosition = node.position
         if let member = keys["id"] {
-            if let text = nonEmptyString(member.value, JSONPath.member(path, "id"), what: "a stub id") {
+            if let text = nonEmptyString(member.value, path.member("id"), what: "a stub id") {
                 id = text
                 idGenerated = false
                 idPosition = member.value.position
             }
         }
-        let description = keys["description"].flatMap { string($0.value, JSONPath.member(path, "description")) }
+        let description = keys["description"].flatMap { string($0.value, path.member("description")) }
 
         var request = RequestPattern()
         var requestJSON: JSONValue?
         if let member = keys["request"] {
             requestJSON = member.value.value
-            request = decodeRequest(member.value, JSONPath.member(path, "request")) ?? RequestPattern()
+            request = decodeRequest(member.value, path.member("request")) ?? RequestPattern()
         }
 
         var responses: [StubResponse] = []
         if let member = keys["responses"] {
-            let responsesPath = JSONPath.member(path, "responses")
+            let responsesPath = path.member("responses")
             if let elements = member.value.elements {
                 if elements.isEmpty {
                     fail(member.value.position, responsesPath, "`responses` is empty; give at least one response")
                 }
                 for (index, element) in elements.enumerated() {
-                    if let response = decodeResponse(element, JSONPath.element(responsesPath, index)) {
+                    if let response = decodeResponse(element, responsesPath.element(index)) {
                         responses.append(response)
                     }
                 }
@@ -128,23 +129,23 @@ struct StubDecoder {
 
         var afterLast = AfterLast.repeat
         if let member = keys["afterLast"] {
-            afterLast = enumValue(member.value, JSONPath.member(path, "afterLast"), AfterLast.self) ?? .repeat
+            afterLast = enumValue(member.value, path.member("afterLast"), AfterLast.self) ?? .repeat
         }
 
-        let scenario = keys["scenario"].flatMap { nonEmptyString($0.value, JSONPath.member(path, "scenario"), what: "a scenario name") }
-        let whenState = keys["whenState"].flatMap { nonEmptyString($0.value, JSONPath.member(path, "whenState"), what: "a state name") }
-        let setState = keys["setState"].flatMap { nonEmptyString($0.value, JSONPath.member(path, "setState"), what: "a state name") }
+        let scenario = keys["scenario"].flatMap { nonEmptyString($0.value, path.member("scenario"), what: "a scenario name") }
+        let whenState = keys["whenState"].flatMap { nonEmptyString($0.value, path.member("whenState"), what: "a state name") }
+        let setState = keys["setState"].flatMap { nonEmptyString($0.value, path.member("setState"), what: "a state name") }
         if keys["scenario"] == nil {
             for key in ["whenState", "setState"] {
                 if let member = keys[key] {
-                    fail(member.keyPosition, JSONPath.member(path, key), "`\(key)` needs `scenario`: name the scenario whose state it refers to")
+                    fail(member.keyPosition, path.member(key), "`\(key)` needs `scenario`: name the scenario whose state it refers to")
                 }
             }
         }
 
         var rateLimit: RateLimitRule?
         if let member = keys["rateLimit"] {
-            rateLimit = decodeRateLimit(member.value, JSONPath.member(path, "rateLimit"))
+            rateLimit = decodeRateLimit(member.value, path.member("rateLimit"))
         }
 
         guard errors.count == errorsBefore else { return nil }
@@ -155,7 +156,7 @@ struct StubDecoder {
         return Decoded(stub: stub, idPosition: idPosition, path: path)
     }
 
-    private mutating func decodeRateLimit(_ node: JSONNode, _ path: String) -> RateLimitRule? {
+    private mutating func decodeRateLimit(_ node: JSONNode, _ path: JSONPath) -> RateLimitRule? {
         guard node.members != nil else {
             typeMismatch(node, path, expected: "an object like {\"limit\": 10, \"window\": 1}")
             return nil
@@ -164,13 +165,13 @@ struct StubDecoder {
         let keys = members(of: node, path, known: Self.rateLimitKeys)
         var limit = 1
         if let member = keys["limit"] {
-            limit = integer(member.value, JSONPath.member(path, "limit"), minimum: 1, what: "a request count") ?? 1
+            limit = integer(member.value, path.member("limit"), minimum: 1, what: "a request count") ?? 1
         } else {
             fail(node.position, path, "missing key `limit` (requests allowed per window)")
         }
         var window = 1.0
         if let member = keys["window"] {
-            let windowPath = JSONPath.member(path, "window")
+            let windowPath = path.member("window")
             if let value = number(member.value, windowPath) {
                 if value > 0 && value <= Self.maximumSeconds {
                     window = value
@@ -181,8 +182,8 @@ struct StubDecoder {
         } else {
             fail(node.position, path, "missing key `window` (seconds)")
         }
-        let format = keys["retryAfter"].flatMap { enumValue($0.value, JSONPath.member(path, "retryAfter"), RateLimitRule.RetryAfterFormat.self) }
-        let algorithm = keys["algorithm"].flatMap { enumValue($0.value, JSONPath.member(path, "algorithm"), RateLimitRule.Algorithm.self) }
+        let format = keys["retryAfter"].flatMap { enumValue($0.value, path.member("retryAfter"), RateLimitRule.RetryAfterFormat.self) }
+        let algorithm = keys["algorithm"].flatMap { enumValue($0.value, path.member("algorithm"), RateLimitRule.Algorithm.self) }
         guard errors.count == errorsBefore else { return nil }
         return RateLimitRule(limit: limit, window: window, retryAfter: format ?? .seconds, algorithm: algorithm ?? .slidingWindow)
     }

@@ -76,7 +76,7 @@ public enum StubLoader {
             if let earlier = first[entry.stub.id] {
                 errors.append(StubFileError(
                     file: entry.stub.file, line: entry.idPosition.line, column: entry.idPosition.column,
-                    jsonPath: entry.stub.idGenerated ? entry.path : JSONPath.member(entry.path, "id"),
+                    jsonPath: (entry.stub.idGenerated ? entry.path : entry.path.member("id")).text,
                     message: "duplicate stub id `\(entry.stub.id)`; first used at \(earlier.stub.file):\(earlier.idPosition.line):\(earlier.idPosition.column)"))
             } else {
                 first[entry.stub.id] = entry

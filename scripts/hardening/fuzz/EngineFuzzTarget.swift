@@ -47,9 +47,10 @@ private let engineFuzzSet: StubSet = {
 /// Counts the lines the engine hands its journal sink.
 private final class CountingSink: JournalSink {
     var lines = 0
-    var lastSeq = 0
+    var lastLine: [UInt8]?
     func write(line: [UInt8]) {
         lines += 1
+        lastLine = line
         precondition(line.last == 10, "a journal line without its newline")
     }
 }
@@ -93,7 +94,7 @@ func fuzzEngine(_ bytes: [UInt8]) {
         case 1:   // admin reset: seq restarts at 1, sequences and rate limits start over
             let response = responder.respond(to: HTTPRequest(method: "POST", target: "/__admin/reset"))
             fuzzCheck(response.status == 200, "reset answered \(response.status)")
-            fuzzCheck(engine.journalEntries.isEmpty, "the journal survived a reset")
+            fuzzCheck(engine.journal.count == 0, "the journal survived a reset")
             expectedSeq = 0
             sinkBase = sink.lines
             exhausted = false
@@ -122,37 +123,39 @@ func fuzzEngine(_ bytes: [UInt8]) {
             expectedSeq += 1
             _ = response
         }
-        // Exactly one journal entry per non-admin request, seq advancing by one.
-        let entries = engine.journalEntries
-        if expectedSeq > 0 {
-            guard let last = entries.last else { fatalError("invariant violated: no journal entry for request \(expectedSeq)") }
-            fuzzCheck(last.seq == expectedSeq, "journal seq \(last.seq), expected \(expectedSeq)")
-            fuzzCheck(entries.count == min(expectedSeq, 64), "journal holds \(entries.count) entries after \(expectedSeq) requests")
-            if op % 16 >= 3, sink.lastSeq != last.seq {
-                sink.lastSeq = last.seq
-                let node: JSONNode
-                do { node = try JSONParser.parse(last.line) } catch { fatalError("invariant violated: journal line is not JSON: \(error)") }
-                fuzzCheck(integerField(node, "seq") == last.seq, "line seq differs from entry seq")
-                if let stub = last.stubID, let index = integerField(node, "responseIndex") {
-                    if stub.hasPrefix("seq-") && stub != "seq-cycle" {
-                        // Sequence indexes only advance (cycle wraps by design).
-                        fuzzCheck(index >= (lastIndex[stub] ?? 0), "\(stub) went back from \(lastIndex[stub]!) to \(index)")
-                        lastIndex[stub] = index
-                    }
+        // Exactly one journal entry per non-admin request, seq advancing by one; checked on the
+        // sink's bytes (what the JSON Lines file gets) and on the in-memory journal's counters.
+        fuzzCheck(engine.journal.nextSeq == expectedSeq + 1, "journal next seq \(engine.journal.nextSeq) after \(expectedSeq) requests")
+        fuzzCheck(engine.journal.count == min(expectedSeq, 64), "journal holds \(engine.journal.count) entries after \(expectedSeq) requests")
+        if op % 16 >= 3, let line = sink.lastLine {
+            sink.lastLine = nil
+            let node: JSONNode
+            do { node = try JSONParser.parse(line) } catch { fatalError("invariant violated: journal line is not JSON: \(error)") }
+            fuzzCheck(integerField(node, "seq") == expectedSeq, "line seq \(integerField(node, "seq") ?? -1), expected \(expectedSeq)")
+            let stub = node.members?.first(where: { $0.key == "stub" })?.value.stringValue
+            let rateLimited = node.members?.first(where: { $0.key == "rateLimited" }).map { member -> Bool in
+                if case .bool(true) = member.value.kind { return true }
+                return false
+            } ?? false
+            if let stub, let index = integerField(node, "responseIndex") {
+                if stub.hasPrefix("seq-") && stub != "seq-cycle" {
+                    // Sequence indexes only advance (cycle wraps by design).
+                    fuzzCheck(index >= (lastIndex[stub] ?? 0), "\(stub) went back from \(lastIndex[stub]!) to \(index)")
+                    lastIndex[stub] = index
                 }
-                if let stub = last.stubID, stub.hasPrefix("limited"), !last.rateLimited {
-                    let window: UInt64 = stub == "limited" ? 1_000_000_000 : 250_000_000
-                    let limit = stub == "limited" ? 3 : 1
-                    let now = clock.monotonicNanoseconds
-                    var times = admitted[stub, default: []].filter { $0 + window > now }
-                    times.append(now)
-                    fuzzCheck(times.count <= limit, "\(stub) admitted \(times.count) requests inside one window")
-                    admitted[stub] = times
-                }
-                if last.stubID == "seq-exhaust" {
-                    fuzzCheck(!exhausted, "seq-exhaust answered after its last response")
-                    if integerField(node, "responseIndex") == 2 { exhausted = true }
-                }
+            }
+            if let stub, stub.hasPrefix("limited"), !rateLimited {
+                let window: UInt64 = stub == "limited" ? 1_000_000_000 : 250_000_000
+                let limit = stub == "limited" ? 3 : 1
+                let now = clock.monotonicNanoseconds
+                var times = admitted[stub, default: []].filter { $0 + window > now }
+                times.append(now)
+                fuzzCheck(times.count <= limit, "\(stub) admitted \(times.count) requests inside one window")
+                admitted[stub] = times
+            }
+            if stub == "seq-exhaust" {
+                fuzzCheck(!exhausted, "seq-exhaust answered after its last response")
+                if integerField(node, "responseIndex") == 2 { exhausted = true }
             }
         }
         fuzzCheck(sink.lines - sinkBase == expectedSeq, "the sink got \(sink.lines - sinkBase) lines for \(expectedSeq) requests")
