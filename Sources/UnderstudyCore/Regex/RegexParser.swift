@@ -423,7 +423,7 @@ struct RegexParser {
     /// syntax that is available instead.
     private func unsupported(_ construct: String) -> RegexSyntaxError {
         failure("\(construct) is not supported: stub patterns run on a linear-time engine without backtracking "
-                + "(supported: literals, escapes, `.`, `[...]`, `\\d \\w \\s`, `^ $ \\b`, groups, `|`, `* + ? {m,n}`)")
+                + "(supported: literals, escapes, `.`, `[...]`, `\\d \\w \\s`, `^ $ \\b`, groups, `|`, `* + ? {m,n}`, `(?i)`)")
     }
 }
 
