@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
 import UnderstudyCore
 
 /// An ``HTTPServer`` running on a thread of its own, for in-process tests and embedding.
@@ -30,7 +35,7 @@ public final class BackgroundServer: Sendable {
         let ready = DispatchSemaphore(value: 0)
         let finished = DispatchSemaphore(value: 0)
         let outcome = StartOutcome()
-        let thread = Thread {
+        try spawnThread {
             let server: HTTPServer
             do {
                 server = try HTTPServer(configuration: configuration, responder: try makeResponder())
@@ -46,8 +51,6 @@ public final class BackgroundServer: Sendable {
             server.run()
             finished.signal()
         }
-        thread.name = "understudy-event-loop"
-        thread.start()
         ready.wait()
         return try outcome.get()
     }
@@ -65,20 +68,45 @@ public final class BackgroundServer: Sendable {
     }
 }
 
+/// Runs `body` on a new detached POSIX thread. A plain pthread rather than Foundation's `Thread`
+/// keeps Foundation out of the transport module (and so out of the daemon's start-up).
+private func spawnThread(_ body: @escaping @Sendable () -> Void) throws(ServerError) {
+    let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
+    var thread = pthread_t()
+    let result = pthread_create(&thread, nil, { context in
+        guard let context else { return nil }
+        Unmanaged<ThreadBody>.fromOpaque(context).takeRetainedValue().body()
+        return nil
+    }, context)
+    guard result == 0 else {
+        Unmanaged<ThreadBody>.fromOpaque(context).release()
+        throw .setupFailed("pthread_create: \(String(cString: strerror(result)))")
+    }
+    pthread_detach(thread)
+}
+
+private final class ThreadBody: Sendable {
+    let body: @Sendable () -> Void
+
+    init(_ body: @escaping @Sendable () -> Void) {
+        self.body = body
+    }
+}
+
 /// The start-up result handed from the server thread to the caller.
 private final class StartOutcome: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = DispatchSemaphore(value: 1)
     private var result: Result<BackgroundServer, any Error> = .failure(ServerError.setupFailed("not started"))
 
     func set(_ result: Result<BackgroundServer, any Error>) {
-        lock.lock()
-        defer { lock.unlock() }
+        lock.wait()
+        defer { lock.signal() }
         self.result = result
     }
 
     func get() throws -> BackgroundServer {
-        lock.lock()
-        defer { lock.unlock() }
+        lock.wait()
+        defer { lock.signal() }
         return try result.get()
     }
 }
