@@ -196,6 +196,31 @@ struct UnderstudyHarnessTests {
         #expect(try await launched.admin.health().status == "ok")
     }
 
+    @Test func anAdminTokenIsSentByLaunchAndAttachAndRequiredByTheDaemon() async throws {
+        let launched = try await Understudy.launch(stubs: [try Self.stubFile(Self.echoStubs)], adminToken: "s3cret-token")
+        defer { launched.stopWithoutWaiting() }
+        #expect(try await launched.admin.health().stubs == 2, "launch sends the token it started the daemon with")
+
+        let withoutToken = Understudy.attach(url: launched.baseURL)
+        do {
+            _ = try await withoutToken.admin.health()
+            Issue.record("an admin call without the token must be refused")
+        } catch let error as UnderstudyError {
+            guard case let .admin(adminError) = error else {
+                Issue.record("expected an admin error, got \(error)")
+                return
+            }
+            #expect(adminError.status == 401)
+        }
+
+        let withToken = Understudy.attach(url: launched.baseURL, adminToken: "s3cret-token")
+        #expect(try await withToken.admin.health().status == "ok")
+        let fromEnvironment = try await Understudy.attachOrLaunch(stubs: [], environment: [
+            "UNDERSTUDY_URL": launched.baseURL.absoluteString, Understudy.adminTokenVariable: "s3cret-token",
+        ])
+        #expect(try await fromEnvironment.admin.health().status == "ok", "attachOrLaunch reads the token from the environment")
+    }
+
     @Test func aBadStubFileFailsTheLaunchWithTheDaemonsError() async throws {
         let file = try Self.stubFile(#"{"stubs":[{"id":"x","responses":[{"staus":200}]}]}"#, name: "broken.json")
         let failure: UnderstudyError
