@@ -14,6 +14,11 @@ final class EventHandle {
         event_free(event)  // also removes it from the loop if pending
     }
 
+    /// Makes the event active now: it runs later in the current pass of the loop.
+    func activate() {
+        event_active(event, Int32(EV_TIMEOUT), 1)
+    }
+
     /// Makes the event pending, for `seconds` when given (a timer), otherwise until it fires.
     func add(afterSeconds seconds: Double? = nil) {
         guard let seconds else {

@@ -30,6 +30,27 @@ extension HTTPServer {
         }, context)
         stopWatch = EventHandle(watch)
         stopWatch?.add()
+        if responder is any JournalBatching {
+            batchEnd = EventHandle(event_new(base, -1, 0, { _, _, context in
+                guard let context else { return }
+                Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().closeJournalBatch()
+            }, context))
+        }
+    }
+
+    /// Before the responder journals a request: journal lines of this loop pass are written
+    /// together once its callbacks have run, before any of its responses reach a socket.
+    func openJournalBatch() {
+        guard !batchOpen, let batchEnd, let batching = responder as? any JournalBatching else { return }
+        batchOpen = true
+        batching.beginJournalBatch()
+        batchEnd.activate()
+    }
+
+    func closeJournalBatch() {
+        guard batchOpen else { return }
+        batchOpen = false
+        (responder as? any JournalBatching)?.endJournalBatch()
     }
 
     /// Creates a connection's bufferevent (as evhttp would: no fd yet, evhttp closes the fd) and

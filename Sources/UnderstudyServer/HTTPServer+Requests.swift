@@ -40,6 +40,7 @@ extension HTTPServer {
         }
 
         let engineRequest = Self.makeRequest(method: method, target: target, headers: headers, body: body)
+        openJournalBatch()
         let response = refusal.map { responder.reject(engineRequest, status: 400, reason: $0) }
             ?? responder.respond(to: engineRequest)
 
@@ -128,6 +129,7 @@ extension HTTPServer {
     /// calls back), while the refusal has not been written yet.
     func refuse(_ head: RequestHead, status: Int, reason: String) {
         let start = clock.nanoseconds()
+        openJournalBatch()
         let response = responder.reject(head.request(), status: status, reason: reason)
         accessLog?(AccessLogEntry(method: head.method, target: head.target, status: response.status,
                                   stubID: response.stubID, fault: nil, milliseconds: clock.milliseconds(since: start)))
@@ -169,18 +171,25 @@ extension HTTPServer {
                            headers: headers, body: body)
     }
 
-    /// The request's header fields in arrival order.
+    /// The request's header fields in arrival order, in an array allocated once at its size.
     static func headers(of request: OpaquePointer) -> HTTPHeaders {
-        var headers = HTTPHeaders()
-        guard let list = evhttp_request_get_input_headers(request) else { return headers }
+        guard let list = evhttp_request_get_input_headers(request) else { return HTTPHeaders() }
+        var count = 0
         var field = understudy_keyvalq_first(list)
         while let current = field {
+            count += 1
+            field = understudy_keyval_next(current)
+        }
+        var fields: [HTTPHeaders.Field] = []
+        fields.reserveCapacity(count)
+        field = understudy_keyvalq_first(list)
+        while let current = field {
             if let key = current.pointee.key, let value = current.pointee.value {
-                headers.append(name: String(cString: key), value: String(cString: value))
+                fields.append(HTTPHeaders.Field(name: String(cString: key), value: String(cString: value)))
             }
             field = understudy_keyval_next(current)
         }
-        return headers
+        return HTTPHeaders(fields)
     }
 
     /// Removes `count` bytes (all, when nil) from an evbuffer.

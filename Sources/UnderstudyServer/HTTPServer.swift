@@ -41,6 +41,9 @@ public final class HTTPServer {
     let nullDevice: Int32
     let clock = MonotonicClock()
     var dateHeader = DateHeader()
+    /// Closes the journal batch at the end of the loop pass that opened it (see ``JournalBatching``).
+    var batchEnd: EventHandle?
+    var batchOpen = false
 
     /// The URL clients use: `http://127.0.0.1:PORT`.
     public var url: String {
@@ -123,6 +126,7 @@ public final class HTTPServer {
     public func close() {
         guard !closed else { return }
         closed = true
+        closeJournalBatch()
         for connection in connections.values {
             connection.current = nil  // cancels delay timers; evhttp frees the requests
         }
@@ -134,6 +138,7 @@ public final class HTTPServer {
         connections.removeAll()
         graceTimer = nil
         stopWatch = nil
+        batchEnd = nil
         signalEvents.removeAll()
         event_base_free(base)
         closeDescriptor(stopReadEnd)

@@ -1,25 +1,25 @@
 /// Finds the stubs that could match a request without scanning them all: exact-path stubs are
-/// bucketed by method and decoded path (plus an any-method bucket per path); only stubs with a
-/// pattern or no path are checked for every request.
+/// bucketed by decoded path (each entry remembering its method, if any); only stubs with a pattern
+/// or no path are checked for every request.
+///
+/// One dictionary keyed by path alone means one hash of the path per request (a key of method and
+/// path hashed both strings, for two dictionaries).
 struct StubIndex {
-    private struct Key: Hashable {
-        var method: String
-        var path: String
+    private struct Entry {
+        /// The stub's method (upper-cased), or nil for any method.
+        var method: String?
+        var index: Int
     }
 
-    private var byMethodAndPath: [Key: [Int]] = [:]
-    private var byPath: [String: [Int]] = [:]
+    /// Exact-path stubs by path, in load order.
+    private var byPath: [String: [Entry]] = [:]
     private var unindexed: [Int] = []
 
     init(stubs: [Stub]) {
         for (index, stub) in stubs.enumerated() {
             switch stub.request.path {
             case .exact(let path)?:
-                if let method = stub.request.method {
-                    byMethodAndPath[Key(method: method, path: path), default: []].append(index)
-                } else {
-                    byPath[path, default: []].append(index)
-                }
+                byPath[path, default: []].append(Entry(method: stub.request.method, index: index))
             case .pattern?, nil:
                 unindexed.append(index)
             }
@@ -29,18 +29,17 @@ struct StubIndex {
     /// Calls `visit` with candidate stub indices in load order until it returns `true`.
     @discardableResult
     func firstCandidate(method: String, path: String, where visit: (Int) -> Bool) -> Int? {
-        let exact = byMethodAndPath[Key(method: method, path: path)] ?? []
-        let anyMethod = byPath[path] ?? []
-        var i = 0, j = 0, k = 0
-        // Three-way merge of sorted lists, so the earliest-loaded candidate always wins.
-        while i < exact.count || j < anyMethod.count || k < unindexed.count {
-            let a = i < exact.count ? exact[i] : Int.max
-            let b = j < anyMethod.count ? anyMethod[j] : Int.max
+        let exact = byPath[path] ?? []
+        var i = 0, k = 0
+        // Merge of two sorted lists, so the earliest-loaded candidate always wins.
+        while true {
+            while i < exact.count, let wanted = exact[i].method, wanted != method { i += 1 }
+            let a = i < exact.count ? exact[i].index : Int.max
             let c = k < unindexed.count ? unindexed[k] : Int.max
+            if a == Int.max && c == Int.max { return nil }
             let next: Int
-            if a <= b && a <= c { next = a; i += 1 } else if b <= c { next = b; j += 1 } else { next = c; k += 1 }
+            if a < c { next = a; i += 1 } else { next = c; k += 1 }
             if visit(next) { return next }
         }
-        return nil
     }
 }

@@ -12,11 +12,19 @@ import Darwin
 /// reader's view, and a test can tail the file while the daemon runs. A failed write never crashes
 /// the server: the first failure of a burst is reported on stderr and later ones stay quiet until
 /// a write succeeds again.
-public final class JournalFileWriter: JournalSink {
+///
+/// Inside a batch (``beginJournalBatch()`` … ``endJournalBatch()``, opened by the transport around
+/// one pass of its event loop) lines are collected and written together when the batch ends, or
+/// sooner once 64 KiB have piled up; outside a batch each line is written at once.
+public final class JournalFileWriter: JournalSink, JournalBatching {
     /// The file being written.
     public let path: String
     private var descriptor: Int32
     private var reportedFailure = false
+    private var batching = false
+    /// Lines collected in the current batch.
+    private var pending: [UInt8] = []
+    private static let pendingLimit = 64 * 1024
 
     /// Opens (creating if needed) `path` for appending.
     public init(path: String) throws(JournalFileError) {
@@ -30,14 +38,40 @@ public final class JournalFileWriter: JournalSink {
     }
 
     deinit {
+        flushPending()
         if descriptor >= 0 { _ = SystemCalls.close(descriptor) }
     }
 
-    /// Writes one line, looping over partial writes and retrying on `EINTR`.
+    /// Writes one line (or, inside a batch, collects it).
     public func write(line: [UInt8]) {
         guard descriptor >= 0 else { return }
+        guard batching else {
+            writeAll(line)
+            return
+        }
+        pending.append(contentsOf: line)
+        if pending.count >= Self.pendingLimit { flushPending() }
+    }
+
+    public func beginJournalBatch() {
+        batching = true
+    }
+
+    public func endJournalBatch() {
+        batching = false
+        flushPending()
+    }
+
+    private func flushPending() {
+        guard !pending.isEmpty else { return }
+        if descriptor >= 0 { writeAll(pending) }
+        pending.removeAll(keepingCapacity: pending.capacity <= 4 * Self.pendingLimit)
+    }
+
+    /// Writes `bytes`, looping over partial writes and retrying on `EINTR`.
+    private func writeAll(_ bytes: [UInt8]) {
         var failure: Int32 = 0
-        line.withUnsafeBytes { raw in
+        bytes.withUnsafeBytes { raw in
             guard let base = raw.baseAddress else { return }
             var offset = 0
             while offset < raw.count {
@@ -63,6 +97,8 @@ public final class JournalFileWriter: JournalSink {
 
     /// Closes the file; later writes are ignored.
     public func close() {
+        flushPending()
+        batching = false
         guard descriptor >= 0 else { return }
         _ = SystemCalls.close(descriptor)
         descriptor = -1
