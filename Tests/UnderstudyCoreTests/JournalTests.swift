@@ -111,6 +111,26 @@ final class JournalTests: XCTestCase {
         XCTAssertEqual(jsonObject(Array(lines[2].utf8))["path"] as? String, "/b")
     }
 
+    func testFileWriterBatchesWriteTogetherWhenTheBatchEndsAndOutsideOneAtOnce() throws {
+        let directory = try makeTemporaryDirectory(self)
+        let path = directory + "/journal.jsonl"
+        let writer = try JournalFileWriter(path: path)
+        let engine = try makeEngine(#"{"stubs":[]}"#, sink: writer)
+        let fileText = { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+        engine.beginJournalBatch()
+        _ = engine.get("/a")
+        _ = engine.get("/b")
+        XCTAssertEqual(fileText(), "", "held back while the batch is open")
+        engine.endJournalBatch()
+        XCTAssertEqual(fileText().split(separator: "\n").map { jsonObject(Array($0.utf8))["path"] as? String }, ["/a", "/b"])
+        _ = engine.get("/c")
+        XCTAssertEqual(fileText().split(separator: "\n").count, 3, "outside a batch each line is written at once")
+        engine.beginJournalBatch()
+        _ = engine.get("/d")
+        writer.close()
+        XCTAssertEqual(fileText().split(separator: "\n").count, 4, "closing writes what a batch still held")
+    }
+
     func testFileWriterReportsWhyItCannotOpen() throws {
         let directory = try makeTemporaryDirectory(self)
         XCTAssertThrowsError(try JournalFileWriter(path: directory + "/missing/dir/journal.jsonl")) { error in
