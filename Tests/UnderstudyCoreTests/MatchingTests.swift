@@ -111,6 +111,39 @@ final class MatchingTests: XCTestCase {
         XCTAssertEqual(reordered.get("/oops").stubID, "pattern")
     }
 
+    func testPatternPrefixesAreOnlyTheLiteralTextEveryMatchStartsWith() {
+        let prefix = { String(decoding: PatternPrefix.of($0), as: UTF8.self) }
+        XCTAssertEqual(prefix("^/bench/p7/[0-9]+$"), "/bench/p7/")
+        XCTAssertEqual(prefix("/users/[0-9]+"), "/users/")
+        XCTAssertEqual(prefix("\\A/a/b$"), "/a/b")
+        XCTAssertEqual(prefix("^/ab?c"), "/a", "an optional character ends the prefix before it")
+        XCTAssertEqual(prefix("^/ab*"), "/a")
+        XCTAssertEqual(prefix("^/ab{0,2}"), "/a")
+        XCTAssertEqual(prefix("^/ab+c"), "/ab", "a repeated character is needed once")
+        XCTAssertEqual(prefix("^/a|/b"), "", "alternation anywhere: no prefix")
+        XCTAssertEqual(prefix("^(?i)/abc"), "")
+        XCTAssertEqual(prefix("/a\\.b"), "/a")
+        XCTAssertEqual(prefix("/é/x"), "/", "non-ASCII ends it")
+    }
+
+    func testPatternStubsOutsideTheirPrefixAreSkippedButLoadOrderAndAlternationStillHold() throws {
+        let engine = try makeEngine(#"""
+        {"stubs": [
+          {"id": "p1", "request": {"pathPattern": "^/bench/p1/[0-9]+$"}, "responses": [{}]},
+          {"id": "p2", "request": {"pathPattern": "^/bench/p2/[0-9]+$"}, "responses": [{}]},
+          {"id": "either", "request": {"pathPattern": "^/x/[a-z]+|/bench/p2/7$"}, "responses": [{}]},
+          {"id": "ci", "request": {"pathPattern": "(?i)/CASE/[0-9]+"}, "responses": [{}]},
+          {"id": "exact", "request": {"path": "/bench/p2/8"}, "responses": [{}]}
+        ]}
+        """#)
+        XCTAssertEqual(engine.get("/bench/p2/42").stubID, "p2")
+        XCTAssertEqual(engine.get("/bench/p1/1").stubID, "p1")
+        XCTAssertEqual(engine.get("/x/abc").stubID, "either")
+        XCTAssertEqual(engine.get("/case/5").stubID, "ci")
+        XCTAssertEqual(engine.get("/bench/p2/8").stubID, "p2", "an earlier pattern still beats a later exact path")
+        XCTAssertEqual(engine.get("/bench/p3/1").status, 404)
+    }
+
     func testIndexFindsTheRightStubAmongThousandsAndSkipsNonCandidates() throws {
         var stubs: [String] = []
         for i in 0..<1_000 {
