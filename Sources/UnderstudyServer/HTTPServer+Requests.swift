@@ -95,13 +95,18 @@ extension HTTPServer {
         }
         let request = pending.request
         if let output = evhttp_request_get_output_headers(request) {
-            var hasDate = false
+            var hasDate = false, hasLength = false
             for field in response.headers where !HTTPHeaders.namesMatch(field.name, "Transfer-Encoding") {
                 evhttp_add_header(output, field.name, field.value)
                 if !hasDate && HTTPHeaders.namesMatch(field.name, "Date") { hasDate = true }
+                if !hasLength && HTTPHeaders.namesMatch(field.name, "Content-Length") { hasLength = true }
             }
             if !hasDate {
                 dateHeader.withCurrentValue { _ = evhttp_add_header(output, "Date", $0) }
+            }
+            // evhttp formats the Content-Length it adds with snprintf; give it the same value.
+            if !hasLength && Self.evhttpAddsLength(status: response.status, command: evhttp_request_get_command(request)) {
+                Self.withDecimal(response.body.count) { _ = evhttp_add_header(output, "Content-Length", $0) }
             }
             if draining || pending.closeAfter {
                 evhttp_remove_header(output, "Connection")
@@ -140,6 +145,27 @@ extension HTTPServer {
         accessLog(AccessLogEntry(method: pending.method, target: pending.target, status: status,
                                  stubID: pending.response.stubID, fault: fault,
                                  milliseconds: clock.milliseconds(since: pending.receivedAt)))
+    }
+
+    /// Whether evhttp would add a Content-Length to this response (it does when the response
+    /// carries a body: not for HEAD, 1xx, 204 or 304).
+    static func evhttpAddsLength(status: Int, command: evhttp_cmd_type) -> Bool {
+        command != EVHTTP_REQ_HEAD && status >= 200 && status != 204 && status != 304
+    }
+
+    /// Calls `body` with `value` (non-negative) as a NUL-terminated decimal string on the stack.
+    static func withDecimal<Result>(_ value: Int, _ body: (UnsafePointer<CChar>) -> Result) -> Result {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 24) { digits in
+            var position = 23
+            digits[position] = 0
+            var rest = max(0, value)
+            repeat {
+                position -= 1
+                digits[position] = CChar(UInt8(ascii: "0") + UInt8(rest % 10))
+                rest /= 10
+            } while rest > 0
+            return body(digits.baseAddress! + position)
+        }
     }
 
     /// The method name for evhttp's command bits; nil for the bit libevent 2.1 gives every
