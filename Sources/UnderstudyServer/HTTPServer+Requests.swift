@@ -94,6 +94,10 @@ extension HTTPServer {
             return
         }
         let request = pending.request
+        // No body for HEAD, 1xx, 204 or 304. libevent 2.1 would write whatever is in the output
+        // buffer regardless, and on a kept-alive connection the client would read those bytes as
+        // the start of the next response.
+        let carriesBody = Self.carriesBody(status: response.status, command: evhttp_request_get_command(request))
         if let output = evhttp_request_get_output_headers(request) {
             var hasDate = false, hasLength = false
             for field in response.headers where !HTTPHeaders.namesMatch(field.name, "Transfer-Encoding") {
@@ -105,7 +109,7 @@ extension HTTPServer {
                 dateHeader.withCurrentValue { _ = evhttp_add_header(output, "Date", $0) }
             }
             // evhttp formats the Content-Length it adds with snprintf; give it the same value.
-            if !hasLength && Self.evhttpAddsLength(status: response.status, command: evhttp_request_get_command(request)) {
+            if !hasLength && carriesBody {
                 Self.withDecimal(response.body.count) { _ = evhttp_add_header(output, "Content-Length", $0) }
             }
             if draining || pending.closeAfter {
@@ -123,7 +127,7 @@ extension HTTPServer {
         }
         log(pending, status: response.status, fault: nil)
         // Straight into the request's own output buffer: evhttp would only move a separate one there.
-        if !response.body.isEmpty, let output = evhttp_request_get_output_buffer(request) {
+        if carriesBody, !response.body.isEmpty, let output = evhttp_request_get_output_buffer(request) {
             response.body.withUnsafeBytes { _ = evbuffer_add(output, $0.baseAddress, $0.count) }
         }
         evhttp_send_reply(request, Int32(response.status), ReasonPhrase.of(response.status), nil)
@@ -147,9 +151,9 @@ extension HTTPServer {
                                  milliseconds: clock.milliseconds(since: pending.receivedAt)))
     }
 
-    /// Whether evhttp would add a Content-Length to this response (it does when the response
-    /// carries a body: not for HEAD, 1xx, 204 or 304).
-    static func evhttpAddsLength(status: Int, command: evhttp_cmd_type) -> Bool {
+    /// Whether a response carries a body (and so a Content-Length, which evhttp adds exactly
+    /// then): not for HEAD, 1xx, 204 or 304 (RFC 9110 §6.4.1).
+    static func carriesBody(status: Int, command: evhttp_cmd_type) -> Bool {
         command != EVHTTP_REQ_HEAD && status >= 200 && status != 204 && status != 304
     }
 

@@ -86,6 +86,22 @@ final class TransportTests: XCTestCase {
         XCTAssertEqual(log.entries.last?.request.body, Array("payload-X-CUSTOM".utf8))
     }
 
+    func testHeadAnd204AnswersCarryNoBodySoTheNextResponseOnTheConnectionIsIntact() throws {
+        let connection = try RawConnection(port: server.port)
+        connection.send("HEAD /status/200 HTTP/1.1\r\nHost: x\r\n\r\nGET /status/204 HTTP/1.1\r\nHost: x\r\n\r\n"
+            + "GET /status/201 HTTP/1.1\r\nHost: x\r\n\r\n")
+        let head = connection.readResponse()
+        XCTAssertEqual(head?.status, 200)
+        XCTAssertNil(head?.headers["content-length"])
+        let noContent = connection.readResponse()
+        XCTAssertEqual(noContent?.status, 204)
+        XCTAssertNil(noContent?.headers["content-length"])
+        let next = connection.readResponse()
+        XCTAssertEqual(next?.status, 201, "no stray body bytes ahead of the third response")
+        XCTAssertEqual(next?.headers["content-length"], "6")
+        XCTAssertEqual(next?.body, "status")
+    }
+
     func testCustomMethodWithoutBodyKeepsTheConnectionUsable() throws {
         let connection = try RawConnection(port: server.port)
         connection.send("PURGE /cache HTTP/1.1\r\nHost: x\r\n\r\nGET /echo?after=purge HTTP/1.1\r\nHost: x\r\n\r\n")
