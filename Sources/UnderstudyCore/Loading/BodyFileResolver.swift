@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Reads `bodyFile`s, refusing any path that leaves the stub root, lexically (`../`) or through a
 /// symlink, so a stub file cannot serve arbitrary files from the machine.
@@ -15,7 +22,7 @@ struct BodyFileResolver {
     /// Creates a resolver for a stub file at `stubFile` loaded under `root`; `nil` when either
     /// cannot be resolved on disk.
     init?(stubFile: String, root: String?) {
-        let directory = (stubFile as NSString).deletingLastPathComponent
+        let directory = stubFile.lastIndex(of: "/").map { String(stubFile[..<$0]) } ?? ""
         guard let realDirectory = Self.realPath(directory.isEmpty ? "." : directory),
               let realRoot = Self.realPath(root ?? (directory.isEmpty ? "." : directory)) else { return nil }
         self.stubDirectory = realDirectory
@@ -37,8 +44,7 @@ struct BodyFileResolver {
         guard Self.isInside(real, root) else {
             return .failure(Problem(message: "`bodyFile` `\(relative)` leads outside the stub root `\(root)` through a symlink"))
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: real, isDirectory: &isDirectory), !isDirectory.boolValue else {
+        guard StubLoader.isDirectory(real) == false else {
             return .failure(Problem(message: "cannot read `bodyFile` `\(relative)`: it is a directory"))
         }
         guard let data = FileManager.default.contents(atPath: real) else {

@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Reads stub files into a ``StubSet``, all-or-nothing, reporting every error it finds.
 public enum StubLoader {
@@ -10,12 +17,11 @@ public enum StubLoader {
         var errors: [StubFileError] = []
         var decoded: [StubDecoder.Decoded] = []
         for path in paths {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            guard let isDirectory = Self.isDirectory(path) else {
                 errors.append(fileError(path, "no such file or directory"))
                 continue
             }
-            if isDirectory.boolValue {
+            if isDirectory {
                 for file in jsonFiles(under: path) {
                     decodeFile(file, root: path, into: &decoded, errors: &errors)
                 }
@@ -85,23 +91,29 @@ public enum StubLoader {
         return errors
     }
 
+    /// Whether `path` is a directory (following symlinks); nil when it does not exist.
+    static func isDirectory(_ path: String, followingSymlinks: Bool = true) -> Bool? {
+        var info = stat()
+        guard (followingSymlinks ? stat(path, &info) : lstat(path, &info)) == 0 else { return nil }
+        return (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
     /// Every `*.json` below `directory`, recursively, sorted by path; hidden entries are skipped.
     static func jsonFiles(under directory: String) -> [String] {
-        guard let enumerator = FileManager.default.enumerator(atPath: directory) else { return [] }
         var files: [String] = []
-        while let relative = enumerator.nextObject() as? String {
-            let name = (relative as NSString).lastPathComponent
-            if name.hasPrefix(".") {
-                enumerator.skipDescendants()
-                continue
-            }
-            guard relative.hasSuffix(".json") else { continue }
-            let full = directory.hasSuffix("/") ? directory + relative : directory + "/" + relative
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue {
-                files.append(full)
+        func walk(_ dir: String) {
+            guard let entries = try? FileManager.default.contentsOfDirectory(atPath: dir) else { return }
+            for name in entries where !name.hasPrefix(".") {
+                let full = dir.hasSuffix("/") ? dir + name : dir + "/" + name
+                // Descend into real directories only (a symlinked one could loop), as the enumerator did.
+                if isDirectory(full, followingSymlinks: false) == true {
+                    walk(full)
+                } else if name.hasSuffix(".json"), isDirectory(full) == false {
+                    files.append(full)
+                }
             }
         }
+        walk(directory)
         return files.sorted()
     }
 
