@@ -14,6 +14,7 @@
 #include <event2/bufferevent.h>
 #include <event2/keyvalq_struct.h>
 #include <event2/util.h>
+#include <event2/listener.h>
 
 // Header lists are TAILQs; TAILQ_FIRST/TAILQ_NEXT are macros Swift cannot call, so these two
 // wrappers are the only way to walk evhttp's parsed request headers in arrival order.

@@ -22,6 +22,9 @@ final class Connection {
     weak var server: HTTPServer?
     /// The raw-stream reader's registration on the input buffer, removed on close.
     var tap: OpaquePointer?
+    /// Armed when a request's first byte arrives, cancelled when evhttp hands the request over:
+    /// a whole head (and body) must arrive within the idle timeout, however slowly it trickles.
+    var requestDeadline: EventHandle?
 
     init(bufferevent: OpaquePointer, parser: RequestStreamParser) {
         self.bufferevent = bufferevent

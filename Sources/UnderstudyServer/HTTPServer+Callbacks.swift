@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import CLibevent
+import Synchronization
 import UnderstudyCore
 
 // The C callbacks. Each recovers its Swift owner from the context pointer libevent hands back:
@@ -30,12 +31,47 @@ extension HTTPServer {
         }, context)
         stopWatch = EventHandle(watch)
         stopWatch?.add()
+        installListenerBackoff(context: context)
         if responder is any JournalBatching {
             batchEnd = EventHandle(event_new(base, -1, 0, { _, _, context in
                 guard let context else { return }
                 Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().closeJournalBatch()
             }, context))
         }
+    }
+
+    /// Out of descriptors, accept() fails at once on every loop pass while connections wait in
+    /// the backlog: the loop would spin and libevent would log each failure. Instead the listener
+    /// pauses for a moment and libevent's log is rate-limited.
+    func installListenerBackoff(context: UnsafeMutableRawPointer) {
+        LibeventLog.install()
+        guard let boundSocket, let listener = evhttp_bound_socket_get_listener(boundSocket) else { return }
+        acceptResume = EventHandle(event_new(base, -1, 0, { _, _, context in
+            guard let context else { return }
+            let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
+            guard !server.closed, let bound = server.boundSocket,
+                  let listener = evhttp_bound_socket_get_listener(bound) else { return }
+            evconnlistener_enable(listener)
+        }, context))
+        // The error callback's argument is evhttp's (the listener's own user data), so the
+        // server is found through the listener.
+        ListenerOwners[listener] = self
+        evconnlistener_set_error_cb(listener, { listener, _ in
+            let code = errno
+            guard let listener, let server = ListenerOwners[listener] else { return }
+            if code == EMFILE || code == ENFILE || code == ENOBUFS || code == ENOMEM {
+                evconnlistener_disable(listener)
+                server.acceptResume?.add(afterSeconds: 0.1)
+                LibeventLog.note("accept() failed: \(String(cString: strerror(code))); pausing new connections for 100 ms")
+            } else {
+                LibeventLog.note("accept() failed: \(String(cString: strerror(code)))")
+            }
+        })
+    }
+
+    func forgetListener() {
+        guard let boundSocket, let listener = evhttp_bound_socket_get_listener(boundSocket) else { return }
+        ListenerOwners[listener] = nil
     }
 
     /// Before the responder journals a request: journal lines of this loop pass are written
@@ -78,6 +114,7 @@ extension HTTPServer {
     /// looks at evbuffer's own chunks (`evbuffer_peek`), so nothing is copied or allocated here.
     func inspect(_ buffer: OpaquePointer, added: Int, on connection: Connection) {
         if connection.evcon == nil { attach(connection) }
+        if connection.requestDeadline == nil && connection.current == nil { armRequestDeadline(on: connection) }
         let total = evbuffer_get_length(buffer)
         var offset = total - added
         while offset < total {
@@ -110,6 +147,31 @@ extension HTTPServer {
         }
     }
 
+    /// A request's bytes must all arrive within the idle timeout of its first one: libevent's
+    /// read timeout restarts with every byte, so a client trickling a head would otherwise hold
+    /// its connection forever (slowloris). On expiry the connection is closed.
+    func armRequestDeadline(on connection: Connection) {
+        let seconds = configuration.idleTimeoutSeconds
+        guard seconds > 0 else { return }
+        let context = Unmanaged.passUnretained(connection).toOpaque()
+        let timer = EventHandle(event_new(base, -1, 0, { _, _, context in
+            guard let context else { return }
+            let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
+            guard let server = connection.server, connection.current == nil, let evcon = connection.evcon else { return }
+            server.expire(connection, evcon: evcon)
+        }, context))
+        connection.requestDeadline = timer
+        timer?.add(afterSeconds: Double(seconds))
+    }
+
+    /// Closes a connection whose request did not arrive in time (its close callback tidies up).
+    func expire(_ connection: Connection, evcon: OpaquePointer) {
+        // Keep the timer's event alive until this callback returns.
+        let timer = connection.requestDeadline
+        connection.requestDeadline = nil
+        withExtendedLifetime(timer) { evhttp_connection_free(evcon) }
+    }
+
     /// Learns the evhttp connection behind a bufferevent (evhttp's own callbacks carry it as
     /// their argument) and asks to hear when it closes.
     func attach(_ connection: Connection) {
@@ -127,6 +189,7 @@ extension HTTPServer {
 
     /// evhttp is about to free the connection (and any request on it).
     func closed(_ connection: Connection) {
+        connection.requestDeadline = nil
         if let pending = connection.current {
             connection.current = nil
             pending.timer = nil
@@ -145,6 +208,27 @@ extension HTTPServer {
         inFlight -= 1
         if draining && inFlight == 0 {
             event_base_loopbreak(base)
+        }
+    }
+}
+
+/// Servers by listener address, for the listener's error callback. Touched only on loop threads,
+/// each server's own entry only by its own thread, set at start-up and removed in `close()`.
+enum ListenerOwners {
+    /// Listener address to server address (plain integers, so the table is Sendable).
+    private static let table = Mutex<[UInt: UInt]>([:])
+
+    static subscript(listener: OpaquePointer) -> HTTPServer? {
+        get {
+            let key = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(listener)))
+            guard let address = table.withLock({ $0[key] }),
+                  let pointer = UnsafeRawPointer(bitPattern: address) else { return nil }
+            return Unmanaged<HTTPServer>.fromOpaque(pointer).takeUnretainedValue()
+        }
+        set {
+            let key = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(listener)))
+            let value = newValue.map { UInt(bitPattern: Int(bitPattern: Unmanaged.passUnretained($0).toOpaque())) }
+            table.withLock { $0[key] = value }
         }
     }
 }

@@ -15,6 +15,7 @@ extension HTTPServer {
         let bufferevent = evhttp_connection_get_bufferevent(evcon)
         let connection = bufferevent.flatMap { connections[UnsafeMutableRawPointer($0)] }
         if let connection, connection.evcon == nil { attach(connection) }
+        connection?.requestDeadline = nil
 
         let target = evhttp_request_get_uri(request).map { String(cString: $0) } ?? "/"
         // The raw-stream reader keeps heads only for methods evhttp does not know (it hands
@@ -37,6 +38,13 @@ extension HTTPServer {
                 closeAfter = true
                 refusal = "a body on method \(method) must use Content-Length and arrive with its headers (libevent 2.1 does not read bodies of methods it does not know)"
             }
+        }
+
+        // RFC 9112 §6.3: differing Content-Length values make the framing ambiguous (a smuggling
+        // risk); refuse and close. Identical repeats are harmless.
+        if refusal == nil, let conflict = Self.conflictingContentLengths(headers) {
+            closeAfter = true
+            refusal = "conflicting Content-Length values: \(conflict)"
         }
 
         let engineRequest = Self.makeRequest(method: method, target: target, headers: headers, body: body)
@@ -199,6 +207,19 @@ extension HTTPServer {
         }
         return HTTPRequest(method: method, path: String(target[..<mark]), query: String(target[utf8.index(after: mark)...]),
                            headers: headers, body: body)
+    }
+
+    /// The differing Content-Length values, when a request carries more than one value.
+    static func conflictingContentLengths(_ headers: HTTPHeaders) -> String? {
+        var values: [String] = []
+        for field in headers where HTTPHeaders.namesMatch(field.name, "Content-Length") {
+            for part in field.value.split(separator: ",") {
+                let value = String(part.drop(while: { $0 == " " || $0 == "\t" }).reversed()
+                    .drop(while: { $0 == " " || $0 == "\t" }).reversed())
+                if !values.contains(value) { values.append(value) }
+            }
+        }
+        return values.count > 1 ? values.joined(separator: ", ") : nil
     }
 
     /// The request's header fields in arrival order, in an array allocated once at its size.

@@ -44,6 +44,8 @@ public final class HTTPServer {
     /// Closes the journal batch at the end of the loop pass that opened it (see ``JournalBatching``).
     var batchEnd: EventHandle?
     var batchOpen = false
+    /// Re-enables the listener after it paused for lack of descriptors.
+    var acceptResume: EventHandle?
 
     /// The URL clients use: `http://127.0.0.1:PORT`.
     public var url: String {
@@ -130,6 +132,7 @@ public final class HTTPServer {
         for connection in connections.values {
             connection.current = nil  // cancels delay timers; evhttp frees the requests
         }
+        forgetListener()
         if let boundSocket {
             evhttp_del_accept_socket(http, boundSocket)
             self.boundSocket = nil
@@ -139,6 +142,7 @@ public final class HTTPServer {
         graceTimer = nil
         stopWatch = nil
         batchEnd = nil
+        acceptResume = nil
         signalEvents.removeAll()
         event_base_free(base)
         closeDescriptor(stopReadEnd)

@@ -88,7 +88,7 @@ def fd_exhaustion(work):
     for problem in problems:
         log(f"fd-exhaustion: FAIL {problem}")
     if not problems:
-        log("fd-exhaustion: quiet and recovered")
+        log(f"fd-exhaustion: quiet and recovered ({busy_ticks} CPU ticks in 2 s, {stderr_bytes} bytes of stderr)")
     return 1 if problems else 0
 
 

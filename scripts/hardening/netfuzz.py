@@ -15,10 +15,7 @@ from understudy_daemon import Daemon, log, parse_response, request, stub_directo
 
 MALFORMED_OK = {400, 405, 413, 414, 431, 501, 505}
 # Cases that fail today, reported to the transport's owner; printed, but fail the run only with --strict.
-KNOWN = {
-    # RFC 9112 6.3: differing Content-Length values must be rejected (request smuggling); evhttp takes the first.
-    "two content-lengths",
-}
+KNOWN: set[str] = set()
 VALID = b"GET /ok HTTP/1.1\r\nHost: x\r\n\r\n"
 POST = b"POST /post HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello"
 
