@@ -89,21 +89,30 @@ extension StubDecoder {
         return result
     }
 
-    /// A plain string (exact) or an object with exactly one matcher key.
-    mutating func valueMatcher(_ node: JSONNode, _ path: JSONPath) -> ValueMatcher? {
-        if let text = node.stringValue { return .equals(text) }
-        guard let members = node.members else {
-            typeMismatch(node, path, expected: "a string or a matcher object ({\"equals\"|\"contains\"|\"matches\"|\"present\"|\"absent\": ...})")
-            return nil
-        }
-        let keys = self.members(of: node, path, known: Self.valueMatcherKeys)
-        guard members.count == 1, let member = members.first, let known = keys[member.key] else {
+    /// The single key of a matcher object (value and body matchers alike take exactly one), with
+    /// its path; nil after reporting an unknown key or a count other than one.
+    private mutating func soleMember(of node: JSONNode, _ path: JSONPath, known: [String], kind: String)
+        -> (member: JSONNode.Member, path: JSONPath)? {
+        guard let members = node.members else { return nil }
+        let keys = self.members(of: node, path, known: known)
+        guard members.count == 1, let member = members.first, let match = keys[member.key] else {
             if members.count != 1 {
-                fail(node.position, path, "a matcher has exactly one of `equals`, `contains`, `matches`, `present`, `absent`; found \(members.count) keys")
+                let list = known.map { "`\($0)`" }.joined(separator: ", ")
+                fail(node.position, path, "\(kind) has exactly one of \(list); found \(members.count) keys")
             }
             return nil
         }
-        let memberPath = path.member(known.key)
+        return (match, path.member(match.key))
+    }
+
+    /// A plain string (exact) or an object with exactly one matcher key.
+    mutating func valueMatcher(_ node: JSONNode, _ path: JSONPath) -> ValueMatcher? {
+        if let text = node.stringValue { return .equals(text) }
+        guard node.members != nil else {
+            typeMismatch(node, path, expected: "a string or a matcher object ({\"equals\"|\"contains\"|\"matches\"|\"present\"|\"absent\": ...})")
+            return nil
+        }
+        guard let (known, memberPath) = soleMember(of: node, path, known: Self.valueMatcherKeys, kind: "a matcher") else { return nil }
         switch known.key {
         case "equals": return string(known.value, memberPath).map(ValueMatcher.equals)
         case "contains": return string(known.value, memberPath).map(ValueMatcher.contains)
@@ -119,18 +128,11 @@ extension StubDecoder {
     }
 
     private mutating func bodyMatcher(_ node: JSONNode, _ path: JSONPath) -> BodyMatcher? {
-        guard let members = node.members else {
+        guard node.members != nil else {
             typeMismatch(node, path, expected: "a body matcher object ({\"equals\"|\"contains\"|\"matches\"|\"json\"|\"jsonSubset\": ...})")
             return nil
         }
-        let keys = self.members(of: node, path, known: Self.bodyMatcherKeys)
-        guard members.count == 1, let member = members.first, let known = keys[member.key] else {
-            if members.count != 1 {
-                fail(node.position, path, "a body matcher has exactly one of `equals`, `contains`, `matches`, `json`, `jsonSubset`; found \(members.count) keys")
-            }
-            return nil
-        }
-        let memberPath = path.member(known.key)
+        guard let (known, memberPath) = soleMember(of: node, path, known: Self.bodyMatcherKeys, kind: "a body matcher") else { return nil }
         switch known.key {
         case "equals": return string(known.value, memberPath).map(BodyMatcher.equals)
         case "contains": return string(known.value, memberPath).map(BodyMatcher.contains)
