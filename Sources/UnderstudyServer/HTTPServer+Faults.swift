@@ -35,6 +35,10 @@ extension HTTPServer {
             writeAll(Self.garbage, to: fd)
         case .closeAfterHeaders:
             writeAll(Self.headBytes(of: pending.response), to: fd)
+        case .randomDataThenClose:
+            writeAll(Self.randomBytes(count: 256), to: fd)
+        case .malformedResponseChunk:
+            writeAll(Self.chunkedHeadBytes(of: pending.response) + Self.brokenChunk, to: fd)
         }
         evhttp_connection_free(evcon)
     }
@@ -42,12 +46,36 @@ extension HTTPServer {
     /// The status line and headers of `response` with a Content-Length the body never fills
     /// (the stub body's length, or 1 when it is empty, so the truncation is always visible).
     static func headBytes(of response: HTTPResponse) -> [UInt8] {
-        var text = "HTTP/1.1 \(response.status) \(ReasonPhrase.of(response.status))\r\n"
+        var text = "HTTP/1.1 \(response.status) \(response.reason ?? ReasonPhrase.of(response.status))\r\n"
         for field in response.headers
         where !HTTPHeaders.namesMatch(field.name, "Content-Length") && !HTTPHeaders.namesMatch(field.name, "Transfer-Encoding") {
             text += "\(field.name): \(field.value)\r\n"
         }
         text += "Content-Length: \(max(response.body.count, 1))\r\n\r\n"
+        return Array(text.utf8)
+    }
+
+    /// What follows the head in `malformed-response-chunk`: a chunk-size line that is not
+    /// hexadecimal, so a client's chunked decoder fails rather than waiting for more.
+    static let brokenChunk: [UInt8] = Array("zz-not-a-chunk-size\r\nlskdu018973t09sylgasjkfg1][]'./.sdlv\r\n".utf8)
+
+    /// Bytes from a fresh generator each time (not seeded: they only need to not be HTTP). The
+    /// first byte is never `H`, so no client mistakes them for a status line.
+    static func randomBytes(count: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        var bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        if bytes.first == UInt8(ascii: "H") { bytes[0] = 0 }
+        return bytes
+    }
+
+    /// The status line and headers of `response` announcing a chunked body.
+    static func chunkedHeadBytes(of response: HTTPResponse) -> [UInt8] {
+        var text = "HTTP/1.1 \(response.status) \(response.reason ?? ReasonPhrase.of(response.status))\r\n"
+        for field in response.headers
+        where !HTTPHeaders.namesMatch(field.name, "Content-Length") && !HTTPHeaders.namesMatch(field.name, "Transfer-Encoding") {
+            text += "\(field.name): \(field.value)\r\n"
+        }
+        text += "Transfer-Encoding: chunked\r\n\r\n"
         return Array(text.utf8)
     }
 

@@ -37,6 +37,17 @@ extension RequestPattern {
                 reasons.append(MissReason(score: 200, text: explaining ? "path \(context.path) does not match pattern \(regex.pattern)" : ""))
                 if depth == .firstMiss { return reasons }
             }
+        case .exactTarget(let wanted)?:
+            if wanted != context.target {
+                if depth == .firstMiss { return [MissReason(score: 100, text: "")] }
+                let distance = EditDistance.boundedDistance(context.target, wanted, limit: 10)
+                reasons.append(MissReason(score: 100 + 20 * distance, text: explaining ? "url \(context.target) ≠ \(wanted)" : ""))
+            }
+        case .targetPattern(let regex)?:
+            if !regex.matchesWhole(context.target) {
+                reasons.append(MissReason(score: 200, text: explaining ? "url \(context.target) does not match pattern \(regex.pattern)" : ""))
+                if depth == .firstMiss { return reasons }
+            }
         case nil:
             break
         }
@@ -54,6 +65,13 @@ extension RequestPattern {
                 if depth == .firstMiss { return reasons }
             }
         }
+        for condition in cookies {
+            let values = context.cookieValues(condition.name)
+            if !condition.matcher.accepts(values) {
+                reasons.append(MissReason(score: 100, text: explaining ? Self.explain("cookie", condition, values, separator: "=") : ""))
+                if depth == .firstMiss { return reasons }
+            }
+        }
         if let body, !Self.accepts(body, context) {
             reasons.append(MissReason(score: 100, text: explaining ? Self.explain(body, context) : ""))
         }
@@ -63,10 +81,21 @@ extension RequestPattern {
     private static func accepts(_ matcher: BodyMatcher, _ context: MatchContext) -> Bool {
         switch matcher {
         case .equals(let wanted): return context.bodyText == wanted
+        case .equalsIgnoringCase(let wanted): return context.bodyText.lowercased() == wanted.lowercased()
         case .contains(let part): return context.bodyText.containsBytes(part)
+        case .doesNotContain(let part): return !context.bodyText.containsBytes(part)
         case .matches(let regex): return regex.matchesWhole(context.bodyText)
+        case .doesNotMatch(let regex): return !regex.matchesWhole(context.bodyText)
         case .json(let wanted): return context.bodyJSON?.semanticallyEquals(wanted) ?? false
         case .jsonSubset(let wanted): return context.bodyJSON?.contains(subset: wanted) ?? false
+        case .jsonEquals(let wanted, let options): return context.bodyJSON?.equals(wanted, options) ?? false
+        case .jsonPath(let expression, let matcher):
+            guard let json = context.bodyJSON else { return false }
+            return expression.accepts(json, matcher)
+        case .binaryEquals(let bytes): return context.request.body == bytes
+        case .allOf(let all): return all.allSatisfy { accepts($0, context) }
+        case .anyOf(let any): return any.contains { accepts($0, context) }
+        case .not(let inner): return !accepts(inner, context)
         }
     }
 
@@ -79,6 +108,7 @@ extension RequestPattern {
         case .equals(let wanted): return values.isEmpty ? "\(kind) \(name) absent" : "\(shown) ≠ \(quote(wanted))"
         case .contains(let part): return values.isEmpty ? "\(kind) \(name) absent" : "\(shown) does not contain \(quote(part))"
         case .matches(let regex): return values.isEmpty ? "\(kind) \(name) absent" : "\(shown) does not match \(regex.pattern)"
+        default: return values.isEmpty ? "\(kind) \(name) absent" : "\(shown), stub wants \(condition.matcher.phrase)"
         }
     }
 
@@ -97,6 +127,17 @@ extension RequestPattern {
         case .jsonSubset(let wanted):
             guard context.bodyJSON != nil else { return "body is not JSON" }
             return "body JSON does not contain \(snippet(String(decoding: wanted.jsonBytes, as: UTF8.self)))"
+        case .jsonEquals(let wanted, _):
+            guard context.bodyJSON != nil else { return "body is not JSON" }
+            return "body JSON ≠ \(snippet(String(decoding: wanted.jsonBytes, as: UTF8.self)))"
+        case .jsonPath(let expression, let matcher):
+            guard context.bodyJSON != nil else { return "body is not JSON" }
+            return "body JSON path \(expression.text) " + (matcher.map { "does not satisfy \($0.phrase)" } ?? "selects nothing")
+        case .equalsIgnoringCase(let wanted): return "body ≠ \(quote(snippet(wanted))) (ignoring case)"
+        case .doesNotContain(let part): return "body contains \(quote(part))"
+        case .doesNotMatch(let regex): return "body matches \(regex.pattern)"
+        case .binaryEquals(let bytes): return "body (\(context.request.body.count) bytes) ≠ the \(bytes.count) bytes wanted"
+        case .allOf, .anyOf, .not: return "body does not satisfy the stub's body patterns"
         }
     }
 

@@ -7,7 +7,7 @@ import Foundation
 extension JournalEntry {
     /// Encodes an entry as one JSON Lines line (newline included) in the documented field order:
     /// `{"seq","time","elapsedMs","method","path","query","headers","body"|"bodyBase64","matched",
-    /// "stub","responseIndex","status","fault","scenario","rateLimited"}`.
+    /// "stub","responseIndex","status","fault","scenario","rateLimited","delayMs"}`.
     ///
     /// `timePrefix` is the timestamp up to and including the seconds' `.`; the milliseconds and
     /// `elapsedMs` are written as digits straight into the buffer. `buffer` is scratch space,
@@ -55,6 +55,13 @@ extension JournalEntry {
             out.append("null" as StaticString)
         }
         out.key("rateLimited"); out.bool(record.rateLimited)
+        out.key("delayMs")
+        if record.delayMs == record.delayMs.rounded() {
+            out.digits(UInt64(max(0, record.delayMs)))
+        } else {
+            let micro = UInt64(max(0, record.delayMs) * 1000)
+            out.digits(micro / 1_000); out.append(UInt8(ascii: ".")); out.digits(micro % 1_000, minimumWidth: 3)
+        }
         out.append("}\n" as StaticString)
         return out.bytes
     }

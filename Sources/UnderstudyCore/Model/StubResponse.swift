@@ -10,6 +10,10 @@ public struct StubResponse: Sendable {
     public var times: Int
     /// Milliseconds the transport waits before answering.
     public var delayMs: Double
+    /// A random delay added to `delayMs`, drawn for each response.
+    public var delayDistribution: DelayDistribution?
+    /// The reason phrase of the status line; `nil` uses the standard one.
+    public var statusMessage: String?
     /// A `Retry-After` header computed when the response is sent.
     public var retryAfter: RetryAfterSetting?
     /// A fault the transport carries out instead of a normal answer.
@@ -17,7 +21,8 @@ public struct StubResponse: Sendable {
 
     /// Creates a response.
     public init(status: Int = 200, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], times: Int = 1,
-                delayMs: Double = 0, retryAfter: RetryAfterSetting? = nil, fault: Fault? = nil) {
+                delayMs: Double = 0, retryAfter: RetryAfterSetting? = nil, fault: Fault? = nil,
+                delayDistribution: DelayDistribution? = nil, statusMessage: String? = nil) {
         self.status = status
         self.headers = headers
         self.body = body
@@ -25,5 +30,7 @@ public struct StubResponse: Sendable {
         self.delayMs = delayMs
         self.retryAfter = retryAfter
         self.fault = fault
+        self.delayDistribution = delayDistribution
+        self.statusMessage = statusMessage
     }
 }
