@@ -9,7 +9,7 @@ struct StubDecoder {
     }
 
     static let documentKeys = ["stubs", "$schema"]
-    static let stubKeys = ["id", "description", "request", "responses", "afterLast", "scenario", "whenState", "setState", "rateLimit"]
+    static let stubKeys = ["id", "description", "request", "responses", "afterLast", "scenario", "whenState", "setState", "rateLimit", "priority"]
     static let rateLimitKeys = ["limit", "window", "retryAfter", "algorithm"]
 
     let file: String
@@ -148,11 +148,14 @@ struct StubDecoder {
             rateLimit = decodeRateLimit(member.value, path.member("rateLimit"))
         }
 
+        let priority = keys["priority"].flatMap { integer($0.value, path.member("priority"), minimum: 1, what: "a priority") }
+
         guard errors.count == errorsBefore else { return nil }
         var stub = Stub(id: id, file: file, description: description, request: request, requestJSON: requestJSON,
                         responses: responses, afterLast: afterLast, scenario: scenario, whenState: whenState,
                         setState: setState, rateLimit: rateLimit)
         stub.idGenerated = idGenerated
+        stub.priority = priority
         return Decoded(stub: stub, idPosition: idPosition, path: path)
     }
 

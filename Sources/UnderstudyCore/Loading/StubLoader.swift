@@ -22,7 +22,7 @@ public enum StubLoader {
                 continue
             }
             if isDirectory {
-                for file in jsonFiles(under: path) {
+                for file in jsonFiles(under: path) where !isWireMockBodyFile(file) {
                     decodeFile(file, root: path, into: &decoded, errors: &errors)
                 }
             } else {
@@ -68,9 +68,8 @@ public enum StubLoader {
             return
         }
         let onDisk = FileManager.default.fileExists(atPath: file)
-        var decoder = StubDecoder(file: file, bodyFiles: onDisk ? BodyFileResolver(stubFile: file, root: root) : nil)
-        let stubs = decoder.decodeDocument(node) { index in "\(file)#\(index)" }
-        let fileErrors = decoder.errors.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
+        let (stubs, unsortedErrors) = decodeDocument(node, file: file, root: root, onDisk: onDisk)
+        let fileErrors = unsortedErrors.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
         errors.append(contentsOf: fileErrors)
         if fileErrors.isEmpty { decoded.append(contentsOf: stubs) }
     }
