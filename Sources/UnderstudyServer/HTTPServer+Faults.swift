@@ -36,7 +36,7 @@ extension HTTPServer {
         case .closeAfterHeaders:
             writeAll(Self.headBytes(of: pending.response), to: fd)
         case .randomDataThenClose:
-            writeAll(Self.randomBytes(count: 256), to: fd)
+            writeAll(Self.brokenChunk, to: fd)
         case .malformedResponseChunk:
             writeAll(Self.chunkedHeadBytes(of: pending.response) + Self.brokenChunk, to: fd)
         }
@@ -55,18 +55,11 @@ extension HTTPServer {
         return Array(text.utf8)
     }
 
-    /// What follows the head in `malformed-response-chunk`: a chunk-size line that is not
-    /// hexadecimal, so a client's chunked decoder fails rather than waiting for more.
-    static let brokenChunk: [UInt8] = Array("zz-not-a-chunk-size\r\nlskdu018973t09sylgasjkfg1][]'./.sdlv\r\n".utf8)
-
-    /// Bytes from a fresh generator each time (not seeded: they only need to not be HTTP). The
-    /// first byte is never `H`, so no client mistakes them for a status line.
-    static func randomBytes(count: Int) -> [UInt8] {
-        var generator = SystemRandomNumberGenerator()
-        var bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        if bytes.first == UInt8(ascii: "H") { bytes[0] = 0 }
-        return bytes
-    }
+    /// The bytes WireMock 2.35 sends for `RANDOM_DATA_THEN_CLOSE`, and after the chunked head for
+    /// `MALFORMED_RESPONSE_CHUNK` (where they are not a hexadecimal chunk size, so a client's
+    /// chunked decoder fails rather than waiting for more). The same bytes make the differential
+    /// suite's comparison exact.
+    static let brokenChunk: [UInt8] = Array("lskdu018973t09sylgasjkfg1][]'./.sdlv".utf8)
 
     /// The status line and headers of `response` announcing a chunked body.
     static func chunkedHeadBytes(of response: HTTPResponse) -> [UInt8] {

@@ -135,8 +135,10 @@ extension StubDecoder {
         case "matches": return regex(op.value, opPath).map(ValueMatcher.matches)
         case "doesNotMatch": return regex(op.value, opPath).map(ValueMatcher.doesNotMatch)
         case "absent":
-            guard let flag = boolean(op.value, opPath) else { return nil }
-            return flag ? .absent : .present
+            // WireMock 2.35 reads any `absent` key as "absent", whatever its value; so does Understudy
+            // for WireMock mappings, so they answer as they did (README: Coming from WireMock).
+            guard boolean(op.value, opPath) != nil else { return nil }
+            return .absent
         case "not":
             return wireMockValueMatcher(op.value, opPath).map(ValueMatcher.not)
         default:
