@@ -77,6 +77,7 @@ class WireMockProcess:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+        self.log.close()
 
 
 class UnderstudyProcess:
