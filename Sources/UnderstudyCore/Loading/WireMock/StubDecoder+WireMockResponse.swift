@@ -97,7 +97,8 @@ extension StubDecoder {
                     response.fault = fault
                 } else {
                     let names = Self.wireMockFaults.keys.sorted()
-                    let hint = EditDistance.closest(to: name, among: names).map { "; did you mean `\($0)`?" } ?? ""
+                    let closest = EditDistance.closest(to: name, among: names) ?? names.first { $0.hasPrefix(name.uppercased()) }
+                    let hint = closest.map { "; did you mean `\($0)`?" } ?? ""
                     fail(member.value.position, faultPath, "unknown WireMock fault `\(name)`\(hint) (expected one of \(names.map { "`\($0)`" }.joined(separator: ", ")))")
                 }
             }
