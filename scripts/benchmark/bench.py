@@ -58,6 +58,9 @@ def main(argv):
     except toolchain.BuildError as error:
         print(f"scripts/bench: build failed: {error}", file=sys.stderr)
         return 1
+    if config.gate:
+        import gate
+        return gate.run(config, tools, understudy)
     if config.callgrind_requests:
         import callgrind_profile
         return callgrind_profile.run(config, tools, understudy)
