@@ -29,6 +29,9 @@ def run_scenario(session, name):
         return scenarios.throughput(session, "patterns100", stubgen.pattern_path(100), config.connections)
     if name == "close":
         return scenarios.throughput(session, "exact100", stubgen.exact_path(100), config.close_connections, close=True)
+    if name == "session":
+        return scenarios.throughput(session, "exact100", stubgen.exact_path(100), config.connections,
+                                    session_port=True)
     if name == "startup":
         return scenarios.startup(session)
     if name == "memory":
