@@ -271,9 +271,9 @@ class IdleTimeoutTests(SessionDaemonTestCase):
     extra_args = ["--session-idle-timeout", "0.5"]
 
     def test_an_idle_session_is_reclaimed_and_a_busy_one_is_not(self):
+        started = time.monotonic()  # before the daemon stamps the session's creation
         idle = self.create({"name": "forgotten"})
         busy = self.create({"name": "busy"})
-        started = time.monotonic()
         deadline = started + 15
         while time.monotonic() < deadline:
             self.assertEqual(call(busy["port"], "GET", "/version")[0], 200)
