@@ -335,6 +335,19 @@ class JournalFileTests(SessionDaemonTestCase):
             self.assertEqual(entries, from_file)
 
 
+class RefusedRequestTests(SessionDaemonTestCase):
+    extra_args = ["--max-body", "64"]
+
+    def test_a_request_the_transport_refuses_on_a_session_port_is_journaled_in_that_session(self):
+        a = self.create()
+        status, _, _ = call(a["port"], "POST", "/upload", b"x" * 1000)
+        self.assertEqual(status, 413)
+        entries = call_json(a["port"], "GET", "/__admin/requests")[1]["requests"]
+        self.assertEqual([(e["seq"], e["session"], e["status"]) for e in entries], [(1, a["id"], 413)])
+        self.assertEqual([(line["session"], line["status"]) for line in self.journal_lines()], [(a["id"], 413)])
+        self.assertEqual(call_json(self.port, "GET", "/__admin/requests")[1]["total"], 0)
+
+
 class ReloadTests(SessionDaemonTestCase):
     def wait_for_stderr(self, text, count=1):
         deadline = time.monotonic() + 10
