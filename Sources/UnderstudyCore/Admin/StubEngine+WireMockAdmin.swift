@@ -58,14 +58,9 @@ extension StubEngine {
         case ["requests", "reset"]:
             guard method == "POST" else { return AdminResponse.methodNotAllowed(method, allowed: ["POST"]) }
             return AdminResponse.value(.object([JSONMember("cleared", .int(journal.clear()))]))
-        case ["requests", "find"]:
-            guard method == "POST" else { return AdminResponse.methodNotAllowed(method, allowed: ["POST"]) }
-            return findRequests(request.body)
         case ["requests", "unmatched"]:
             guard method == "GET" else { return AdminResponse.methodNotAllowed(method, allowed: ["GET"]) }
-            var items: [JSONValue] = []
-            journal.forEach { entry in if !entry.matched { items.append(wireMockLoggedRequest(entry)) } }
-            return AdminResponse.value(.object([JSONMember("requests", .array(items))]))
+            return renderRequests(where: { !$0.matched })
         case ["scenarios", "reset"]:
             guard method == "POST" else { return AdminResponse.methodNotAllowed(method, allowed: ["POST"]) }
             scenarios.reset()
@@ -126,28 +121,6 @@ extension StubEngine {
         return AdminResponse.value(stub.sourceJSON ?? .null, status: fixedID == nil ? 201 : 200)
     }
 
-    /// `POST /__admin/requests/find`: journal entries matching a request pattern in either shape
-    /// (native or WireMock's, told apart by their keys), each with WireMock's request fields.
-    func findRequests(_ body: [UInt8]) -> HTTPResponse {
-        let pattern: RequestPattern
-        switch Self.decodeRequestPattern(body) {
-        case .success(let decoded): pattern = decoded
-        case .failure(let failure): return failure.response
-        }
-        var items: [JSONValue] = []
-        journal.forEach { entry in
-            if pattern.matches(MatchContext(entry.request)) { items.append(wireMockLoggedRequest(entry)) }
-        }
-        return AdminResponse.value(.object([JSONMember("requests", .array(items))]))
-    }
-
-    /// A journal entry with WireMock's `LoggedRequest` fields added beside the native ones.
-    func wireMockLoggedRequest(_ entry: JournalEntry) -> JSONValue {
-        guard case .object(var members)? = JSONValue.parse(Array(entry.json)) else { return .null }
-        members.append(contentsOf: Self.wireMockRequestFields(entry))
-        return .object(members)
-    }
-
     /// WireMock's request fields for a journal entry: `url`, `absoluteUrl`, `clientIp`,
     /// `loggedDateString`, `queryParams`, `cookies`, `bodyAsBase64`, `browserProxyRequest`.
     static func wireMockRequestFields(_ entry: JournalEntry) -> [JSONMember] {
@@ -200,28 +173,22 @@ extension StubEngine {
 }
 
 extension StubEngine {
-    /// `{"request": {...}, "responseDefinition": {"status": N}, ...}` (WireMock's serve event) as
-    /// the bytes of a JSON object, for splicing into a native journal entry.
+    /// WireMock's fields for a journal entry, as the bytes of a JSON object to splice into the
+    /// native entry: its `LoggedRequest` fields at the top (what `find` and `unmatched` clients
+    /// read) and its serve event's `request` and `responseDefinition` (what `GET
+    /// /__admin/requests` clients read). Native fields WireMock shares (`method`, `body`) are
+    /// already there.
     static func wireMockServeEventFields(_ entry: JournalEntry) -> [UInt8] {
+        let fields = wireMockRequestFields(entry)
         var requestMembers: [JSONMember] = [
             JSONMember("method", .string(entry.request.method)),
             JSONMember("headers", .object(entry.request.headers.fields.map { JSONMember($0.name, .string($0.value)) })),
             JSONMember("body", .string(String(decoding: entry.request.body, as: UTF8.self))),
         ]
-        var id: JSONValue = .null
-        var wasMatched: JSONValue = .null
-        for member in wireMockRequestFields(entry) {
-            switch member.key {
-            case "id": id = member.value
-            case "wasMatched": wasMatched = member.value
-            default: requestMembers.append(member)
-            }
-        }
-        return JSONValue.object([
-            JSONMember("id", id),
+        requestMembers += fields.filter { $0.key != "id" && $0.key != "wasMatched" }
+        return JSONValue.object(fields + [
             JSONMember("request", .object(requestMembers)),
             JSONMember("responseDefinition", .object([JSONMember("status", .int(entry.status))])),
-            JSONMember("wasMatched", wasMatched),
         ]).jsonBytes
     }
 }

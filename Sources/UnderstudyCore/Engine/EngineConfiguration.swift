@@ -16,17 +16,21 @@ public struct EngineConfiguration {
     public var adminToken: String?
     /// Seeds the generator random delays are drawn from (`--seed`); `nil` seeds it randomly.
     public var seed: UInt64?
+    /// The session this engine serves (see ``SessionRegistry``): written as `"session"` in each
+    /// journal entry. `nil` for the daemon's main port.
+    public var sessionID: String?
 
     /// Creates a configuration; every parameter has the documented default.
     public init(unmatchedStatus: Int = 404, journalLimit: Int = 100_000,
                 journalSink: (any JournalSink)? = nil, clock: any EngineClock = SystemEngineClock(),
-                adminToken: String? = nil, seed: UInt64? = nil) {
+                adminToken: String? = nil, sessionID: String? = nil, seed: UInt64? = nil) {
         self.unmatchedStatus = unmatchedStatus
         self.journalLimit = max(1, journalLimit)
         self.journalSink = journalSink
         self.clock = clock
         self.adminToken = adminToken
         self.seed = seed
+        self.sessionID = sessionID
     }
 }
 

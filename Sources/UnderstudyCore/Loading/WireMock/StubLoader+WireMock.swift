@@ -2,13 +2,14 @@
 extension StubLoader {
     /// Decodes a parsed document in whichever format it is written: native (`{"stubs": [...]}`)
     /// or WireMock (a single mapping or `{"mappings": [...]}`).
-    static func decodeDocument(_ node: JSONNode, file: String, root: String?, onDisk: Bool) -> (stubs: [StubDecoder.Decoded], errors: [StubFileError]) {
+    static func decodeDocument(_ node: JSONNode, file: String, root: String?, onDisk: Bool, otherKeys: [String] = []) -> (stubs: [StubDecoder.Decoded], errors: [StubFileError]) {
         if StubDecoder.isWireMockDocument(node) {
             var decoder = StubDecoder(file: file, bodyFiles: onDisk ? wireMockBodyFiles(for: file) : nil)
             let stubs = decoder.decodeWireMockDocument(node) { index in "\(file)#\(index)" }
             return (stubs, decoder.errors)
         }
         var decoder = StubDecoder(file: file, bodyFiles: onDisk ? BodyFileResolver(stubFile: file, root: root) : nil)
+        decoder.otherDocumentKeys = otherKeys
         let stubs = decoder.decodeDocument(node) { index in "\(file)#\(index)" }
         return (stubs, decoder.errors)
     }
