@@ -26,7 +26,7 @@ extension StubDecoder {
     }
 
     /// Decodes a WireMock document (one mapping or `{"mappings": [...]}`).
-    mutating func decodeWireMockDocument(_ root: JSONNode, generatedID: (Int) -> String) -> [Decoded] {
+    mutating func decodeWireMockDocument(_ root: JSONNode, generatedID: (Int) -> String) -> [DecodedStub] {
         guard let members = root.members else { return [] }
         if let mappings = members.first(where: { $0.key == "mappings" }) {
             _ = self.members(of: root, .root, known: ["mappings", "meta"])
@@ -43,7 +43,7 @@ extension StubDecoder {
     }
 
     /// Decodes one mapping into a stub.
-    mutating func decodeWireMockMapping(_ node: JSONNode, _ path: JSONPath, generatedID: String) -> Decoded? {
+    mutating func decodeWireMockMapping(_ node: JSONNode, _ path: JSONPath, generatedID: String) -> DecodedStub? {
         guard let all = node.members else {
             typeMismatch(node, path, expected: "a WireMock mapping object")
             return nil
@@ -101,7 +101,8 @@ extension StubDecoder {
         }
         if let member = keys["persistent"] { _ = boolean(member.value, path.member("persistent")) }
 
-        guard errors.count == errorsBefore else { return nil }
+        let decoded = DecodedStub(stub: nil, id: id, idGenerated: idGenerated, file: file, idPosition: idPosition, path: path)
+        guard errors.count == errorsBefore else { return decoded }
         var source = node.value
         if idGenerated == false, source["id"] == nil, case .object(var members) = source {
             members.insert(JSONMember("id", .string(id)), at: 0)
@@ -114,6 +115,6 @@ extension StubDecoder {
         stub.newerWins = true
         stub.metadata = metadata
         stub.sourceJSON = source
-        return Decoded(stub: stub, idPosition: idPosition, path: path)
+        return DecodedStub(stub: stub, id: id, idGenerated: idGenerated, file: file, idPosition: idPosition, path: path)
     }
 }

@@ -75,7 +75,9 @@ extension StubDecoder {
                 if let relative = nonEmptyString(source.value, sourcePath, what: "a path under `__files`") {
                     if let resolver = bodyFiles {
                         switch resolver.read(relative) {
-                        case .success(let bytes): response.body = bytes
+                        case .success(let file):
+                            response.body = file.bytes
+                            bodyFilesRead.append(file.realPath)
                         case .failure(let problem): fail(source.value.position, sourcePath, problem.message.replacingBodyFileWording)
                         }
                     } else {
