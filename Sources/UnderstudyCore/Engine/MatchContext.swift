@@ -15,20 +15,21 @@ final class MatchContext {
 
     private(set) lazy var queryPairs: [(name: String, value: String)] = PercentDecoding.queryPairs(request.query)
 
+    // `target` and the cookies are computed when asked, not stored: only stubs with `url`,
+    // `urlPattern` or `cookies` ask, and a stored lazy field costs every request its upkeep.
+
     /// The request target as sent: the raw path, then `?` and the query when there was one.
-    private(set) lazy var target: String = request.query.map { request.path + "?" + $0 } ?? request.path
+    var target: String { request.query.map { request.path + "?" + $0 } ?? request.path }
 
-    /// Cookie name/value pairs from every `Cookie` header (`a=1; b=2`).
-    private(set) lazy var cookiePairs: [(name: String, value: String)] = request.headers.values(for: "Cookie").flatMap { header in
-        header.split(separator: ";").compactMap { part -> (name: String, value: String)? in
-            let trimmed = String(part).trimmingSpaces
-            guard let equals = trimmed.firstIndex(of: "=") else { return nil }
-            return (String(trimmed[..<equals]), String(trimmed[trimmed.index(after: equals)...]))
-        }
-    }
-
+    /// The values of cookie `name` in every `Cookie` header (`a=1; b=2`).
     func cookieValues(_ name: String) -> [String] {
-        cookiePairs.filter { $0.name == name }.map(\.value)
+        request.headers.values(for: "Cookie").flatMap { header in
+            header.split(separator: ";").compactMap { part -> String? in
+                let trimmed = String(part).trimmingSpaces
+                guard let equals = trimmed.firstIndex(of: "="), trimmed[..<equals] == name else { return nil }
+                return String(trimmed[trimmed.index(after: equals)...])
+            }
+        }
     }
 
     private(set) lazy var bodyText: String = String(decoding: request.body, as: UTF8.self)

@@ -210,12 +210,3 @@ public struct JSONPathExpression: Sendable {
             || matcher.accepts(value: JSONValue.array(selected).matchText)
     }
 }
-
-extension String {
-    var trimmingSpaces: String {
-        var s = Substring(self)
-        while s.first == " " { s = s.dropFirst() }
-        while s.last == " " { s = s.dropLast() }
-        return String(s)
-    }
-}
