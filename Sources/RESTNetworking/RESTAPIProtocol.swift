@@ -21,8 +21,13 @@ public protocol RESTAPIProtocol: Sendable {
     var baseURL: URL { get }
     /// The session requests are sent through; `URLSession.shared` unless a conformer says otherwise.
     var urlSession: URLSession { get }
+    /// Paces every request of this API to the server's advertised rate limit, or `nil` (the
+    /// default) to send at once. Keep one pacer per client (a stored `let`), so all its requests
+    /// to a host, sequential or concurrent, share one budget. See `RequestPacer`.
+    var pacer: RequestPacer? { get }
 }
 
 extension RESTAPIProtocol {
     public var urlSession: URLSession { URLSession.shared }
+    public var pacer: RequestPacer? { nil }
 }
