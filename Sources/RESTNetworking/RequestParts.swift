@@ -18,6 +18,10 @@ struct RequestParts: Sendable {
         // Joined as text: `appendingPathComponent` would percent-encode the `?` of a path with a query.
         var text = base.absoluteString
         while text.hasSuffix("/") { text.removeLast() }
+        if let scheme = base.scheme, scheme != scheme.lowercased(), text.hasPrefix(scheme) {
+            // Schemes are case-insensitive, but URLSession on Linux refuses `HTTP://`.
+            text = scheme.lowercased() + text.dropFirst(scheme.count)
+        }
         let relative = path.drop { $0 == "/" }
         if !relative.isEmpty { text += "/" + relative }
         if !queryItems.isEmpty {
