@@ -32,7 +32,7 @@ final class QueryAndBodyIntegrationTests: DaemonTestCase {
     }
 
     func testEncodableBodiesAreSentAsJSONWithTheirEncoder() async throws {
-        let post = NewPost(title: "new", publishedAt: Date(timeIntervalSince1970: 1_795_478_400), tags: ["a", "b"])
+        let post = DatedPost(title: "new", publishedAt: Date(timeIntervalSince1970: 1_795_478_400), tags: ["a", "b"])
         _ = try await api.post(endpoint: "rest/echo", json: post, encoder: .sortedISO8601).catchHTTPErrors().awaitResult().get()
         _ = try await api.call(.put, endpoint: "rest/echo", json: post, encoder: .sortedISO8601) {
             $0.addingValue("application/merge-patch+json", forHTTPHeaderField: "Content-Type")
@@ -59,7 +59,7 @@ final class QueryAndBodyIntegrationTests: DaemonTestCase {
     }
 }
 
-struct NewPost: Codable, Equatable, Sendable {
+struct DatedPost: Codable, Equatable, Sendable {
     var title: String
     var publishedAt: Date
     var tags: [String]

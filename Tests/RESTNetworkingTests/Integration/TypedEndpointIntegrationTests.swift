@@ -29,7 +29,7 @@ final class TypedEndpointIntegrationTests: DaemonTestCase {
     }
 
     func testPostWithAnEncodableBodySendsJSONWithItsEncoder() async throws {
-        let newPost = NewPost(title: "new", publishedAt: Date(timeIntervalSince1970: 1_795_478_400), tags: ["a", "b"])
+        let newPost = DatedPost(title: "new", publishedAt: Date(timeIntervalSince1970: 1_795_478_400), tags: ["a", "b"])
         let create = Endpoint<Post>(.post, "rest/typed/posts", headers: ["X-Request-Id": "42"],
                                     json: newPost, encoder: .sortedISO8601)
 
