@@ -74,12 +74,57 @@ final class ReadmeRESTNetworkingTests: DaemonTestCase {
         XCTAssertEqual(Set(requests.compactMap(\.query)).count, 9)
     }
 
+    func testUntypedRequests() async throws {
+        let api = BlogAPI(baseURL: understudy.baseURL.appendingPathComponent("blog"))
+        // README: untyped
+        let posts = api.get(endpoint: "posts", query: [URLQueryItem(name: "tag", value: "swift")]) { request in
+            request.addingValue("42", forHTTPHeaderField: "X-Request-Id").receivingJSON()
+        }                                      // HTTPRequestPublisher: Output (data: Data, response: HTTPURLResponse)
+        let created = api.post(endpoint: "posts", json: NewPost(title: "hello"))    // also put/patch; body: Data?
+        let (data, response) = try await api.call(.get, endpoint: "posts?tag=swift").response()   // async: RESTCall
+        // README: end
+        XCTAssertEqual(response.statusCode, 200)
+        XCTAssertEqual(String(decoding: data, as: UTF8.self), #"[{"id":1,"title":"hello"}]"#)
+        let listed = try await posts.catchHTTPErrors().awaitResult().get()
+        let made = try await created.catchHTTPErrors().awaitResult().get()
+        XCTAssertEqual(listed.response.statusCode, 200)
+        XCTAssertEqual(made.response.statusCode, 201)
+        let requests = try await journal("/blog/posts")
+        XCTAssertEqual(requests.map(\.method), ["GET", "GET", "POST"])
+        XCTAssertEqual(requests[1].header("X-Request-Id"), "42")
+        XCTAssertEqual(requests[2].header("Content-Type"), "application/json")
+    }
+
+    func testOperators() async throws {
+        let authAPI = StubbedAPI(baseURL: understudy.baseURL.appendingPathComponent("rest/auth"))
+        let api = authAPI
+        let cachedToken = "stale-token"
+        struct Profile: Decodable, Equatable { var id: Int; var name: String }
+        // README: operators
+        struct Token: Decodable { var access_token: String }
+
+        let tokens = AccessTokenRefresher(accessToken: cachedToken) {   // once per refresh, however many requests wait
+            try await authAPI.send(Endpoint<Token>(.post, "token")).access_token
+        }
+        let profile = try await api.call(Endpoint<Profile>(.get, "profile")) {
+            $0.addingBearerAuthorization(accessToken: tokens.accessToken ?? "")
+        }
+        .retryOnUnauthorized(refreshingWith: tokens)
+        .respondToRateLimiting(maxRetries: 2, maxSecondsToWait: 5)
+        .retryOnFailure(policy: RetryPolicy(maxAttempts: 4, baseDelay: 0.2, maxDelay: 2, totalBudget: 10))
+        .value()
+        // README: end
+        XCTAssertEqual(profile, Profile(id: 7, name: "Ada"))
+        let statuses = try await journal("/rest/auth/profile").map(\.status)
+        XCTAssertEqual(statuses, [401, 200])
+    }
+
     func testTheReadmeShowsTheseExamplesVerbatim() throws {
         let thisFile = URL(fileURLWithPath: #filePath)
         let readme = try String(contentsOf: URL(fileURLWithPath: Self.stubDirectory)
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
         let blocks = try Self.readmeBlocks(in: String(contentsOf: thisFile, encoding: .utf8))
-        XCTAssertEqual(blocks.map(\.name), ["api", "use", "pacing"])
+        XCTAssertEqual(Set(blocks.map(\.name)), ["api", "use", "untyped", "operators", "pacing"])
         for block in blocks {
             XCTAssertTrue(readme.contains("```swift\n" + block.code + "```\n"),
                           "README.md should show the `\(block.name)` example exactly as in \(thisFile.lastPathComponent):\n\(block.code)")
