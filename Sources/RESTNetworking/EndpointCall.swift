@@ -9,7 +9,7 @@
 ///     .respondToRateLimiting(maxRetries: 2, maxSecondsToWait: 5)
 ///     .value()
 /// ```
-public struct EndpointCall<Response: Sendable>: Sendable {
+public struct EndpointCall<Response: Sendable>: TypedExchange, Sendable {
     /// The exchange before decoding.
     public let exchange: RESTCall
     private let decode: @Sendable (HTTPResponseOutput) throws -> Response
@@ -30,36 +30,11 @@ public struct EndpointCall<Response: Sendable>: Sendable {
         return (try decode(output), output.response)
     }
 
-    /// Applies any operator of `RESTCall` — your own included — to the exchange.
+    /// Applies any operator of `RESTCall` — your own included — to the exchange. The retry
+    /// operators (`retrying`, `respondToRateLimiting`, `retryOnFailure`, `retryOnUnauthorized`)
+    /// come from `TypedExchange`.
     public func mapExchange(_ transform: (RESTCall) -> RESTCall) -> EndpointCall {
         EndpointCall(exchange: transform(exchange), decode: decode)
-    }
-
-    /// See `RESTCall.retrying(using:scheduler:onRetry:)`.
-    public func retrying(using policy: some RetryDeciding, scheduler: any RetryScheduler = .system,
-                         onRetry: RetryObserver? = nil) -> EndpointCall {
-        mapExchange { $0.retrying(using: policy, scheduler: scheduler, onRetry: onRetry) }
-    }
-
-    /// See `RESTCall.respondToRateLimiting(maxRetries:maxSecondsToWait:scheduler:onRetry:)`.
-    public func respondToRateLimiting(maxRetries: Int = 1, maxSecondsToWait: TimeInterval = 1,
-                                      scheduler: any RetryScheduler = .system,
-                                      onRetry: RetryObserver? = nil) -> EndpointCall {
-        mapExchange {
-            $0.respondToRateLimiting(maxRetries: maxRetries, maxSecondsToWait: maxSecondsToWait,
-                                     scheduler: scheduler, onRetry: onRetry)
-        }
-    }
-
-    /// See `RESTCall.retryOnFailure(policy:scheduler:onRetry:)`.
-    public func retryOnFailure(policy: RetryPolicy = .default, scheduler: any RetryScheduler = .system,
-                               onRetry: RetryObserver? = nil) -> EndpointCall {
-        mapExchange { $0.retryOnFailure(policy: policy, scheduler: scheduler, onRetry: onRetry) }
-    }
-
-    /// See `RESTCall.retryOnUnauthorized(refreshingWith:)`.
-    public func retryOnUnauthorized(refreshingWith refresher: AccessTokenRefresher) -> EndpointCall {
-        mapExchange { $0.retryOnUnauthorized(refreshingWith: refresher) }
     }
 
     /// See `RESTCall.tryCatch(_:_:)`: the handler answers with an exchange, which is decoded like any other.

@@ -7,7 +7,7 @@
 ///     .respondToRateLimiting(maxRetries: 2, maxSecondsToWait: 5)
 ///     .sink(receiveCompletion: { _ in }, receiveValue: { posts in ... })
 /// ```
-public struct EndpointPublisher<Response: Sendable>: Publisher {
+public struct EndpointPublisher<Response: Sendable>: Publisher, TypedExchange {
     public typealias Output = Response
     public typealias Failure = any Error
 
@@ -24,36 +24,11 @@ public struct EndpointPublisher<Response: Sendable>: Publisher {
         exchange.catchHTTPErrors().tryMap(decode).receive(subscriber: subscriber)
     }
 
-    /// Applies any operator on HTTP exchanges — your own included — to the exchange.
+    /// Applies any operator on HTTP exchanges — your own included — to the exchange. The retry
+    /// operators (`retrying`, `respondToRateLimiting`, `retryOnFailure`, `retryOnUnauthorized`)
+    /// come from `TypedExchange`.
     public func mapExchange(_ transform: (HTTPRequestPublisher) -> HTTPRequestPublisher) -> EndpointPublisher {
         EndpointPublisher(exchange: transform(exchange), decode: decode)
-    }
-
-    /// See `Publisher.retrying(using:scheduler:onRetry:)`.
-    public func retrying(using policy: some RetryDeciding, scheduler: any RetryScheduler = .system,
-                         onRetry: RetryObserver? = nil) -> EndpointPublisher {
-        mapExchange { $0.retrying(using: policy, scheduler: scheduler, onRetry: onRetry) }
-    }
-
-    /// See `Publisher.respondToRateLimiting(maxRetries:maxSecondsToWait:scheduler:onRetry:)`.
-    public func respondToRateLimiting(maxRetries: Int = 1, maxSecondsToWait: TimeInterval = 1,
-                                      scheduler: any RetryScheduler = .system,
-                                      onRetry: RetryObserver? = nil) -> EndpointPublisher {
-        mapExchange {
-            $0.respondToRateLimiting(maxRetries: maxRetries, maxSecondsToWait: maxSecondsToWait,
-                                     scheduler: scheduler, onRetry: onRetry)
-        }
-    }
-
-    /// See `Publisher.retryOnFailure(policy:scheduler:onRetry:)`.
-    public func retryOnFailure(policy: RetryPolicy = .default, scheduler: any RetryScheduler = .system,
-                               onRetry: RetryObserver? = nil) -> EndpointPublisher {
-        mapExchange { $0.retryOnFailure(policy: policy, scheduler: scheduler, onRetry: onRetry) }
-    }
-
-    /// See `Publisher.retryOnUnauthorized(refreshingWith:)`.
-    public func retryOnUnauthorized(refreshingWith refresher: AccessTokenRefresher) -> EndpointPublisher {
-        mapExchange { $0.retryOnUnauthorized(refreshingWith: refresher) }
     }
 
     /// See `Publisher.tryCatch(_:_:)`: the handler's exchange is decoded like any other.

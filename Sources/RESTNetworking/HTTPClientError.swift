@@ -93,15 +93,6 @@ public enum HTTPClientError: HTTPError {
         return nil
     }
 
-    /// Equal status codes; `retryAfter` is not compared (see `HTTPError`).
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.statusCode == rhs.statusCode
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(statusCode)
-    }
-
     public var description: String {
         switch self {
         case let .tooManyRequests(retryAfter?): "HTTP 429 tooManyRequests (Retry-After \(retryAfter)s)"

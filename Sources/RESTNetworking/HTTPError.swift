@@ -12,3 +12,15 @@ public protocol HTTPError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The wait the server asked for (`Retry-After`, in seconds) on a 429 or 503, if any.
     var retryAfter: TimeInterval? { get }
 }
+
+extension HTTPError {
+    /// Equal status codes; `retryAfter` is not compared. (A protocol extension's `==` is used in
+    /// preference to a synthesized one, so the enums get this, not member-wise equality.)
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.statusCode == rhs.statusCode
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(statusCode)
+    }
+}

@@ -54,15 +54,6 @@ public enum HTTPServerError: HTTPError {
         return nil
     }
 
-    /// Equal status codes; `retryAfter` is not compared (see `HTTPError`).
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.statusCode == rhs.statusCode
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(statusCode)
-    }
-
     public var description: String {
         switch self {
         case let .serviceUnavailable(retryAfter?): "HTTP 503 serviceUnavailable (Retry-After \(retryAfter)s)"

@@ -22,10 +22,8 @@ extension Publisher where Output == HTTPResponseOutput, Failure == any Error {
         _ error: E, _ handler: @escaping (E) throws -> P
     ) -> HTTPRequestPublisher where P.Output == HTTPResponseOutput {
         let checked = catchHTTPErrors()
-        let caught = checked.tryCatch { failure -> P in
-            guard let caught = failure as? E, caught == error else { throw failure }
-            return try handler(caught)
-        }
+        // Typed so that overload resolution picks the general form above, not this one again.
+        let caught: Publishers.TryCatch<HTTPRequestPublisher, P> = checked.tryCatch(error, handler)
         return HTTPRequestPublisher(method: checked.method, caught)
     }
 }
