@@ -87,7 +87,7 @@ extension RESTAPIProtocol {
     func publisher(for parts: RequestParts, requestModifier: @escaping RequestModifier) -> HTTPRequestPublisher {
         let base = baseURL
         let session = urlSession
-        let pacer = self.pacer
+        let pacer = self.pacer.isPacing ? self.pacer : nil
         let publisher = CallbackPublisher<HTTPResponseOutput> { completion in
             do {
                 let request = requestModifier(try parts.urlRequest(base: base))
@@ -104,7 +104,7 @@ extension RESTAPIProtocol {
     func call(for parts: RequestParts, requestModifier: @escaping RequestModifier) -> RESTCall {
         let base = baseURL
         let session = urlSession
-        let pacer = self.pacer
+        let pacer = self.pacer.isPacing ? self.pacer : nil
         return RESTCall(method: parts.method) {
             let request = requestModifier(try parts.urlRequest(base: base))
             return try await HTTPTransport.send(request, session: session, pacer: pacer)

@@ -21,13 +21,16 @@ public protocol RESTAPIProtocol: Sendable {
     var baseURL: URL { get }
     /// The session requests are sent through; `URLSession.shared` unless a conformer says otherwise.
     var urlSession: URLSession { get }
-    /// Paces every request of this API to the server's advertised rate limit, or `nil` (the
-    /// default) to send at once. Keep one pacer per client (a stored `let`), so all its requests
-    /// to a host, sequential or concurrent, share one budget. See `RequestPacer`.
-    var pacer: RequestPacer? { get }
+    /// Paces every request of this API to the server's advertised rate limit; `.unpaced` (the
+    /// default) sends at once. Keep one pacer per client (`let pacer = RequestPacer()`), so all its
+    /// requests to a host, sequential or concurrent, share one budget. See `RequestPacer`.
+    ///
+    /// Declare it with exactly this type: a property of another type (`RequestPacer?`) would not
+    /// be this requirement, and the API would silently stay unpaced.
+    var pacer: RequestPacer { get }
 }
 
 extension RESTAPIProtocol {
     public var urlSession: URLSession { URLSession.shared }
-    public var pacer: RequestPacer? { nil }
+    public var pacer: RequestPacer { .unpaced }
 }

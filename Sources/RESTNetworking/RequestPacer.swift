@@ -11,7 +11,7 @@
 /// ```swift
 /// struct SearchAPI: RESTAPIProtocol {
 ///     let baseURL: URL
-///     let pacer: RequestPacer? = RequestPacer(maxConcurrentRequests: 8)
+///     let pacer = RequestPacer(maxConcurrentRequests: 8)
 /// }
 /// ```
 ///
@@ -47,6 +47,8 @@ public final class RequestPacer: Sendable {
 
     /// The most requests to one host on the wire at once, or `nil` for no cap.
     public let maxConcurrentRequests: Int?
+    /// Whether this pacer paces at all (`false` only for `unpaced`).
+    public let isPacing: Bool
     private let scheduler: any RetryScheduler
     private let state = Locked(State())
 
@@ -57,7 +59,17 @@ public final class RequestPacer: Sendable {
         precondition(maxConcurrentRequests.map { $0 > 0 } ?? true, "maxConcurrentRequests must be positive")
         self.maxConcurrentRequests = maxConcurrentRequests
         self.scheduler = scheduler
+        self.isPacing = true
     }
+
+    private init(unpaced: Void) {
+        maxConcurrentRequests = nil
+        scheduler = .system
+        isPacing = false
+    }
+
+    /// Does not pace: requests go out at once. What an API without a pacer of its own uses.
+    public static let unpaced = RequestPacer(unpaced: ())
 
     /// Requests waiting for a permit, over all hosts.
     public var heldRequests: Int {

@@ -8,7 +8,7 @@ import XCTest
 // README: api
 struct BlogAPI: RESTAPIProtocol {
     let baseURL: URL
-    let pacer: RequestPacer? = RequestPacer()   // opt-in: one pacer per client (see "Pacing")
+    let pacer = RequestPacer()   // opt-in: one pacer per client (see "Pacing")
 }
 
 struct NewPost: Encodable, Sendable { var title: String }

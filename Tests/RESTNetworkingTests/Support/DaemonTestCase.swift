@@ -7,7 +7,7 @@ import XCTest
 struct StubbedAPI: RESTAPIProtocol {
     let baseURL: URL
     let urlSession: URLSession
-    let pacer: RequestPacer?
+    let pacer: RequestPacer
 
     /// - Parameters:
     ///   - pacer: paces every request of this API (nil: not paced).
@@ -15,7 +15,7 @@ struct StubbedAPI: RESTAPIProtocol {
     ///     that need more requests on the wire at once.
     init(baseURL: URL, pacer: RequestPacer? = nil, connectionsPerHost: Int? = nil) {
         self.baseURL = baseURL
-        self.pacer = pacer
+        self.pacer = pacer ?? .unpaced
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 30
         if let connectionsPerHost { configuration.httpMaximumConnectionsPerHost = connectionsPerHost }
