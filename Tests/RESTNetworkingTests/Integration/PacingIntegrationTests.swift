@@ -128,4 +128,34 @@ final class PacingIntegrationTests: DaemonTestCase {
         // arrive before two rounds of answers.
         XCTAssertGreaterThanOrEqual(requests[4].elapsedMs - requests[0].elapsedMs, 400)
     }
+
+    func testA429ThatStillComesIsRetriedAndItsRetryAfterHoldsEveryone() async throws {
+        // Another client spends the whole budget (3 per second) first.
+        let other = StubbedAPI(baseURL: understudy.baseURL)
+        for _ in 0..<3 {
+            _ = try await other.call(.get, endpoint: "rest/limited") { $0.addingValue("other", forHTTPHeaderField: "X-Client") }
+                .catchHTTPErrors().response()
+        }
+
+        let api = StubbedAPI(baseURL: understudy.baseURL, pacer: RequestPacer(), connectionsPerHost: 8)
+        let asked = Locked<[TimeInterval]>([])
+        let call = api.call(.get, endpoint: "rest/limited") { $0.addingValue("paced", forHTTPHeaderField: "X-Client") }
+            .respondToRateLimiting(maxRetries: 5, maxSecondsToWait: 2, onRetry: { event in
+                if let wait = (event.error as? HTTPClientError)?.retryAfter { asked.withLock { $0.append(wait) } }
+            })
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<4 { group.addTask { _ = try await call.response() } }
+            try await group.waitForAll()
+        }
+
+        let paced = try await journal("/rest/limited").filter { $0.header("X-Client") == "paced" }
+        XCTAssertEqual(paced.filter(\.rateLimited).count, 1, "only the request that found the budget spent was refused")
+        XCTAssertEqual(paced.filter { !$0.rateLimited }.count, 4)
+        XCTAssertEqual(paced.first?.rateLimited, true)
+        let retryAfter = try XCTUnwrap(asked.withLock { $0 }.first)
+        for request in paced.dropFirst() {
+            XCTAssertGreaterThanOrEqual(request.elapsedMs - paced[0].elapsedMs, retryAfter * 1_000 - 0.001,
+                                        "no request went out before the 429's Retry-After had passed")
+        }
+    }
 }
