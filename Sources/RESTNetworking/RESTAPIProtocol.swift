@@ -1,14 +1,18 @@
-/// A REST API a service talks to: a base URL and the session requests go through.
+/// A REST API a service talks to: a base URL, the session requests go through, and (optionally)
+/// a pacer that keeps them within the server's rate limit.
 ///
-/// Conform a service to it and build requests with `get`/`post`/`put`/`patch`/`delete`
-/// (publishers) or `call(_:endpoint:body:requestModifier:)` (async/await):
+/// Conform a service to it and send typed `Endpoint`s (`send`, `call`, `publisher(for:)`), or
+/// build untyped requests with `get`/`post`/`put`/`patch`/`delete` (publishers) or
+/// `call(_:endpoint:query:body:requestModifier:)` (async/await):
 ///
 /// ```swift
 /// struct PostsAPI: RESTAPIProtocol {
 ///     let baseURL: URL
+///     let pacer = RequestPacer()      // optional: pace to the server's RateLimit fields
 /// }
-/// let posts = PostsAPI(baseURL: url).get(endpoint: "posts") { $0.receivingJSON() }
+/// let posts = try await PostsAPI(baseURL: url).call(Endpoint<[Post]>(.get, "posts"))
 ///     .respondToRateLimiting(maxRetries: 1, maxSecondsToWait: 2)
+///     .value()
 /// ```
 public protocol RESTAPIProtocol: Sendable {
     /// Rewrites a request just before it is sent. It runs again on every subscription (every
