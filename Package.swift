@@ -26,10 +26,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
         .package(url: "https://github.com/apple/swift-http-structured-headers", from: "1.7.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         // Pure Swift: stub model, loader/validator, matching engine, journal, admin API. No sockets, no C.
-        .target(name: "UnderstudyCore"),
+        // Mustache (swift-mustache, Foundation-free) renders responses that opt in with `"template": true`.
+        .target(name: "UnderstudyCore", dependencies: [.product(name: "Mustache", package: "swift-mustache")]),
         // The only C in the package: libevent's headers behind a module map and a small shim.
         .systemLibrary(
             name: "CLibevent",
