@@ -32,6 +32,9 @@ public final class StubEngine {
     private var cachedTimePrefix = ""
     /// Draws random delays; seeded from `configuration.seed` when given, so runs repeat.
     var delayGenerator: SeededGenerator
+    /// Draws template random values (`random.uuid`, …); seeded from `configuration.seed` apart
+    /// from delays, so adding a delay distribution does not change a template's values.
+    var templateGenerator: SeededGenerator
     /// Scratch space journal lines are encoded into.
     private let lineBuffer = JournalLineBuffer()
 
@@ -47,6 +50,7 @@ public final class StubEngine {
         self.startNanoseconds = configuration.clock.monotonicNanoseconds
         var system = SystemRandomNumberGenerator()
         self.delayGenerator = SeededGenerator(seed: configuration.seed ?? system.next())
+        self.templateGenerator = SeededGenerator(seed: (configuration.seed ?? system.next()) ^ 0x7465_6D70_6C61_7465)
     }
 
     /// Answers one request and journals it before returning.
@@ -148,11 +152,18 @@ public final class StubEngine {
             break
         }
         limitHeaders?.add(to: &headers)
+        var body = response.body
+        var streaming = response.streaming
+        if let template = response.template {
+            render(template, response, context, headers: &headers, body: &body, streaming: &streaming)
+        }
         record(JournalRecord(request: context.request, matched: true, stubID: box.stub.id, responseIndex: responseIndex,
                              status: response.status, fault: response.fault, scenario: transition, rateLimited: false,
-                             delayMs: delayMs))
-        return HTTPResponse(status: response.status, headers: headers, body: response.body,
-                            delayMs: delayMs, fault: response.fault, stubID: box.stub.id, reason: response.statusMessage)
+                             delayMs: delayMs, stream: streaming?.kind))
+        var answer = HTTPResponse(status: response.status, headers: headers, body: body,
+                                  delayMs: delayMs, fault: response.fault, stubID: box.stub.id, reason: response.statusMessage)
+        answer.streaming = streaming
+        return answer
     }
 
     private func rateLimited(_ stub: Stub, _ rule: RateLimitRule, _ decision: RateLimitState.Decision, _ context: MatchContext) -> HTTPResponse {

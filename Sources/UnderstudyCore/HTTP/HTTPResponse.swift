@@ -12,6 +12,9 @@ public struct HTTPResponse: Sendable {
     public var delayMs: Double
     /// A fault to carry out instead of (or part-way through) a normal response.
     public var fault: Fault?
+    /// How the transport paces the body (a dribble, a throttle or server-sent events); nil
+    /// writes it at once.
+    public var streaming: ResponseStreaming?
     /// The reason phrase for the status line; `nil` uses the standard phrase.
     public var reason: String?
     /// The id of the stub that answered, for the access log; `nil` for unmatched and admin requests.

@@ -64,6 +64,10 @@ extension JournalEntry {
             let micro = UInt64(max(0, record.delayMs) * 1000)
             out.digits(micro / 1_000); out.append(UInt8(ascii: ".")); out.digits(micro % 1_000, minimumWidth: 3)
         }
+        // Only streamed responses carry `stream` (how the body was paced), so static lines stay as they were.
+        if let stream = record.stream {
+            out.key("stream"); out.appendJSONString(stream)
+        }
         out.append("}\n" as StaticString)
         return out.bytes
     }

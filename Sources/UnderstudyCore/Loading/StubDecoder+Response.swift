@@ -6,7 +6,8 @@ import Foundation
 
 /// Decoding of one entry of a stub's `responses`.
 extension StubDecoder {
-    static let responseKeys = ["status", "headers", "body", "json", "base64", "bodyFile", "times", "delayMs", "retryAfter", "fault", "statusMessage"]
+    static let responseKeys = ["status", "headers", "body", "json", "base64", "bodyFile", "times", "delayMs", "retryAfter", "fault", "statusMessage",
+                               "template", "dribble", "bytesPerSecond", "events"]
     static let bodySourceKeys = ["body", "json", "base64", "bodyFile"]
     /// Bounds that keep later arithmetic (timers, dates, nanosecond windows) far from overflow.
     static let maximumDelayMs = 86_400_000.0
@@ -105,6 +106,16 @@ extension StubDecoder {
         }
         if let member = keys["fault"] {
             response.fault = enumValue(member.value, path.member("fault"), Fault.self)
+        }
+        var templated = false
+        if let member = keys["template"] {
+            if case .bool(let flag) = member.value.kind { templated = flag } else {
+                typeMismatch(member.value, path.member("template"), expected: "true or false")
+            }
+        }
+        decodeStreaming(keys, &response, path, templated: templated)
+        if templated, errors.count == errorsBefore {
+            response.template = decodeTemplate(keys, response, path)
         }
         return errors.count == errorsBefore ? response : nil
     }

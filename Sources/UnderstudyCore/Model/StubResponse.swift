@@ -18,6 +18,11 @@ public struct StubResponse: Sendable {
     public var retryAfter: RetryAfterSetting?
     /// A fault the transport carries out instead of a normal answer.
     public var fault: Fault?
+    /// The parts rendered per request (`"template": true`); nil for a static response, which
+    /// then costs the request path nothing.
+    public var template: ResponseTemplate?
+    /// How the body is paced (`dribble`, `bytesPerSecond`, `events`); nil writes it at once.
+    public var streaming: ResponseStreaming?
 
     /// Creates a response.
     public init(status: Int = 200, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], times: Int = 1,

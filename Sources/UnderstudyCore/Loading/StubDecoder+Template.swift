@@ -1,0 +1,92 @@
+/// `"template": true`: compiles the response's body, `json` strings, header values and SSE
+/// `data` into templates, each problem reported at its place in the stub file.
+extension StubDecoder {
+    mutating func decodeTemplate(_ keys: [String: JSONNode.Member], _ response: StubResponse, _ path: JSONPath) -> ResponseTemplate? {
+        var template = ResponseTemplate()
+        if let member = keys["body"], let text = member.value.stringValue, TemplateText.hasTags(text) {
+            if let compiled = compileTemplate(text, at: member.value.position, path.member("body")) { template.body = .text(compiled) }
+        } else if let member = keys["json"] {
+            let json = jsonTemplate(member.value, path.member("json"))
+            if json.varies { template.body = .json(json) }
+        } else if let member = keys["bodyFile"] {
+            let text = String(decoding: response.body, as: UTF8.self)
+            if TemplateText.hasTags(text) {
+                switch TemplateText.compile(text) {
+                case .success(let compiled): template.body = .text(compiled)
+                case .failure(let problem):
+                    fail(member.value.position, path.member("bodyFile"),
+                         "in the body file, line \(problem.line), column \(problem.column): \(problem.message)")
+                }
+            }
+        } else if let member = keys["base64"] {
+            fail(member.keyPosition, path.member("base64"), "`template` renders text; a `base64` body is bytes and cannot be a template (use `body`, `json` or `bodyFile`)")
+        }
+        if let headers = keys["headers"]?.value.members {
+            var index = 0
+            for member in headers {
+                let nodes = member.value.elements ?? [member.value]
+                for (position, node) in nodes.enumerated() {
+                    defer { index += 1 }
+                    guard let text = node.stringValue, TemplateText.hasTags(text) else { continue }
+                    let valuePath = member.value.elements == nil ? path.member("headers").member(member.key)
+                                                                 : path.member("headers").member(member.key).element(position)
+                    if let compiled = compileTemplate(text, at: node.position, valuePath) {
+                        template.headers.append((index, compiled))
+                    }
+                }
+            }
+        }
+        if let events = keys["events"]?.value.elements {
+            for (index, event) in events.enumerated() {
+                guard let data = event.members?.first(where: { $0.key == "data" })?.value, let text = data.stringValue,
+                      TemplateText.hasTags(text) else { continue }
+                if let compiled = compileTemplate(text, at: data.position, path.member("events").element(index).member("data")) {
+                    template.eventData.append((index, compiled))
+                }
+            }
+        }
+        return template.isEmpty ? nil : template
+    }
+
+    /// A JSON body's strings (values and member names) as templates where they have tags.
+    private mutating func jsonTemplate(_ node: JSONNode, _ path: JSONPath) -> JSONTemplate {
+        switch node.kind {
+        case .string(let text):
+            guard TemplateText.hasTags(text), let compiled = compileTemplate(text, at: node.position, path) else { return .literal(node.value) }
+            return .string(compiled)
+        case .array(let elements):
+            let parts = elements.enumerated().map { jsonTemplate($0.element, path.element($0.offset)) }
+            return parts.contains(where: \.varies) ? .array(parts) : .literal(node.value)
+        case .object(let members):
+            var parts: [(key: JSONTemplate, value: JSONTemplate)] = []
+            for member in members {
+                var key = JSONTemplate.literal(.string(member.key))
+                if TemplateText.hasTags(member.key), let compiled = compileTemplate(member.key, at: member.keyPosition, path.member(member.key)) {
+                    key = .string(compiled)
+                }
+                parts.append((key, jsonTemplate(member.value, path.member(member.key))))
+            }
+            return parts.contains(where: { $0.key.varies || $0.value.varies }) ? .object(parts) : .literal(node.value)
+        default:
+            return .literal(node.value)
+        }
+    }
+
+    /// Compiles one string of the stub file. The string starts at `position` (its opening
+    /// quote); a problem on the template's first line is placed at its column in the file
+    /// (exact unless escapes come before it), one on a later line (after a `\n` escape) at the
+    /// string with the template's own line and column.
+    private mutating func compileTemplate(_ text: String, at position: SourcePosition, _ path: JSONPath) -> TemplateText? {
+        switch TemplateText.compile(text) {
+        case .success(let compiled):
+            return compiled
+        case .failure(let problem):
+            if problem.line == 1 {
+                fail(SourcePosition(line: position.line, column: position.column + problem.column), path, problem.message)
+            } else {
+                fail(position, path, "template line \(problem.line), column \(problem.column): \(problem.message)")
+            }
+            return nil
+        }
+    }
+}

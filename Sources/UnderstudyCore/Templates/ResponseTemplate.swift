@@ -1,0 +1,92 @@
+/// The templated parts of a response with `"template": true`, compiled at load time. Strings
+/// without `{{` stay literal, so only the parts that can vary are rendered per request.
+public struct ResponseTemplate: Sendable {
+    /// The body's source when it is a template.
+    enum Body: Sendable {
+        /// `body` or `bodyFile` text.
+        case text(TemplateText)
+        /// `json`: string values (and member names) that are templates, rendered and escaped
+        /// as JSON strings; the rest written as loaded.
+        case json(JSONTemplate)
+    }
+
+    var body: Body?
+    /// Header values that are templates, by index into the response's headers.
+    var headers: [(index: Int, template: TemplateText)] = []
+    /// SSE `data` fields that are templates, by event index.
+    var eventData: [(index: Int, template: TemplateText)] = []
+
+    /// Whether anything at all varies (a `"template": true` response without tags renders nothing).
+    var isEmpty: Bool { body == nil && headers.isEmpty && eventData.isEmpty }
+
+    /// The body bytes, headers and events for one request.
+    func render(_ response: StubResponse, into headers: inout HTTPHeaders, body: inout [UInt8],
+                stream: inout ResponseStreaming?, _ context: TemplateContext) {
+        switch self.body {
+        case .text(let text)?:
+            body = Array(text.render(context).utf8)
+        case .json(let json)?:
+            var writer = JSONWriter()
+            json.write(into: &writer, context)
+            body = writer.bytes
+        case nil:
+            break
+        }
+        if !self.headers.isEmpty {
+            var fields = headers.fields
+            for (index, template) in self.headers where index < fields.count {
+                // Request data must not end the header early: line breaks and NUL become spaces.
+                let value = template.render(context)
+                fields[index].value = value.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D || $0 == 0 })
+                    ? String(decoding: value.utf8.map { $0 == 0x0A || $0 == 0x0D || $0 == 0 ? 0x20 : $0 }, as: UTF8.self)
+                    : value
+            }
+            headers = HTTPHeaders(fields)
+        }
+        if !eventData.isEmpty, case .events(var events)? = stream {
+            for (index, template) in eventData where index < events.count {
+                events[index].data = template.render(context)
+            }
+            stream = .events(events)
+        }
+    }
+}
+
+/// A `json` body whose strings may be templates.
+indirect enum JSONTemplate: Sendable {
+    case literal(JSONValue)
+    case string(TemplateText)
+    case array([JSONTemplate])
+    case object([(key: JSONTemplate, value: JSONTemplate)])
+
+    func write(into writer: inout JSONWriter, _ context: TemplateContext) {
+        switch self {
+        case .literal(let value):
+            writer.value(value)
+        case .string(let text):
+            writer.string(text.render(context))
+        case .array(let elements):
+            writer.raw("[")
+            for (index, element) in elements.enumerated() {
+                if index > 0 { writer.raw(",") }
+                element.write(into: &writer, context)
+            }
+            writer.raw("]")
+        case .object(let members):
+            writer.raw("{")
+            for (index, member) in members.enumerated() {
+                if index > 0 { writer.raw(",") }
+                member.key.write(into: &writer, context)
+                writer.raw(":")
+                member.value.write(into: &writer, context)
+            }
+            writer.raw("}")
+        }
+    }
+
+    /// Whether any part renders per request.
+    var varies: Bool {
+        if case .literal = self { return false }
+        return true
+    }
+}

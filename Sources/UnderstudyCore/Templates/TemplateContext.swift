@@ -1,0 +1,68 @@
+import Mustache
+
+/// Everything a response template's variables read for one request: the request itself, the
+/// base URL it arrived on, the time, its journal `seq` and the engine's seeded generator.
+///
+/// At load time the loader renders each template once against a *probe* context (no request,
+/// ``problems`` set): every name that resolves to nothing is recorded there, which is how
+/// unknown variables become load-time errors although mustache itself renders them as empty.
+final class TemplateContext {
+    let match: MatchContext
+    /// The scheme, host and port the request arrived on, from the transport (see ``HTTPRequest/baseURL``).
+    let serverURL: String
+    /// Seconds since 1970 when the request was answered.
+    let now: Double
+    /// The journal `seq` the request gets.
+    let seq: Int
+    /// Random values; copied back to the engine after rendering, so `--seed` repeats them.
+    var generator: SeededGenerator
+    /// Set only when validating a template at load time.
+    let problems: TemplateProblems?
+
+    init(match: MatchContext, serverURL: String, now: Double, seq: Int, generator: SeededGenerator,
+         problems: TemplateProblems? = nil) {
+        self.match = match
+        self.serverURL = serverURL
+        self.now = now
+        self.seq = seq
+        self.generator = generator
+        self.problems = problems
+    }
+
+    /// A context with no request, for checking a template's names at load time.
+    static func probe(_ problems: TemplateProblems) -> TemplateContext {
+        TemplateContext(match: MatchContext(HTTPRequest(method: "GET", path: "/")), serverURL: "http://127.0.0.1:0",
+                        now: 0, seq: 1, generator: SeededGenerator(seed: 0), problems: problems)
+    }
+
+    var isProbe: Bool { problems != nil }
+
+    /// The root every template name starts from.
+    var root: TemplateNode { TemplateNode(.root, self) }
+}
+
+/// Names a probe render could not resolve, in the order met.
+final class TemplateProblems {
+    struct Problem {
+        /// The dotted name as far as it resolved, plus the part that did not.
+        var name: String
+        /// The last segment (searched for in the template text to place the error).
+        var segment: String
+        var message: String
+    }
+    var list: [Problem] = []
+
+    func unknown(_ parent: String, _ segment: String, known: [String]) {
+        let name = parent.isEmpty ? segment : parent + "." + segment
+        var message = "unknown template variable `\(name)`"
+        if let close = EditDistance.closest(to: segment, among: known) {
+            message += "; did you mean `\(parent.isEmpty ? close : parent + "." + close)`?"
+        }
+        message += " Known \(parent.isEmpty ? "names" : "under `\(parent)`"): \(known.joined(separator: ", "))"
+        list.append(Problem(name: name, segment: segment, message: message))
+    }
+
+    func invalid(_ name: String, segment: String, _ message: String) {
+        list.append(Problem(name: name, segment: segment, message: message))
+    }
+}

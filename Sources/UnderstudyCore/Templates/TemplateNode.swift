@@ -1,0 +1,220 @@
+import Mustache
+
+/// One name in a template's vocabulary, resolved lazily: mustache asks a node for its children
+/// (`request` → `query` → `page`) and renders the last one. Nothing is computed for names a
+/// template does not use.
+///
+/// The vocabulary (README "Templates"):
+/// `request.method|path|url|body`, `request.pathSegments.N`, `request.query.NAME`,
+/// `request.headers.NAME`, `request.json.PATH…`, `server.url`, `seq`,
+/// `now`, `now.iso|epoch|epochMs`, `now.plus.DURATION.…`, `now.minus.DURATION.…`,
+/// `random.uuid|int|number`, `random.int.MIN.MAX`.
+struct TemplateNode: MustacheParent, MustacheCustomRenderable {
+    enum Kind {
+        case root, request, server, random
+        case pathSegments, query, headers
+        /// `now`, shifted by seconds.
+        case now(offset: Double)
+        /// `now.plus` / `now.minus`: waiting for a duration.
+        case shift(sign: Double)
+        /// `random.int`, then `random.int.MIN`.
+        case randomInt(minimum: Int?)
+        /// A field of the JSON request body (nil: no such field).
+        case json(JSONValue?)
+        /// A field of the JSON body in a probe render: any path is accepted.
+        case anything
+    }
+
+    static let rootNames = ["request", "server", "now", "seq", "random"]
+    static let requestNames = ["method", "path", "url", "pathSegments", "query", "headers", "body", "json"]
+    static let nowNames = ["iso", "epoch", "epochMs", "plus", "minus"]
+    static let randomNames = ["uuid", "int", "number"]
+
+    let kind: Kind
+    unowned let context: TemplateContext
+
+    init(_ kind: Kind, _ context: TemplateContext) {
+        self.kind = kind
+        self.context = context
+    }
+
+    func child(named name: String) -> Any? {
+        let found = lookUp(name)
+        if found == nil, let problems = context.problems { report(name, problems) }
+        return found
+    }
+
+    private func lookUp(_ name: String) -> Any? {
+        let match = context.match
+        switch kind {
+        case .root:
+            switch name {
+            case "request": return TemplateNode(.request, context)
+            case "server": return TemplateNode(.server, context)
+            case "now": return TemplateNode(.now(offset: 0), context)
+            case "random": return TemplateNode(.random, context)
+            case "seq": return String(context.seq)
+            default: return nil
+            }
+        case .request:
+            switch name {
+            case "method": return match.request.method
+            case "path": return match.path
+            case "url": return match.target
+            case "body": return match.bodyText
+            case "pathSegments": return TemplateNode(.pathSegments, context)
+            case "query": return TemplateNode(.query, context)
+            case "headers": return TemplateNode(.headers, context)
+            case "json": return context.isProbe ? TemplateNode(.anything, context) : TemplateNode(.json(match.bodyJSON), context)
+            default: return nil
+            }
+        case .server:
+            return name == "url" ? context.serverURL : nil
+        case .now(let offset):
+            let seconds = context.now + offset
+            switch name {
+            case "iso": return TimeFormatting.iso8601Milliseconds(seconds)
+            case "epoch": return String(Int64((seconds).rounded(.down)))
+            case "epochMs": return String(Int64((seconds * 1000).rounded(.down)))
+            case "plus": return offset == 0 ? TemplateNode(.shift(sign: 1), context) : nil
+            case "minus": return offset == 0 ? TemplateNode(.shift(sign: -1), context) : nil
+            default: return nil
+            }
+        case .shift(let sign):
+            return Self.seconds(of: name).map { TemplateNode(.now(offset: sign * $0), context) }
+        case .random:
+            switch name {
+            case "uuid": return Self.uuid(&context.generator)
+            case "number": return String(context.generator.nextUnit())
+            case "int": return TemplateNode(.randomInt(minimum: nil), context)
+            default: return nil
+            }
+        case .randomInt(let minimum):
+            guard let bound = Int(name), bound >= 0 else { return nil }
+            guard let minimum else { return TemplateNode(.randomInt(minimum: bound), context) }
+            guard bound >= minimum else { return nil }
+            return String(Int.random(in: minimum...bound, using: &context.generator))
+        case .pathSegments:
+            guard let index = Int(name), index >= 0 else { return nil }
+            if context.isProbe { return "" }
+            let segments = match.path.split(separator: "/", omittingEmptySubsequences: true)
+            return index < segments.count ? String(segments[index]) : ""
+        case .query:
+            if context.isProbe { return "" }
+            return match.queryPairs.first { $0.name == name }?.value ?? ""
+        case .headers:
+            if context.isProbe { return "" }
+            return match.request.headers[name] ?? ""
+        case .json(let value):
+            switch value {
+            case .object?: return TemplateNode(.json(value?[name]), context)
+            case .array(let elements)?:
+                guard let index = Int(name), index >= 0, index < elements.count else { return TemplateNode(.json(nil), context) }
+                return TemplateNode(.json(elements[index]), context)
+            default: return TemplateNode(.json(nil), context)
+            }
+        case .anything:
+            return TemplateNode(.anything, context)
+        }
+    }
+
+    var renderText: String {
+        switch kind {
+        case .now(let offset):
+            return TimeFormatting.iso8601Milliseconds(context.now + offset)
+        case .randomInt(nil):
+            return String(Int.random(in: 0...Int(Int32.max), using: &context.generator))
+        case .randomInt(let minimum?):
+            context.problems?.invalid("random.int.\(minimum)", segment: String(minimum),
+                                      "`random.int.\(minimum)` needs a maximum too: `random.int.\(minimum).MAX`")
+            return ""
+        case .shift:
+            context.problems?.invalid("now.plus", segment: "plus", "`now.plus` / `now.minus` need a duration, e.g. `now.plus.1h.iso`")
+            return ""
+        case .json(let value):
+            switch value {
+            case .string(let text)?: return text
+            case .number(let text)?: return text
+            case .bool(let flag)?: return flag ? "true" : "false"
+            case .null?, nil: return ""
+            case let other?: return String(decoding: other.jsonBytes, as: UTF8.self)
+            }
+        case .anything:
+            return ""
+        case .root, .request, .server, .random, .pathSegments, .query, .headers:
+            let group = Self.groupName(kind)
+            context.problems?.invalid(group, segment: group.split(separator: ".").last.map(String.init) ?? group,
+                                      "`\(group)` is a group of values, not a value; name one of its fields")
+            return ""
+        }
+    }
+
+    var isNull: Bool {
+        switch kind {
+        case .json(let value):
+            if case .null? = value { return true }
+            if case .bool(false)? = value { return true }
+            return value == nil
+        default:
+            return false
+        }
+    }
+
+    private func report(_ name: String, _ problems: TemplateProblems) {
+        switch kind {
+        case .root: problems.unknown("", name, known: Self.rootNames)
+        case .request: problems.unknown("request", name, known: Self.requestNames)
+        case .server: problems.unknown("server", name, known: ["url"])
+        case .now(let offset): problems.unknown(offset == 0 ? "now" : "now.plus.…", name, known: offset == 0 ? Self.nowNames : ["iso", "epoch", "epochMs"])
+        case .shift: problems.invalid("now.plus.\(name)", segment: name, "`\(name)` is not a duration; write a whole number and a unit: `500ms`, `30s`, `5m`, `2h`, `1d`")
+        case .random: problems.unknown("random", name, known: Self.randomNames)
+        case .randomInt: problems.invalid("random.int.\(name)", segment: name, "`random.int.MIN.MAX` takes whole numbers from 0, MIN ≤ MAX; found `\(name)`")
+        case .pathSegments: problems.invalid("request.pathSegments.\(name)", segment: name, "`request.pathSegments.N` takes a 0-based index; found `\(name)`")
+        case .query, .headers, .json, .anything: break
+        }
+    }
+
+    private static func groupName(_ kind: Kind) -> String {
+        switch kind {
+        case .root: return "."
+        case .request: return "request"
+        case .server: return "server"
+        case .random: return "random"
+        case .pathSegments: return "request.pathSegments"
+        case .query: return "request.query"
+        case .headers: return "request.headers"
+        default: return "?"
+        }
+    }
+
+    /// `500ms`, `30s`, `5m`, `2h`, `1d` in seconds.
+    static func seconds(of duration: String) -> Double? {
+        let digits = duration.prefix(while: { $0.isASCII && $0.isNumber })
+        guard !digits.isEmpty, digits.count <= 9, let amount = Double(digits) else { return nil }
+        switch duration.dropFirst(digits.count) {
+        case "ms": return amount / 1000
+        case "s": return amount
+        case "m": return amount * 60
+        case "h": return amount * 3600
+        case "d": return amount * 86_400
+        default: return nil
+        }
+    }
+
+    /// A version 4 UUID from the seeded generator, lower-case.
+    static func uuid(_ generator: inout SeededGenerator) -> String {
+        let high = (generator.next() & ~0xF000) | 0x4000
+        let low = (generator.next() & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(36)
+        for (index, word) in [high, low].enumerated() {
+            for nibble in 0..<16 {
+                let position = index * 16 + nibble
+                if position == 8 || position == 12 || position == 16 || position == 20 { out.append(UInt8(ascii: "-")) }
+                out.append(digits[Int((word >> UInt64(60 - nibble * 4)) & 0xF)])
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

@@ -1,0 +1,94 @@
+import Mustache
+
+/// One string of a stub that is a template: parsed by swift-mustache, its names checked against
+/// the vocabulary at load time, rendered per request as plain text (no HTML escaping: the
+/// transport, the JSON writer and header checks do the escaping each place needs).
+struct TemplateText: Sendable {
+    /// Mustache escapes for HTML by default; responses are not HTML, so every template starts
+    /// in mustache's TEXT content type.
+    private static let textPragma = "{{% CONTENT_TYPE: TEXT}}"
+
+    let template: MustacheTemplate
+
+    /// A problem found at load time, placed by template line and column (1-based).
+    struct Problem: Error {
+        var line: Int
+        var column: Int
+        var message: String
+    }
+
+    /// Parses `source` and renders it once against a probe request: bad syntax and names
+    /// outside the vocabulary are problems.
+    static func compile(_ source: String) -> Result<TemplateText, Problem> {
+        if let delimiter = source.range(of: "{{=") {
+            let (line, column) = position(of: delimiter.lowerBound, in: source)
+            return .failure(Problem(line: line, column: column, message: "changing mustache delimiters (`{{=… …=}}`) is not supported in stub templates"))
+        }
+        // A pragma alone on its line eats the line break after it: keep a leading one.
+        let leadingBreak = source.hasPrefix("\n") || source.hasPrefix("\r\n")
+        let text = textPragma + (leadingBreak ? "\n" : "") + source
+        let template: MustacheTemplate
+        do {
+            template = try MustacheTemplate(string: text)
+        } catch let error as MustacheTemplate.ParserError {
+            var line = error.context.lineNumber, column = error.context.columnNumber
+            if leadingBreak { line -= 1 }
+            if line <= 1 { column = max(1, column - textPragma.count) }
+            return .failure(Problem(line: max(1, line), column: max(1, column), message: "template syntax: \(describe(error.error))"))
+        } catch {
+            return .failure(Problem(line: 1, column: 1, message: "template syntax: \(error)"))
+        }
+        let problems = TemplateProblems()
+        _ = template.render(TemplateContext.probe(problems).root)
+        if let first = problems.list.first {
+            let (line, column) = place(first, in: source)
+            return .failure(Problem(line: line, column: column, message: first.message))
+        }
+        return .success(TemplateText(template: template))
+    }
+
+    /// Renders for one request.
+    func render(_ context: TemplateContext) -> String {
+        template.render(context.root)
+    }
+
+    /// Whether `text` has anything mustache would treat as a tag.
+    static func hasTags(_ text: String) -> Bool {
+        text.utf8.count >= 2 && text.contains("{{")
+    }
+
+    /// The tag that names the problem's segment: the first `{{…}}` containing it.
+    private static func place(_ problem: TemplateProblems.Problem, in source: String) -> (Int, Int) {
+        var search = source.startIndex
+        while let open = source[search...].range(of: "{{") {
+            guard let close = source[open.upperBound...].range(of: "}}") else { break }
+            let tag = source[open.upperBound..<close.lowerBound]
+            if !problem.segment.isEmpty, let hit = tag.range(of: problem.segment) {
+                return position(of: hit.lowerBound, in: source)
+            }
+            if problem.segment.isEmpty || tag.contains(problem.name) { return position(of: open.lowerBound, in: source) }
+            search = close.upperBound
+        }
+        return (1, 1)
+    }
+
+    static func position(of index: String.Index, in source: String) -> (Int, Int) {
+        var line = 1, column = 1
+        for scalar in source.unicodeScalars[..<index] {
+            if scalar == "\n" { line += 1; column = 1 } else { column += 1 }
+        }
+        return (line, column)
+    }
+
+    private static func describe(_ error: Error) -> String {
+        guard let error = error as? MustacheTemplate.Error else { return "\(error)" }
+        switch error {
+        case .sectionCloseNameIncorrect: return "a section closes with a different name than it opened with"
+        case .unfinishedName: return "a tag is not closed with `}}`"
+        case .expectedSectionEnd: return "a section `{{#…}}` is never closed with `{{/…}}`"
+        case .invalidSetDelimiter: return "invalid delimiter change"
+        case .unrecognisedConfigVariable, .invalidConfigVariableSyntax: return "unsupported `{{% … }}` pragma"
+        default: return "\(error)"
+        }
+    }
+}
