@@ -9,7 +9,7 @@ import UnderstudyCore
 extension HTTPServer {
     /// evhttp has parsed a request: build the engine's view of it, ask the responder (which
     /// journals it), then answer now, on a timer, or when the responder's deferred reply comes.
-    func accept(_ request: OpaquePointer, responder: any HTTPResponder) {
+    func accept(_ request: OpaquePointer, responder: any HTTPResponder, baseURL: String) {
         let receivedAt = clock.nanoseconds()
         guard let evcon = evhttp_request_get_connection(request) else { return }
         let bufferevent = evhttp_connection_get_bufferevent(evcon)
@@ -47,7 +47,8 @@ extension HTTPServer {
             refusal = "conflicting Content-Length values: \(conflict)"
         }
 
-        let engineRequest = Self.makeRequest(method: method, target: target, headers: headers, body: body)
+        var engineRequest = Self.makeRequest(method: method, target: target, headers: headers, body: body)
+        engineRequest.baseURL = baseURL
         openJournalBatch()
         let response: HTTPResponse
         if let refusal {
@@ -186,6 +187,7 @@ extension HTTPServer {
             carryOut(fault, for: pending, on: connection)
             return
         }
+        if response.streaming != nil, let connection, startStream(pending, on: connection) { return }
         let request = pending.request
         // No body for HEAD, 1xx, 204 or 304. libevent 2.1 would write whatever is in the output
         // buffer regardless, and on a kept-alive connection the client would read those bytes as

@@ -47,7 +47,7 @@ extension HTTPServer: SessionHosting {
             guard let request, let context else { return }
             let port = Unmanaged<SessionPort>.fromOpaque(context).takeUnretainedValue()
             guard let server = port.server, let responder = port.responder else { return }
-            server.accept(request, responder: responder)
+            server.accept(request, responder: responder, baseURL: port.url)
         }, context)
         evhttp_set_bevcb(http, { base, context in
             guard let context else { return nil }

@@ -17,6 +17,8 @@ public final class HTTPServer {
     public let configuration: ServerConfiguration
     /// The bound port, read back from the socket (so port 0 gives the real one).
     public let port: Int
+    /// `url`, computed once: every request carries it to the engine (templates' `{{server.url}}`).
+    let baseURL: String
     /// Stops the server from any thread.
     public let controller: ServerController
     /// Called once per answered or refused request, on the loop thread.
@@ -98,6 +100,8 @@ public final class HTTPServer {
         self.http = http
         self.boundSocket = bound
         self.port = port
+        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        self.baseURL = "http://\(host):\(port)"
         self.stopReadEnd = fds[0]
         self.controller = ServerController(writeEnd: fds[1])
         self.nullDevice = open("/dev/null", O_RDWR | O_CLOEXEC)

@@ -24,6 +24,9 @@ final class PendingReply {
     var hangupWatch: EventHandle?
     /// Monotonic nanoseconds before which a delayed reply must not be sent.
     var dueAt: UInt64 = 0
+    /// A paced body being written (see `HTTPServer+Streaming.swift`); freed with this object,
+    /// which stops its timer.
+    var stream: ResponseStream?
     /// Set once the response has been handed to evhttp, so it is not sent twice.
     var sent = false
 

@@ -31,7 +31,7 @@ struct TemplateNode: MustacheParent, MustacheCustomRenderable {
     static let randomNames = ["uuid", "int", "number"]
 
     let kind: Kind
-    unowned let context: TemplateContext
+    let context: TemplateContext
 
     init(_ kind: Kind, _ context: TemplateContext) {
         self.kind = kind
