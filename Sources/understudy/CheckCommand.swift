@@ -16,7 +16,12 @@ struct CheckCommand: ParsableCommand {
         let paths = paths.isEmpty ? ["stubs"] : paths
         do {
             let stubs = try StubLoader.load(paths: paths)
-            Console.out("understudy check: \(stubs.count) stubs OK in \(paths.joined(separator: " "))")
+            let responses = stubs.stubs.flatMap(\.responses)
+            let templated = responses.filter { $0.template != nil }.count
+            let streamed = responses.filter { $0.streaming != nil }.count
+            // Templates are compiled and their names checked while loading, so OK covers them too.
+            let dynamic = templated + streamed == 0 ? "" : " (\(templated) templated, \(streamed) streamed response\(streamed == 1 ? "" : "s"))"
+            Console.out("understudy check: \(stubs.count) stubs OK in \(paths.joined(separator: " "))\(dynamic)")
         } catch {
             for problem in error.errors {
                 Console.out(problem.description)

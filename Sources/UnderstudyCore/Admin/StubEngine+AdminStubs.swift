@@ -9,6 +9,11 @@ extension StubEngine {
                 JSONMember("description", .optional(stub.description)),
                 JSONMember("request", stub.requestJSON ?? .null),
                 JSONMember("responses", .int(stub.responses.count)),
+                // Indexes of responses rendered per request, and how each paced one is streamed.
+                JSONMember("templated", .array(stub.responses.indices.filter { stub.responses[$0].template != nil }.map { .int($0) })),
+                JSONMember("streams", .object(stub.responses.indices.compactMap { index in
+                    stub.responses[index].streaming.map { JSONMember(String(index), .string($0.kind)) }
+                })),
                 JSONMember("afterLast", .string(stub.afterLast.rawValue)),
                 JSONMember("nextResponseIndex", runtime.exhausted ? .null : .int(runtime.position)),
                 JSONMember("timesServed", .int(runtime.timesServed)),
