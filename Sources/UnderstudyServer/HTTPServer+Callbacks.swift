@@ -203,6 +203,7 @@ extension HTTPServer {
         if let pending = connection.current {
             connection.current = nil
             pending.timer = nil
+            pending.stream?.connectionClosed()
             pending.deferral?.cancel()  // the client left before a long poll was answered
             finishRequest()
         }

@@ -30,6 +30,18 @@ final class ResponseStream {
         startedAt + UInt64(max(0, pieces[index].atMs) * 1_000_000)
     }
 
+    /// The connection is closing under the stream (the client left). When evhttp noticed first
+    /// (end of stream while writing), it has detached the unfinished request from the
+    /// connection and will not free it: freeing it is then ours. Called from the close callback,
+    /// while the request is still valid either way.
+    func connectionClosed() {
+        timer = nil
+        hangupWatch = nil
+        if evhttp_request_get_connection(request) == nil {
+            evhttp_request_free(request)
+        }
+    }
+
     deinit {
         timer = nil
         hangupWatch = nil
