@@ -27,6 +27,7 @@ class BenchSession:
             "exact100": stubgen.exact_path_stubs(os.path.join(self.tmp, "exact100"), 100),
             "exact10000": stubgen.exact_path_stubs(os.path.join(self.tmp, "exact10000"), 10_000),
             "patterns100": stubgen.path_pattern_stubs(os.path.join(self.tmp, "patterns100"), 100),
+            "templated100": stubgen.templated_stubs(os.path.join(self.tmp, "templated100"), 100),
             "soak": stubgen.soak_stubs(os.path.join(self.tmp, "soak")),
             # For a daemon whose stubs come in a session: one stub, so `serve` has a file to load.
             "empty": stubgen.exact_path_stubs(os.path.join(self.tmp, "empty"), 1),

@@ -36,6 +36,10 @@ WORKLOADS = {
                  "100 exact-path stubs, journal in memory and in a file", _main_port),
     "patterns100": ("patterns100", stubgen.pattern_path(100),
                     "100 pathPattern stubs, journal in memory and in a file", _main_port),
+    # exact100 with every response a template (`hello {{request.pathSegments.1}}`): issue 15 asks that a
+    # templated response cost no more than twice a static one.
+    "templated100": ("templated100", stubgen.exact_path(100),
+                     "exact100 with templated responses (`hello {{request.pathSegments.1}}`)", _main_port),
     # TODO(gate): a session-port workload once sessions (POST /__admin/sessions) are on main.
 }
 

@@ -29,6 +29,19 @@ def exact_path_stubs(directory, count):
     return _write(directory, "exact.json", exact_path_stub_objects(count))
 
 
+# The templated counterpart of HELLO: the same small text body, rendered per request from the path.
+HELLO_TEMPLATE = {"status": 200, "template": True, "body": "hello {{request.pathSegments.1}}"}
+
+
+def templated_stubs(directory, count):
+    """`exact_path_stubs` whose responses are templates (`"template": true`), for what rendering costs."""
+    stubs = [
+        {"id": f"t{i}", "request": {"method": "GET", "path": f"/bench/{i}"}, "responses": [HELLO_TEMPLATE]}
+        for i in range(1, count + 1)
+    ]
+    return _write(directory, "templated.json", stubs)
+
+
 def exact_path(count):
     """The path that matches the last of `exact_path_stubs(count)`."""
     return f"/bench/{count}"
