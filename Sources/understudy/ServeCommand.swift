@@ -88,7 +88,7 @@ struct ServeCommand: ParsableCommand {
     @Flag(help: "Run in the background: return once the server is ready (exit 0), or fail with its error.")
     var detach = false
 
-    @Option(help: ArgumentHelp("Seed the generator random delays (`delayMs` distributions) are drawn from, so runs repeat; default: a random seed.", valueName: "n"))
+    @Option(help: ArgumentHelp("Seed for random delays (`delayMs` distributions) and templates' `random.*` values, so runs repeat; default: a random seed.", valueName: "n"))
     var seed: UInt64?
 
     @Flag(help: "Do not write the access log (one line per request on stderr).")

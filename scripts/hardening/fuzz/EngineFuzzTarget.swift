@@ -26,12 +26,23 @@ let engineFuzzStubs = #"""
   {"id": "bucket", "request": {"method": "GET", "path": "/bucket"},
    "rateLimit": {"limit": 2, "window": 1, "algorithm": "token-bucket"}, "responses": [{"status": 200}]},
   {"id": "regex", "request": {"method": "POST", "pathPattern": "^/items/[0-9]+$", "body": {"contains": "x"}},
-   "responses": [{"status": 204}]}
+   "responses": [{"status": 204}]},
+  {"id": "templated", "request": {"pathPattern": "^/t/.*"},
+   "responses": [{"template": true, "headers": {"X-Echo": "{{request.headers.x}}", "Link": "<{{server.url}}{{request.url}}>"},
+                  "json": {"seg": "{{request.pathSegments.1}}", "q": "{{request.query.q}}", "body": "{{request.body}}",
+                           "field": "{{request.json.a.b}}", "seq": "{{seq}}", "now": "{{now.plus.1h.iso}}",
+                           "id": "{{random.uuid}}", "n": "{{random.int.1.6}}",
+                           "{{request.method}}": ["{{#request.json.a}}{{b}}{{/request.json.a}}", 1]}},
+                 {"template": true, "body": "{{request.body}}", "dribble": {"chunks": 3, "overMs": 10}}]},
+  {"id": "stream", "request": {"path": "/sse"},
+   "responses": [{"template": true, "events": [{"data": "{{request.query.q}}", "id": "1"}, {"comment": "c", "retry": 5, "delayMs": 3}]},
+                 {"body": "slow", "bytesPerSecond": 3}]}
 ]}
 """#
 
 private let engineFuzzPaths = ["/seq", "/cycle", "/repeat", "/login", "/data", "/limited", "/limited2", "/bucket",
-                               "/items/1", "/items/x", "/nothing", "/seq?x=1", "/%2e%2e/seq", "/"]
+                               "/items/1", "/items/x", "/nothing", "/seq?x=1", "/%2e%2e/seq", "/",
+                               "/t/a%20b?q=%ZZ&q=2", "/t/", "/t/x/y?q", "/sse?q=a%0Ab", "/sse"]
 private let engineFuzzMethods = ["GET", "POST", "PUT", "DELETE", "HEAD"]
 private let engineFuzzStates = ["Started", "LoggedIn", "Expired"]
 
@@ -80,6 +91,7 @@ func fuzzEngine(_ bytes: [UInt8]) {
     var cursor = 0
     var exhausted = false
     var sinkBase = 0                            // sink lines before the last reset
+    var expectedStream: String?                 // the last answer's `stream` kind, for its journal line
 
     func next() -> UInt8? {
         guard cursor < bytes.count else { return nil }
@@ -112,6 +124,7 @@ func fuzzEngine(_ bytes: [UInt8]) {
             let request = HTTPRequest(method: "POST", target: engineFuzzPaths[Int(next() ?? 0) % engineFuzzPaths.count])
             _ = responder.reject(request, status: 413, reason: "too large")
             expectedSeq += 1
+            expectedStream = nil
         default:  // a request
             let method = engineFuzzMethods[Int(next() ?? 0) % engineFuzzMethods.count]
             let path = engineFuzzPaths[Int(next() ?? 0) % engineFuzzPaths.count]
@@ -121,7 +134,19 @@ func fuzzEngine(_ bytes: [UInt8]) {
             let response = responder.respond(to: HTTPRequest(method: method, target: path,
                                                               headers: ["Host": "fuzz"], body: body))
             expectedSeq += 1
-            _ = response
+            expectedStream = response.streaming?.kind
+            // Templates: request bytes never break the JSON body or a header line.
+            if response.stubID == "templated", response.streaming == nil {
+                fuzzCheck((try? JSONParser.parse(response.body)) != nil, "a templated json body is not JSON: \(response.body)")
+            }
+            for field in response.headers {
+                fuzzCheck(!field.value.utf8.contains { $0 == 10 || $0 == 13 || $0 == 0 }, "header \(field.name) carries a line break")
+            }
+            if case .dribble(let chunks, _)? = response.streaming {
+                let pieces = response.streaming!.pieces(body: response.body)
+                fuzzCheck(pieces.flatMap(\.bytes) == response.body, "dribble pieces do not add up to the body")
+                fuzzCheck(pieces.count == min(chunks, response.body.count), "\(pieces.count) pieces for \(chunks) chunks")
+            }
         }
         // Exactly one journal entry per non-admin request, seq advancing by one; checked on the
         // sink's bytes (what the JSON Lines file gets) and on the in-memory journal's counters.
@@ -132,6 +157,8 @@ func fuzzEngine(_ bytes: [UInt8]) {
             let node: JSONNode
             do { node = try JSONParser.parse(line) } catch { fatalError("invariant violated: journal line is not JSON: \(error)") }
             fuzzCheck(integerField(node, "seq") == expectedSeq, "line seq \(integerField(node, "seq") ?? -1), expected \(expectedSeq)")
+            let stream = node.members?.first(where: { $0.key == "stream" })?.value.stringValue
+            fuzzCheck(stream == expectedStream, "journal stream \(stream ?? "nil"), answered \(expectedStream ?? "nil")")
             let stub = node.members?.first(where: { $0.key == "stub" })?.value.stringValue
             let rateLimited = node.members?.first(where: { $0.key == "rateLimited" }).map { member -> Bool in
                 if case .bool(true) = member.value.kind { return true }
