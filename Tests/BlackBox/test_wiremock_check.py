@@ -30,13 +30,13 @@ class WireMockCheckTests(unittest.TestCase):
     def test_errors_in_wiremock_files_have_positions_and_names(self):
         (self.root / "mappings" / "api" / "bad.json").write_text(
             '{\n  "request": {"urlPath": "/x", "headers": {"X": {"equalTo": 1}}},\n'
-            '  "response": {"status": 200, "transformers": ["response-template"], "proxyBaseUrl": "http://x"}\n}\n')
+            '  "response": {"status": 200, "transformers": ["response-templat"], "proxyBaseUrl": "http://x"}\n}\n')
         result = run_cli("check", self.root)
         self.assertEqual(result.returncode, 1)
         bad = str(self.root / "mappings" / "api" / "bad.json")
         self.assertEqual(result.stdout.splitlines(), [
             f"{bad}:2:61: error: expected a string, found a number (at request.headers.X.equalTo)",
-            f"{bad}:3:47: error: unsupported WireMock transformer `response-template`: response transformers are not supported (templating, `response-template`, is not built yet) (at response.transformers)",
+            f"{bad}:3:47: error: unsupported WireMock transformer `response-templat`: only `response-template` is supported (at response.transformers)",
             f"{bad}:3:70: error: unsupported WireMock feature `proxyBaseUrl`: proxying is not supported (at response.proxyBaseUrl)",
         ])
         out = pathlib.Path(self.directory.name, "out")

@@ -65,16 +65,40 @@ final class WireMockMappingTests: XCTestCase {
         let errors = loadErrors("""
         {"request": {"urlPath": "/x", "multipartPatterns": []},
          "response": {"proxyBaseUrl": "http://example.com",
-                      "transformers": ["response-template"]},
+                      "transformers": ["response-template", "jwt"]},
          "postServeActions": {}}
         """, file: "mappings/m.json")
         let described = errors.map(\.description)
         XCTAssertEqual(described, [
             "mappings/m.json:1:31: error: unsupported WireMock feature `multipartPatterns`: multipart matching is not supported (at request.multipartPatterns)",
             "mappings/m.json:2:15: error: unsupported WireMock feature `proxyBaseUrl`: proxying is not supported (at response.proxyBaseUrl)",
-            "mappings/m.json:3:31: error: unsupported WireMock transformer `response-template`: response transformers are not supported (templating, `response-template`, is not built yet) (at response.transformers)",
+            "mappings/m.json:3:31: error: unsupported WireMock transformer `jwt`: only `response-template` is supported (at response.transformers)",
             "mappings/m.json:4:2: error: unsupported WireMock feature `postServeActions`: post-serve actions (webhooks) are not supported (at postServeActions)",
         ])
+    }
+
+    func testResponseTemplateMapsTheDirectEquivalents() throws {
+        let engine = try makeEngine("""
+        {"request": {"urlPathPattern": "/w/.*"},
+         "response": {"status": 200, "transformers": ["response-template"],
+                      "headers": {"X-Echo": "{{request.headers.X-A}}"},
+                      "jsonBody": {"path": "{{request.path}}", "url": "{{request.url}}", "q": "{{request.query.q}}", "m": "{{request.method}}", "b": "{{{request.body}}}"}}}
+        """)
+        let response = engine.send("POST", "/w/1?q=z", headers: ["X-A": "a"], body: "hi")
+        XCTAssertEqual(response.text, #"{"path":"/w/1","url":"/w/1?q=z","q":"z","m":"POST","b":"hi"}"#)
+        XCTAssertEqual(response.headers["X-Echo"], "a")
+    }
+
+    func testResponseTemplateRefusesHelpersWithoutAnEquivalentByName() {
+        let errors = loadErrors("""
+        {"request": {"urlPath": "/w"},
+         "response": {"transformers": ["response-template"], "body": "{{jsonPath request.body '$.a'}} {{request.path}}",
+                      "headers": {"X": "{{now offset='1 days'}}"}}}
+        """, file: "mappings/t.json")
+        XCTAssertEqual(errors.map(\.jsonPath), ["response.body", "response.headers.X"])
+        XCTAssertTrue(errors[0].message.contains("`jsonPath`"), errors[0].message)
+        XCTAssertTrue(errors[1].message.contains("`now`"), errors[1].message)
+        XCTAssertEqual(errors[0].line, 2)
     }
 
     func testTyposSuggestAndBadValuesPointAtThemselves() {

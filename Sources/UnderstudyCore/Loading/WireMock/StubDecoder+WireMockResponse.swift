@@ -13,7 +13,7 @@ extension StubDecoder {
         "proxyUrlPrefixToRemove": "proxying is not supported",
         "additionalProxyRequestHeaders": "proxying is not supported",
         "removeProxyRequestHeaders": "proxying is not supported",
-        "transformers": "response transformers are not supported (templating, `response-template`, is not built yet)",
+        "transformers": "only `response-template` is supported",
         "transformerParameters": "response transformers are not supported",
         "chunkedDribbleDelay": "chunked dribble delays are not supported",
     ]
@@ -31,10 +31,16 @@ extension StubDecoder {
             return nil
         }
         let errorsBefore = errors.count
+        var templated = false
         for member in all {
             guard let reason = Self.wireMockUnsupportedResponseKeys[member.key] else { continue }
             if member.key == "transformers", let names = member.value.elements?.compactMap(\.stringValue), !names.isEmpty {
-                let list = names.map { "`\($0)`" }.joined(separator: ", ")
+                let others = names.filter { $0 != "response-template" }
+                if others.isEmpty {
+                    templated = true  // rendered with the native templates (the variables that map directly)
+                    continue
+                }
+                let list = others.map { "`\($0)`" }.joined(separator: ", ")
                 fail(member.value.position, path.member(member.key), "unsupported WireMock transformer \(list): \(reason)")
             } else {
                 fail(member.keyPosition, path.member(member.key), "unsupported WireMock feature `\(member.key)`: \(reason)")
@@ -104,6 +110,9 @@ extension StubDecoder {
                     fail(member.value.position, faultPath, "unknown WireMock fault `\(name)`\(hint) (expected one of \(names.map { "`\($0)`" }.joined(separator: ", ")))")
                 }
             }
+        }
+        if templated, errors.count == errorsBefore {
+            decodeWireMockTemplate(keys, &response, path)
         }
         return errors.count == errorsBefore ? response : nil
     }
