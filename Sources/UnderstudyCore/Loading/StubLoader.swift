@@ -56,7 +56,14 @@ public enum StubLoader {
     /// (`nil`: the directory holding `file`). A `file` that is not on disk (such as `"<admin>"`)
     /// cannot use `bodyFile`.
     public static func parse(bytes: [UInt8], file: String, root: String?) throws(StubLoadFailure) -> StubSet {
-        let result = decode(bytes: bytes, file: file, root: root, notAStubFileHint: nil)
+        try parse(bytes: bytes, file: file, root: root, otherKeys: [])
+    }
+
+    /// Parses a document that holds a `stubs` array beside keys of its own (`otherKeys`, which
+    /// the caller checks), such as the body of `POST /__admin/sessions`. Errors are reported as
+    /// for a stub file, with positions in `bytes`.
+    static func parse(bytes: [UInt8], file: String, root: String?, otherKeys: [String]) throws(StubLoadFailure) -> StubSet {
+        let result = decode(bytes: bytes, file: file, root: root, notAStubFileHint: nil, otherKeys: otherKeys)
         return try finish(result.stubs, errors: result.errors, fileOrder: [file])
     }
 
@@ -93,7 +100,8 @@ public enum StubLoader {
                       notAStubFileHint: source.foundInDirectory ? StubFileKind.notAStubFileHint : nil)
     }
 
-    private static func decode(bytes: [UInt8], file: String, root: String?, notAStubFileHint: String?) -> DocumentResult {
+    private static func decode(bytes: [UInt8], file: String, root: String?, notAStubFileHint: String?,
+                               otherKeys: [String] = []) -> DocumentResult {
         let node: JSONNode
         do {
             node = try JSONParser.parse(bytes)
@@ -106,6 +114,7 @@ public enum StubLoader {
             let onDisk = FileManager.default.fileExists(atPath: file)
             var decoder = StubDecoder(file: file, bodyFiles: onDisk ? BodyFileResolver(stubFile: file, root: root) : nil,
                                       notAStubFileHint: notAStubFileHint)
+            decoder.otherDocumentKeys = otherKeys
             let stubs = decoder.decodeDocument(node) { index in "\(file)#\(index)" }
             return DocumentResult(stubs: stubs, errors: decoder.errors, bodyFilesRead: decoder.bodyFilesRead)
         case .body:
