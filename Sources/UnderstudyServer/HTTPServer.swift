@@ -57,7 +57,7 @@ public final class HTTPServer {
     public init(configuration: ServerConfiguration, responder: any HTTPResponder) throws(ServerError) {
         // A client that goes away mid-write must cost an error code, not the process.
         signal(SIGPIPE, SIG_IGN)
-        guard let base = event_base_new() else { throw .setupFailed("event_base_new failed") }
+        guard let base = Self.makeEventBase() else { throw .setupFailed("event_base_new failed") }
         guard let http = evhttp_new(base) else {
             event_base_free(base)
             throw .setupFailed("evhttp_new failed")

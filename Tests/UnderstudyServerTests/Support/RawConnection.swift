@@ -58,6 +58,12 @@ final class RawConnection {
         return recv(fd, &byte, 1, 0) == 0
     }
 
+    /// Whether the server reset the connection (ECONNRESET) before the timeout.
+    func readsReset() -> Bool {
+        var byte: UInt8 = 0
+        return recv(fd, &byte, 1, 0) < 0 && errno == ECONNRESET
+    }
+
     private func headEnd() -> Int? {
         guard buffer.count >= 4 else { return nil }
         for index in 0...(buffer.count - 4)
