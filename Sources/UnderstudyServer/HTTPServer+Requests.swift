@@ -15,7 +15,7 @@ extension HTTPServer {
         let bufferevent = evhttp_connection_get_bufferevent(evcon)
         let connection = bufferevent.flatMap { connections[UnsafeMutableRawPointer($0)] }
         if let connection, connection.evcon == nil { attach(connection) }
-        connection?.requestDeadline = nil
+        connection?.cancelDeadline()
 
         let target = evhttp_request_get_uri(request).map { String(cString: $0) } ?? "/"
         // The raw-stream reader keeps heads only for methods evhttp does not know (it hands

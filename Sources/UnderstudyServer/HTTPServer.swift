@@ -44,6 +44,9 @@ public final class HTTPServer {
     /// Closes the journal batch at the end of the loop pass that opened it (see ``JournalBatching``).
     var batchEnd: EventHandle?
     var batchOpen = false
+    /// The request deadline (the idle timeout) as libevent's common timeout for its length;
+    /// nil when the timeout is off.
+    var requestTimeout: timeval?
     /// Re-enables the listener after it paused for lack of descriptors.
     var acceptResume: EventHandle?
 
@@ -108,6 +111,10 @@ public final class HTTPServer {
         self.stopReadEnd = fds[0]
         self.controller = ServerController(writeEnd: fds[1])
         self.nullDevice = open("/dev/null", O_RDWR | O_CLOEXEC)
+        if configuration.idleTimeoutSeconds > 0 {
+            var length = timeval(tv_sec: configuration.idleTimeoutSeconds, tv_usec: 0)
+            requestTimeout = event_base_init_common_timeout(base, &length)?.pointee ?? length
+        }
         installCallbacks()
     }
 
