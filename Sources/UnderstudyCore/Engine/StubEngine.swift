@@ -155,7 +155,7 @@ public final class StubEngine {
         var body = response.body
         var streaming = response.streaming
         if let template = response.template {
-            render(template, response, context, headers: &headers, body: &body, streaming: &streaming)
+            render(template, response, context.request, headers: &headers, body: &body, streaming: &streaming)
         }
         record(JournalRecord(request: context.request, matched: true, stubID: box.stub.id, responseIndex: responseIndex,
                              status: response.status, fault: response.fault, scenario: transition, rateLimited: false,
