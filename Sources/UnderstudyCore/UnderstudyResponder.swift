@@ -60,6 +60,14 @@ public final class UnderstudyResponder: HTTPResponder {
         return engine.handle(request)
     }
 
+    /// The base URL this responder is served on (`http://127.0.0.1:PORT`), which templates read as
+    /// `{{server.url}}`. The transport sets it when it binds the port (a session's own port for a
+    /// session; an `https` URL for a TLS listener); nil falls back to the request's `Host` header.
+    public var serverURL: String? {
+        get { engine.serverURL }
+        set { engine.serverURL = newValue }
+    }
+
     /// The request header that sends a main-port request to a session instead, for the rare
     /// client that cannot change its base URL.
     public static let sessionHeader = "Understudy-Session"

@@ -16,7 +16,7 @@ extension HTTPServer {
         evhttp_set_gencb(http, { request, context in
             guard let request, let context else { return }
             let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
-            server.accept(request, responder: server.responder, baseURL: server.baseURL)
+            server.accept(request, responder: server.responder)
         }, context)
         // evhttp asks us for each new connection's bufferevent, which is the one moment to attach
         // the raw-stream reader before any byte arrives.

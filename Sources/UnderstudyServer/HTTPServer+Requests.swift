@@ -9,7 +9,7 @@ import UnderstudyCore
 extension HTTPServer {
     /// evhttp has parsed a request: build the engine's view of it, ask the responder (which
     /// journals it), then answer now, on a timer, or when the responder's deferred reply comes.
-    func accept(_ request: OpaquePointer, responder: any HTTPResponder, baseURL: String) {
+    func accept(_ request: OpaquePointer, responder: any HTTPResponder) {
         let receivedAt = clock.nanoseconds()
         guard let evcon = evhttp_request_get_connection(request) else { return }
         let bufferevent = evhttp_connection_get_bufferevent(evcon)
@@ -47,8 +47,7 @@ extension HTTPServer {
             refusal = "conflicting Content-Length values: \(conflict)"
         }
 
-        var engineRequest = Self.makeRequest(method: method, target: target, headers: headers, body: body)
-        engineRequest.baseURL = baseURL
+        let engineRequest = Self.makeRequest(method: method, target: target, headers: headers, body: body)
         openJournalBatch()
         let response: HTTPResponse
         if let refusal {

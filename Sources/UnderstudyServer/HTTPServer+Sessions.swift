@@ -42,12 +42,13 @@ extension HTTPServer: SessionHosting {
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         let session = SessionPort(server: self, http: http, bound: bound, port: port, url: "http://\(host):\(port)",
                                   responder: responder)
+        (responder as? UnderstudyResponder)?.serverURL = session.url  // the session's own `{{server.url}}`
         let context = Unmanaged.passUnretained(session).toOpaque()
         evhttp_set_gencb(http, { request, context in
             guard let request, let context else { return }
             let port = Unmanaged<SessionPort>.fromOpaque(context).takeUnretainedValue()
             guard let server = port.server, let responder = port.responder else { return }
-            server.accept(request, responder: responder, baseURL: port.url)
+            server.accept(request, responder: responder)
         }, context)
         evhttp_set_bevcb(http, { base, context in
             guard let context else { return nil }

@@ -17,8 +17,6 @@ public final class HTTPServer {
     public let configuration: ServerConfiguration
     /// The bound port, read back from the socket (so port 0 gives the real one).
     public let port: Int
-    /// `url`, computed once: every request carries it to the engine (templates' `{{server.url}}`).
-    let baseURL: String
     /// Stops the server from any thread.
     public let controller: ServerController
     /// Called once per answered or refused request, on the loop thread.
@@ -103,8 +101,6 @@ public final class HTTPServer {
         self.http = http
         self.boundSocket = bound
         self.port = port
-        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-        self.baseURL = "http://\(host):\(port)"
         self.stopReadEnd = fds[0]
         self.controller = ServerController(writeEnd: fds[1])
         self.nullDevice = open("/dev/null", O_RDWR | O_CLOEXEC)
@@ -113,6 +109,8 @@ public final class HTTPServer {
             requestTimeout = event_base_init_common_timeout(base, &length)?.pointee ?? length
         }
         installCallbacks()
+        // Templates' `{{server.url}}`: the transport knows the scheme, host and port it listens on.
+        (responder as? UnderstudyResponder)?.serverURL = url
         // A responder that hosts sessions gets them on this loop (its registry opens ports here).
         if let registry = (responder as? UnderstudyResponder)?.sessions {
             hostSessions(registry)

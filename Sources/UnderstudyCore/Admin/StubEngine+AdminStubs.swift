@@ -12,7 +12,7 @@ extension StubEngine {
                 // Indexes of responses rendered per request, and how each paced one is streamed.
                 JSONMember("templated", .array(stub.responses.indices.filter { stub.responses[$0].template != nil }.map { .int($0) })),
                 JSONMember("streams", .object(stub.responses.indices.compactMap { index in
-                    stub.responses[index].streaming.map { JSONMember(String(index), .string($0.kind)) }
+                    stub.responses[index].streaming.map { JSONMember(String(index), .string($0.kind.rawValue)) }
                 })),
                 JSONMember("afterLast", .string(stub.afterLast.rawValue)),
                 JSONMember("nextResponseIndex", runtime.exhausted ? .null : .int(runtime.position)),

@@ -1,21 +1,37 @@
-/// Rendering a `"template": true` response for one request; static responses never come here.
+/// Rendering a `"template": true` response for one request and answering a paced one; static
+/// responses never come here.
 extension StubEngine {
+    func dynamicAnswer(_ response: StubResponse, _ stubID: String, _ responseIndex: Int, _ request: HTTPRequest,
+                       headers: HTTPHeaders, delayMs: Double, transition: ScenarioTransition?) -> HTTPResponse {
+        var headers = headers
+        var body = response.body
+        var streaming = response.streaming
+        if let template = response.template {
+            render(template, response, request, headers: &headers, body: &body, streaming: &streaming)
+        }
+        record(JournalRecord(request: request, matched: true, stubID: stubID, responseIndex: responseIndex,
+                             status: response.status, fault: response.fault, scenario: transition, rateLimited: false,
+                             delayMs: delayMs, stream: streaming?.kind))
+        var answer = HTTPResponse(status: response.status, headers: headers, body: body,
+                                  delayMs: delayMs, fault: response.fault, stubID: stubID, reason: response.statusMessage)
+        answer.streaming = streaming
+        return answer
+    }
+
     /// Takes the request, not the engine's `MatchContext`: a template context keeps what it is
     /// given, and a match context that escaped into it could no longer live on the stack, which
     /// would cost every static request an allocation.
     func render(_ template: ResponseTemplate, _ response: StubResponse, _ request: HTTPRequest,
                 headers: inout HTTPHeaders, body: inout [UInt8], streaming: inout ResponseStreaming?) {
-        let context = TemplateContext(match: MatchContext(request), serverURL: Self.baseURL(of: request),
+        let context = TemplateContext(match: MatchContext(request), serverURL: serverURL ?? Self.baseURL(fromHostOf: request),
                                       now: configuration.clock.now.timeIntervalSince1970,
                                       seq: journal.nextSeq, generator: templateGenerator)
         template.render(response, into: &headers, body: &body, stream: &streaming, context)
         templateGenerator = context.generator
     }
 
-    /// The transport's base URL, or for a request that did not come through one (a test) the
-    /// `Host` header's.
-    static func baseURL(of request: HTTPRequest) -> String {
-        if let url = request.baseURL { return url }
-        return "http://" + (request.headers["Host"] ?? "localhost")
+    /// For an engine no transport serves (a test): the `Host` header's URL.
+    static func baseURL(fromHostOf request: HTTPRequest) -> String {
+        "http://" + (request.headers["Host"] ?? "localhost")
     }
 }

@@ -35,6 +35,8 @@ public final class StubEngine {
     /// Draws template random values (`random.uuid`, …); seeded from `configuration.seed` apart
     /// from delays, so adding a delay distribution does not change a template's values.
     var templateGenerator: SeededGenerator
+    /// The base URL requests arrive on, set by the transport (see ``UnderstudyResponder/serverURL``).
+    public var serverURL: String?
     /// Scratch space journal lines are encoded into.
     private let lineBuffer = JournalLineBuffer()
 
@@ -152,18 +154,16 @@ public final class StubEngine {
             break
         }
         limitHeaders?.add(to: &headers)
-        var body = response.body
-        var streaming = response.streaming
-        if let template = response.template {
-            render(template, response, context.request, headers: &headers, body: &body, streaming: &streaming)
+        if response.template != nil || response.streaming != nil {
+            // Templates and paced bodies: their own path, so a static response pays one check.
+            return dynamicAnswer(response, box.stub.id, responseIndex, context.request, headers: headers, delayMs: delayMs,
+                                 transition: transition)
         }
         record(JournalRecord(request: context.request, matched: true, stubID: box.stub.id, responseIndex: responseIndex,
                              status: response.status, fault: response.fault, scenario: transition, rateLimited: false,
-                             delayMs: delayMs, stream: streaming?.kind))
-        var answer = HTTPResponse(status: response.status, headers: headers, body: body,
-                                  delayMs: delayMs, fault: response.fault, stubID: box.stub.id, reason: response.statusMessage)
-        answer.streaming = streaming
-        return answer
+                             delayMs: delayMs))
+        return HTTPResponse(status: response.status, headers: headers, body: response.body,
+                            delayMs: delayMs, fault: response.fault, stubID: box.stub.id, reason: response.statusMessage)
     }
 
     private func rateLimited(_ stub: Stub, _ rule: RateLimitRule, _ decision: RateLimitState.Decision, _ context: MatchContext) -> HTTPResponse {

@@ -11,10 +11,6 @@ public struct HTTPRequest: Sendable {
     public var headers: HTTPHeaders
     /// The request body bytes (empty when there was none).
     public var body: [UInt8]
-    /// The scheme, host and port of the listener the request arrived on (`http://127.0.0.1:8080`),
-    /// set by the transport: a session's port, or `https` for a TLS listener. Templates read it as
-    /// `{{server.url}}`; nil (a request made in a test) falls back to the `Host` header.
-    public var baseURL: String?
 
     /// Creates a request from its parts.
     public init(method: String, path: String, query: String? = nil, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {

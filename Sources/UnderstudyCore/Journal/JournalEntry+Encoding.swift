@@ -66,7 +66,7 @@ extension JournalEntry {
         }
         // Only streamed responses carry `stream` (how the body was paced), so static lines stay as they were.
         if let stream = record.stream {
-            out.key("stream"); out.appendJSONString(stream)
+            out.key("stream"); out.appendJSONString(stream.rawValue)
         }
         out.append("}\n" as StaticString)
         return out.bytes

@@ -11,5 +11,5 @@ struct JournalRecord {
     /// The delay applied before answering, in milliseconds (fixed plus any drawn at random).
     var delayMs: Double = 0
     /// How the body was paced (`"dribble"`, `"throttle"`, `"events"`); nil when written at once.
-    var stream: String? = nil
+    var stream: ResponseStreaming.Kind? = nil
 }

@@ -2,17 +2,19 @@
 /// `data` into templates, each problem reported at its place in the stub file.
 extension StubDecoder {
     mutating func decodeTemplate(_ keys: [String: JSONNode.Member], _ response: StubResponse, _ path: JSONPath) -> ResponseTemplate? {
-        var template = ResponseTemplate()
+        var body: ResponseTemplate.Body?
+        var headerTemplates: [(index: Int, template: TemplateText)] = []
+        var eventData: [(index: Int, template: TemplateText)] = []
         if let member = keys["body"], let text = member.value.stringValue, TemplateText.hasTags(text) {
-            if let compiled = compileTemplate(text, at: member.value.position, path.member("body")) { template.body = .text(compiled) }
+            if let compiled = compileTemplate(text, at: member.value.position, path.member("body")) { body = .text(compiled) }
         } else if let member = keys["json"] {
             let json = jsonTemplate(member.value, path.member("json"))
-            if json.varies { template.body = .json(json) }
+            if json.varies { body = .json(json) }
         } else if let member = keys["bodyFile"] {
             let text = String(decoding: response.body, as: UTF8.self)
             if TemplateText.hasTags(text) {
                 switch TemplateText.compile(text) {
-                case .success(let compiled): template.body = .text(compiled)
+                case .success(let compiled): body = .text(compiled)
                 case .failure(let problem):
                     fail(member.value.position, path.member("bodyFile"),
                          "in the body file, line \(problem.line), column \(problem.column): \(problem.message)")
@@ -31,7 +33,7 @@ extension StubDecoder {
                     let valuePath = member.value.elements == nil ? path.member("headers").member(member.key)
                                                                  : path.member("headers").member(member.key).element(position)
                     if let compiled = compileTemplate(text, at: node.position, valuePath) {
-                        template.headers.append((index, compiled))
+                        headerTemplates.append((index, compiled))
                     }
                 }
             }
@@ -41,10 +43,11 @@ extension StubDecoder {
                 guard let data = event.members?.first(where: { $0.key == "data" })?.value, let text = data.stringValue,
                       TemplateText.hasTags(text) else { continue }
                 if let compiled = compileTemplate(text, at: data.position, path.member("events").element(index).member("data")) {
-                    template.eventData.append((index, compiled))
+                    eventData.append((index, compiled))
                 }
             }
         }
+        let template = ResponseTemplate(body: body, headers: headerTemplates, eventData: eventData)
         return template.isEmpty ? nil : template
     }
 

@@ -1,5 +1,11 @@
 /// How the transport paces a response's body instead of writing it at once (issue 15).
-public enum ResponseStreaming: Sendable, Equatable {
+/// Indirect: a response carries it as one pointer, so copying a static response costs nothing more.
+public indirect enum ResponseStreaming: Sendable, Equatable {
+    /// The journal's name for each kind.
+    public enum Kind: String, Sendable {
+        case dribble, throttle, events
+    }
+
     /// The body in `chunks` pieces, the first at once and the last `overMs` later, evenly spaced.
     case dribble(chunks: Int, overMs: Double)
     /// The body at no more than `bytesPerSecond`.
@@ -8,11 +14,11 @@ public enum ResponseStreaming: Sendable, Equatable {
     case events([ServerSentEvent])
 
     /// The journal's name for it: `"dribble"`, `"throttle"` or `"events"`.
-    public var kind: String {
+    public var kind: Kind {
         switch self {
-        case .dribble: return "dribble"
-        case .throttle: return "throttle"
-        case .events: return "events"
+        case .dribble: return .dribble
+        case .throttle: return .throttle
+        case .events: return .events
         }
     }
 

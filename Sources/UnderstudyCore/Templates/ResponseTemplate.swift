@@ -1,6 +1,7 @@
 /// The templated parts of a response with `"template": true`, compiled at load time. Strings
 /// without `{{` stay literal, so only the parts that can vary are rendered per request.
-public struct ResponseTemplate: Sendable {
+/// A class: a response carries it as one pointer, so copying a static response costs nothing more.
+public final class ResponseTemplate: Sendable {
     /// The body's source when it is a template.
     enum Body: Sendable {
         /// `body` or `bodyFile` text.
@@ -10,11 +11,17 @@ public struct ResponseTemplate: Sendable {
         case json(JSONTemplate)
     }
 
-    var body: Body?
+    let body: Body?
     /// Header values that are templates, by index into the response's headers.
-    var headers: [(index: Int, template: TemplateText)] = []
+    let headers: [(index: Int, template: TemplateText)]
     /// SSE `data` fields that are templates, by event index.
-    var eventData: [(index: Int, template: TemplateText)] = []
+    let eventData: [(index: Int, template: TemplateText)]
+
+    init(body: Body?, headers: [(index: Int, template: TemplateText)], eventData: [(index: Int, template: TemplateText)]) {
+        self.body = body
+        self.headers = headers
+        self.eventData = eventData
+    }
 
     /// Whether anything at all varies (a `"template": true` response without tags renders nothing).
     var isEmpty: Bool { body == nil && headers.isEmpty && eventData.isEmpty }

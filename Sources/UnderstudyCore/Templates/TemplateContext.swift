@@ -8,7 +8,7 @@ import Mustache
 /// unknown variables become load-time errors although mustache itself renders them as empty.
 final class TemplateContext {
     let match: MatchContext
-    /// The scheme, host and port the request arrived on, from the transport (see ``HTTPRequest/baseURL``).
+    /// The scheme, host and port the request arrived on, from the transport (see ``UnderstudyResponder/serverURL``).
     let serverURL: String
     /// Seconds since 1970 when the request was answered.
     let now: Double

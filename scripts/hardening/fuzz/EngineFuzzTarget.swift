@@ -134,7 +134,7 @@ func fuzzEngine(_ bytes: [UInt8]) {
             let response = responder.respond(to: HTTPRequest(method: method, target: path,
                                                               headers: ["Host": "fuzz"], body: body))
             expectedSeq += 1
-            expectedStream = response.streaming?.kind
+            expectedStream = response.streaming?.kind.rawValue
             // Templates: request bytes never break the JSON body or a header line.
             if response.stubID == "templated", response.streaming == nil {
                 fuzzCheck((try? JSONParser.parse(response.body)) != nil, "a templated json body is not JSON: \(response.body)")
