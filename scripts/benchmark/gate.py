@@ -41,6 +41,14 @@ def _session_port(session, path):
     return prepare
 
 
+def _templated_port(session, path):
+    """The main port, checked to answer the rendered template (`hello 100` for `/bench/100`)."""
+    def prepare(server):
+        session.check_answer(server, path, body=("hello " + path.rsplit("/", 1)[1]).encode())
+        return server.port
+    return prepare
+
+
 # name: (stub set loaded by the daemon, request path, what it measures, how to find the port to load)
 WORKLOADS = {
     "exact100": ("exact100", stubgen.exact_path(100),
@@ -50,7 +58,7 @@ WORKLOADS = {
     # exact100 with every response a template (`hello {{request.pathSegments.1}}`): issue 15 asks that a
     # templated response cost no more than twice a static one.
     "templated100": ("templated100", stubgen.exact_path(100),
-                     "exact100 with templated responses (`hello {{request.pathSegments.1}}`)", _main_port),
+                     "exact100 with templated responses (`hello {{request.pathSegments.1}}`)", _templated_port),
     "session": ("empty", stubgen.exact_path(100),
                 "100 exact-path stubs in a session (POST /__admin/sessions), its port loaded, journal in "
                 "memory and in a file", _session_port),

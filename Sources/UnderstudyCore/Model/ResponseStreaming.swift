@@ -1,6 +1,5 @@
 /// How the transport paces a response's body instead of writing it at once (issue 15).
-/// Indirect: a response carries it as one pointer, so copying a static response costs nothing more.
-public indirect enum ResponseStreaming: Sendable, Equatable {
+public enum ResponseStreaming: Sendable, Equatable {
     /// The journal's name for each kind.
     public enum Kind: String, Sendable {
         case dribble, throttle, events
