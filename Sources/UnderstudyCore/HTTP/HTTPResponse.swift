@@ -14,7 +14,12 @@ public struct HTTPResponse: Sendable {
     public var fault: Fault?
     /// How the transport paces the body (a dribble, a throttle or server-sent events); nil
     /// writes it at once.
-    public var streaming: ResponseStreaming?
+    public var streaming: ResponseStreaming? {
+        get { pacing?.streaming }
+        set { pacing = newValue.map(Pacing.init) }
+    }
+    /// `streaming`, boxed: one pointer, so copying a response costs nothing more.
+    private var pacing: Pacing?
     /// The reason phrase for the status line; `nil` uses the standard phrase.
     public var reason: String?
     /// The id of the stub that answered, for the access log; `nil` for unmatched and admin requests.

@@ -22,7 +22,12 @@ public struct StubResponse: Sendable {
     /// then costs the request path nothing.
     public var template: ResponseTemplate?
     /// How the body is paced (`dribble`, `bytesPerSecond`, `events`); nil writes it at once.
-    public var streaming: ResponseStreaming?
+    public var streaming: ResponseStreaming? {
+        get { pacing?.streaming }
+        set { pacing = newValue.map(Pacing.init) }
+    }
+    /// `streaming`, boxed: one pointer, so copying a static response costs nothing more.
+    private var pacing: Pacing?
 
     /// Creates a response.
     public init(status: Int = 200, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], times: Int = 1,
