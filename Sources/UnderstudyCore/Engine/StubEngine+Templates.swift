@@ -1,6 +1,9 @@
 /// Rendering a `"template": true` response for one request and answering a paced one; static
 /// responses never come here.
 extension StubEngine {
+    /// Never inlined: kept out of `serve`, so the static path's code (and what the optimizer
+    /// inlines into it) stays as it was.
+    @inline(never)
     func dynamicAnswer(_ response: StubResponse, _ stubID: String, _ responseIndex: Int, _ request: HTTPRequest,
                        headers: HTTPHeaders, delayMs: Double, transition: ScenarioTransition?) -> HTTPResponse {
         var headers = headers

@@ -65,11 +65,15 @@ extension JournalEntry {
             out.digits(micro / 1_000); out.append(UInt8(ascii: ".")); out.digits(micro % 1_000, minimumWidth: 3)
         }
         // Only streamed responses carry `stream` (how the body was paced), so static lines stay as they were.
-        if let stream = record.stream {
-            out.key("stream"); out.appendJSONString(stream.rawValue)
-        }
+        if let stream = record.stream { appendStream(stream, into: out) }
         out.append("}\n" as StaticString)
         return out.bytes
+    }
+
+    /// `"stream":"KIND"`, out of line so the encoder every request runs stays as the optimizer had it.
+    @inline(never)
+    static func appendStream(_ stream: ResponseStreaming.Kind, into out: JournalLineBuffer) {
+        out.key("stream"); out.appendJSONString(stream.rawValue)
     }
 
     /// Encodes an entry with a buffer of its own (tests and one-off callers).
