@@ -33,6 +33,20 @@ public final class UnderstudyResponder: HTTPResponder {
         engine.reject(request, status: status, reason: reason)
     }
 
+    /// As ``respond(to:)``, but a journaled request's entry waits in the returned ticket for the
+    /// transport to report what it sent (admin requests get no ticket: they are not journaled).
+    public func respondAwaitingDelivery(to request: HTTPRequest) -> (response: HTTPResponse, journal: JournalTicket?) {
+        if StubEngine.isAdminPath(request.path) {
+            return (engine.admin(request, reload: reload), nil)
+        }
+        return engine.handle(request, awaitingDelivery: true)
+    }
+
+    /// As ``reject(_:status:reason:)``, with the entry left to the transport.
+    public func rejectAwaitingDelivery(_ request: HTTPRequest, status: Int, reason: String) -> (response: HTTPResponse, journal: JournalTicket?) {
+        engine.reject(request, status: status, reason: reason, awaitingDelivery: true)
+    }
+
     /// Re-reads the stub paths, all-or-nothing: on failure the current stubs stay. On success
     /// sequences, scenarios and rate limits start over; the journal is kept.
     public func reload() -> Result<Int, StubLoadFailure> {

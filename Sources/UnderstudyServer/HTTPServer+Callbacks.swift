@@ -187,12 +187,19 @@ extension HTTPServer {
         }, Unmanaged.passUnretained(connection).toOpaque())
     }
 
-    /// evhttp is about to free the connection (and any request on it).
+    /// evhttp is about to free the connection (and any request on it). A request still waiting
+    /// for its answer never gets one: its client is gone.
     func closed(_ connection: Connection) {
         connection.requestDeadline = nil
         if let pending = connection.current {
             connection.current = nil
+            if !pending.sent {
+                pending.sent = true
+                pending.journal?.commit(.clientGone)
+                log(pending, status: nil, fault: nil, outcome: .clientGone)
+            }
             pending.timer = nil
+            pending.hangUpWatch = nil
             finishRequest()
         }
         if let tap = connection.tap {

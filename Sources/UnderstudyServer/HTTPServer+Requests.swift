@@ -7,8 +7,9 @@ import CLibevent
 import UnderstudyCore
 
 extension HTTPServer {
-    /// evhttp has parsed a request: build the engine's view of it, ask the responder (which
-    /// journals it), then answer now or on a timer.
+    /// evhttp has parsed a request: build the engine's view of it, ask the responder, then
+    /// answer now or on a timer. The journal entry is written when the answer goes out (see
+    /// ``send(_:on:)``), so it records what was sent.
     func accept(_ request: OpaquePointer) {
         let receivedAt = clock.nanoseconds()
         guard let evcon = evhttp_request_get_connection(request) else { return }
@@ -49,10 +50,10 @@ extension HTTPServer {
 
         let engineRequest = Self.makeRequest(method: method, target: target, headers: headers, body: body)
         openJournalBatch()
-        let response = refusal.map { responder.reject(engineRequest, status: 400, reason: $0) }
-            ?? responder.respond(to: engineRequest)
+        let (response, journal) = refusal.map { responder.rejectAwaitingDelivery(engineRequest, status: 400, reason: $0) }
+            ?? responder.respondAwaitingDelivery(to: engineRequest)
 
-        let pending = PendingReply(request: request, response: response, method: method, target: target,
+        let pending = PendingReply(request: request, response: response, journal: journal, method: method, target: target,
                                    receivedAt: receivedAt, closeAfter: closeAfter)
         inFlight += 1
         guard let connection else {
@@ -85,17 +86,20 @@ extension HTTPServer {
                 pending.timer?.add(afterSeconds: Double(pending.dueAt - now) / 1_000_000_000)
                 return
             }
+            if pending.response.fault == nil { server.openJournalBatch() }
             server.send(pending, on: connection)
         }, context))
         pending.timer = timer
         pending.dueAt = pending.receivedAt + UInt64(max(0, milliseconds) * 1_000_000)
         timer?.add(afterSeconds: milliseconds / 1000)
+        if milliseconds > 0 { watchForHangUp(pending, on: connection) }
     }
 
     /// Writes the response (or carries out its fault).
     func send(_ pending: PendingReply, on connection: Connection?) {
         guard !pending.sent else { return }
         pending.sent = true
+        pending.hangUpWatch = nil
         let response = pending.response
         if let fault = response.fault, let connection {
             carryOut(fault, for: pending, on: connection)
@@ -139,6 +143,11 @@ extension HTTPServer {
             response.body.withUnsafeBytes { _ = evbuffer_add(output, $0.baseAddress, $0.count) }
         }
         evhttp_send_reply(request, Int32(response.status), ReasonPhrase.of(response.status), nil)
+        // evhttp has formatted the head into the connection's output buffer, which reaches the
+        // socket only on a later pass of the loop (when the socket is writable): journaling now
+        // is still before the first byte, and records the head exactly as evhttp completed it.
+        pending.journal?.commit(.answered(status: response.status, headers: Self.outputHeaders(of: request),
+                                          body: carriesBody ? response.body : []))
         if connection == nil { finishRequest() }
     }
 
@@ -147,16 +156,23 @@ extension HTTPServer {
     func refuse(_ head: RequestHead, status: Int, reason: String) {
         let start = clock.nanoseconds()
         openJournalBatch()
-        let response = responder.reject(head.request(), status: status, reason: reason)
+        let (response, journal) = responder.rejectAwaitingDelivery(head.request(), status: status, reason: reason)
+        journal?.commit(LibeventErrorPage.delivery(status: status))
         accessLog?(AccessLogEntry(method: head.method, target: head.target, status: response.status,
                                   stubID: response.stubID, fault: nil, milliseconds: clock.milliseconds(since: start)))
     }
 
-    func log(_ pending: PendingReply, status: Int, fault: Fault?) {
+    func log(_ pending: PendingReply, status: Int?, fault: Fault?, outcome: ReplyOutcome = .answered) {
         guard let accessLog else { return }
         accessLog(AccessLogEntry(method: pending.method, target: pending.target, status: status,
-                                 stubID: pending.response.stubID, fault: fault,
+                                 stubID: pending.response.stubID, fault: fault, outcome: outcome,
                                  milliseconds: clock.milliseconds(since: pending.receivedAt)))
+    }
+
+    /// The response head evhttp will write (after `evhttp_send_reply` has completed it), in order.
+    static func outputHeaders(of request: OpaquePointer) -> HTTPHeaders {
+        guard let list = evhttp_request_get_output_headers(request) else { return HTTPHeaders() }
+        return fields(of: list)
     }
 
     /// Whether a response carries a body (and so a Content-Length, which evhttp adds exactly
@@ -225,6 +241,11 @@ extension HTTPServer {
     /// The request's header fields in arrival order, in an array allocated once at its size.
     static func headers(of request: OpaquePointer) -> HTTPHeaders {
         guard let list = evhttp_request_get_input_headers(request) else { return HTTPHeaders() }
+        return fields(of: list)
+    }
+
+    /// An evhttp header list's fields in order, in an array allocated once at its size.
+    static func fields(of list: UnsafeMutablePointer<evkeyvalq>) -> HTTPHeaders {
         var count = 0
         var field = understudy_keyvalq_first(list)
         while let current = field {

@@ -130,7 +130,13 @@ public final class HTTPServer {
         closed = true
         closeJournalBatch()
         for connection in connections.values {
-            connection.current = nil  // cancels delay timers; evhttp frees the requests
+            // Answers still waiting out a delay when the grace period ran out are never sent.
+            if let pending = connection.current, !pending.sent {
+                pending.sent = true
+                pending.journal?.commit(.shutdown)
+                log(pending, status: nil, fault: nil, outcome: .shutdown)
+            }
+            connection.current = nil  // cancels delay timers and watches; evhttp frees the requests
         }
         forgetListener()
         if let boundSocket {

@@ -8,6 +8,9 @@ final class PendingReply {
     /// drops this object before evhttp frees the request).
     let request: OpaquePointer
     let response: HTTPResponse
+    /// The request's journal entry, written when the answer's fate is known (see
+    /// ``JournalTicket``); nil for requests that are not journaled (admin).
+    let journal: JournalTicket?
     let method: String
     let target: String
     /// When evhttp handed the request over (monotonic nanoseconds), for the access log.
@@ -16,14 +19,20 @@ final class PendingReply {
     let closeAfter: Bool
     /// The timer for a delay or a fault; freed with this object.
     var timer: EventHandle?
+    /// Watches the socket during a delay, to notice a client that hangs up (see
+    /// `HTTPServer+HangUp.swift`); freed with this object.
+    var hangUpWatch: EventHandle?
     /// Monotonic nanoseconds before which a delayed reply must not be sent.
     var dueAt: UInt64 = 0
-    /// Set once the response has been handed to evhttp, so it is not sent twice.
+    /// Set once the answer's fate is settled (sent, faulted, or the client gone), so it is
+    /// settled once.
     var sent = false
 
-    init(request: OpaquePointer, response: HTTPResponse, method: String, target: String, receivedAt: UInt64, closeAfter: Bool) {
+    init(request: OpaquePointer, response: HTTPResponse, journal: JournalTicket?, method: String, target: String,
+         receivedAt: UInt64, closeAfter: Bool) {
         self.request = request
         self.response = response
+        self.journal = journal
         self.method = method
         self.target = target
         self.receivedAt = receivedAt

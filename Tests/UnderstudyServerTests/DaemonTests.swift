@@ -119,7 +119,8 @@ final class DaemonTests: XCTestCase {
 
         let stopped = try runUnderstudy(["stop", "--pid-file", pidFile])
         XCTAssertEqual(stopped.exitCode, 0, stopped.stderr)
-        XCTAssertNotEqual(kill(pid, 0), 0, "the daemon is gone")
+        // `stop` returns once the pid file is gone, the daemon's last act before it exits.
+        XCTAssertTrue(waitUntil(timeout: 5) { processHasEnded(pid) }, "the daemon is gone")
         XCTAssertFalse(FileManager.default.fileExists(atPath: pidFile))
         XCTAssertFalse(FileManager.default.fileExists(atPath: portFile))
     }

@@ -137,6 +137,17 @@ final class JournalLineBuffer {
         digits(UInt64(value.magnitude))
     }
 
+    /// A non-negative number: whole values as integers (`300`), others as Swift prints them
+    /// (`12.5`); anything not finite as 0.
+    func number(_ value: Double) {
+        guard value.isFinite, value >= 0 else { return append(UInt8(ascii: "0")) }
+        if value == value.rounded(.down) && value < 1e15 {
+            digits(UInt64(value))
+        } else {
+            append(String(value))
+        }
+    }
+
     func optionalJSONString(_ text: String?) {
         if let text { appendJSONString(text) } else { append("null" as StaticString) }
     }
