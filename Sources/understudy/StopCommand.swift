@@ -12,8 +12,9 @@ struct StopCommand: ParsableCommand {
         abstract: "Stop a daemon started with --pid-file: SIGTERM, then wait for it to exit.",
         discussion: """
             Exits 0 once the daemon is gone: it no longer exists, it is a zombie (exited, not yet \
-            reaped by its parent), or it removed its pid file on the way out. Exits 1 if the pid \
-            file is unreadable or the daemon outlives --timeout.
+            reaped by its parent), or it removed its pid file on the way out (a missing pid file \
+            means it is not running). Exits 1 if the pid file cannot be read or holds no process \
+            id, or if the daemon outlives --timeout.
             """
     )
 
@@ -29,7 +30,12 @@ struct StopCommand: ParsableCommand {
 
     func run() throws {
         guard let text = StateFiles.read(pidFile) else {
-            Console.error("understudy stop: cannot read \(pidFile); is the daemon running?")
+            if errno == ENOENT {
+                // The daemon removes its pid file as it exits: no file, no daemon.
+                Console.error("understudy stop: no pid file at \(pidFile); the daemon is not running")
+                return
+            }
+            Console.error("understudy stop: cannot read \(pidFile): \(String(cString: strerror(errno)))")
             throw ExitCode(1)
         }
         guard let pid = pid_t(String(text.filter { !$0.isWhitespace })), pid > 0 else {

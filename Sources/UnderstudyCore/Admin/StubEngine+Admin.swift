@@ -30,6 +30,7 @@ extension StubEngine {
                 JSONMember("status", .string("ok")),
                 JSONMember("stubs", .int(stubs.count)),
                 JSONMember("requests", .int(journal.count)),
+                JSONMember("pending", .int(awaitingDelivery)),
             ]))
         case ["requests"]:
             switch method {

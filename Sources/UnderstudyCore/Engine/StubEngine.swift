@@ -24,6 +24,8 @@ public final class StubEngine {
     let configuration: EngineConfiguration
     /// The monotonic reading at creation; `elapsedMs` counts from here, across resets.
     let startNanoseconds: UInt64
+    /// Requests handed to the transport whose journal entry waits for their answer (a delay).
+    var awaitingDelivery = 0
     /// Names stubs posted to the admin API without an id.
     var adminStubCounter = 0
     private var cachedSecond: Int64 = .min
@@ -108,6 +110,10 @@ public final class StubEngine {
 
     /// The journal in ascending `seq`.
     public var journalEntries: [JournalEntry] { journal.entries }
+
+    /// Requests received and not journaled yet because their answer is still pending (waiting
+    /// out a delay); each is journaled once its fate is known.
+    public var pendingRequests: Int { awaitingDelivery }
 
     /// How many entries the in-memory cap has evicted since start or reset.
     public var droppedJournalEntries: Int { journal.dropped }

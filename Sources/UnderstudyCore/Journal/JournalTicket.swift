@@ -15,12 +15,14 @@ public final class JournalTicket {
     init(engine: StubEngine, record: JournalRecord) {
         self.engine = engine
         self.record = record
+        engine.awaitingDelivery += 1
     }
 
     /// Writes the journal entry (memory, then the journal sink) for `delivery`, once.
     public func commit(_ delivery: Delivery) {
         guard !isCommitted else { return }
         isCommitted = true
+        engine.awaitingDelivery -= 1
         engine.record(record, delivery)
     }
 }
