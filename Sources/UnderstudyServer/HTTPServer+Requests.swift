@@ -142,13 +142,52 @@ extension HTTPServer {
         if carriesBody, !response.body.isEmpty, let output = evhttp_request_get_output_buffer(request) {
             response.body.withUnsafeBytes { _ = evbuffer_add(output, $0.baseAddress, $0.count) }
         }
+        guard connection != nil else {
+            // Not our connection (cannot happen): evhttp may free the request as it replies.
+            journalAnswer(pending, carriesBody: carriesBody)
+            evhttp_send_reply(request, Int32(response.status), ReasonPhrase.of(response.status), nil)
+            finishRequest()
+            return
+        }
         evhttp_send_reply(request, Int32(response.status), ReasonPhrase.of(response.status), nil)
         // evhttp has formatted the head into the connection's output buffer, which reaches the
         // socket only on a later pass of the loop (when the socket is writable): journaling now
         // is still before the first byte, and records the head exactly as evhttp completed it.
-        pending.journal?.commit(.answered(status: response.status, headers: Self.outputHeaders(of: request),
-                                          body: carriesBody ? response.body : []))
-        if connection == nil { finishRequest() }
+        journalAnswer(pending, carriesBody: carriesBody)
+    }
+
+    /// Commits the journal entry of an answer: its status, the head as evhttp holds it (lent as
+    /// raw bytes, no `String` made) and the body sent.
+    func journalAnswer(_ pending: PendingReply, carriesBody: Bool) {
+        guard let journal = pending.journal else { return }
+        let status = pending.response.status, body = carriesBody ? pending.response.body : []
+        guard let list = evhttp_request_get_output_headers(pending.request) else {
+            return journal.commit(.answered(status: status, headers: HTTPHeaders(), body: body))
+        }
+        var count = 0
+        var field = understudy_keyvalq_first(list)
+        while let current = field {
+            count += 1
+            field = understudy_keyval_next(current)
+        }
+        withUnsafeTemporaryAllocation(of: RawHeaderField.self, capacity: count) { raw in
+            var filled = 0
+            field = understudy_keyvalq_first(list)
+            while let current = field, filled < count {
+                if let key = current.pointee.key, let value = current.pointee.value {
+                    raw.initializeElement(at: filled, to: RawHeaderField(name: Self.bytes(key), value: Self.bytes(value)))
+                    filled += 1
+                }
+                field = understudy_keyval_next(current)
+            }
+            journal.commit(.answered(status: status, rawHeaders: UnsafeBufferPointer(rebasing: raw[..<filled]), body: body))
+            raw.baseAddress?.deinitialize(count: filled)
+        }
+    }
+
+    /// A C string's bytes, without the NUL.
+    static func bytes(_ text: UnsafeMutablePointer<CChar>) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: strlen(text))
     }
 
     /// Journals a request evhttp refuses on its own (evhttp sends the refusal itself and never
@@ -169,11 +208,6 @@ extension HTTPServer {
                                  milliseconds: clock.milliseconds(since: pending.receivedAt)))
     }
 
-    /// The response head evhttp will write (after `evhttp_send_reply` has completed it), in order.
-    static func outputHeaders(of request: OpaquePointer) -> HTTPHeaders {
-        guard let list = evhttp_request_get_output_headers(request) else { return HTTPHeaders() }
-        return fields(of: list)
-    }
 
     /// Whether a response carries a body (and so a Content-Length, which evhttp adds exactly
     /// then): not for HEAD, 1xx, 204 or 304 (RFC 9110 §6.4.1).

@@ -50,20 +50,24 @@ extension JournalEntry {
             out.append("null" as StaticString)
         }
         out.key("rateLimited"); out.bool(record.rateLimited)
-        out.key("outcome"); out.appendJSONString(delivery.outcome.rawValue)
-        out.key("delayMs"); out.number(record.delayMs)
-        out.key("outcomeMs"); elapsed(outcomeElapsed, into: out)
-        out.key("response")
+        // The rest in as few appends as the shape allows: this runs for every request.
+        switch delivery.outcome {
+        case .answered: out.append(#","outcome":"answered","delayMs":"# as StaticString)
+        case .fault: out.append(#","outcome":"fault","delayMs":"# as StaticString)
+        case .clientGone: out.append(#","outcome":"client-gone","delayMs":"# as StaticString)
+        case .shutdown: out.append(#","outcome":"shutdown","delayMs":"# as StaticString)
+        }
+        out.number(record.delayMs)
+        out.append(#","outcomeMs":"# as StaticString); elapsed(outcomeElapsed, into: out)
         if let status = delivery.status {
-            out.append(UInt8(ascii: "{"))
-            out.key("status", first: true); out.int(status)
-            out.key("headers"); encodeHeaders(delivery.headers, into: out)
-            out.key("bodySize"); out.int(delivery.body.count)
+            out.append(#","response":{"status":"# as StaticString); out.int(status)
+            out.append(#","headers":"# as StaticString)
+            if let raw = delivery.rawHeaders { encodeHeaders(raw, into: out) } else { encodeHeaders(delivery.headers, into: out) }
+            out.append(#","bodySize":"# as StaticString); out.int(delivery.body.count)
             let truncated = encodeBody(delivery.body, limit: bodyLimit, into: out)
-            out.key("truncated"); out.bool(truncated)
-            out.append(UInt8(ascii: "}"))
+            out.append(truncated ? #","truncated":true}"# as StaticString : #","truncated":false}"# as StaticString)
         } else {
-            out.append("null" as StaticString)
+            out.append(#","response":null"# as StaticString)
         }
         out.append("}\n" as StaticString)
         return out.bytes
@@ -121,25 +125,70 @@ extension JournalEntry {
 
     /// `{"name":[values...]}` with lower-cased names in first-seen order; repeated names grouped.
     /// Quadratic in the number of fields, which is small, and allocation-free.
-    private static func encodeHeaders(_ headers: HTTPHeaders, into out: JournalLineBuffer) {
-        let fields = headers.fields
+    private static func encodeHeaders<Fields: JournalHeaderFields>(_ fields: Fields, into out: JournalLineBuffer) {
         out.append(UInt8(ascii: "{"))
         var first = true
-        for i in fields.indices {
-            let name = fields[i].name
-            if i > 0 && fields[..<i].contains(where: { HTTPHeaders.namesMatch($0.name, name) }) { continue }
+        let count = fields.count
+        for i in 0..<count {
+            if i > 0 && (0..<i).contains(where: { fields.namesMatch($0, i) }) { continue }
             if !first { out.append(UInt8(ascii: ",")) }
             first = false
-            var lowered = name
-            lowered.withUTF8 { out.appendJSONString(utf8: $0, lowercasingASCII: true) }
+            fields.appendName(i, to: out)
             out.append(":[" as StaticString)
-            out.appendJSONString(fields[i].value)
-            for j in (i + 1)..<fields.count where HTTPHeaders.namesMatch(fields[j].name, name) {
+            fields.appendValue(i, to: out)
+            for j in (i + 1)..<count where fields.namesMatch(j, i) {
                 out.append(UInt8(ascii: ","))
-                out.appendJSONString(fields[j].value)
+                fields.appendValue(j, to: out)
             }
             out.append(UInt8(ascii: "]"))
         }
         out.append(UInt8(ascii: "}"))
+    }
+}
+
+/// Header fields as the journal encoder reads them, so one encoder serves the request's
+/// ``HTTPHeaders`` and the response head a transport lends as raw bytes (``RawHeaderField``).
+protocol JournalHeaderFields {
+    var count: Int { get }
+    /// Whether fields `i` and `j` have the same name, ignoring ASCII case.
+    func namesMatch(_ i: Int, _ j: Int) -> Bool
+    /// Field `i`'s name, lower-cased, as a JSON string.
+    func appendName(_ i: Int, to out: JournalLineBuffer)
+    /// Field `i`'s value as a JSON string.
+    func appendValue(_ i: Int, to out: JournalLineBuffer)
+}
+
+extension HTTPHeaders: JournalHeaderFields {
+    func namesMatch(_ i: Int, _ j: Int) -> Bool {
+        HTTPHeaders.namesMatch(fields[i].name, fields[j].name)
+    }
+
+    func appendName(_ i: Int, to out: JournalLineBuffer) {
+        var name = fields[i].name
+        name.withUTF8 { out.appendJSONString(utf8: $0, lowercasingASCII: true) }
+    }
+
+    func appendValue(_ i: Int, to out: JournalLineBuffer) {
+        out.appendJSONString(fields[i].value)
+    }
+}
+
+extension UnsafeBufferPointer: JournalHeaderFields where Element == RawHeaderField {
+    func namesMatch(_ i: Int, _ j: Int) -> Bool {
+        let a = self[i].name, b = self[j].name
+        guard a.count == b.count else { return false }
+        for k in 0..<a.count where a[k] != b[k] {
+            let x = a[k] | 0x20, y = b[k] | 0x20
+            if x != y || x < UInt8(ascii: "a") || x > UInt8(ascii: "z") { return false }
+        }
+        return true
+    }
+
+    func appendName(_ i: Int, to out: JournalLineBuffer) {
+        out.appendJSONString(utf8: self[i].name, lowercasingASCII: true)
+    }
+
+    func appendValue(_ i: Int, to out: JournalLineBuffer) {
+        out.appendJSONString(utf8: self[i].value)
     }
 }
