@@ -123,3 +123,48 @@ final class JournalTruthTests: XCTestCase {
         XCTAssertEqual(responder.engine.journalObjects.first?["outcome"] as? String, "shutdown")
     }
 }
+
+/// The journal's JSON string writer, which works eight bytes at a time, against a byte-by-byte
+/// reference on every alignment of every kind of byte.
+final class JournalLineBufferTests: XCTestCase {
+    private func reference(_ bytes: [UInt8], lowercasing: Bool) -> String {
+        var text = "\""
+        for byte in bytes {
+            switch byte {
+            case 0x22: text += "\\\""
+            case 0x5C: text += "\\\\"
+            case 0x0A: text += "\\n"
+            case 0x0D: text += "\\r"
+            case 0x09: text += "\\t"
+            case 0..<0x20, 0x7F: text += String(format: "\\u%04x", byte)
+            default:
+                let lowered = lowercasing && (65...90).contains(byte) ? byte + 32 : byte
+                text.unicodeScalars.append(Unicode.Scalar(lowered))  // one scalar per byte: compared as bytes below
+            }
+        }
+        return text + "\""
+    }
+
+    private func encoded(_ bytes: [UInt8], lowercasing: Bool) -> String {
+        let buffer = JournalLineBuffer(capacity: 64)
+        bytes.withUnsafeBufferPointer { buffer.appendJSONString(utf8: $0, lowercasingASCII: lowercasing) }
+        return buffer.bytes.map { String(Unicode.Scalar($0)) }.joined()
+    }
+
+    func testEveryByteAtEveryAlignmentMatchesTheByteByByteReference() {
+        let specials: [UInt8] = [0x00, 0x01, 0x09, 0x0A, 0x0D, 0x1F, 0x20, 0x21, 0x22, 0x40, 0x41, 0x5A, 0x5B, 0x5C, 0x60, 0x61,
+                                 0x7A, 0x7E, 0x7F, 0x80, 0xC3, 0xA9, 0xFF]
+        for lowercasing in [false, true] {
+            for length in [0, 1, 7, 8, 9, 15, 16, 17, 33] {
+                for position in 0..<max(1, length) {
+                    for special in specials {
+                        var bytes = (0..<length).map { UInt8(ascii: "a") + UInt8($0 % 26) - ($0 % 3 == 0 ? 32 : 0) }
+                        if length > 0 { bytes[position] = special }
+                        XCTAssertEqual(encoded(bytes, lowercasing: lowercasing), reference(bytes, lowercasing: lowercasing),
+                                       "length \(length), byte \(special) at \(position), lowercasing \(lowercasing)")
+                    }
+                }
+            }
+        }
+    }
+}
