@@ -8,9 +8,9 @@ import UnderstudyCore
 
 extension HTTPServer {
     /// evhttp has parsed a request: build the engine's view of it, ask the responder, then
-    /// answer now or on a timer. The journal entry is written when the answer goes out (see
-    /// ``send(_:on:)``), so it records what was sent.
-    func accept(_ request: OpaquePointer) {
+    /// answer now, on a timer, or when the responder's deferred reply comes. The journal entry
+    /// is written when the answer goes out (see ``send(_:on:)``), so it records what was sent.
+    func accept(_ request: OpaquePointer, responder: any HTTPResponder) {
         let receivedAt = clock.nanoseconds()
         guard let evcon = evhttp_request_get_connection(request) else { return }
         let bufferevent = evhttp_connection_get_bufferevent(evcon)
@@ -50,8 +50,19 @@ extension HTTPServer {
 
         let engineRequest = Self.makeRequest(method: method, target: target, headers: headers, body: body)
         openJournalBatch()
-        let (response, journal) = refusal.map { responder.rejectAwaitingDelivery(engineRequest, status: 400, reason: $0) }
-            ?? responder.respondAwaitingDelivery(to: engineRequest)
+        let response: HTTPResponse
+        let journal: JournalTicket?
+        if let refusal {
+            (response, journal) = responder.rejectAwaitingDelivery(engineRequest, status: 400, reason: refusal)
+        } else {
+            switch responder.answerAwaitingDelivery(engineRequest) {
+            case (.now(let answer), let ticket):
+                (response, journal) = (answer, ticket)
+            case (.later(let deferral), _):
+                answerLater(deferral, request: request, method: method, target: target, receivedAt: receivedAt, on: connection)
+                return
+            }
+        }
 
         let pending = PendingReply(request: request, response: response, journal: journal, method: method, target: target,
                                    receivedAt: receivedAt, closeAfter: closeAfter)
@@ -68,6 +79,54 @@ extension HTTPServer {
             schedule(pending, on: connection, afterMilliseconds: response.delayMs)
         } else {
             send(pending, on: connection)
+        }
+    }
+
+    /// A request the responder answers later (a long poll): it stays in flight, holding its
+    /// connection, until the responder answers, the timeout fires (``DeferredReply/expire()``),
+    /// or the client hangs up (`closed(_:)` cancels it). Exactly one of those sends, at most once.
+    func answerLater(_ deferral: DeferredReply, request: OpaquePointer, method: String, target: String,
+                receivedAt: UInt64, on connection: Connection?) {
+        let pending = PendingReply(request: request, response: HTTPResponse(status: 500), method: method, target: target,
+                                   receivedAt: receivedAt, closeAfter: false)
+        inFlight += 1
+        guard let connection else {
+            deferral.cancel()
+            pending.response = HTTPResponse(status: 500, headers: ["Content-Type": "text/plain; charset=utf-8"],
+                                            body: Array("cannot wait on this connection\n".utf8))
+            send(pending, on: nil)
+            return
+        }
+        pending.deferral = deferral
+        connection.current = pending
+        if let seconds = deferral.timeoutSeconds {
+            let timer = EventHandle(event_new(base, -1, 0, { _, _, context in
+                guard let context else { return }
+                let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
+                // Sending drops the pending reply and its timer: keep this event alive until its callback returns.
+                let timer = connection.current?.timer
+                withExtendedLifetime(timer) { connection.current?.deferral?.expire() }
+            }, Unmanaged.passUnretained(connection).toOpaque()))
+            pending.timer = timer
+            timer?.add(afterSeconds: seconds)
+        }
+        watchForHangup(pending, on: connection)
+        deferral.attach { [weak self, weak connection, weak pending] response in
+            guard let self, let connection, let pending, connection.current === pending else { return }
+            pending.deferral = nil
+            pending.response = response
+            pending.timer = nil
+            pending.hangupWatch = nil
+            self.send(pending, on: connection)
+        }
+        // A wait that arrives on a kept-alive connection while the server drains answers at once.
+        if draining { deferral.expire() }
+    }
+
+    /// Answers every pending long poll with what it has (the server is stopping).
+    func expireDeferredReplies() {
+        for connection in Array(connections.values) {
+            connection.current?.deferral?.expire()
         }
     }
 
@@ -92,14 +151,14 @@ extension HTTPServer {
         pending.timer = timer
         pending.dueAt = pending.receivedAt + UInt64(max(0, milliseconds) * 1_000_000)
         timer?.add(afterSeconds: milliseconds / 1000)
-        if milliseconds > 0 { watchForHangUp(pending, on: connection) }
+        if milliseconds > 0 { watchForHangup(pending, on: connection) }
     }
 
     /// Writes the response (or carries out its fault).
     func send(_ pending: PendingReply, on connection: Connection?) {
         guard !pending.sent else { return }
         pending.sent = true
-        pending.hangUpWatch = nil
+        pending.hangupWatch = nil
         let response = pending.response
         if let fault = response.fault, let connection {
             carryOut(fault, for: pending, on: connection)
@@ -192,7 +251,7 @@ extension HTTPServer {
 
     /// Journals a request evhttp refuses on its own (evhttp sends the refusal itself and never
     /// calls back), while the refusal has not been written yet.
-    func refuse(_ head: RequestHead, status: Int, reason: String) {
+    func refuse(_ head: RequestHead, status: Int, reason: String, responder: any HTTPResponder) {
         let start = clock.nanoseconds()
         openJournalBatch()
         let (response, journal) = responder.rejectAwaitingDelivery(head.request(), status: status, reason: reason)

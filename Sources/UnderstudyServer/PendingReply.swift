@@ -7,28 +7,31 @@ final class PendingReply {
     /// The evhttp request; valid while its connection is open (the connection's close callback
     /// drops this object before evhttp frees the request).
     let request: OpaquePointer
-    let response: HTTPResponse
+    /// What to send; for a deferred reply, filled in when the responder answers.
+    var response: HTTPResponse
     /// The request's journal entry, written when the answer's fate is known (see
     /// ``JournalTicket``); nil for requests that are not journaled (admin).
     let journal: JournalTicket?
+    /// Set while the responder has yet to answer (a long poll); cancelled if the client leaves.
+    var deferral: DeferredReply?
     let method: String
     let target: String
     /// When evhttp handed the request over (monotonic nanoseconds), for the access log.
     let receivedAt: UInt64
     /// Whether the connection must close after this response (the request body could not be read).
     let closeAfter: Bool
-    /// The timer for a delay or a fault; freed with this object.
+    /// The timer for a delay, a fault or a long poll's timeout; freed with this object.
     var timer: EventHandle?
-    /// Watches the socket during a delay, to notice a client that hangs up (see
-    /// `HTTPServer+HangUp.swift`); freed with this object.
-    var hangUpWatch: EventHandle?
+    /// Watches the socket while the answer waits (a delay or a long poll), to notice a client
+    /// that hangs up (see `HTTPServer+HangUp.swift`); freed with this object.
+    var hangupWatch: EventHandle?
     /// Monotonic nanoseconds before which a delayed reply must not be sent.
     var dueAt: UInt64 = 0
     /// Set once the answer's fate is settled (sent, faulted, or the client gone), so it is
     /// settled once.
     var sent = false
 
-    init(request: OpaquePointer, response: HTTPResponse, journal: JournalTicket?, method: String, target: String,
+    init(request: OpaquePointer, response: HTTPResponse, journal: JournalTicket? = nil, method: String, target: String,
          receivedAt: UInt64, closeAfter: Bool) {
         self.request = request
         self.response = response

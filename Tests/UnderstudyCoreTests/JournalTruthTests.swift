@@ -113,10 +113,11 @@ final class JournalTruthTests: XCTestCase {
 
     func testAdminRequestsGetNoTicket() throws {
         let responder = UnderstudyResponder(stubs: try StubLoader.parse(bytes: Array(stubs.utf8), file: "t.json", root: nil))
-        let (admin, adminTicket) = responder.respondAwaitingDelivery(to: HTTPRequest(method: "GET", target: "/__admin/health"))
-        XCTAssertEqual(admin.status, 200)
+        let (admin, adminTicket) = responder.answerAwaitingDelivery(HTTPRequest(method: "GET", target: "/__admin/health"))
+        guard case .now(let health) = admin else { return XCTFail("health answers now") }
+        XCTAssertEqual(health.status, 200)
         XCTAssertNil(adminTicket)
-        let (_, ticket) = responder.respondAwaitingDelivery(to: HTTPRequest(method: "GET", target: "/ok"))
+        let (_, ticket) = responder.answerAwaitingDelivery(HTTPRequest(method: "GET", target: "/ok"))
         XCTAssertNotNil(ticket)
         XCTAssertTrue(responder.engine.journalEntries.isEmpty)
         ticket?.commit(.shutdown)

@@ -14,6 +14,9 @@ public struct EngineConfiguration {
     /// When set, every `/__admin` request must carry `Authorization: Bearer <token>`; others get
     /// 401 and change nothing. `nil` (the default) leaves the admin API open, as on loopback.
     public var adminToken: String?
+    /// The session this engine serves (see ``SessionRegistry``): written as `"session"` in each
+    /// journal entry. `nil` for the daemon's main port.
+    public var sessionID: String?
     /// How many bytes of each response body the journal keeps (`response.body`); longer bodies are
     /// cut there and flagged `truncated`. 0 keeps none (the size is still recorded).
     public var journalBodyLimit: Int
@@ -25,13 +28,15 @@ public struct EngineConfiguration {
     /// Creates a configuration; every parameter has the documented default.
     public init(unmatchedStatus: Int = 404, journalLimit: Int = 100_000,
                 journalSink: (any JournalSink)? = nil, clock: any EngineClock = SystemEngineClock(),
-                adminToken: String? = nil, journalBodyLimit: Int = EngineConfiguration.defaultJournalBodyLimit) {
+                adminToken: String? = nil, sessionID: String? = nil,
+                journalBodyLimit: Int = EngineConfiguration.defaultJournalBodyLimit) {
         self.unmatchedStatus = unmatchedStatus
         self.journalLimit = max(1, journalLimit)
         self.journalSink = journalSink
         self.clock = clock
         self.adminToken = adminToken
         self.journalBodyLimit = max(0, journalBodyLimit)
+        self.sessionID = sessionID
     }
 }
 

@@ -125,7 +125,8 @@ func fuzzEngine(_ bytes: [UInt8]) {
             } else {
                 // As a transport does: the entry waits for the delivery report, given exactly once
                 // however often it is reported (answered as planned, or the client gone).
-                let (response, ticket) = responder.respondAwaitingDelivery(to: request)
+                let (answer, ticket) = responder.answerAwaitingDelivery(request)
+                guard case .now(let response) = answer else { fatalError("invariant violated: a stub request was deferred") }
                 fuzzCheck(ticket != nil, "a stub request got no journal ticket")
                 fuzzCheck(sink.lines - sinkBase == expectedSeq, "journaled before the delivery was reported")
                 ticket?.commit(how == 1 ? .clientGone : .planned(response))
