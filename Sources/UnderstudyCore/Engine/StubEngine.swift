@@ -26,6 +26,8 @@ public final class StubEngine {
     let startNanoseconds: UInt64
     /// Requests handed to the transport whose journal entry waits for their answer (a delay).
     var awaitingDelivery = 0
+    /// The ticket last issued, reused once it is committed and no one else holds it.
+    private var spareTicket: JournalTicket?
     /// Names stubs posted to the admin API without an id.
     var adminStubCounter = 0
     /// Pending `GET /__admin/requests/wait` calls, completed as entries are journaled.
@@ -214,12 +216,24 @@ public final class StubEngine {
         var record = record
         record.arrivalElapsed = arrival &- startNanoseconds
         record.arrivalMilliseconds = Int64((configuration.clock.now.timeIntervalSince1970 * 1000).rounded(.down))
-        let ticket = JournalTicket(engine: self, record: record)
+        let ticket = issueTicket(record)
         guard awaitingDelivery else {
             ticket.commit(.planned(response))
             return (response, nil)
         }
         return (response, ticket)
+    }
+
+    /// A ticket for `record`: the spare one when its last request is done with it (on a
+    /// keep-alive connection, the previous request's), else a new one that becomes the spare.
+    func issueTicket(_ record: JournalRecord) -> JournalTicket {
+        if isKnownUniquelyReferenced(&spareTicket), let spare = spareTicket, spare.isCommitted {
+            spare.reissue(engine: self, record: record)
+            return spare
+        }
+        let ticket = JournalTicket(engine: self, record: record)
+        spareTicket = ticket
+        return ticket
     }
 
     /// Writes one entry: `record` (the request, as it arrived) with `delivery` (what was sent).
