@@ -211,12 +211,11 @@ public final class StubEngine {
 
     /// Stamps the record with the request's arrival and either writes it now, as `response`
     /// would be delivered, or hands it out in a ticket for the transport to commit.
-    private func journal(_ response: HTTPResponse, _ record: JournalRecord, awaitingDelivery: Bool,
+    private func journal(_ response: HTTPResponse, _ record: consuming JournalRecord, awaitingDelivery: Bool,
                          arrival: UInt64) -> (response: HTTPResponse, journal: JournalTicket?) {
-        var record = record
         record.arrivalElapsed = arrival &- startNanoseconds
         record.arrivalMilliseconds = Int64((configuration.clock.now.timeIntervalSince1970 * 1000).rounded(.down))
-        let ticket = issueTicket(record)
+        let ticket = issueTicket(record)  // the record moves into the ticket
         guard awaitingDelivery else {
             ticket.commit(.planned(response))
             return (response, nil)
@@ -226,7 +225,7 @@ public final class StubEngine {
 
     /// A ticket for `record`: the spare one when its last request is done with it (on a
     /// keep-alive connection, the previous request's), else a new one that becomes the spare.
-    func issueTicket(_ record: JournalRecord) -> JournalTicket {
+    func issueTicket(_ record: consuming JournalRecord) -> JournalTicket {
         if isKnownUniquelyReferenced(&spareTicket), let spare = spareTicket, spare.isCommitted {
             spare.reissue(engine: self, record: record)
             return spare

@@ -14,7 +14,7 @@ public final class JournalTicket {
     /// exactly once whichever of its endings is reported first.
     public private(set) var isCommitted = false
 
-    init(engine: StubEngine, record: JournalRecord) {
+    init(engine: StubEngine, record: consuming JournalRecord) {
         self.engine = engine
         self.record = record
         engine.awaitingDelivery += 1
@@ -22,7 +22,7 @@ public final class JournalTicket {
 
     /// Makes a committed ticket that nothing else holds outstanding again, for another request:
     /// the engine reuses one rather than allocate a ticket per request.
-    func reissue(engine: StubEngine, record: JournalRecord) {
+    func reissue(engine: StubEngine, record: consuming JournalRecord) {
         self.engine = engine
         self.record = record
         isCommitted = false
