@@ -1,0 +1,39 @@
+import Foundation
+
+/// Expands stub paths the way the daemon's loader does, for stubs sent over the admin API.
+enum StubPaths {
+    /// Files as given, and for each directory every `*.json` below it (hidden files and
+    /// directories skipped), in byte order of their paths.
+    static func files(in paths: [String]) throws -> [String] {
+        var files: [String] = []
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: path,
+                                                                NSLocalizedDescriptionKey: "no stub file or directory at \(path)"])
+            }
+            guard isDirectory.boolValue else {
+                files.append(path)
+                continue
+            }
+            files += jsonFiles(below: path).sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        }
+        return files
+    }
+
+    private static func jsonFiles(below directory: String) -> [String] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+        var found: [String] = []
+        for name in names where !name.hasPrefix(".") {
+            let path = (directory as NSString).appendingPathComponent(name)
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
+            if isDirectory.boolValue {
+                found += jsonFiles(below: path)
+            } else if name.hasSuffix(".json") {
+                found.append(path)
+            }
+        }
+        return found
+    }
+}
