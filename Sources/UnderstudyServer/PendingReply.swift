@@ -7,7 +7,10 @@ final class PendingReply {
     /// The evhttp request; valid while its connection is open (the connection's close callback
     /// drops this object before evhttp frees the request).
     let request: OpaquePointer
-    let response: HTTPResponse
+    /// What to send; for a deferred reply, filled in when the responder answers.
+    var response: HTTPResponse
+    /// Set while the responder has yet to answer (a long poll); cancelled if the client leaves.
+    var deferral: DeferredReply?
     let method: String
     let target: String
     /// When evhttp handed the request over (monotonic nanoseconds), for the access log.
