@@ -17,10 +17,19 @@ public struct UnderstudyAdmin: Sendable {
     public init(baseURL: URL, adminToken: String? = nil) {
         self.baseURL = baseURL
         self.adminToken = adminToken
+        self.session = Self.sharedSession
+    }
+
+    /// One URLSession for every admin handle of the process: a test run makes hundreds of
+    /// sessions, and a URLSession per handle would never be invalidated. Connections are pooled
+    /// per port, so sessions never share one; a deleted session's connections are closed by the
+    /// daemon. Room for many concurrent calls per port, since `requests/wait` holds one open.
+    private static let sharedSession: URLSession = {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 30
-        self.session = URLSession(configuration: configuration)
-    }
+        configuration.httpMaximumConnectionsPerHost = 64
+        return URLSession(configuration: configuration)
+    }()
 
     // MARK: Journal
 

@@ -13,7 +13,8 @@ extension Understudy {
 /// On a test, or on a suite (where it applies to each test in it, and to each case of a
 /// parameterised test), it creates a session with `stubs`, runs the test with the session in
 /// `Understudy.current`, then records every unmatched request the test did not already report
-/// as an issue, and deletes the session — also when the test throws.
+/// as an issue, and deletes the session — also when the test throws. On a test in a suite that
+/// has the trait too, the test's stubs are added to the session the suite's trait made.
 ///
 /// ```swift
 /// @Test(.understudy(stubs: "stubs/weather.json"))
@@ -33,6 +34,12 @@ public struct UnderstudyTrait: TestTrait, SuiteTrait, TestScoping {
 
     public func provideScope(for test: Test, testCase: Test.Case?,
                              performing function: @Sendable () async throws -> Void) async throws {
+        if let enclosing = Understudy.current {
+            // The suite's trait already made this test's session: add to it rather than hide it.
+            for file in try StubPaths.files(in: stubs) { try await enclosing.admin.addStubs(stubFile: file) }
+            try await function()
+            return
+        }
         let session = try await Understudy.session(stubs: stubs, name: Self.sessionName(test, testCase), on: daemon)
         do {
             try await Understudy.$current.withValue(session, operation: function)
