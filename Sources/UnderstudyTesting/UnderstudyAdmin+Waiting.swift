@@ -39,8 +39,12 @@ extension UnderstudyAdmin {
     /// `POST /__admin/requests/find`: the journaled requests `matcher` matches (the same matcher
     /// shape as a stub's `request`, so query, header and body matchers work), in arrival order.
     public func find(matching matcher: RequestMatcher) async throws -> [RecordedRequest] {
-        let answer: [String: [RecordedRequest]] = try await send("POST", "/__admin/requests/find",
-                                                                 body: try JSONEncoder().encode(matcher))
-        return answer["requests"] ?? []
+        let answer: FoundRequests = try await send("POST", "/__admin/requests/find", body: try JSONEncoder().encode(matcher))
+        return answer.requests
     }
+}
+
+/// `requests/find`'s answer; other members (counts) are not needed here.
+private struct FoundRequests: Decodable {
+    var requests: [RecordedRequest]
 }
