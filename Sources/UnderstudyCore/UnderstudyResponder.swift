@@ -60,8 +60,22 @@ public final class UnderstudyResponder: HTTPResponder {
         return engine.handle(request)
     }
 
-    /// Answers a request now, or later for `GET /__admin/requests/wait`.
+    /// The request header that sends a main-port request to a session instead, for the rare
+    /// client that cannot change its base URL.
+    public static let sessionHeader = "Understudy-Session"
+
+    /// Answers a request now, or later for `GET /__admin/requests/wait`. On the main port, a
+    /// request with an `Understudy-Session: ID` header is the session's, exactly as if it had
+    /// been sent to the session's port.
     public func answer(_ request: HTTPRequest) -> HTTPAnswer {
+        if let sessions, let id = request.headers[Self.sessionHeader] {
+            guard let session = sessions.session(id) else {
+                let reason = "no session with id `\(id)` (from the \(Self.sessionHeader) header); it may have been deleted or reclaimed after --session-idle-timeout"
+                return .now(StubEngine.isAdminPath(request.path) ? engine.authorizationRefusal(request) ?? AdminResponse.error(404, reason)
+                                                                 : engine.reject(request, status: 404, reason: reason))
+            }
+            return session.answer(request)
+        }
         if StubEngine.isAdminPath(request.path) {
             if let response = sessionsAdmin(request) { return .now(response) }
             return engine.adminAnswer(request, reload: reload)

@@ -108,13 +108,42 @@ extension HTTPServer {
             pending.timer = timer
             timer?.add(afterSeconds: seconds)
         }
+        watchForHangup(pending, on: connection)
         deferral.attach { [weak self, weak connection, weak pending] response in
             guard let self, let connection, let pending, connection.current === pending else { return }
             pending.deferral = nil
             pending.response = response
             pending.timer = nil
+            pending.hangupWatch = nil
             self.send(pending, on: connection)
         }
+    }
+
+    /// While a long poll waits, evhttp does not read its connection, so a client that hangs up
+    /// would go unnoticed until the reply is written. A read event on the socket notices: end
+    /// of stream (or an error) closes the connection, whose close callback cancels the wait.
+    /// Bytes instead (a pipelined request) just end the watch; evhttp reads them after the reply.
+    func watchForHangup(_ pending: PendingReply, on connection: Connection) {
+        let fd = bufferevent_getfd(connection.bufferevent)
+        guard fd >= 0 else { return }
+        let watch = EventHandle(event_new(base, fd, Int16(EV_READ), { fd, _, context in
+            guard let context else { return }
+            let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
+            // Closing frees the pending reply and this event with it: keep the event alive until its callback returns.
+            let watch = connection.current?.hangupWatch
+            withExtendedLifetime(watch) {
+                var byte: UInt8 = 0
+                let peeked = recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+                let gone = peeked == 0 || (peeked < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+                if gone, connection.current?.deferral != nil, let evcon = connection.evcon {
+                    evhttp_connection_free(evcon)
+                } else if peeked < 0 {
+                    connection.current?.hangupWatch?.add()  // spurious wake-up: keep watching
+                }
+            }
+        }, Unmanaged.passUnretained(connection).toOpaque()))
+        pending.hangupWatch = watch
+        watch?.add()
     }
 
     /// Answers every pending long poll with what it has (the server is stopping).
