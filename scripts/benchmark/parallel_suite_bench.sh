@@ -30,6 +30,7 @@ run() {  # run MODE → sets WALL and SUITE (seconds)
     WALL=$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')
     SUITE=$(sed -n 's/.*Test run with [0-9]* tests* in [0-9]* suites* passed after \([0-9.]*\) seconds.*/\1/p' "$log" | tail -1)
     [ -n "$SUITE" ] || { echo "no 'Test run ... passed' line in the output:"; tail -20 "$log"; exit 1; }
+    grep -q 'with 240 test cases passed' "$log" || { echo "the 240 cases did not all run and pass:"; tail -20 "$log"; exit 1; }
 }
 
 printf '%-6s %-17s %10s %10s\n' round mode "wall (s)" "suite (s)"
