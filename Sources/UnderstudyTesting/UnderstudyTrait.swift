@@ -32,6 +32,8 @@ public struct UnderstudyTrait: TestTrait, SuiteTrait, TestScoping {
     /// A suite's trait applies to each of its tests, which then each get a session of their own.
     public var isRecursive: Bool { true }
 
+    /// Runs one test (or one case of a parameterised test) in a session of its own, in
+    /// `Understudy.current`; Swift Testing calls it.
     public func provideScope(for test: Test, testCase: Test.Case?,
                              performing function: @Sendable () async throws -> Void) async throws {
         if let enclosing = Understudy.current {
@@ -40,7 +42,8 @@ public struct UnderstudyTrait: TestTrait, SuiteTrait, TestScoping {
             try await function()
             return
         }
-        let session = try await Understudy.session(stubs: stubs, name: Self.sessionName(test, testCase), on: daemon)
+        // Named after the test, for the daemon's session list and stderr notes.
+        let session = try await Understudy.session(stubs: stubs, name: test.id.description, on: daemon)
         do {
             try await Understudy.$current.withValue(session, operation: function)
         } catch {
@@ -57,10 +60,6 @@ public struct UnderstudyTrait: TestTrait, SuiteTrait, TestScoping {
             Issue.record(Comment(rawValue: failure), sourceLocation: test.sourceLocation)
         }
         await session.stop()
-    }
-
-    private static func sessionName(_ test: Test, _ testCase: Test.Case?) -> String {
-        test.id.description
     }
 }
 
