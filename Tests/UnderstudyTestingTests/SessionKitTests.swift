@@ -137,6 +137,23 @@ struct SessionKitTests {
         #expect(try await daemon.admin.sessions().isEmpty)
     }
 
+    @Test func pastTheDaemonsCapSessionThrowsTheDaemonsError() async throws {
+        let daemon = try await Understudy.launch(stubs: [Fixtures.path("echo.json")], extraArguments: ["--max-sessions", "1"])
+        defer { daemon.stopWithoutWaiting() }
+        let first = try await Understudy.session(on: daemon)
+        do {
+            _ = try await Understudy.session(on: daemon)
+            Issue.record("a second session should be refused")
+        } catch let UnderstudyError.admin(error) {
+            #expect(error.status == 503)
+            #expect(error.message.contains("1"), "names the cap: \(error.message)")
+        }
+        await first.stop()
+        let again = try await Understudy.session(on: daemon)
+        #expect(try await again.admin.health().stubs == 2, "deleting the first made room")
+        await again.stop()
+    }
+
     @Test func waitForRequestsReturnsWhenTheRequestsArriveAndThrowsWithWhatCameAtTheDeadline() async throws {
         let session = try await Understudy.session(stubs: [Fixtures.path("echo.json")])
         defer { session.stopWithoutWaiting() }
