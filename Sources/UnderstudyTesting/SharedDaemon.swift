@@ -31,13 +31,8 @@ final class SharedDaemon: @unchecked Sendable {
     /// stubs of its own — each session brings its stubs — and room for a session per test.
     static func attachOrStart(environment: [String: String] = ProcessInfo.processInfo.environment)
         async throws(UnderstudyError) -> Understudy {
-        let token = environment[Understudy.adminTokenVariable].flatMap { $0.isEmpty ? nil : $0 }
-        if let text = environment["UNDERSTUDY_URL"], !text.isEmpty {
-            guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https" else {
-                throw .invalidURL(text)
-            }
-            return Understudy(baseURL: url, backing: .shared(nil), adminToken: token)
-        }
+        let (attachURL, token) = try Understudy.daemonFromEnvironment(environment)
+        if let attachURL { return Understudy(baseURL: attachURL, backing: .shared(nil), adminToken: token) }
         let (url, process) = try await Understudy.startDaemon(arguments: [try emptyStubDirectory()],
                                                               adminToken: token, binary: nil, startupTimeout: 30)
         return Understudy(baseURL: url, backing: .shared(process), adminToken: token)

@@ -106,14 +106,20 @@ public final class Understudy: Sendable {
     public static func attachOrLaunch(stubs: [String],
                                       environment: [String: String] = ProcessInfo.processInfo.environment)
         async throws(UnderstudyError) -> Understudy {
-        let token = environment[adminTokenVariable].flatMap { $0.isEmpty ? nil : $0 }
-        if let text = environment["UNDERSTUDY_URL"], !text.isEmpty {
-            guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https" else {
-                throw .invalidURL(text)
-            }
-            return attach(url: url, adminToken: token)
-        }
+        let (url, token) = try daemonFromEnvironment(environment)
+        if let url { return attach(url: url, adminToken: token) }
         return try await launch(stubs: stubs, adminToken: token)
+    }
+
+    /// `UNDERSTUDY_URL` (nil when unset or empty; an error when it is not an http(s) URL) and
+    /// `UNDERSTUDY_ADMIN_TOKEN` (nil when unset or empty).
+    static func daemonFromEnvironment(_ environment: [String: String]) throws(UnderstudyError) -> (url: URL?, token: String?) {
+        let token = environment[adminTokenVariable].flatMap { $0.isEmpty ? nil : $0 }
+        guard let text = environment["UNDERSTUDY_URL"], !text.isEmpty else { return (nil, token) }
+        guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https" else {
+            throw .invalidURL(text)
+        }
+        return (url, token)
     }
 
     /// Whether this handle started the daemon (rather than attaching to it or being a session).
