@@ -267,13 +267,30 @@ class CapTests(SessionDaemonTestCase):
         self.assertEqual(self.create({"name": "third"})["name"], "third")
 
 
+class AdminTokenTests(SessionDaemonTestCase):
+    extra_args = ["--admin-token", "s3cret"]
+
+    def test_the_admin_token_guards_the_sessions_endpoints_and_every_sessions_admin_api(self):
+        auth = {"Authorization": "Bearer s3cret"}
+        self.assertEqual(call(self.port, "POST", "/__admin/sessions", b"")[0], 401)
+        self.assertEqual(call(self.port, "GET", "/__admin/sessions")[0], 401)
+        status, session = call_json(self.port, "POST", "/__admin/sessions", b"", headers=auth)
+        self.assertEqual(status, 201)
+        self.assertEqual(call(session["port"], "GET", "/__admin/requests")[0], 401)
+        self.assertEqual(call(session["port"], "GET", "/__admin/requests/wait?timeoutMs=0")[0], 401)
+        self.assertEqual(call(session["port"], "GET", "/__admin/requests", headers=auth)[0], 200)
+        self.assertEqual(call(session["port"], "GET", "/version")[2], b"v1", "stubs need no token")
+        self.assertEqual(call(self.port, "DELETE", f"/__admin/sessions/{session['id']}")[0], 401)
+        self.assertEqual(call(self.port, "DELETE", f"/__admin/sessions/{session['id']}", headers=auth)[0], 200)
+
+
 class IdleTimeoutTests(SessionDaemonTestCase):
     extra_args = ["--session-idle-timeout", "0.5"]
 
     def test_an_idle_session_is_reclaimed_and_a_busy_one_is_not(self):
+        started = time.monotonic()  # before the daemon stamps the session's creation
         idle = self.create({"name": "forgotten"})
         busy = self.create({"name": "busy"})
-        started = time.monotonic()
         deadline = started + 15
         while time.monotonic() < deadline:
             self.assertEqual(call(busy["port"], "GET", "/version")[0], 200)
