@@ -5,8 +5,9 @@
 #
 # Usage: scripts/benchmark/parallel_suite_bench.sh [ROUNDS]   (default 1; modes alternate per round)
 # Prints, per run, the whole `swift test` wall time and the suite's own time as Swift Testing
-# reports it ("Test run ... passed after N seconds"), then the medians. Wall-clock: the numbers
-# mean something only on a machine that is otherwise quiet.
+# reports it ("Test run ... passed after N seconds"), then the medians; last, what one session
+# costs a test (Understudy.session with the suite's stub file, then stop(), 500 times in a row:
+# SessionCostProbe.swift). Wall-clock: the numbers mean something only on a quiet machine.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 rounds="${1:-1}"
@@ -51,3 +52,7 @@ echo "240 tests in parallel, median of $rounds round(s):"
 printf '  %-36s wall %7.2f s   suite %7.2f s\n' "sessions on one shared daemon" "$sw" "$ss"
 printf '  %-36s wall %7.2f s   suite %7.2f s\n' "a daemon launched per test" "$dw" "$ds"
 awk -v sw="$sw" -v ss="$ss" -v dw="$dw" -v ds="$ds" 'BEGIN { printf "  daemon per test / sessions: wall %.1fx, suite %.1fx\n", dw / sw, ds / ss }'
+
+echo
+UNDERSTUDY_KIT_SESSION_COST=500 timeout 300 swift test --skip-build --filter sessionCostProbe >"$log" 2>&1 || { cat "$log"; exit 1; }
+sed -n 's/^session cost/one session as a test sees it: &/p' "$log"
