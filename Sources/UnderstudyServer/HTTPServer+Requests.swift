@@ -117,6 +117,8 @@ extension HTTPServer {
             pending.hangupWatch = nil
             self.send(pending, on: connection)
         }
+        // A wait that arrives on a kept-alive connection while the server drains answers at once.
+        if draining { deferral.expire() }
     }
 
     /// While a long poll waits, evhttp does not read its connection, so a client that hangs up
