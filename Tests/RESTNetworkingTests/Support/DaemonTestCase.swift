@@ -25,8 +25,8 @@ struct StubbedAPI: RESTAPIProtocol {
 
 /// Gives every test its own session of the process-wide daemon (launched once for the whole
 /// run, or `UNDERSTUDY_URL` when set), with the stubs of `stubs/restnetworking/`: fresh
-/// sequences, scenarios, rate limits and a journal with `seq` from 1, at the cost of one admin
-/// call instead of a process. When the test ends, unmatched requests fail it and the session is
+/// sequences, scenarios, rate limits and a journal with `seq` from 1, at the cost of a few admin
+/// calls (one per stub file) instead of a process. When the test ends, unmatched requests fail it and the session is
 /// deleted.
 class DaemonTestCase: XCTestCase {
     /// `stubs/restnetworking`, found from this file's location in the repository.
