@@ -2,8 +2,9 @@ import Foundation
 
 /// Expands stub paths the way the daemon's loader does, for stubs sent over the admin API.
 enum StubPaths {
-    /// Files as given, and for each directory every `*.json` below it (hidden files and
-    /// directories skipped), in byte order of their paths.
+    /// Files as given, and for each directory every `*.json` below it, in byte order of their
+    /// paths — skipping hidden files and directories, and directories named `__files`, which the
+    /// loader keeps for response bodies.
     static func files(in paths: [String]) throws -> [String] {
         var files: [String] = []
         for path in paths {
@@ -29,7 +30,7 @@ enum StubPaths {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
             if isDirectory.boolValue {
-                found += jsonFiles(below: path)
+                if name != "__files" { found += jsonFiles(below: path) }
             } else if name.hasSuffix(".json") {
                 found.append(path)
             }

@@ -88,9 +88,10 @@ struct SessionKitTests {
         #expect(try await !Understudy.shared().admin.sessions().contains { $0.name == name })
     }
 
-    @Test func aDirectoryGivesEveryJsonFileBelowItInPathOrder() async throws {
+    @Test func aDirectoryGivesEveryStubFileBelowItInPathOrder() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kit-dir-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("b/.hidden"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("__files"), withIntermediateDirectories: true)
         func write(_ relative: String, _ status: Int) throws {
             try Data(#"{"stubs":[{"id":"\#(relative)","request":{"path":"/dir"},"responses":[{"status":\#(status)}]}]}"#.utf8)
                 .write(to: directory.appendingPathComponent(relative))
@@ -98,6 +99,7 @@ struct SessionKitTests {
         try write("b/inner.json", 201)
         try write("a.json", 200)
         try write("b/.hidden/skipped.json", 500)
+        try Data(#"{"a response body": true}"#.utf8).write(to: directory.appendingPathComponent("__files/body.json"))
         try Data("not json".utf8).write(to: directory.appendingPathComponent("notes.txt"))
         let session = try await Understudy.session(stubs: [directory.path])
         defer { session.stopWithoutWaiting() }
