@@ -35,8 +35,14 @@ let package = Package(
             pkgConfig: "libevent",
             providers: [.apt(["libevent-dev"]), .brew(["libevent"])]
         ),
+        // TLS for the transport: certificate generation, SSL contexts and libevent's OpenSSL
+        // bufferevents (libevent-dev's libevent_openssl, libssl-dev). Opaque pointers only.
+        .target(
+            name: "CUnderstudyTLS",
+            linkerSettings: [.linkedLibrary("event_openssl"), .linkedLibrary("ssl"), .linkedLibrary("crypto")]
+        ),
         // The evhttp adapter: the one module that imports CLibevent; no C type in its public API.
-        .target(name: "UnderstudyServer", dependencies: ["UnderstudyCore", "CLibevent"]),
+        .target(name: "UnderstudyServer", dependencies: ["UnderstudyCore", "CLibevent", "CUnderstudyTLS"]),
         // The CLI only parses arguments and calls the libraries.
         .executableTarget(
             name: "understudy",

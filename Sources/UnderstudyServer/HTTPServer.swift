@@ -51,6 +51,9 @@ public final class HTTPServer {
     /// The registry whose sessions this server hosts, and the timer that reclaims idle ones.
     weak var sessionRegistry: SessionRegistry?
     var sessionSweep: EventHandle?
+    /// The HTTPS listener and its certificates, when open (see `HTTPServer+TLS.swift`).
+    var httpsListener: TLSPort?
+    var tlsContext: TLSContext?
 
     /// The URL clients use: `http://127.0.0.1:PORT`.
     public var url: String {
@@ -133,6 +136,8 @@ public final class HTTPServer {
         // Session ports first: each frees its own evhttp (and connections) on this base.
         sessionRegistry?.closeAll()
         for port in Array(sessionPorts.values) { port.close() }
+        httpsListener?.close()
+        httpsListener = nil
         sessionSweep = nil
         forgetListener()
         if let boundSocket {

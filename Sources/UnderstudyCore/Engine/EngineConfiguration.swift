@@ -17,6 +17,10 @@ public struct EngineConfiguration {
     /// The session this engine serves (see ``SessionRegistry``): written as `"session"` in each
     /// journal entry. `nil` for the daemon's main port.
     public var sessionID: String?
+    /// The PEM of the CA that signed the HTTPS listener's certificate, served at
+    /// `GET /__admin/tls/ca.pem`; `nil` when the daemon has no generated CA (no `--https`, or the
+    /// user's own `--tls-cert`).
+    public var certificateAuthorityPEM: String?
 
     /// Creates a configuration; every parameter has the documented default.
     public init(unmatchedStatus: Int = 404, journalLimit: Int = 100_000,

@@ -6,7 +6,7 @@ import Foundation
 
 extension JournalEntry {
     /// Encodes an entry as one JSON Lines line (newline included) in the documented field order:
-    /// `{"seq","session"?,"time","elapsedMs","method","path","query","headers","body"|"bodyBase64","matched",
+    /// `{"seq","session"?,"scheme"?,"time","elapsedMs","method","path","query","headers","body"|"bodyBase64","matched",
     /// "stub","responseIndex","status","fault","scenario","rateLimited"}`.
     ///
     /// `timePrefix` is the timestamp up to and including the seconds' `.`; the milliseconds and
@@ -21,6 +21,8 @@ extension JournalEntry {
         out.append("{" as StaticString)
         out.key("seq", first: true); out.int(seq)
         if let session { out.key("session"); out.appendJSONString(session) }
+        // Only TLS requests carry a scheme, so plain-HTTP lines stay as they were ("http" when absent).
+        if request.isSecure { out.key("scheme"); out.append("\"https\"" as StaticString) }
         out.key("time")
         out.append(UInt8(ascii: "\""))
         out.append(timePrefix)
