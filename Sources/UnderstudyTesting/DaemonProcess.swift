@@ -85,7 +85,8 @@ final class DaemonProcess: @unchecked Sendable {
         stdoutText += text
         guard readyURL == nil else { return }
         for line in stdoutText.split(separator: "\n") where line.hasPrefix(Self.readinessPrefix) {
-            readyURL = URL(string: String(line.dropFirst(Self.readinessPrefix.count)).trimmingCharacters(in: .whitespaces))
+            // The plain URL is the first one (an HTTPS URL may follow it).
+            readyURL = line.dropFirst(Self.readinessPrefix.count).split(separator: " ").first.flatMap { URL(string: String($0)) }
         }
     }
 
