@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 import CLibevent
-import CUnderstudyTLS
+import CLibeventTLS
 import Synchronization
 import UnderstudyCore
 

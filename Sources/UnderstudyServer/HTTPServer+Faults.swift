@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 import CLibevent
-import CUnderstudyTLS
+import CLibeventTLS
 import UnderstudyCore
 
 // Faults are carried out on the real socket, so clients meet them as they would on a network.

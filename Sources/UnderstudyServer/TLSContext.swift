@@ -1,4 +1,4 @@
-import CUnderstudyTLS
+import CLibeventTLS
 
 /// The certificates and OpenSSL contexts behind HTTPS listeners: a CA generated in memory at
 /// start-up (or the user's own certificate and key), and one server context per
@@ -27,7 +27,7 @@ public final class TLSContext {
             let context = error.withUnsafeMutableBufferPointer {
                 understudy_tls_context_from_files(certificateFile, keyFile, $0.baseAddress!, $0.count)
             }
-            guard let context else { throw .setupFailed(String(cString: error)) }
+            guard let context else { throw .setupFailed(TLSIdentity.message(error)) }
             contexts[.valid] = context
             authority = nil
             certificateAuthorityPEM = nil
@@ -51,7 +51,7 @@ public final class TLSContext {
         let leaf = try leaf(for: mode, authority: authority)
         var error = [CChar](repeating: 0, count: 512)
         let context = error.withUnsafeMutableBufferPointer { understudy_tls_context_new(leaf.handle, $0.baseAddress!, $0.count) }
-        guard let context else { throw .setupFailed(String(cString: error)) }
+        guard let context else { throw .setupFailed(TLSIdentity.message(error)) }
         leaves[mode] = leaf
         contexts[mode] = context
         return context

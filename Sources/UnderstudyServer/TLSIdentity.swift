@@ -3,13 +3,13 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CUnderstudyTLS
+import CLibeventTLS
 
 /// A private key and its certificate, owned here and freed once in `deinit`.
 final class TLSIdentity {
-    let handle: OpaquePointer
+    let handle: UnsafeMutablePointer<understudy_tls_identity>
 
-    private init(handle: OpaquePointer) {
+    private init(handle: UnsafeMutablePointer<understudy_tls_identity>) {
         self.handle = handle
     }
 
@@ -32,11 +32,16 @@ final class TLSIdentity {
     /// The private key as PEM (PKCS#8).
     var keyPEM: String { Self.take(understudy_tls_key_pem(handle)) }
 
-    private static func make(_ body: (UnsafeMutablePointer<CChar>, Int) -> OpaquePointer?) throws(ServerError) -> TLSIdentity {
+    private static func make(_ body: (UnsafeMutablePointer<CChar>, Int) -> UnsafeMutablePointer<understudy_tls_identity>?) throws(ServerError) -> TLSIdentity {
         var error = [CChar](repeating: 0, count: 512)
         let handle = error.withUnsafeMutableBufferPointer { body($0.baseAddress!, $0.count) }
-        guard let handle else { throw .setupFailed(String(cString: error)) }
+        guard let handle else { throw .setupFailed(TLSIdentity.message(error)) }
         return TLSIdentity(handle: handle)
+    }
+
+    /// The NUL-terminated message the shim wrote into `buffer`.
+    static func message(_ buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     static func take(_ pointer: UnsafeMutablePointer<CChar>?) -> String {
