@@ -57,7 +57,7 @@ extension HTTPServer {
                 evconnlistener_enable(listener)
             }
             for port in server.sessionPorts.values { port.resumeAccepting() }
-            server.httpsListener?.resumeAccepting()
+            for port in server.tlsPorts.values { port.resumeAccepting() }
         }, context))
         watchAcceptErrors(of: listener)
     }

@@ -12,6 +12,20 @@ extension HTTPServer {
         tlsContext = tls
     }
 
+    /// Whether sessions can ask for an HTTPS port (`{"tls": MODE}`).
+    public var servesHTTPS: Bool { tlsContext != nil && !closed && !draining }
+
+    /// A session's HTTPS port on a free port, presenting `mode`'s certificate from the daemon's CA.
+    public func openSecureListener(for responder: any HTTPResponder, mode: String) -> Result<any SessionListener, SessionHostingError> {
+        guard let tlsContext, !closed, !draining else { return .failure(SessionHostingError("the server serves no HTTPS or is stopping")) }
+        guard let certificateMode = CertificateMode(rawValue: mode) else { return .failure(SessionHostingError("no certificate mode `\(mode)`")) }
+        do {
+            return .success(try TLSPort(server: self, port: 0, tls: tlsContext, mode: certificateMode, responder: responder))
+        } catch {
+            return .failure(SessionHostingError("\(error)"))
+        }
+    }
+
     /// The HTTPS listener's bound port, when it is open.
     public var httpsPort: Int? { httpsListener?.port }
 

@@ -6,7 +6,7 @@ import UnderstudyCore
 /// `accept`, journal, delays and faults). Owns its evhttp and frees it once, in ``close()``.
 ///
 /// Only the loop thread touches it.
-final class TLSPort {
+final class TLSPort: SessionListener {
     let port: Int
     let url: String
     private(set) var responder: (any HTTPResponder)?
@@ -56,6 +56,7 @@ final class TLSPort {
             return server.makeBufferevent(base: base, responder: responder, tls: port.sslContext)
         }, context)
         if let listener { server.watchAcceptErrors(of: listener) }
+        server.tlsPorts[ObjectIdentifier(self)] = self
     }
 
     deinit {
@@ -88,6 +89,7 @@ final class TLSPort {
         let responder = self.responder
         self.responder = nil
         evhttp_free(http)
+        server?.tlsPorts[ObjectIdentifier(self)] = nil
         if let server, let responder, responder !== server.responder { server.forgetConnections(answeredBy: responder) }
     }
 }
