@@ -9,6 +9,8 @@ final class DaemonProcess: @unchecked Sendable {
     private var stdoutText = ""
     private var stderrText = ""
     private var readyURL: URL?
+    /// The HTTPS URL after the plain one on the readiness line (`serve --https`).
+    private var readyHTTPSURL: URL?
     private var exitStatus: Int32?
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
@@ -35,6 +37,8 @@ final class DaemonProcess: @unchecked Sendable {
     var pid: Int32 { process.processIdentifier }
     var isRunning: Bool { lock.withLock { exitStatus == nil } }
     var standardError: String { lock.withLock { stderrText } }
+    /// The HTTPS URL from the readiness line, when the daemon serves HTTPS.
+    var httpsURL: URL? { lock.withLock { readyHTTPSURL } }
 
     /// Waits until the readiness line, an exit, or the deadline.
     func waitUntilReady(timeout: TimeInterval) async throws(UnderstudyError) -> URL {
@@ -86,7 +90,9 @@ final class DaemonProcess: @unchecked Sendable {
         guard readyURL == nil else { return }
         for line in stdoutText.split(separator: "\n") where line.hasPrefix(Self.readinessPrefix) {
             // The plain URL is the first one (an HTTPS URL may follow it).
-            readyURL = line.dropFirst(Self.readinessPrefix.count).split(separator: " ").first.flatMap { URL(string: String($0)) }
+            let urls = line.dropFirst(Self.readinessPrefix.count).split(separator: " ")
+            readyURL = urls.first.flatMap { URL(string: String($0)) }
+            readyHTTPSURL = urls.dropFirst().first.flatMap { URL(string: String($0)) }
         }
     }
 

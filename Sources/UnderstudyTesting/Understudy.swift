@@ -14,7 +14,7 @@ public final class Understudy: Sendable {
     public let baseURL: URL
     /// Typed access to the admin API.
     public let admin: UnderstudyAdmin
-    private let process: DaemonProcess?
+    let process: DaemonProcess?
 
     /// The environment variable an `understudy` daemon reads its admin token from.
     public static let adminTokenVariable = "UNDERSTUDY_ADMIN_TOKEN"

@@ -9,7 +9,7 @@ public struct UnderstudyAdmin: Sendable {
     /// The daemon's base URL (`http://127.0.0.1:PORT`).
     public let baseURL: URL
     private let session: URLSession
-    private let adminToken: String?
+    let adminToken: String?
 
     /// Talks to the daemon at `baseURL`; `adminToken` (for a daemon started with `--admin-token`)
     /// goes with every call as `Authorization: Bearer <token>`.
