@@ -225,6 +225,7 @@ extension HTTPServer {
             response.body.withUnsafeBytes { _ = evbuffer_add(output, $0.baseAddress, $0.count) }
         }
         evhttp_send_reply(request, Int32(response.status), ReasonPhrase.of(response.status), nil)
+        if let connection, connection.secure { coalesceTLSOutput(of: connection) }
         if connection == nil { finishRequest() }
     }
 

@@ -1,3 +1,4 @@
+import CLibevent
 import UnderstudyCore
 
 /// HTTPS: a second listener on the same loop whose connections speak TLS (see ``TLSPort``).
@@ -24,6 +25,15 @@ extension HTTPServer {
         } catch {
             return .failure(SessionHostingError("\(error)"))
         }
+    }
+
+    /// Makes a just-queued response one contiguous chunk when it fits one TLS record (16 KiB).
+    /// OpenSSL's bufferevent writes each chunk (evhttp's head, then the body) as its own record
+    /// and send(); one record costs one encryption and one system call instead of two.
+    func coalesceTLSOutput(of connection: Connection) {
+        guard let output = bufferevent_get_output(connection.bufferevent) else { return }
+        let length = evbuffer_get_length(output)
+        if length > 0 && length <= 16_384 { _ = evbuffer_pullup(output, -1) }
     }
 
     /// The HTTPS listener's bound port, when it is open.
