@@ -57,15 +57,27 @@ extension JournalEntry {
             out.append("null" as StaticString)
         }
         out.key("rateLimited"); out.bool(record.rateLimited)
-        out.key("delayMs")
-        if record.delayMs == record.delayMs.rounded() {
-            out.digits(UInt64(max(0, record.delayMs)))
+        if record.delayMs == 0 {
+            // The common case in one copy; the rest out of line, so this function stays small.
+            out.append(",\"delayMs\":0" as StaticString)
         } else {
-            let micro = UInt64(max(0, record.delayMs) * 1000)
-            out.digits(micro / 1_000); out.append(UInt8(ascii: ".")); out.digits(micro % 1_000, minimumWidth: 3)
+            encodeDelay(record.delayMs, into: out)
         }
         out.append("}\n" as StaticString)
         return out.bytes
+    }
+
+    /// `,"delayMs":N` for a delay other than 0: whole milliseconds as an integer, otherwise with
+    /// three decimals (microseconds).
+    @inline(never)
+    private static func encodeDelay(_ delayMs: Double, into out: JournalLineBuffer) {
+        out.key("delayMs")
+        if delayMs == delayMs.rounded() {
+            out.digits(UInt64(max(0, delayMs)))
+        } else {
+            let micro = UInt64(max(0, delayMs) * 1000)
+            out.digits(micro / 1_000); out.append(UInt8(ascii: ".")); out.digits(micro % 1_000, minimumWidth: 3)
+        }
     }
 
     /// Encodes an entry with a buffer of its own (tests and one-off callers).
