@@ -1,8 +1,23 @@
 /// Matching a request against a pattern, with the reasons it missed for near-miss reports.
 extension RequestPattern {
-    /// Whether every condition holds.
+    /// Whether every condition holds. Written out rather than as `misses(...).isEmpty`, and
+    /// inlined, so the serving path reads the pattern in place through its `StubBox` instead of
+    /// copying it (and retaining each of its arrays and strings) per candidate.
+    @inline(__always)
     func matches(_ context: MatchContext) -> Bool {
-        misses(context, depth: .firstMiss).isEmpty
+        if let method, method != context.method { return false }
+        switch path {
+        case .exact(let wanted)?: if wanted != context.path { return false }
+        case .pattern(let regex)?: if !regex.matchesWhole(context.path) { return false }
+        case .exactTarget(let wanted)?: if wanted != context.target { return false }
+        case .targetPattern(let regex)?: if !regex.matchesWhole(context.target) { return false }
+        case nil: break
+        }
+        for condition in query where !condition.matcher.accepts(context.queryValues(condition.name)) { return false }
+        for condition in headers where !condition.matcher.accepts(context.request.headers.values(for: condition.name)) { return false }
+        for condition in cookies where !condition.matcher.accepts(context.cookieValues(condition.name)) { return false }
+        if let body, !Self.accepts(body, context) { return false }
+        return true
     }
 
     /// How much work `misses` does.
