@@ -99,6 +99,25 @@ final class StubFileKindTests: XCTestCase {
         XCTAssertEqual(failure.errors[1].message, "duplicate stub id `same`; first used at \(root)/1.json:1:17")
     }
 
+    func testOnlyLoadedStubsMakeABodyAndNoStubFileDisappearsSilently() throws {
+        let root = try makeTemporaryDirectory(self)
+        // Serves itself: still a stub file.
+        try write(#"{"stubs":[{"id":"self","request":{"path":"/self"},"responses":[{"bodyFile":"self.json"}]}]}"#, to: root + "/self.json")
+        // Two stub files naming each other: neither is loaded by the other, so both stay stub files.
+        try write(#"{"stubs":[{"id":"ping","request":{"path":"/ping"},"responses":[{"bodyFile":"pong.json"}]}]}"#, to: root + "/ping.json")
+        try write(#"{"stubs":[{"id":"pong","request":{"path":"/pong"},"responses":[{"bodyFile":"ping.json"}]}]}"#, to: root + "/pong.json")
+        XCTAssertEqual(try StubLoader.load(paths: [root]).stubs.map(\.id), ["ping", "pong", "self"])
+
+        // A chain: `a` serves `b` (so `b` is a body and its stubs are not loaded); `b` naming `c`
+        // therefore does not make `c` a body, and `c` must be a stub file.
+        let chain = try makeTemporaryDirectory(self)
+        try write(#"{"stubs":[{"id":"a","responses":[{"bodyFile":"b.json"}]}]}"#, to: chain + "/a.json")
+        try write(#"{"stubs":[{"id":"b","responses":[{"bodyFile":"c.json"}]}]}"#, to: chain + "/b.json")
+        try write(#"{"c":1}"#, to: chain + "/c.json")
+        guard let failure = loadFailure([chain]) else { return }
+        XCTAssertEqual(failure.errors.map(\.file), [chain + "/c.json"])
+    }
+
     func testSourceFileKnowsTheDirectoriesBelowItsRoot() {
         XCTAssertEqual(StubSourceFile(path: "r/a/__files/b.json", root: "r").directoriesBelowRoot, ["a", "__files"])
         XCTAssertEqual(StubSourceFile(path: "r/b.json", root: "r/").directoriesBelowRoot, [])

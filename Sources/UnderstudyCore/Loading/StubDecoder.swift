@@ -11,10 +11,10 @@ struct StubDecoder {
     /// Added to the error for a document that is not a stub file (see ``StubFileKind``).
     let notAStubFileHint: String?
     var errors: [StubFileError] = []
-    /// Top-level keys a document may carry besides `stubs` (checked by whoever allows them).
-    var otherDocumentKeys: [String] = []
     /// The real paths of every `bodyFile` read, so the loader can tell body files from stub files.
     var bodyFilesRead: [String] = []
+    /// Top-level keys a document may carry besides `stubs` (checked by whoever allows them).
+    var otherDocumentKeys: [String] = []
 
     init(file: String, bodyFiles: BodyFileResolver?, notAStubFileHint: String? = nil) {
         self.file = file
@@ -41,13 +41,13 @@ struct StubDecoder {
         }
         // A document with no `stubs` and no key that looks like one is not a stub file at all (a
         // JSON body, say): one error, not one per key it happens to have.
-        let typo = Self.misspelling(of: "stubs", among: topLevel.map(\.key).filter { !(Self.documentKeys + otherDocumentKeys).contains($0) },
-                                    known: Self.documentKeys)
+        let known = Self.documentKeys + otherDocumentKeys
+        let typo = Self.misspelling(of: "stubs", among: topLevel.map(\.key).filter { !known.contains($0) }, known: known)
         guard topLevel.contains(where: { $0.key == "stubs" }) || typo != nil else {
             fail(root.position, .root, "not a stub file: missing key `stubs`; a stub file is {\"stubs\": [ ... ]}\(hint)")
             return []
         }
-        let keys = members(of: root, .root, known: Self.documentKeys + otherDocumentKeys,
+        let keys = members(of: root, .root, known: known,
                            required: [RequiredKey(key: "stubs", why: "a stub file is {\"stubs\": [ ... ]}")])
         guard let stubsMember = keys["stubs"] else { return [] }
         guard let elements = stubsMember.value.elements else {

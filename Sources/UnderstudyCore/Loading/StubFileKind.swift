@@ -35,12 +35,30 @@ enum StubFileKind: Equatable, Sendable {
     }
 
     /// Decided once every file of the run is decoded: a file found under a loaded directory that
-    /// some stub named as its `bodyFile` is a body, whatever it holds. `referencedBodies` holds the
-    /// real (symlink-free) paths of every body file read.
-    static func byReference(_ source: StubSourceFile, referencedBodies: Set<String>) -> StubFileKind? {
-        guard source.foundInDirectory, !referencedBodies.isEmpty,
-              let real = BodyFileResolver.realPath(source.path), referencedBodies.contains(real) else { return nil }
+    /// a stub names as its `bodyFile` is a body, whatever it holds. `bodies` comes from
+    /// ``referencedBodies(_:)``.
+    static func byReference(_ source: StubSourceFile, bodies: Set<String>) -> StubFileKind? {
+        guard source.foundInDirectory, !bodies.isEmpty,
+              let real = BodyFileResolver.realPath(source.path), bodies.contains(real) else { return nil }
         return .body
+    }
+
+    /// The real paths of the files that stubs of this run name as `bodyFile`s, given each decoded
+    /// document's real path and the real paths of the bodies it read.
+    ///
+    /// Only stubs that are themselves loaded count, so references from a file that is itself a
+    /// body (named by another file) are ignored, and so is a file naming itself. Where that is
+    /// circular (two files naming each other), both stay stub files: when in doubt a file is
+    /// checked as stubs and any problem reported, never skipped.
+    static func referencedBodies(_ documents: [(file: String?, bodiesRead: [String])]) -> Set<String> {
+        let foreign = documents.map { document in Set(document.bodiesRead.filter { $0 != document.file }) }
+        let namedByAnother = foreign.reduce(into: Set<String>()) { $0.formUnion($1) }
+        var bodies: Set<String> = []
+        for (document, references) in zip(documents, foreign) {
+            if let file = document.file, namedByAnother.contains(file) { continue }
+            bodies.formUnion(references)
+        }
+        return bodies
     }
 
     /// Appended to the error for a file below a loaded directory that is not a stub file, so a

@@ -37,15 +37,18 @@ public enum StubLoader {
             }
         }
         var documents: [(source: StubSourceFile, result: DocumentResult)] = []
-        var referencedBodies: Set<String> = []
         for source in sources where StubFileKind.byLocation(source) != .body {
-            let result = decodeFile(source)
-            referencedBodies.formUnion(result.bodyFilesRead)
-            documents.append((source, result))
+            documents.append((source, decodeFile(source)))
         }
         // Only now is every `bodyFile` known: a body may sort before the stub that serves it.
+        var bodies: Set<String> = []
+        if documents.contains(where: { !$0.result.bodyFilesRead.isEmpty }) {
+            bodies = StubFileKind.referencedBodies(documents.map { document in
+                (BodyFileResolver.realPath(document.source.path), document.result.bodyFilesRead)
+            })
+        }
         var decoded: [DecodedStub] = []
-        for (source, result) in documents where StubFileKind.byReference(source, referencedBodies: referencedBodies) != .body {
+        for (source, result) in documents where StubFileKind.byReference(source, bodies: bodies) != .body {
             errors += result.errors
             decoded += result.stubs
         }
@@ -100,7 +103,8 @@ public enum StubLoader {
                       notAStubFileHint: source.foundInDirectory ? StubFileKind.notAStubFileHint : nil)
     }
 
-    private static func decode(bytes: [UInt8], file: String, root: String?, notAStubFileHint: String?, otherKeys: [String] = []) -> DocumentResult {
+    private static func decode(bytes: [UInt8], file: String, root: String?, notAStubFileHint: String?,
+                               otherKeys: [String] = []) -> DocumentResult {
         let node: JSONNode
         do {
             node = try JSONParser.parse(bytes)
