@@ -1,23 +1,8 @@
 /// Matching a request against a pattern, with the reasons it missed for near-miss reports.
 extension RequestPattern {
-    /// Whether every condition holds. Written out rather than as `misses(...).isEmpty`, and
-    /// inlined, so the serving path reads the pattern in place through its `StubBox` instead of
-    /// copying it (and retaining each of its arrays and strings) per candidate.
-    @inline(__always)
+    /// Whether every condition holds.
     func matches(_ context: MatchContext) -> Bool {
-        if let method, method != context.method { return false }
-        switch path {
-        case .exact(let wanted)?: if wanted != context.path { return false }
-        case .pattern(let regex)?: if !regex.matchesWhole(context.path) { return false }
-        case .exactTarget(let wanted)?: if wanted != context.target { return false }
-        case .targetPattern(let regex)?: if !regex.matchesWhole(context.target) { return false }
-        case nil: break
-        }
-        for condition in query where !condition.matcher.accepts(context.queryValues(condition.name)) { return false }
-        for condition in headers where !condition.matcher.accepts(context.request.headers.values(for: condition.name)) { return false }
-        for condition in cookies where !condition.matcher.accepts(context.cookieValues(condition.name)) { return false }
-        if let body, !Self.accepts(body, context) { return false }
-        return true
+        misses(context, depth: .firstMiss).isEmpty
     }
 
     /// How much work `misses` does.
@@ -103,9 +88,23 @@ extension RequestPattern {
             guard let json = context.bodyJSON else { return false }
             return expression.accepts(json, matcher)
         case .binaryEquals(let bytes): return context.request.body == bytes
-        case .allOf(let all): return all.allSatisfy { accepts($0, context) }
-        case .anyOf(let any): return any.contains { accepts($0, context) }
+        case .allOf, .anyOf, .not: return acceptsComposite(matcher, context)
+        }
+    }
+
+    /// `allOf`, `anyOf` and `not`, out of line and without closures over the context, so the
+    /// compiler can still keep the per-request context on the stack.
+    @inline(never)
+    private static func acceptsComposite(_ matcher: BodyMatcher, _ context: MatchContext) -> Bool {
+        switch matcher {
+        case .allOf(let all):
+            for inner in all where !accepts(inner, context) { return false }
+            return true
+        case .anyOf(let any):
+            for inner in any where accepts(inner, context) { return true }
+            return false
         case .not(let inner): return !accepts(inner, context)
+        default: return accepts(matcher, context)
         }
     }
 
