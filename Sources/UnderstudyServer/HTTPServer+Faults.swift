@@ -36,6 +36,10 @@ extension HTTPServer {
             writeAll(Self.garbage, to: fd, on: connection, bufferevent: bufferevent)
         case .closeAfterHeaders:
             writeAll(Self.headBytes(of: pending.response), to: fd, on: connection, bufferevent: bufferevent)
+        case .randomDataThenClose:
+            writeAll(Self.brokenChunk, to: fd, on: connection, bufferevent: bufferevent)
+        case .malformedResponseChunk:
+            writeAll(Self.chunkedHeadBytes(of: pending.response) + Self.brokenChunk, to: fd, on: connection, bufferevent: bufferevent)
         }
         evhttp_connection_free(evcon)
     }
@@ -43,7 +47,7 @@ extension HTTPServer {
     /// The status line and headers of `response` with a Content-Length the body never fills
     /// (the stub body's length, or 1 when it is empty, so the truncation is always visible).
     static func headBytes(of response: HTTPResponse) -> [UInt8] {
-        var text = "HTTP/1.1 \(response.status) \(ReasonPhrase.of(response.status))\r\n"
+        var text = "HTTP/1.1 \(response.status) \(response.reason ?? ReasonPhrase.of(response.status))\r\n"
         for field in response.headers
         where !HTTPHeaders.namesMatch(field.name, "Content-Length") && !HTTPHeaders.namesMatch(field.name, "Transfer-Encoding") {
             text += "\(field.name): \(field.value)\r\n"
@@ -60,6 +64,23 @@ extension HTTPServer {
         } else {
             writeAll(bytes, to: fd)
         }
+    }
+
+    /// The bytes WireMock 2.35 sends for `RANDOM_DATA_THEN_CLOSE`, and after the chunked head for
+    /// `MALFORMED_RESPONSE_CHUNK` (where they are not a hexadecimal chunk size, so a client's
+    /// chunked decoder fails rather than waiting for more). The same bytes make the differential
+    /// suite's comparison exact.
+    static let brokenChunk: [UInt8] = Array("lskdu018973t09sylgasjkfg1][]'./.sdlv".utf8)
+
+    /// The status line and headers of `response` announcing a chunked body.
+    static func chunkedHeadBytes(of response: HTTPResponse) -> [UInt8] {
+        var text = "HTTP/1.1 \(response.status) \(response.reason ?? ReasonPhrase.of(response.status))\r\n"
+        for field in response.headers
+        where !HTTPHeaders.namesMatch(field.name, "Content-Length") && !HTTPHeaders.namesMatch(field.name, "Transfer-Encoding") {
+            text += "\(field.name): \(field.value)\r\n"
+        }
+        text += "Transfer-Encoding: chunked\r\n\r\n"
+        return Array(text.utf8)
     }
 
     /// Writes everything to a fresh socket; the bytes are few, so the send buffer takes them.

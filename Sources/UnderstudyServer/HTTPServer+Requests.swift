@@ -224,7 +224,7 @@ extension HTTPServer {
         if carriesBody, !response.body.isEmpty, let output = evhttp_request_get_output_buffer(request) {
             response.body.withUnsafeBytes { _ = evbuffer_add(output, $0.baseAddress, $0.count) }
         }
-        evhttp_send_reply(request, Int32(response.status), ReasonPhrase.of(response.status), nil)
+        evhttp_send_reply(request, Int32(response.status), response.reason ?? ReasonPhrase.of(response.status), nil)
         if let connection, connection.secure { coalesceTLSOutput(of: connection) }
         if connection == nil { finishRequest() }
     }

@@ -92,6 +92,9 @@ struct ServeCommand: ParsableCommand {
     @Flag(help: "Run in the background: return once the server is ready (exit 0), or fail with its error.")
     var detach = false
 
+    @Option(help: ArgumentHelp("Seed the generator random delays (`delayMs` distributions) are drawn from, so runs repeat; default: a random seed.", valueName: "n"))
+    var seed: UInt64?
+
     @Flag(help: "Do not write the access log (one line per request on stderr).")
     var quiet = false
 
@@ -185,7 +188,7 @@ struct ServeCommand: ParsableCommand {
             }
         }
         var engineConfiguration = EngineConfiguration(unmatchedStatus: unmatchedStatus, journalLimit: journalLimit,
-                                                      journalSink: journalWriter, adminToken: token)
+                                                      journalSink: journalWriter, adminToken: token, seed: seed)
         engineConfiguration.certificateAuthorityPEM = tlsContext?.certificateAuthorityPEM
         let responder: UnderstudyResponder
         do {
