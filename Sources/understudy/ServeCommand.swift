@@ -15,6 +15,7 @@ struct ServeCommand: ParsableCommand {
         discussion: """
             Once it accepts connections it prints exactly one line to stdout:
               understudy listening on http://127.0.0.1:PORT
+            (with --https: `... http://127.0.0.1:PORT https://127.0.0.1:PORT`).
             SIGTERM/SIGINT stop it gracefully (in-flight responses finish, the journal is flushed, \
             the pid and port files are removed, exit 0). SIGHUP reloads the stub files; if any is \
             invalid the old stubs keep serving and the errors go to stderr.
@@ -90,10 +91,16 @@ struct ServeCommand: ParsableCommand {
         valueName: "seconds"))
     var sessionIdleTimeout: Double = SessionLimits.defaultIdleTimeoutSeconds
 
+    @OptionGroup(title: "HTTPS")
+    var tls: TLSOptions
+
     @Flag(help: ArgumentHelp(
         "Run in the background: return once the server is ready (exit 0), or fail with its error.",
         discussion: "The daemon keeps none of the caller's descriptors: after the readiness line its output goes to --log-file, or nowhere."))
     var detach = false
+
+    @Option(help: ArgumentHelp("Seed the generator random delays (`delayMs` distributions) are drawn from, so runs repeat; default: a random seed.", valueName: "n"))
+    var seed: UInt64?
 
     @Option(help: ArgumentHelp(
         "Once ready, write the access log and later messages (reload errors, warnings) to this file, appending, instead of stderr.",
@@ -184,6 +191,16 @@ struct ServeCommand: ParsableCommand {
                 throw ExitCode(1)
             }
         }
+        // Certificates before the engine, so the admin API can serve the CA.
+        var tlsContext: TLSContext?
+        if let settings = tls.settings {
+            do {
+                tlsContext = try TLSContext(settings: settings)
+            } catch {
+                Console.error("understudy: HTTPS: \(error)")
+                throw ExitCode(1)
+            }
+        }
         // Opened before start-up completes, so a log file that cannot be written is a start-up error.
         var logDescriptor: Int32?
         if let logFile {
@@ -194,9 +211,10 @@ struct ServeCommand: ParsableCommand {
             }
             logDescriptor = fd
         }
-        let engineConfiguration = EngineConfiguration(unmatchedStatus: unmatchedStatus, journalLimit: journalLimit,
-                                                      journalSink: journalWriter, adminToken: token,
+        var engineConfiguration = EngineConfiguration(unmatchedStatus: unmatchedStatus, journalLimit: journalLimit,
+                                                      journalSink: journalWriter, adminToken: token, seed: seed,
                                                       journalBodyLimit: journalBodyLimit)
+        engineConfiguration.certificateAuthorityPEM = tlsContext?.certificateAuthorityPEM
         let responder: UnderstudyResponder
         do {
             responder = try UnderstudyResponder(stubPaths: stubPaths, configuration: engineConfiguration)
@@ -220,6 +238,14 @@ struct ServeCommand: ParsableCommand {
             Console.error("understudy: \(error)")
             throw ExitCode(1)
         }
+        if let settings = tls.settings, let tlsContext {
+            do {
+                try server.openHTTPS(settings, tls: tlsContext)
+            } catch {
+                Console.error("understudy: HTTPS: \(error)")
+                throw ExitCode(1)
+            }
+        }
         if !quiet {
             server.accessLog = { Console.error($0.line) }
         }
@@ -236,9 +262,13 @@ struct ServeCommand: ParsableCommand {
         do {
             if let pidFile { try StateFiles.writeAtomically("\(getpid())\n", to: pidFile) }
             if let portFile { try StateFiles.writeAtomically("\(server.port)\n", to: portFile) }
+            if let file = tls.httpsPortFile, let port = server.httpsPort { try StateFiles.writeAtomically("\(port)\n", to: file) }
+            if let file = tls.tlsCaFile, let pem = tlsContext?.certificateAuthorityPEM { try StateFiles.writeAtomically(pem, to: file) }
         } catch {
             Console.error("understudy: \(error)")
             StateFiles.remove(pidFile)
+            StateFiles.remove(portFile)
+            StateFiles.remove(tls.httpsPortFile)
             throw ExitCode(1)
         }
         if !BindAddress.isLoopback(host) {
@@ -255,7 +285,8 @@ struct ServeCommand: ParsableCommand {
         } else if detachedChild {
             Detacher.redirect(2, toDevice: "/dev/null")
         }
-        Console.out("understudy listening on \(server.url)")
+        // One line; the HTTPS URL after the plain one, so readers of the first URL keep working.
+        Console.out("understudy listening on \(server.url)" + (server.httpsURL.map { " \($0)" } ?? ""))
         if detachedChild {
             Detacher.redirect(1, toDevice: "/dev/null")
         }
@@ -264,6 +295,7 @@ struct ServeCommand: ParsableCommand {
 
         journalWriter?.close()
         StateFiles.remove(portFile)
+        StateFiles.remove(tls.httpsPortFile)
         StateFiles.remove(pidFile)
     }
 }
