@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import CLibevent
+import CLibeventTLS
 import UnderstudyCore
 
 // Faults are carried out on the real socket, so clients meet them as they would on a network.
@@ -16,7 +17,17 @@ extension HTTPServer {
     func carryOut(_ fault: Fault, for pending: PendingReply, on connection: Connection) {
         guard let evcon = connection.evcon, let bufferevent = evhttp_connection_get_bufferevent(evcon) else { return }
         let fd = bufferevent_getfd(bufferevent)
-        log(pending, status: pending.response.status, fault: fault)
+        // Two faults send a status line and headers first; the journal records that head.
+        let head: HTTPHeaders? = switch fault {
+        case .closeAfterHeaders: Self.headFields(of: pending.response)
+        case .malformedResponseChunk: Self.chunkedHeadFields(of: pending.response)
+        default: nil
+        }
+        // The fault's bytes (or reset) go out at once below, so the entry must be in the file
+        // first: commit, then write out any batch this loop pass has collected.
+        pending.journal?.commit(.faulted(fault, head: head.map { (pending.response.status, $0) }))
+        closeJournalBatch()
+        log(pending, status: head == nil ? nil : pending.response.status, fault: fault, outcome: .fault)
         connection.current = nil
         pending.timer = nil
         finishRequest()
@@ -30,29 +41,49 @@ extension HTTPServer {
             _ = setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
             if nullDevice >= 0 { _ = dup2(nullDevice, fd) }
         case .emptyResponse:
-            break
+            if connection.secure { understudy_tls_write_and_close(bufferevent, nil, 0) }
         case .malformedResponse:
-            writeAll(Self.garbage, to: fd)
+            writeAll(Self.garbage, to: fd, on: connection, bufferevent: bufferevent)
         case .closeAfterHeaders:
-            writeAll(Self.headBytes(of: pending.response), to: fd)
+            writeAll(Self.headBytes(of: pending.response), to: fd, on: connection, bufferevent: bufferevent)
         case .randomDataThenClose:
-            writeAll(Self.brokenChunk, to: fd)
+            writeAll(Self.brokenChunk, to: fd, on: connection, bufferevent: bufferevent)
         case .malformedResponseChunk:
-            writeAll(Self.chunkedHeadBytes(of: pending.response) + Self.brokenChunk, to: fd)
+            writeAll(Self.chunkedHeadBytes(of: pending.response) + Self.brokenChunk, to: fd, on: connection, bufferevent: bufferevent)
         }
         evhttp_connection_free(evcon)
     }
 
-    /// The status line and headers of `response` with a Content-Length the body never fills
-    /// (the stub body's length, or 1 when it is empty, so the truncation is always visible).
-    static func headBytes(of response: HTTPResponse) -> [UInt8] {
-        var text = "HTTP/1.1 \(response.status) \(response.reason ?? ReasonPhrase.of(response.status))\r\n"
+    /// The header fields `close-after-headers` sends: the stub's, with a Content-Length the body
+    /// never fills (the stub body's length, or 1 when it is empty, so the truncation is always
+    /// visible).
+    static func headFields(of response: HTTPResponse) -> HTTPHeaders {
+        var fields = HTTPHeaders()
         for field in response.headers
         where !HTTPHeaders.namesMatch(field.name, "Content-Length") && !HTTPHeaders.namesMatch(field.name, "Transfer-Encoding") {
+            fields.append(name: field.name, value: field.value)
+        }
+        fields.append(name: "Content-Length", value: String(max(response.body.count, 1)))
+        return fields
+    }
+
+    /// The status line and ``headFields(of:)`` of `response`, as bytes.
+    static func headBytes(of response: HTTPResponse) -> [UInt8] {
+        var text = "HTTP/1.1 \(response.status) \(response.reason ?? ReasonPhrase.of(response.status))\r\n"
+        for field in headFields(of: response) {
             text += "\(field.name): \(field.value)\r\n"
         }
-        text += "Content-Length: \(max(response.body.count, 1))\r\n\r\n"
-        return Array(text.utf8)
+        return Array((text + "\r\n").utf8)
+    }
+
+    /// Writes the bytes as the client will read them: inside the TLS stream (then close_notify, so
+    /// the end is as clean as a plain socket's FIN) on an HTTPS connection, else straight to the socket.
+    private func writeAll(_ bytes: [UInt8], to fd: Int32, on connection: Connection, bufferevent: OpaquePointer) {
+        if connection.secure {
+            bytes.withUnsafeBytes { understudy_tls_write_and_close(bufferevent, $0.baseAddress, $0.count) }
+        } else {
+            writeAll(bytes, to: fd)
+        }
     }
 
     /// The bytes WireMock 2.35 sends for `RANDOM_DATA_THEN_CLOSE`, and after the chunked head for
@@ -61,15 +92,24 @@ extension HTTPServer {
     /// suite's comparison exact.
     static let brokenChunk: [UInt8] = Array("lskdu018973t09sylgasjkfg1][]'./.sdlv".utf8)
 
+    /// The header fields `malformed-response-chunk` sends: the stub's, announcing a chunked body.
+    static func chunkedHeadFields(of response: HTTPResponse) -> HTTPHeaders {
+        var fields = HTTPHeaders()
+        for field in response.headers
+        where !HTTPHeaders.namesMatch(field.name, "Content-Length") && !HTTPHeaders.namesMatch(field.name, "Transfer-Encoding") {
+            fields.append(name: field.name, value: field.value)
+        }
+        fields.append(name: "Transfer-Encoding", value: "chunked")
+        return fields
+    }
+
     /// The status line and headers of `response` announcing a chunked body.
     static func chunkedHeadBytes(of response: HTTPResponse) -> [UInt8] {
         var text = "HTTP/1.1 \(response.status) \(response.reason ?? ReasonPhrase.of(response.status))\r\n"
-        for field in response.headers
-        where !HTTPHeaders.namesMatch(field.name, "Content-Length") && !HTTPHeaders.namesMatch(field.name, "Transfer-Encoding") {
+        for field in chunkedHeadFields(of: response) {
             text += "\(field.name): \(field.value)\r\n"
         }
-        text += "Transfer-Encoding: chunked\r\n\r\n"
-        return Array(text.utf8)
+        return Array((text + "\r\n").utf8)
     }
 
     /// Writes everything to a fresh socket; the bytes are few, so the send buffer takes them.

@@ -5,10 +5,16 @@ final class DaemonProcess: @unchecked Sendable {
     static let readinessPrefix = "understudy listening on "
 
     private let process: Process
+    /// The daemon's stdin. Nothing is ever written; the write end stays open as long as this
+    /// object (or the test process) lives, and with `--exit-on-stdin-eof` its closing — by the
+    /// kernel, when this process dies, even by SIGKILL — stops the daemon.
+    private let standardInput = Pipe()
     private let lock = NSLock()
     private var stdoutText = ""
     private var stderrText = ""
     private var readyURL: URL?
+    /// The HTTPS URL after the plain one on the readiness line (`serve --https`).
+    private var readyHTTPSURL: URL?
     private var exitStatus: Int32?
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
@@ -21,7 +27,10 @@ final class DaemonProcess: @unchecked Sendable {
         let stderr = Pipe()
         process.standardOutput = stdout
         process.standardError = stderr
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = standardInput
+        // The write end is ours alone: a child launched later (another daemon, a curl) must not
+        // inherit it, or this daemon would wait for that child too before it saw EOF.
+        _ = fcntl(standardInput.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
         process.terminationHandler = { [weak self] process in
             self?.update { $0.exitStatus = process.terminationStatus }
         }
@@ -35,6 +44,8 @@ final class DaemonProcess: @unchecked Sendable {
     var pid: Int32 { process.processIdentifier }
     var isRunning: Bool { lock.withLock { exitStatus == nil } }
     var standardError: String { lock.withLock { stderrText } }
+    /// The HTTPS URL from the readiness line, when the daemon serves HTTPS.
+    var httpsURL: URL? { lock.withLock { readyHTTPSURL } }
 
     /// Waits until the readiness line, an exit, or the deadline.
     func waitUntilReady(timeout: TimeInterval) async throws(UnderstudyError) -> URL {
@@ -85,7 +96,10 @@ final class DaemonProcess: @unchecked Sendable {
         stdoutText += text
         guard readyURL == nil else { return }
         for line in stdoutText.split(separator: "\n") where line.hasPrefix(Self.readinessPrefix) {
-            readyURL = URL(string: String(line.dropFirst(Self.readinessPrefix.count)).trimmingCharacters(in: .whitespaces))
+            // The plain URL is the first one (an HTTPS URL may follow it).
+            let urls = line.dropFirst(Self.readinessPrefix.count).split(separator: " ")
+            readyURL = urls.first.flatMap { URL(string: String($0)) }
+            readyHTTPSURL = urls.dropFirst().first.flatMap { URL(string: String($0)) }
         }
     }
 

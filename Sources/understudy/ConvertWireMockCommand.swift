@@ -1,9 +1,4 @@
 import ArgumentParser
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import UnderstudyCore
 
 /// `understudy convert-wiremock ROOT OUT`: writes native stub files from WireMock mappings.
@@ -33,16 +28,15 @@ struct ConvertWireMockCommand: ParsableCommand {
             Console.error("understudy convert-wiremock: \(error.errors.count) error\(error.errors.count == 1 ? "" : "s"); nothing written")
             throw ExitCode(1)
         }
-        let target = (out.hasSuffix("/") ? out : out + "/") + "converted-from-wiremock.json"
+        let target: String
         do {
-            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-            try Data((result.document.prettyJSON() + "\n").utf8).write(to: URL(fileURLWithPath: target))
+            target = try WireMockConverter.write(result, toDirectory: out)
         } catch {
-            Console.error("understudy convert-wiremock: cannot write \(target): \(error)")
+            Console.error("understudy convert-wiremock: cannot write into \(out): \(error)")
             throw ExitCode(1)
         }
         for note in result.notes { Console.out("not converted: \(note)") }
-        let count = result.document["stubs"].flatMap { if case .array(let items) = $0 { return items.count } else { return nil } } ?? 0
+        let count = WireMockConverter.stubCount(result)
         Console.error("understudy convert-wiremock: wrote \(count) stubs to \(target); \(result.notes.count) feature\(result.notes.count == 1 ? "" : "s") not converted")
     }
 }

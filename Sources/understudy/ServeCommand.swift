@@ -15,6 +15,7 @@ struct ServeCommand: ParsableCommand {
         discussion: """
             Once it accepts connections it prints exactly one line to stdout:
               understudy listening on http://127.0.0.1:PORT
+            (with --https: `... http://127.0.0.1:PORT https://127.0.0.1:PORT`).
             SIGTERM/SIGINT stop it gracefully (in-flight responses finish, the journal is flushed, \
             the pid and port files are removed, exit 0). SIGHUP reloads the stub files; if any is \
             invalid the old stubs keep serving and the errors go to stderr.
@@ -55,6 +56,11 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "How many journal entries to keep in memory (older ones are dropped and counted).")
     var journalLimit: Int = 100_000
 
+    @Option(help: ArgumentHelp(
+        "How many bytes of each response body the journal records (longer ones are cut and marked truncated); 0 records none.",
+        valueName: "bytes"))
+    var journalBodyLimit: Int = EngineConfiguration.defaultJournalBodyLimit
+
     @Option(help: "The status for requests no stub matches.")
     var unmatchedStatus: Int = 404
 
@@ -85,24 +91,40 @@ struct ServeCommand: ParsableCommand {
         valueName: "seconds"))
     var sessionIdleTimeout: Double = SessionLimits.defaultIdleTimeoutSeconds
 
-    @Flag(help: "Run in the background: return once the server is ready (exit 0), or fail with its error.")
+    @OptionGroup(title: "HTTPS")
+    var tls: TLSOptions
+
+    @Flag(help: ArgumentHelp(
+        "Run in the background: return once the server is ready (exit 0), or fail with its error.",
+        discussion: "The daemon keeps none of the caller's descriptors: after the readiness line its output goes to --log-file, or nowhere."))
     var detach = false
 
     @Option(help: ArgumentHelp("Seed for random delays (`delayMs` distributions) and templates' `random.*` values, so runs repeat; default: a random seed.", valueName: "n"))
     var seed: UInt64?
 
-    @Flag(help: "Do not write the access log (one line per request on stderr).")
+    @Option(help: ArgumentHelp(
+        "Once ready, write the access log and later messages (reload errors, warnings) to this file, appending, instead of stderr.",
+        valueName: "file"))
+    var logFile: String?
+
+    @Flag(help: "Do not write the access log (one line per request on stderr or --log-file).")
     var quiet = false
+
+    @Flag(name: .customLong("exit-on-stdin-eof"), help: "Stop (as on SIGTERM) when standard input reaches end of file, so a test process that gives the daemon a pipe as stdin takes it along when it dies, even by SIGKILL.")
+    var exitOnStdinEOF = false
 
     /// Set on the background copy that `--detach` starts.
     @Flag(help: .hidden)
     var detachedChild = false
 
     func validate() throws {
+        if exitOnStdinEOF && detach { throw ValidationError("--exit-on-stdin-eof cannot be combined with --detach (a detached daemon has no stdin)") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard (100...599).contains(unmatchedStatus) else { throw ValidationError("--unmatched-status must be between 100 and 599") }
         guard maxBody >= 0 else { throw ValidationError("--max-body must not be negative") }
         guard journalLimit >= 1 else { throw ValidationError("--journal-limit must be at least 1") }
+        guard journalBodyLimit >= 0 else { throw ValidationError("--journal-body-limit must not be negative") }
+        if let logFile, logFile.isEmpty { throw ValidationError("--log-file must name a file") }
         guard (256...(16 << 20)).contains(maxHeaderBytes) else {
             throw ValidationError("--max-header-bytes must be between 256 and \(16 << 20)")
         }
@@ -169,8 +191,30 @@ struct ServeCommand: ParsableCommand {
                 throw ExitCode(1)
             }
         }
-        let engineConfiguration = EngineConfiguration(unmatchedStatus: unmatchedStatus, journalLimit: journalLimit,
-                                                      journalSink: journalWriter, adminToken: token, seed: seed)
+        // Certificates before the engine, so the admin API can serve the CA.
+        var tlsContext: TLSContext?
+        if let settings = tls.settings {
+            do {
+                tlsContext = try TLSContext(settings: settings)
+            } catch {
+                Console.error("understudy: HTTPS: \(error)")
+                throw ExitCode(1)
+            }
+        }
+        // Opened before start-up completes, so a log file that cannot be written is a start-up error.
+        var logDescriptor: Int32?
+        if let logFile {
+            let fd = open(logFile, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+            guard fd >= 0 else {
+                Console.error("understudy: cannot open log file \(logFile): \(String(cString: strerror(errno)))")
+                throw ExitCode(1)
+            }
+            logDescriptor = fd
+        }
+        var engineConfiguration = EngineConfiguration(unmatchedStatus: unmatchedStatus, journalLimit: journalLimit,
+                                                      journalSink: journalWriter, adminToken: token, seed: seed,
+                                                      journalBodyLimit: journalBodyLimit)
+        engineConfiguration.certificateAuthorityPEM = tlsContext?.certificateAuthorityPEM
         let responder: UnderstudyResponder
         do {
             responder = try UnderstudyResponder(stubPaths: stubPaths, configuration: engineConfiguration)
@@ -194,6 +238,14 @@ struct ServeCommand: ParsableCommand {
             Console.error("understudy: \(error)")
             throw ExitCode(1)
         }
+        if let settings = tls.settings, let tlsContext {
+            do {
+                try server.openHTTPS(settings, tls: tlsContext)
+            } catch {
+                Console.error("understudy: HTTPS: \(error)")
+                throw ExitCode(1)
+            }
+        }
         if !quiet {
             server.accessLog = { Console.error($0.line) }
         }
@@ -210,9 +262,13 @@ struct ServeCommand: ParsableCommand {
         do {
             if let pidFile { try StateFiles.writeAtomically("\(getpid())\n", to: pidFile) }
             if let portFile { try StateFiles.writeAtomically("\(server.port)\n", to: portFile) }
+            if let file = tls.httpsPortFile, let port = server.httpsPort { try StateFiles.writeAtomically("\(port)\n", to: file) }
+            if let file = tls.tlsCaFile, let pem = tlsContext?.certificateAuthorityPEM { try StateFiles.writeAtomically(pem, to: file) }
         } catch {
             Console.error("understudy: \(error)")
             StateFiles.remove(pidFile)
+            StateFiles.remove(portFile)
+            StateFiles.remove(tls.httpsPortFile)
             throw ExitCode(1)
         }
         if !BindAddress.isLoopback(host) {
@@ -221,15 +277,25 @@ struct ServeCommand: ParsableCommand {
                 : "the admin API requires the admin token"
             Console.error("understudy: warning: listening on \(host) (--allow-remote), reachable from other machines; stubs and the journal are open to them and \(admin)")
         }
-        Console.out("understudy listening on \(server.url)")
+        if exitOnStdinEOF { StandardInputWatcher.stopAtEndOfInput(server.controller) }
+        // From here on stderr is the log file, or (detached, without one) /dev/null: a detached
+        // daemon lets go of the caller's stderr before the readiness line lets the caller go on.
+        if let logDescriptor {
+            Detacher.redirect(2, to: logDescriptor)
+        } else if detachedChild {
+            Detacher.redirect(2, toDevice: "/dev/null")
+        }
+        // One line; the HTTPS URL after the plain one, so readers of the first URL keep working.
+        Console.out("understudy listening on \(server.url)" + (server.httpsURL.map { " \($0)" } ?? ""))
         if detachedChild {
-            Detacher.releaseStandardOutput()
+            Detacher.redirect(1, toDevice: "/dev/null")
         }
 
         server.run()
 
         journalWriter?.close()
         StateFiles.remove(portFile)
+        StateFiles.remove(tls.httpsPortFile)
         StateFiles.remove(pidFile)
     }
 }

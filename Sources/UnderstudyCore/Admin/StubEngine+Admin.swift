@@ -38,6 +38,7 @@ extension StubEngine {
                 JSONMember("status", .string("ok")),
                 JSONMember("stubs", .int(stubs.count)),
                 JSONMember("requests", .int(journal.count)),
+                JSONMember("pending", .int(awaitingDelivery)),
                 JSONMember("waiting", .int(waiters.count)),
             ]))
         case ["requests"]:
@@ -92,6 +93,9 @@ extension StubEngine {
             case .success(let count): return AdminResponse.value(.object([JSONMember("stubs", .int(count))]))
             case .failure(let failure): return AdminResponse.loadFailure(failure)
             }
+        case ["tls", "ca.pem"]:
+            guard method == "GET" else { return AdminResponse.methodNotAllowed(method, allowed: ["GET"]) }
+            return certificateAuthority()
         default:
             if let answer = wireMockAdmin(method, segments, request, reload: reload) { return answer }
             return AdminResponse.error(404, "no admin endpoint \(request.method) \(request.path); see the README's Admin API section")

@@ -17,19 +17,27 @@ final class MatchContext {
 
     // `target` and the cookies are computed when asked, not stored: only stubs with `url`,
     // `urlPattern` or `cookies` ask, and a stored lazy field costs every request its upkeep.
+    // Both are plain loops with no closure capturing `self`, which would keep the compiler from
+    // allocating the context on the stack.
 
     /// The request target as sent: the raw path, then `?` and the query when there was one.
-    var target: String { request.query.map { request.path + "?" + $0 } ?? request.path }
+    var target: String {
+        guard let query = request.query else { return request.path }
+        return request.path + "?" + query
+    }
 
     /// The values of cookie `name` in every `Cookie` header (`a=1; b=2`).
     func cookieValues(_ name: String) -> [String] {
-        request.headers.values(for: "Cookie").flatMap { header in
-            header.split(separator: ";").compactMap { part -> String? in
+        var values: [String] = []
+        for header in request.headers.values(for: "Cookie") {
+            for part in header.split(separator: ";") {
                 let trimmed = String(part).trimmingSpaces
-                guard let equals = trimmed.firstIndex(of: "="), trimmed[..<equals] == name else { return nil }
-                return String(trimmed[trimmed.index(after: equals)...])
+                if let equals = trimmed.firstIndex(of: "="), trimmed[..<equals] == name {
+                    values.append(String(trimmed[trimmed.index(after: equals)...]))
+                }
             }
         }
+        return values
     }
 
     private(set) lazy var bodyText: String = String(decoding: request.body, as: UTF8.self)

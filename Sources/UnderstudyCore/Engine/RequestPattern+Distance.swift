@@ -46,7 +46,8 @@ extension RequestPattern {
             if total >= budget { return nil }
         }
         if !cookies.isEmpty {
-            let sum = cookies.reduce(0.0) { $0 + Self.valueDistance($1.matcher, context.cookieValues($1.name)) }
+            var sum = 0.0
+            for condition in cookies { sum += Self.valueDistance(condition.matcher, context.cookieValues(condition.name)) }
             total += DistanceWeight.headers * sum / Double(cookies.count)
             if total >= budget { return nil }
         }

@@ -88,9 +88,23 @@ extension RequestPattern {
             guard let json = context.bodyJSON else { return false }
             return expression.accepts(json, matcher)
         case .binaryEquals(let bytes): return context.request.body == bytes
-        case .allOf(let all): return all.allSatisfy { accepts($0, context) }
-        case .anyOf(let any): return any.contains { accepts($0, context) }
+        case .allOf, .anyOf, .not: return acceptsComposite(matcher, context)
+        }
+    }
+
+    /// `allOf`, `anyOf` and `not`, out of line and without closures over the context, so the
+    /// compiler can still keep the per-request context on the stack.
+    @inline(never)
+    private static func acceptsComposite(_ matcher: BodyMatcher, _ context: MatchContext) -> Bool {
+        switch matcher {
+        case .allOf(let all):
+            for inner in all where !accepts(inner, context) { return false }
+            return true
+        case .anyOf(let any):
+            for inner in any where accepts(inner, context) { return true }
+            return false
         case .not(let inner): return !accepts(inner, context)
+        default: return accepts(matcher, context)
         }
     }
 

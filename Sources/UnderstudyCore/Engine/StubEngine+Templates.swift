@@ -5,20 +5,20 @@ extension StubEngine {
     /// inlines into it) stays as it was.
     @inline(never)
     func dynamicAnswer(_ response: StubResponse, _ stubID: String, _ responseIndex: Int, _ request: HTTPRequest,
-                       headers: HTTPHeaders, delayMs: Double, transition: ScenarioTransition?) -> HTTPResponse {
+                       headers: HTTPHeaders, delayMs: Double, transition: ScenarioTransition?) -> (HTTPResponse, JournalRecord) {
         var headers = headers
         var body = response.body
         var streaming = response.streaming
         if let template = response.template {
             render(template, response, request, headers: &headers, body: &body, streaming: &streaming)
         }
-        record(JournalRecord(request: request, matched: true, stubID: stubID, responseIndex: responseIndex,
-                             status: response.status, fault: response.fault, scenario: transition, rateLimited: false,
-                             delayMs: delayMs, stream: streaming?.kind))
+        var record = JournalRecord(request: request, matched: true, stubID: stubID, responseIndex: responseIndex,
+                                   scenario: transition, rateLimited: false, delayMs: delayMs)
+        record.stream = streaming?.kind
         var answer = HTTPResponse(status: response.status, headers: headers, body: body,
                                   delayMs: delayMs, fault: response.fault, stubID: stubID, reason: response.statusMessage)
         answer.streaming = streaming
-        return answer
+        return (answer, record)
     }
 
     /// Takes the request, not the engine's `MatchContext`: a template context keeps what it is

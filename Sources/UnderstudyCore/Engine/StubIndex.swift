@@ -93,11 +93,16 @@ struct StubIndex {
             while i < exactCount, let wanted = exact![i].method, wanted != method { i += 1 }
             while k < unindexed.count, !unindexedPrefixes[k].isEmpty,
                   !pathBytes.withUTF8({ $0.starts(with: unindexedPrefixes[k]) }) { k += 1 }
-            let a = i < exactCount ? exact![i].rank : Int.max
+            var a = Int.max, aIndex = 0
+            if i < exactCount {
+                let entry = exact![i]  // one copy of the entry: its method string is retained once
+                a = entry.rank
+                aIndex = entry.index
+            }
             let c = k < unindexed.count ? unindexedRanks[k] : Int.max
             if a == Int.max && c == Int.max { return nil }
             let next: Int
-            if a < c { next = exact![i].index; i += 1 } else { next = unindexed[k]; k += 1 }
+            if a < c { next = aIndex; i += 1 } else { next = unindexed[k]; k += 1 }
             if visit(next) { return next }
         }
     }

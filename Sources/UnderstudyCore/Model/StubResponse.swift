@@ -11,9 +11,32 @@ public struct StubResponse: Sendable {
     /// Milliseconds the transport waits before answering.
     public var delayMs: Double
     /// A random delay added to `delayMs`, drawn for each response.
-    public var delayDistribution: DelayDistribution?
+    public var delayDistribution: DelayDistribution? {
+        get { extras?.delayDistribution }
+        set { extras = Extras.make(newValue, statusMessage) }
+    }
     /// The reason phrase of the status line; `nil` uses the standard one.
-    public var statusMessage: String?
+    public var statusMessage: String? {
+        get { extras?.statusMessage }
+        set { extras = Extras.make(delayDistribution, newValue) }
+    }
+    /// The fields few responses set, boxed: the serving path copies a response per request, and
+    /// a `nil` box costs that copy nothing.
+    private var extras: Extras?
+
+    private final class Extras: Sendable {
+        let delayDistribution: DelayDistribution?
+        let statusMessage: String?
+
+        init(_ delayDistribution: DelayDistribution?, _ statusMessage: String?) {
+            self.delayDistribution = delayDistribution
+            self.statusMessage = statusMessage
+        }
+
+        static func make(_ delayDistribution: DelayDistribution?, _ statusMessage: String?) -> Extras? {
+            delayDistribution == nil && statusMessage == nil ? nil : Extras(delayDistribution, statusMessage)
+        }
+    }
     /// A `Retry-After` header computed when the response is sent.
     public var retryAfter: RetryAfterSetting?
     /// A fault the transport carries out instead of a normal answer.
@@ -40,7 +63,6 @@ public struct StubResponse: Sendable {
         self.delayMs = delayMs
         self.retryAfter = retryAfter
         self.fault = fault
-        self.delayDistribution = delayDistribution
-        self.statusMessage = statusMessage
+        self.extras = Extras.make(delayDistribution, statusMessage)
     }
 }

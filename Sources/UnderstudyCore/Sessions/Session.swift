@@ -11,6 +11,8 @@ final class Session: HTTPResponder {
     let responder: UnderstudyResponder
     /// The session's port; nil once closed. Holds this session as its responder until closed.
     var listener: (any SessionListener)?
+    /// The session's HTTPS port, when it asked for one (`"tls"`); closed with the session.
+    var secureListener: (any SessionListener)?
     /// Monotonic nanoseconds of the last request (or of creation).
     var lastActivity: UInt64
     /// Requests sent to the session's stubs, refused ones included (admin calls are not counted);
@@ -42,6 +44,16 @@ final class Session: HTTPResponder {
         return responder.reject(request, status: status, reason: reason)
     }
 
+    func answerAwaitingDelivery(_ request: HTTPRequest) -> (answer: HTTPAnswer, journal: JournalTicket?) {
+        note(request)
+        return responder.answerAwaitingDelivery(request)
+    }
+
+    func rejectAwaitingDelivery(_ request: HTTPRequest, status: Int, reason: String) -> (response: HTTPResponse, journal: JournalTicket?) {
+        note(request)
+        return responder.rejectAwaitingDelivery(request, status: status, reason: reason)
+    }
+
     /// Milliseconds since the last request.
     func idleMilliseconds(now: UInt64) -> Int {
         Int((now &- lastActivity) / 1_000_000)
@@ -50,8 +62,11 @@ final class Session: HTTPResponder {
     /// Closes the port (and its connections) and breaks the session ↔ listener cycle.
     func close() {
         let listener = self.listener
+        let secureListener = self.secureListener
         self.listener = nil
+        self.secureListener = nil
         listener?.close()
+        secureListener?.close()
     }
 
     private func note(_ request: HTTPRequest) {

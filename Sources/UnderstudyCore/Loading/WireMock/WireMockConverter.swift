@@ -23,6 +23,25 @@ public enum WireMockConverter {
         return convert(set.stubs)
     }
 
+    /// The file `convert-wiremock` writes into its output directory.
+    public static let outputFileName = "converted-from-wiremock.json"
+
+    /// Writes `result` as indented JSON to ``outputFileName`` in `directory` (created if
+    /// missing); returns the file's path.
+    @discardableResult
+    public static func write(_ result: Result, toDirectory directory: String) throws -> String {
+        let target = (directory.hasSuffix("/") ? directory : directory + "/") + outputFileName
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try Data((result.document.prettyJSON() + "\n").utf8).write(to: URL(fileURLWithPath: target))
+        return target
+    }
+
+    /// How many stubs a converted document holds.
+    public static func stubCount(_ result: Result) -> Int {
+        if case .array(let items)? = result.document["stubs"] { return items.count }
+        return 0
+    }
+
     /// Converts stubs already loaded.
     public static func convert(_ stubs: [Stub]) -> Result {
         var notes: [String] = []
