@@ -37,7 +37,7 @@ class WireMockCheckTests(unittest.TestCase):
         self.assertEqual(result.stdout.splitlines(), [
             f"{bad}:2:61: error: expected a string, found a number (at request.headers.X.equalTo)",
             f"{bad}:3:47: error: unsupported WireMock transformer `response-templat`: only `response-template` is supported (at response.transformers)",
-            f"{bad}:3:70: error: unsupported WireMock feature `proxyBaseUrl`: proxying is not supported (at response.proxyBaseUrl)",
+            f"{bad}:3:69: error: unsupported WireMock feature `proxyBaseUrl`: proxying is not supported (at response.proxyBaseUrl)",
         ])
         out = pathlib.Path(self.directory.name, "out")
         converted = run_cli("convert-wiremock", self.root, out)
