@@ -14,6 +14,7 @@ extension StubEngine {
     /// With an admin token configured, a request without the right `Authorization: Bearer`
     /// header gets 401 before anything else is looked at.
     public func admin(_ request: HTTPRequest, reload: () -> Result<Int, StubLoadFailure>) -> HTTPResponse {
+        if let page = AdminPage.response(for: request) { return page }  // static, holds no data: served without the token
         if let token = configuration.adminToken, let refusal = AdminAuthorization(token: token).refusal(for: request) {
             return refusal
         }
@@ -37,6 +38,15 @@ extension StubEngine {
             case "DELETE": return AdminResponse.value(.object([JSONMember("cleared", .int(journal.clear()))]))
             default: return AdminResponse.methodNotAllowed(method, allowed: ["GET", "DELETE"])
             }
+        case ["requests.har"]:
+            guard method == "GET" else { return AdminResponse.methodNotAllowed(method, allowed: ["GET"]) }
+            return exportHAR(request)
+        case _ where segments.count == 3 && segments[0] == "requests" && segments[2] == "near-misses":
+            guard method == "GET" else { return AdminResponse.methodNotAllowed(method, allowed: ["GET"]) }
+            return explainRequest(segments[1])
+        case ["rate-limits"]:
+            guard method == "GET" else { return AdminResponse.methodNotAllowed(method, allowed: ["GET"]) }
+            return listRateLimits()
         case ["requests", "count"]:
             guard method == "POST" else { return AdminResponse.methodNotAllowed(method, allowed: ["POST"]) }
             return countRequests(request.body)

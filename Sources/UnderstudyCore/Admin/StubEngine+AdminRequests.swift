@@ -1,41 +1,17 @@
 /// `GET|DELETE /__admin/requests` and `POST /__admin/requests/count`.
 extension StubEngine {
-    static let requestFilters = ["stub", "method", "path", "matched", "since", "limit"]
-
     func listRequests(_ query: String?) -> HTTPResponse {
-        var stub: String?, method: String?, path: String?, matched: Bool?, since = 0, limit = Int.max
-        for (name, value) in PercentDecoding.queryPairs(query) {
-            switch name {
-            case "stub": stub = value
-            case "method": method = value.uppercased()
-            case "path": path = value
-            case "matched":
-                switch value {
-                case "true": matched = true
-                case "false": matched = false
-                default: return AdminResponse.error(400, "matched must be true or false, found `\(value)`")
-                }
-            case "since":
-                guard let number = Int(value), number >= 0 else { return AdminResponse.error(400, "since must be a seq number (0 or more), found `\(value)`") }
-                since = number
-            case "limit":
-                guard let number = Int(value), number >= 0 else { return AdminResponse.error(400, "limit must be a count (0 or more), found `\(value)`") }
-                limit = number
-            default:
-                let hint = EditDistance.closest(to: name, among: Self.requestFilters).map { "; did you mean `\($0)`?" } ?? ""
-                return AdminResponse.error(400, "unknown filter `\(name)`\(hint) (filters: \(Self.requestFilters.joined(separator: ", ")))")
-            }
+        let filter: RequestFilter
+        switch RequestFilter.parse(query) {
+        case .success(let parsed): filter = parsed
+        case .failure(let failure): return failure.response
         }
         var writer = JSONWriter(capacity: 1024)
         writer.raw("{\"requests\":[")
         var total = 0
         journal.forEach { entry in
-            guard entry.seq > since else { return }
-            if let stub, entry.stubID != stub { return }
-            if let method, entry.request.method.uppercased() != method { return }
-            if let path, entry.request.path != path, PercentDecoding.decodePath(entry.request.path) != path { return }
-            if let matched, entry.matched != matched { return }
-            if total < limit {
+            guard filter.includes(entry) else { return }
+            if total < filter.limit {
                 if total > 0 { writer.raw(",") }
                 writer.bytes.append(contentsOf: entry.json)
             }

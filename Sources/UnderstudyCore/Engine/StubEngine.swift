@@ -165,6 +165,7 @@ public final class StubEngine {
     }
 
     private func unmatched(_ context: MatchContext) -> HTTPResponse {
+        if let icon = browserIcon(for: context) { return icon }  // a browser's, not the client's: not journaled
         let status = configuration.unmatchedStatus
         let body = nearMissReport(context)
         record(JournalRecord(request: context.request, matched: false, stubID: nil, responseIndex: nil, status: status,
