@@ -3,6 +3,11 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Journal entries → HAR 1.2 (the HTTP Archive format browser devtools and HAR viewers open).
 ///
@@ -54,6 +59,30 @@ public enum HARExport {
             entries.append(value)
         }
         return document(entries: entries, defaultHost: defaultHost).jsonBytes
+    }
+
+    /// Reads a JSON Lines journal file (`-` is standard input) and converts it; a missing or
+    /// unreadable file throws with line 0.
+    public static func har(fromJournalFile path: String, defaultHost: String = "127.0.0.1") throws(HARExportError) -> [UInt8] {
+        let data: Data?
+        if path == "-" {
+            data = Data(readStandardInput())
+        } else {
+            data = FileManager.default.contents(atPath: path)
+        }
+        guard let data else { throw HARExportError(line: 0, message: "cannot read \(path)") }
+        return try har(fromJournalLines: Array(data), defaultHost: defaultHost)
+    }
+
+    private static func readStandardInput() -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { return bytes }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
     }
 
     // MARK: - One entry

@@ -4,5 +4,5 @@ public struct HARExportError: Error, CustomStringConvertible, Sendable {
     public var line: Int
     public var message: String
 
-    public var description: String { "line \(line): \(message)" }
+    public var description: String { line > 0 ? "line \(line): \(message)" : message }
 }
