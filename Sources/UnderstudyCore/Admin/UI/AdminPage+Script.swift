@@ -345,11 +345,11 @@ extension AdminPage {
             'No stubs are loaded.'));
           $('panel-scenarios').replaceChildren(grid(['Scenario', 'State', 'States'], scenarios.scenarios.map((s) => el('tr', {},
             el('td', { text: s.name }), el('td', { class: 'current', text: s.state }),
-            el('td', {}, s.states.map((name, i) => el('span', { class: name === s.state ? 'current' : null, text: (i ? ' · ' : '') + name })))))),
+            el('td', {}, s.states.map((name, i) => el('span', { class: name === s.state ? 'current' : null, text: (i ? ' · ' : '') + name }))))),
             'No scenarios.'));
           $('panel-limits').replaceChildren(grid(['Stub', 'Limit', 'Left now', 'Full again in'], limits.rateLimits.map((r) => el('tr', {},
             el('td', { text: r.stub }), el('td', { text: r.limit + ' per ' + r.window + ' s (' + r.algorithm + ')' }),
-            el('td', { text: r.remaining }), el('td', { text: r.resetSeconds + ' s' })))),
+            el('td', { text: r.remaining }), el('td', { text: r.resetSeconds + ' s' }))),
             'No stub has a rate limit.'));
           refreshSessions();
         } catch (error) { /* the follower reports connection problems */ }
@@ -363,7 +363,7 @@ extension AdminPage {
           panel.replaceChildren(grid(['Session', 'URL', 'Requests', 'Idle'], data.sessions.map((s) => el('tr', {},
             el('td', { text: s.name ? s.name + ' (' + s.id + ')' : s.id }),
             el('td', {}, el('a', { href: s.url + '/__admin/ui', text: s.url })),
-            el('td', { text: s.requests }), el('td', { text: Math.round(s.idleMs / 1000) + ' s' })))),
+            el('td', { text: s.requests }), el('td', { text: Math.round(s.idleMs / 1000) + ' s' }))),
             'No sessions.'));
         } catch (error) { /* as above */ }
       }
