@@ -1,31 +1,86 @@
 /// What the transport talks to: routes `/__admin/*` to the admin API and everything else to the
-/// stub engine.
+/// stub engine. The main port's responder can also host sessions (``enableSessions(_:)``), each
+/// a responder of its own made by ``init(session:configuration:)``.
 ///
 /// Not `Sendable`: one thread (the transport's event loop) drives it.
 public final class UnderstudyResponder: HTTPResponder {
     private let stubPaths: [String]
+    /// The stubs last loaded from `stubPaths` (without stubs posted to the admin API): what a
+    /// new session starts with.
+    private(set) var fileStubs: StubSet
     /// The engine behind the responder, for callers that want the journal or stubs directly.
     public let engine: StubEngine
+    /// The sessions this (main-port) responder hosts; nil until ``enableSessions(_:)``.
+    public private(set) var sessions: SessionRegistry?
+    /// Whether this responder serves a session's port (whose admin API has no `/sessions`).
+    private let isSession: Bool
 
     /// Loads the stubs at `stubPaths` (files or directories); throws every error found.
     public init(stubPaths: [String], configuration: EngineConfiguration = EngineConfiguration()) throws(StubLoadFailure) {
         self.stubPaths = stubPaths
-        self.engine = StubEngine(stubs: try StubLoader.load(paths: stubPaths), configuration: configuration)
+        self.fileStubs = try StubLoader.load(paths: stubPaths)
+        self.engine = StubEngine(stubs: fileStubs, configuration: configuration)
+        self.isSession = false
     }
 
     /// Serves an already loaded stub set; `reload()` then has no paths to read and fails.
     public init(stubs: StubSet, configuration: EngineConfiguration = EngineConfiguration()) {
         self.stubPaths = []
+        self.fileStubs = stubs
         self.engine = StubEngine(stubs: stubs, configuration: configuration)
+        self.isSession = false
+    }
+
+    /// A session's responder: `main`'s file-loaded stubs in fresh state, its stub paths (so the
+    /// session's own reload re-reads them), and `configuration` (with the session's id).
+    init(session main: UnderstudyResponder, configuration: EngineConfiguration) {
+        self.stubPaths = main.stubPaths
+        self.fileStubs = main.fileStubs
+        self.engine = StubEngine(stubs: main.fileStubs, configuration: configuration)
+        self.isSession = true
+    }
+
+    /// Lets this responder create sessions on `POST /__admin/sessions`. The transport then
+    /// becomes the registry's ``SessionRegistry/host`` (see `HTTPServer.hostSessions`).
+    @discardableResult
+    public func enableSessions(_ limits: SessionLimits = SessionLimits()) -> SessionRegistry {
+        if let sessions { return sessions }
+        let registry = SessionRegistry(main: self, limits: limits)
+        sessions = registry
+        return registry
     }
 
     /// Answers a request. Admin requests go to the admin API and are not journaled; every other
-    /// request is journaled before this returns.
+    /// request is journaled before this returns. A long poll answered here gets what it has now.
     public func respond(to request: HTTPRequest) -> HTTPResponse {
         if StubEngine.isAdminPath(request.path) {
+            if let response = sessionsAdmin(request) { return response }
             return engine.admin(request, reload: reload)
         }
         return engine.handle(request)
+    }
+
+    /// The request header that sends a main-port request to a session instead, for the rare
+    /// client that cannot change its base URL.
+    public static let sessionHeader = "Understudy-Session"
+
+    /// Answers a request now, or later for `GET /__admin/requests/wait`. On the main port, a
+    /// request with an `Understudy-Session: ID` header is the session's, exactly as if it had
+    /// been sent to the session's port.
+    public func answer(_ request: HTTPRequest) -> HTTPAnswer {
+        if let sessions, let id = request.headers[Self.sessionHeader] {
+            guard let session = sessions.session(id) else {
+                let reason = "no session with id `\(id)` (from the \(Self.sessionHeader) header); it may have been deleted or reclaimed after --session-idle-timeout"
+                return .now(StubEngine.isAdminPath(request.path) ? engine.authorizationRefusal(request) ?? AdminResponse.error(404, reason)
+                                                                 : engine.reject(request, status: 404, reason: reason))
+            }
+            return session.answer(request)
+        }
+        if StubEngine.isAdminPath(request.path) {
+            if let response = sessionsAdmin(request) { return .now(response) }
+            return engine.adminAnswer(request, reload: reload)
+        }
+        return .now(engine.handle(request))
     }
 
     /// Journals a request the transport refused and returns what to send.
@@ -34,7 +89,8 @@ public final class UnderstudyResponder: HTTPResponder {
     }
 
     /// Re-reads the stub paths, all-or-nothing: on failure the current stubs stay. On success
-    /// sequences, scenarios and rate limits start over; the journal is kept.
+    /// sequences, scenarios and rate limits start over; the journal is kept. Sessions already
+    /// alive keep their stubs; sessions created afterwards start from the reloaded ones.
     public func reload() -> Result<Int, StubLoadFailure> {
         guard !stubPaths.isEmpty else {
             return .failure(StubLoadFailure(errors: [StubFileError(
@@ -43,6 +99,7 @@ public final class UnderstudyResponder: HTTPResponder {
         }
         do {
             let set = try StubLoader.load(paths: stubPaths)
+            fileStubs = set
             engine.replaceStubs(set)
             return .success(set.count)
         } catch {
@@ -52,6 +109,21 @@ public final class UnderstudyResponder: HTTPResponder {
 
     /// How many stubs are loaded.
     public var stubCount: Int { engine.stubs.count }
+
+    /// `/__admin/sessions…` on the main port (or its refusal on a session's port); nil for
+    /// every other admin path.
+    private func sessionsAdmin(_ request: HTTPRequest) -> HTTPResponse? {
+        let segments = StubEngine.adminSegments(request.path)
+        guard segments.first == "sessions" else { return nil }
+        if let refusal = engine.authorizationRefusal(request) { return refusal }
+        if isSession {
+            return AdminResponse.error(404, "no admin endpoint \(request.method) \(request.path) on a session's port: sessions are created, listed and deleted on the daemon's main port")
+        }
+        guard let sessions else {
+            return AdminResponse.error(404, "sessions are not enabled on this server")
+        }
+        return sessions.admin(request, segments: segments)
+    }
 }
 
 @available(*, unavailable)

@@ -9,6 +9,8 @@ import UnderstudyCore
 final class Connection {
     /// The connection's bufferevent, which the server created for evhttp.
     let bufferevent: OpaquePointer
+    /// Who answers requests on this connection: the main port's responder or a session's.
+    let responder: any HTTPResponder
     /// The evhttp connection, learnt when the first bytes arrive.
     var evcon: OpaquePointer?
     /// Reads the raw request stream alongside evhttp (method names, refused requests).
@@ -26,8 +28,9 @@ final class Connection {
     /// a whole head (and body) must arrive within the idle timeout, however slowly it trickles.
     var requestDeadline: EventHandle?
 
-    init(bufferevent: OpaquePointer, parser: RequestStreamParser) {
+    init(bufferevent: OpaquePointer, responder: any HTTPResponder, parser: RequestStreamParser) {
         self.bufferevent = bufferevent
+        self.responder = responder
         self.parser = parser
     }
 

@@ -15,13 +15,15 @@ extension HTTPServer {
         let context = Unmanaged.passUnretained(self).toOpaque()
         evhttp_set_gencb(http, { request, context in
             guard let request, let context else { return }
-            Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().accept(request)
+            let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
+            server.accept(request, responder: server.responder)
         }, context)
         // evhttp asks us for each new connection's bufferevent, which is the one moment to attach
         // the raw-stream reader before any byte arrives.
         evhttp_set_bevcb(http, { base, context in
             guard let context else { return nil }
-            return Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().makeBufferevent(base: base)
+            let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
+            return server.makeBufferevent(base: base, responder: server.responder)
         }, context)
         let watch = event_new(base, stopReadEnd, Int16(EV_READ | EV_PERSIST), { fd, _, context in
             var drain = [UInt8](repeating: 0, count: 64)
@@ -49,10 +51,18 @@ extension HTTPServer {
         acceptResume = EventHandle(event_new(base, -1, 0, { _, _, context in
             guard let context else { return }
             let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
-            guard !server.closed, let bound = server.boundSocket,
-                  let listener = evhttp_bound_socket_get_listener(bound) else { return }
-            evconnlistener_enable(listener)
+            guard !server.closed else { return }
+            if let bound = server.boundSocket, let listener = evhttp_bound_socket_get_listener(bound) {
+                evconnlistener_enable(listener)
+            }
+            for port in server.sessionPorts.values { port.resumeAccepting() }
         }, context))
+        watchAcceptErrors(of: listener)
+    }
+
+    /// Out of descriptors, `listener` (the main port's or a session's) pauses and every listener
+    /// resumes 100 ms later.
+    func watchAcceptErrors(of listener: OpaquePointer) {
         // The error callback's argument is evhttp's (the listener's own user data), so the
         // server is found through the listener.
         ListenerOwners[listener] = self
@@ -91,10 +101,10 @@ extension HTTPServer {
 
     /// Creates a connection's bufferevent (as evhttp would: no fd yet, evhttp closes the fd) and
     /// watches its input buffer.
-    func makeBufferevent(base: OpaquePointer?) -> OpaquePointer? {
+    func makeBufferevent(base: OpaquePointer?, responder: any HTTPResponder) -> OpaquePointer? {
         guard let bufferevent = bufferevent_socket_new(base, -1, 0) else { return nil }
         let connection = Connection(
-            bufferevent: bufferevent,
+            bufferevent: bufferevent, responder: responder,
             parser: RequestStreamParser(maxBodyBytes: configuration.maxBodyBytes, maxHeadBytes: configuration.maxHeaderBytes,
                                         reporting: .unknownMethods))
         // An address can be reused once a connection that never sent a byte (so never got a close
@@ -140,7 +150,7 @@ extension HTTPServer {
                     case .head(let head):
                         connection.heads.append(head)
                     case .refused(let head, let reason):
-                        refuse(head, status: 413, reason: reason)
+                        refuse(head, status: 413, reason: reason, responder: connection.responder)
                     }
                 }
             }
@@ -193,6 +203,7 @@ extension HTTPServer {
         if let pending = connection.current {
             connection.current = nil
             pending.timer = nil
+            pending.deferral?.cancel()  // the client left before a long poll was answered
             finishRequest()
         }
         if let tap = connection.tap {

@@ -8,8 +8,8 @@ import UnderstudyCore
 
 extension HTTPServer {
     /// evhttp has parsed a request: build the engine's view of it, ask the responder (which
-    /// journals it), then answer now or on a timer.
-    func accept(_ request: OpaquePointer) {
+    /// journals it), then answer now, on a timer, or when the responder's deferred reply comes.
+    func accept(_ request: OpaquePointer, responder: any HTTPResponder) {
         let receivedAt = clock.nanoseconds()
         guard let evcon = evhttp_request_get_connection(request) else { return }
         let bufferevent = evhttp_connection_get_bufferevent(evcon)
@@ -49,8 +49,18 @@ extension HTTPServer {
 
         let engineRequest = Self.makeRequest(method: method, target: target, headers: headers, body: body)
         openJournalBatch()
-        let response = refusal.map { responder.reject(engineRequest, status: 400, reason: $0) }
-            ?? responder.respond(to: engineRequest)
+        let response: HTTPResponse
+        if let refusal {
+            response = responder.reject(engineRequest, status: 400, reason: refusal)
+        } else {
+            switch responder.answer(engineRequest) {
+            case .now(let answer):
+                response = answer
+            case .later(let deferral):
+                defer_(deferral, request: request, method: method, target: target, receivedAt: receivedAt, on: connection)
+                return
+            }
+        }
 
         let pending = PendingReply(request: request, response: response, method: method, target: target,
                                    receivedAt: receivedAt, closeAfter: closeAfter)
@@ -67,6 +77,79 @@ extension HTTPServer {
             schedule(pending, on: connection, afterMilliseconds: response.delayMs)
         } else {
             send(pending, on: connection)
+        }
+    }
+
+    /// A request the responder answers later (a long poll): it stays in flight, holding its
+    /// connection, until the responder answers, the timeout fires (``DeferredReply/expire()``),
+    /// or the client hangs up (`closed(_:)` cancels it). Exactly one of those sends, at most once.
+    func defer_(_ deferral: DeferredReply, request: OpaquePointer, method: String, target: String,
+                receivedAt: UInt64, on connection: Connection?) {
+        let pending = PendingReply(request: request, response: HTTPResponse(status: 500), method: method, target: target,
+                                   receivedAt: receivedAt, closeAfter: false)
+        inFlight += 1
+        guard let connection else {
+            deferral.cancel()
+            pending.response = HTTPResponse(status: 500, headers: ["Content-Type": "text/plain; charset=utf-8"],
+                                            body: Array("cannot wait on this connection\n".utf8))
+            send(pending, on: nil)
+            return
+        }
+        pending.deferral = deferral
+        connection.current = pending
+        if let seconds = deferral.timeoutSeconds {
+            let timer = EventHandle(event_new(base, -1, 0, { _, _, context in
+                guard let context else { return }
+                let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
+                // Sending drops the pending reply and its timer: keep this event alive until its callback returns.
+                let timer = connection.current?.timer
+                withExtendedLifetime(timer) { connection.current?.deferral?.expire() }
+            }, Unmanaged.passUnretained(connection).toOpaque()))
+            pending.timer = timer
+            timer?.add(afterSeconds: seconds)
+        }
+        watchForHangup(pending, on: connection)
+        deferral.attach { [weak self, weak connection, weak pending] response in
+            guard let self, let connection, let pending, connection.current === pending else { return }
+            pending.deferral = nil
+            pending.response = response
+            pending.timer = nil
+            pending.hangupWatch = nil
+            self.send(pending, on: connection)
+        }
+    }
+
+    /// While a long poll waits, evhttp does not read its connection, so a client that hangs up
+    /// would go unnoticed until the reply is written. A read event on the socket notices: end
+    /// of stream (or an error) closes the connection, whose close callback cancels the wait.
+    /// Bytes instead (a pipelined request) just end the watch; evhttp reads them after the reply.
+    func watchForHangup(_ pending: PendingReply, on connection: Connection) {
+        let fd = bufferevent_getfd(connection.bufferevent)
+        guard fd >= 0 else { return }
+        let watch = EventHandle(event_new(base, fd, Int16(EV_READ), { fd, _, context in
+            guard let context else { return }
+            let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
+            // Closing frees the pending reply and this event with it: keep the event alive until its callback returns.
+            let watch = connection.current?.hangupWatch
+            withExtendedLifetime(watch) {
+                var byte: UInt8 = 0
+                let peeked = recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+                let gone = peeked == 0 || (peeked < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+                if gone, connection.current?.deferral != nil, let evcon = connection.evcon {
+                    evhttp_connection_free(evcon)
+                } else if peeked < 0 {
+                    connection.current?.hangupWatch?.add()  // spurious wake-up: keep watching
+                }
+            }
+        }, Unmanaged.passUnretained(connection).toOpaque()))
+        pending.hangupWatch = watch
+        watch?.add()
+    }
+
+    /// Answers every pending long poll with what it has (the server is stopping).
+    func expireDeferredReplies() {
+        for connection in Array(connections.values) {
+            connection.current?.deferral?.expire()
         }
     }
 
@@ -144,7 +227,7 @@ extension HTTPServer {
 
     /// Journals a request evhttp refuses on its own (evhttp sends the refusal itself and never
     /// calls back), while the refusal has not been written yet.
-    func refuse(_ head: RequestHead, status: Int, reason: String) {
+    func refuse(_ head: RequestHead, status: Int, reason: String, responder: any HTTPResponder) {
         let start = clock.nanoseconds()
         openJournalBatch()
         let response = responder.reject(head.request(), status: status, reason: reason)

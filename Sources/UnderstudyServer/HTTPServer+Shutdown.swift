@@ -10,6 +10,9 @@ extension HTTPServer {
             evhttp_del_accept_socket(http, boundSocket)
             self.boundSocket = nil
         }
+        for port in sessionPorts.values { port.stopAccepting() }
+        // Long polls answer now with what they have rather than hold the stop for their timeout.
+        expireDeferredReplies()
         if inFlight <= 0 {
             event_base_loopbreak(base)
             return

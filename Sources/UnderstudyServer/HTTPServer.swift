@@ -46,6 +46,11 @@ public final class HTTPServer {
     var batchOpen = false
     /// Re-enables the listener after it paused for lack of descriptors.
     var acceptResume: EventHandle?
+    /// The ports of live sessions (see `HTTPServer+Sessions.swift`), each closed before the loop is freed.
+    var sessionPorts: [ObjectIdentifier: SessionPort] = [:]
+    /// The registry whose sessions this server hosts, and the timer that reclaims idle ones.
+    weak var sessionRegistry: SessionRegistry?
+    var sessionSweep: EventHandle?
 
     /// The URL clients use: `http://127.0.0.1:PORT`.
     public var url: String {
@@ -58,7 +63,7 @@ public final class HTTPServer {
         // A client that goes away mid-write must cost an error code, not the process.
         signal(SIGPIPE, SIG_IGN)
         guard let base = event_base_new() else { throw .setupFailed("event_base_new failed") }
-        guard let http = evhttp_new(base) else {
+        guard let http = Self.makeHTTP(base: base, configuration: configuration) else {
             event_base_free(base)
             throw .setupFailed("evhttp_new failed")
         }
@@ -73,29 +78,16 @@ public final class HTTPServer {
         _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
         _ = fcntl(fds[1], F_SETFL, O_NONBLOCK)
 
-        // Every method reaches the callback. libevent 2.1 parses only the nine methods of its
-        // enum; any other token gets the internal type bit 1 << 15 (EVHTTP_REQ_UNKNOWN_, not in
-        // the installed headers) and a 501 unless that bit is allowed. Allowing all 16 bits lets
-        // such requests through, nameless; the raw-stream reader (RequestStreamParser) supplies
-        // the name as sent.
-        evhttp_set_allowed_methods(http, UInt16.max)
-        evhttp_set_max_body_size(http, Int(configuration.maxBodyBytes))
-        evhttp_set_max_headers_size(http, Int(configuration.maxHeaderBytes))
-        evhttp_set_timeout(http, Int32(configuration.idleTimeoutSeconds))
-        // Only the stub decides Content-Type; evhttp would otherwise add text/html.
-        evhttp_set_default_content_type(http, nil)
-        // Read a too-large body to its end before answering 413, so the client sees the 413
-        // instead of a reset caused by closing a socket with unread data.
-        _ = evhttp_set_flags(http, Int32(EVHTTP_SERVER_LINGERING_CLOSE))
-
-        guard let bound = evhttp_bind_socket_with_handle(http, configuration.host, UInt16(truncatingIfNeeded: configuration.port)) else {
-            let code = errno
+        let bound: OpaquePointer
+        switch Self.bind(http, host: configuration.host, port: configuration.port) {
+        case .success(let socket):
+            bound = socket
+        case .failure(let error):
             evhttp_free(http)
             event_base_free(base)
             closeDescriptor(fds[0])
             closeDescriptor(fds[1])
-            throw .bindFailed(host: configuration.host, port: configuration.port, errno: code,
-                              message: code == 0 ? "cannot resolve or bind the address" : String(cString: strerror(code)))
+            throw error
         }
         let port = Self.localPort(of: evhttp_bound_socket_get_fd(bound)) ?? configuration.port
 
@@ -130,8 +122,13 @@ public final class HTTPServer {
         closed = true
         closeJournalBatch()
         for connection in connections.values {
+            connection.current?.deferral?.cancel()
             connection.current = nil  // cancels delay timers; evhttp frees the requests
         }
+        // Session ports first: each frees its own evhttp (and connections) on this base.
+        sessionRegistry?.closeAll()
+        for port in Array(sessionPorts.values) { port.close() }
+        sessionSweep = nil
         forgetListener()
         if let boundSocket {
             evhttp_del_accept_socket(http, boundSocket)
@@ -177,8 +174,39 @@ public final class HTTPServer {
         }
     }
 
+    /// A new evhttp on `base` with the server's limits and settings; the main port and every
+    /// session port are made by this one function, so they behave alike.
+    static func makeHTTP(base: OpaquePointer, configuration: ServerConfiguration) -> OpaquePointer? {
+        guard let http = evhttp_new(base) else { return nil }
+        // Every method reaches the callback. libevent 2.1 parses only the nine methods of its
+        // enum; any other token gets the internal type bit 1 << 15 (EVHTTP_REQ_UNKNOWN_, not in
+        // the installed headers) and a 501 unless that bit is allowed. Allowing all 16 bits lets
+        // such requests through, nameless; the raw-stream reader (RequestStreamParser) supplies
+        // the name as sent.
+        evhttp_set_allowed_methods(http, UInt16.max)
+        evhttp_set_max_body_size(http, Int(configuration.maxBodyBytes))
+        evhttp_set_max_headers_size(http, Int(configuration.maxHeaderBytes))
+        evhttp_set_timeout(http, Int32(configuration.idleTimeoutSeconds))
+        // Only the stub decides Content-Type; evhttp would otherwise add text/html.
+        evhttp_set_default_content_type(http, nil)
+        // Read a too-large body to its end before answering 413, so the client sees the 413
+        // instead of a reset caused by closing a socket with unread data.
+        _ = evhttp_set_flags(http, Int32(EVHTTP_SERVER_LINGERING_CLOSE))
+        return http
+    }
+
+    /// Binds a listening socket for `http`.
+    static func bind(_ http: OpaquePointer, host: String, port: Int) -> Result<OpaquePointer, ServerError> {
+        guard let bound = evhttp_bind_socket_with_handle(http, host, UInt16(truncatingIfNeeded: port)) else {
+            let code = errno
+            return .failure(.bindFailed(host: host, port: port, errno: code,
+                                        message: code == 0 ? "cannot resolve or bind the address" : String(cString: strerror(code))))
+        }
+        return .success(bound)
+    }
+
     /// The port a bound socket ended up on.
-    private static func localPort(of fd: Int32) -> Int? {
+    static func localPort(of fd: Int32) -> Int? {
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         let result = withUnsafeMutablePointer(to: &storage) {

@@ -7,15 +7,21 @@ final class PendingReply {
     /// The evhttp request; valid while its connection is open (the connection's close callback
     /// drops this object before evhttp frees the request).
     let request: OpaquePointer
-    let response: HTTPResponse
+    /// What to send; for a deferred reply, filled in when the responder answers.
+    var response: HTTPResponse
+    /// Set while the responder has yet to answer (a long poll); cancelled if the client leaves.
+    var deferral: DeferredReply?
     let method: String
     let target: String
     /// When evhttp handed the request over (monotonic nanoseconds), for the access log.
     let receivedAt: UInt64
     /// Whether the connection must close after this response (the request body could not be read).
     let closeAfter: Bool
-    /// The timer for a delay or a fault; freed with this object.
+    /// The timer for a delay, a fault or a long poll's timeout; freed with this object.
     var timer: EventHandle?
+    /// For a long poll: watches the socket for the client hanging up (evhttp reads nothing while
+    /// a request waits for its reply, so it would only notice at the write); freed with this object.
+    var hangupWatch: EventHandle?
     /// Monotonic nanoseconds before which a delayed reply must not be sent.
     var dueAt: UInt64 = 0
     /// Set once the response has been handed to evhttp, so it is not sent twice.

@@ -73,6 +73,18 @@ struct ServeCommand: ParsableCommand {
         valueName: "count"))
     var maxConnections: Int?
 
+    @Option(help: ArgumentHelp(
+        "Sessions alive at once (POST /__admin/sessions); past it, creating one answers 503. 0 turns sessions off.",
+        discussion: "Each idle session holds a listening socket and a few kilobytes; the default covers a parallel test run with room to spare.",
+        valueName: "count"))
+    var maxSessions: Int = SessionLimits.defaultMaxSessions
+
+    @Option(help: ArgumentHelp(
+        "Seconds without a request after which a session is deleted (its port closed); 0 keeps sessions until deleted.",
+        discussion: "Reclaims the sessions of a test process that was killed before it could delete them. Fractions allowed.",
+        valueName: "seconds"))
+    var sessionIdleTimeout: Double = SessionLimits.defaultIdleTimeoutSeconds
+
     @Flag(help: "Run in the background: return once the server is ready (exit 0), or fail with its error.")
     var detach = false
 
@@ -92,6 +104,10 @@ struct ServeCommand: ParsableCommand {
             throw ValidationError("--max-header-bytes must be between 256 and \(16 << 20)")
         }
         guard (1...86_400).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be between 1 and 86400 seconds") }
+        guard (0...100_000).contains(maxSessions) else { throw ValidationError("--max-sessions must be between 0 and 100000") }
+        guard sessionIdleTimeout.isFinite, (0...604_800).contains(sessionIdleTimeout) else {
+            throw ValidationError("--session-idle-timeout must be between 0 (never) and 604800 seconds (a week)")
+        }
         if let maxConnections, !(1...1_000_000).contains(maxConnections) {
             throw ValidationError("--max-connections must be between 1 and 1000000")
         }
@@ -174,6 +190,9 @@ struct ServeCommand: ParsableCommand {
         if !quiet {
             server.accessLog = { Console.error($0.line) }
         }
+        let sessions = responder.enableSessions(SessionLimits(maxSessions: maxSessions, idleTimeoutSeconds: sessionIdleTimeout))
+        sessions.log = { Console.error($0) }
+        server.hostSessions(sessions)
         server.handleSignals {
             switch responder.reload() {
             case .success(let count):

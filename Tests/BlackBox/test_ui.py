@@ -192,6 +192,30 @@ class UITests(unittest.TestCase):
         self.assertIn("2 per 60 s", limits)
         self.browser.key("1", code="Digit1", text="1")
 
+    def test_7b_the_sessions_panel_lists_sessions_whose_ports_serve_the_page_too(self):
+        body = json.dumps({"name": "ui-session", "stubs": [{"request": {"path": "/s"}, "responses": [{}]}]}).encode()
+        status, _, answer = request(self.port, "POST", "/__admin/sessions", body=body, headers=AUTH)
+        self.assertEqual(status, 201, answer)
+        session = json.loads(answer)
+        try:
+            self.browser.evaluate("document.body.focus()")
+            self.browser.key("5", code="Digit5", text="5")
+            panel, _ = self.browser.wait_for(
+                "(t => t.includes('ui-session') && t)(document.getElementById('panel-sessions').textContent)", timeout=10)
+            self.assertIn(session["url"], panel)
+            link = self.browser.evaluate("document.querySelector('#panel-sessions a').getAttribute('href')")
+            self.assertEqual(link, session["url"] + "/__admin/ui")
+            status, _, page = request(session["port"], "GET", "/__admin/ui")
+            self.assertEqual(status, 200)
+            self.assertIn(b"<title>Understudy</title>", page)
+            self.browser.key("1", code="Digit1", text="1")
+        finally:
+            request(self.port, "DELETE", "/__admin/sessions/" + session["id"], headers=AUTH)
+
+    def test_7c_updates_come_by_long_poll(self):
+        status = self.browser.evaluate("document.getElementById('status').textContent")
+        self.assertEqual(status, "live (long poll)")
+
     def test_8_nothing_is_loaded_from_outside_the_daemon(self):
         urls = self.browser.requested_urls()
         self.assertGreater(len(urls), 3)

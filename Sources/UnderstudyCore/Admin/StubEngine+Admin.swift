@@ -10,19 +10,27 @@ extension StubEngine {
         path == adminPrefix || path.hasPrefix(adminPrefix + "/")
     }
 
+    /// Answers one admin request now or later: `GET /__admin/requests/wait` is a long poll the
+    /// transport completes later; everything else is answered by ``admin(_:reload:)``.
+    public func adminAnswer(_ request: HTTPRequest, reload: () -> Result<Int, StubLoadFailure>) -> HTTPAnswer {
+        guard Self.adminSegments(request.path) == ["requests", "wait"] else {
+            return .now(admin(request, reload: reload))
+        }
+        if let refusal = authorizationRefusal(request) { return .now(refusal) }
+        let method = request.method.uppercased()
+        guard method == "GET" else { return .now(AdminResponse.methodNotAllowed(method, allowed: ["GET"])) }
+        return waitForRequests(request.query)
+    }
+
     /// Answers one admin request. `reload` re-reads the stub files (`POST /__admin/reload`).
     /// With an admin token configured, a request without the right `Authorization: Bearer`
-    /// header gets 401 before anything else is looked at.
+    /// header gets 401 before anything else is looked at. A wait (`requests/wait`) called here
+    /// answers with what the journal holds now, since nothing can complete it later.
     public func admin(_ request: HTTPRequest, reload: () -> Result<Int, StubLoadFailure>) -> HTTPResponse {
         if let page = AdminPage.response(for: request) { return page }  // static, holds no data: served without the token
-        if let token = configuration.adminToken, let refusal = AdminAuthorization(token: token).refusal(for: request) {
-            return refusal
-        }
+        if let refusal = authorizationRefusal(request) { return refusal }
         let method = request.method.uppercased()
-        var path = request.path
-        while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
-        let tail = path.dropFirst(Self.adminPrefix.count)
-        let segments = tail.split(separator: "/", omittingEmptySubsequences: true).map { PercentDecoding.decodePath(String($0)) }
+        let segments = Self.adminSegments(request.path)
 
         switch segments {
         case ["health"]:
@@ -31,11 +39,15 @@ extension StubEngine {
                 JSONMember("status", .string("ok")),
                 JSONMember("stubs", .int(stubs.count)),
                 JSONMember("requests", .int(journal.count)),
+                JSONMember("waiting", .int(waiters.count)),
             ]))
         case ["requests"]:
             switch method {
             case "GET": return listRequests(request.query)
-            case "DELETE": return AdminResponse.value(.object([JSONMember("cleared", .int(journal.clear()))]))
+            case "DELETE":
+                let cleared = journal.clear()
+                if !waiters.isEmpty { recountWaiters() }
+                return AdminResponse.value(.object([JSONMember("cleared", .int(cleared))]))
             default: return AdminResponse.methodNotAllowed(method, allowed: ["GET", "DELETE"])
             }
         case ["requests.har"]:
@@ -50,6 +62,20 @@ extension StubEngine {
         case ["requests", "count"]:
             guard method == "POST" else { return AdminResponse.methodNotAllowed(method, allowed: ["POST"]) }
             return countRequests(request.body)
+        case ["requests", "find"]:
+            guard method == "POST" else { return AdminResponse.methodNotAllowed(method, allowed: ["POST"]) }
+            return findRequests(request.body)
+        case ["requests", "wait"]:
+            guard method == "GET" else { return AdminResponse.methodNotAllowed(method, allowed: ["GET"]) }
+            switch waitForRequests(request.query) {
+            case .now(let response):
+                return response
+            case .later(let reply):
+                var response = AdminResponse.error(500, "the wait was not answered")
+                reply.expire()
+                reply.attach { response = $0 }
+                return response
+            }
         case ["stubs"]:
             switch method {
             case "GET": return listStubs()
@@ -78,5 +104,19 @@ extension StubEngine {
         default:
             return AdminResponse.error(404, "no admin endpoint \(request.method) \(request.path); see the README's Admin API section")
         }
+    }
+
+    /// The 401 for a request without the admin token, when one is configured; nil otherwise.
+    func authorizationRefusal(_ request: HTTPRequest) -> HTTPResponse? {
+        guard let token = configuration.adminToken else { return nil }
+        return AdminAuthorization(token: token).refusal(for: request)
+    }
+
+    /// The decoded path segments after `/__admin` (trailing slashes ignored).
+    static func adminSegments(_ rawPath: String) -> [String] {
+        var path = rawPath
+        while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
+        let tail = path.dropFirst(adminPrefix.count)
+        return tail.split(separator: "/", omittingEmptySubsequences: true).map { PercentDecoding.decodePath(String($0)) }
     }
 }

@@ -1,14 +1,14 @@
 /// `GET /__admin/requests.har`: the journal (with the usual filters) as HAR 1.2.
 extension StubEngine {
     func exportHAR(_ request: HTTPRequest) -> HTTPResponse {
-        let filter: RequestFilter
-        switch RequestFilter.parse(request.query) {
+        let filter: JournalFilter
+        switch JournalFilter.parse(request.query) {
         case .success(let parsed): filter = parsed
         case .failure(let failure): return failure.response
         }
         var entries: [JSONValue] = []
         journal.forEach { entry in
-            guard entries.count < filter.limit, filter.includes(entry), let value = JSONValue.parse(Array(entry.json)) else { return }
+            guard entries.count < filter.limit, filter.matches(entry), let value = JSONValue.parse(Array(entry.json)) else { return }
             entries.append(value)
         }
         let document = HARExport.document(entries: entries, defaultHost: request.headers["Host"] ?? "127.0.0.1")

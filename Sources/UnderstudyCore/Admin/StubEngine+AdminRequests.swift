@@ -1,17 +1,22 @@
-/// `GET|DELETE /__admin/requests` and `POST /__admin/requests/count`.
+/// `GET|DELETE /__admin/requests`, `POST /__admin/requests/count` and `POST /__admin/requests/find`.
 extension StubEngine {
     func listRequests(_ query: String?) -> HTTPResponse {
-        let filter: RequestFilter
-        switch RequestFilter.parse(query) {
-        case .success(let parsed): filter = parsed
+        switch JournalFilter.parse(query) {
+        case .success(let filter): return renderRequests(where: filter.matches, limit: filter.limit)
         case .failure(let failure): return failure.response
         }
+    }
+
+    /// `{"requests":[...],"total":N,"dropped":N}` plus `extra` members: the entries that pass
+    /// `include`, the first `limit` of them written out; `total` counts them all.
+    func renderRequests(where include: (JournalEntry) -> Bool, limit: Int = .max,
+                        extra: [(key: String, value: String)] = []) -> HTTPResponse {
         var writer = JSONWriter(capacity: 1024)
         writer.raw("{\"requests\":[")
         var total = 0
         journal.forEach { entry in
-            guard filter.includes(entry) else { return }
-            if total < filter.limit {
+            guard include(entry) else { return }
+            if total < limit {
                 if total > 0 { writer.raw(",") }
                 writer.bytes.append(contentsOf: entry.json)
             }
@@ -21,6 +26,9 @@ extension StubEngine {
         writer.int(total)
         writer.raw(",\"dropped\":")
         writer.int(journal.dropped)
+        for (key, value) in extra {
+            writer.raw(",\"\(key)\":\(value)")
+        }
         writer.raw("}")
         return AdminResponse.json(200, writer.bytes)
     }
@@ -36,6 +44,24 @@ extension StubEngine {
             if pattern.matches(MatchContext(entry.request)) { count += 1 }
         }
         return AdminResponse.value(.object([JSONMember("count", .int(count))]))
+    }
+
+    /// `POST /__admin/requests/find`: the entries whose request the posted matcher matches.
+    func findRequests(_ body: [UInt8]) -> HTTPResponse {
+        switch Self.decodeRequestQuery(body) {
+        case .success(let matches): return renderRequests(where: { matches($0.request) })
+        case .failure(let failure): return failure.response
+        }
+    }
+
+    /// The body of `POST /__admin/requests/find` as a predicate on requests. Every request shape
+    /// the endpoint accepts is decoded here: today the native matcher (a stub's `request`, bare
+    /// or as `{"request": {...}}`); other shapes (WireMock's request pattern) are told apart by
+    /// their keys and added in this one place.
+    static func decodeRequestQuery(_ body: [UInt8]) -> Result<(HTTPRequest) -> Bool, AdminResponse.Failure> {
+        decodeRequestPattern(body).map { pattern in
+            { request in pattern.matches(MatchContext(request)) }
+        }
     }
 
     /// A request matcher, bare or wrapped as `{"request": {...}}`.

@@ -37,6 +37,18 @@ extension StubEngine {
         } catch {
             return AdminResponse.loadFailure(error)
         }
+        let (added, replaced) = add(posted)
+        return AdminResponse.value(.object([
+            JSONMember("added", .array(added.map(JSONValue.string))),
+            JSONMember("replaced", .array(replaced.map(JSONValue.string))),
+        ]), status: 201)
+    }
+
+    /// Adds validated stubs as `POST /__admin/stubs` does: an id already loaded is replaced in
+    /// place (its sequence restarts), stubs without an id get `admin-N`. Returns the ids added
+    /// and replaced.
+    @discardableResult
+    public func add(_ posted: StubSet) -> (added: [String], replaced: [String]) {
         var added: [String] = [], replaced: [String] = []
         var newStubs = stubs
         var newRuntimes = runtimes
@@ -58,10 +70,7 @@ extension StubEngine {
             }
         }
         install(newStubs, runtimes: newRuntimes)
-        return AdminResponse.value(.object([
-            JSONMember("added", .array(added.map(JSONValue.string))),
-            JSONMember("replaced", .array(replaced.map(JSONValue.string))),
-        ]), status: 201)
+        return (added, replaced)
     }
 
     func deleteStub(_ id: String) -> HTTPResponse {

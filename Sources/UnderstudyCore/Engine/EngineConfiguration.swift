@@ -14,16 +14,20 @@ public struct EngineConfiguration {
     /// When set, every `/__admin` request must carry `Authorization: Bearer <token>`; others get
     /// 401 and change nothing. `nil` (the default) leaves the admin API open, as on loopback.
     public var adminToken: String?
+    /// The session this engine serves (see ``SessionRegistry``): written as `"session"` in each
+    /// journal entry. `nil` for the daemon's main port.
+    public var sessionID: String?
 
     /// Creates a configuration; every parameter has the documented default.
     public init(unmatchedStatus: Int = 404, journalLimit: Int = 100_000,
                 journalSink: (any JournalSink)? = nil, clock: any EngineClock = SystemEngineClock(),
-                adminToken: String? = nil) {
+                adminToken: String? = nil, sessionID: String? = nil) {
         self.unmatchedStatus = unmatchedStatus
         self.journalLimit = max(1, journalLimit)
         self.journalSink = journalSink
         self.clock = clock
         self.adminToken = adminToken
+        self.sessionID = sessionID
     }
 }
 

@@ -26,6 +26,8 @@ public final class StubEngine {
     let startNanoseconds: UInt64
     /// Names stubs posted to the admin API without an id.
     var adminStubCounter = 0
+    /// Pending `GET /__admin/requests/wait` calls, completed as entries are journaled.
+    var waiters: [JournalWaiter] = []
     private var cachedSecond: Int64 = .min
     private var cachedTimePrefix = ""
     /// Scratch space journal lines are encoded into.
@@ -85,6 +87,7 @@ public final class StubEngine {
         runtimes = Array(repeating: StubRuntime(), count: stubs.count)
         scenarios.reset()
         journal.reset()
+        if !waiters.isEmpty { recountWaiters() }
     }
 
     /// The journal in ascending `seq`.
@@ -195,11 +198,13 @@ public final class StubEngine {
         let entry = journal.append { seq in
             JournalEntry(seq: seq, request: record.request, matched: record.matched, stubID: record.stubID,
                          status: record.status, rateLimited: record.rateLimited,
-                         line: JournalEntry.encode(seq: seq, timePrefix: cachedTimePrefix, milliseconds: fraction,
-                                                   elapsedNanoseconds: elapsed, record: record, into: lineBuffer))
+                         line: JournalEntry.encode(seq: seq, session: configuration.sessionID, timePrefix: cachedTimePrefix,
+                                                   milliseconds: fraction, elapsedNanoseconds: elapsed, record: record,
+                                                   into: lineBuffer))
         }
         // The same bytes as the in-memory entry: encoded once, never copied.
         configuration.journalSink?.write(line: entry.line)
+        if !waiters.isEmpty { wakeWaiters(for: entry) }
         return entry
     }
 }

@@ -7,7 +7,17 @@ public protocol HTTPResponder: AnyObject {
     /// returns, so a client that has its response can always read its request back.
     func respond(to request: HTTPRequest) -> HTTPResponse
 
+    /// Answers a request now or later. The transport calls this; a responder that never defers
+    /// gets the default, which is ``respond(to:)``.
+    func answer(_ request: HTTPRequest) -> HTTPAnswer
+
     /// Records a request the transport refused on its own (a body over the limit, say) and returns
     /// the response to send, so refused requests are journaled like any other.
     func reject(_ request: HTTPRequest, status: Int, reason: String) -> HTTPResponse
+}
+
+extension HTTPResponder {
+    public func answer(_ request: HTTPRequest) -> HTTPAnswer {
+        .now(respond(to: request))
+    }
 }

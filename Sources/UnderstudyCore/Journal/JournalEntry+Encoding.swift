@@ -6,19 +6,21 @@ import Foundation
 
 extension JournalEntry {
     /// Encodes an entry as one JSON Lines line (newline included) in the documented field order:
-    /// `{"seq","time","elapsedMs","method","path","query","headers","body"|"bodyBase64","matched",
+    /// `{"seq","session"?,"time","elapsedMs","method","path","query","headers","body"|"bodyBase64","matched",
     /// "stub","responseIndex","status","fault","scenario","rateLimited"}`.
     ///
     /// `timePrefix` is the timestamp up to and including the seconds' `.`; the milliseconds and
     /// `elapsedMs` are written as digits straight into the buffer. `buffer` is scratch space,
-    /// reused across calls; the line is returned as an array of exactly its size.
-    static func encode(seq: Int, timePrefix: String, milliseconds: Int, elapsedNanoseconds: UInt64, record: JournalRecord,
+    /// reused across calls; the line is returned as an array of exactly its size. `session` is
+    /// the id of the session whose engine journals the entry (absent on the main port).
+    static func encode(seq: Int, session: String? = nil, timePrefix: String, milliseconds: Int, elapsedNanoseconds: UInt64, record: JournalRecord,
                        into buffer: JournalLineBuffer) -> [UInt8] {
         let request = record.request
         let out = buffer
         out.reset()
         out.append("{" as StaticString)
         out.key("seq", first: true); out.int(seq)
+        if let session { out.key("session"); out.appendJSONString(session) }
         out.key("time")
         out.append(UInt8(ascii: "\""))
         out.append(timePrefix)

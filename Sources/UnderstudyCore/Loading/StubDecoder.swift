@@ -16,6 +16,8 @@ struct StubDecoder {
     /// Resolves `bodyFile` paths; `nil` when the document has no file on disk.
     let bodyFiles: BodyFileResolver?
     var errors: [StubFileError] = []
+    /// Top-level keys a document may carry besides `stubs` (checked by whoever allows them).
+    var otherDocumentKeys: [String] = []
 
     init(file: String, bodyFiles: BodyFileResolver?) {
         self.file = file
@@ -62,7 +64,7 @@ struct StubDecoder {
             fail(root.position, .root, "expected an object with a `stubs` array, found \(article(root.kindName))")
             return []
         }
-        let keys = members(of: root, .root, known: Self.documentKeys)
+        let keys = members(of: root, .root, known: Self.documentKeys + otherDocumentKeys)
         guard let stubsMember = keys["stubs"] else {
             fail(root.position, .root, "missing key `stubs`; a stub file is {\"stubs\": [ ... ]}")
             return []

@@ -42,9 +42,16 @@ public enum StubLoader {
     /// (`nil`: the directory holding `file`). A `file` that is not on disk (such as `"<admin>"`)
     /// cannot use `bodyFile`.
     public static func parse(bytes: [UInt8], file: String, root: String?) throws(StubLoadFailure) -> StubSet {
+        try parse(bytes: bytes, file: file, root: root, otherKeys: [])
+    }
+
+    /// Parses a document that holds a `stubs` array beside keys of its own (`otherKeys`, which
+    /// the caller checks), such as the body of `POST /__admin/sessions`. Errors are reported as
+    /// for a stub file, with positions in `bytes`.
+    static func parse(bytes: [UInt8], file: String, root: String?, otherKeys: [String]) throws(StubLoadFailure) -> StubSet {
         var decoded: [StubDecoder.Decoded] = []
         var errors: [StubFileError] = []
-        decode(bytes: bytes, file: file, root: root, into: &decoded, errors: &errors)
+        decode(bytes: bytes, file: file, root: root, otherKeys: otherKeys, into: &decoded, errors: &errors)
         errors.append(contentsOf: duplicateIDErrors(decoded))
         guard errors.isEmpty else { throw StubLoadFailure(errors: errors) }
         return StubSet(stubs: decoded.map(\.stub))
@@ -58,7 +65,7 @@ public enum StubLoader {
         decode(bytes: Array(data), file: file, root: root, into: &decoded, errors: &errors)
     }
 
-    private static func decode(bytes: [UInt8], file: String, root: String?, into decoded: inout [StubDecoder.Decoded], errors: inout [StubFileError]) {
+    private static func decode(bytes: [UInt8], file: String, root: String?, otherKeys: [String] = [], into decoded: inout [StubDecoder.Decoded], errors: inout [StubFileError]) {
         let node: JSONNode
         do {
             node = try JSONParser.parse(bytes)
@@ -69,6 +76,7 @@ public enum StubLoader {
         }
         let onDisk = FileManager.default.fileExists(atPath: file)
         var decoder = StubDecoder(file: file, bodyFiles: onDisk ? BodyFileResolver(stubFile: file, root: root) : nil)
+        decoder.otherDocumentKeys = otherKeys
         let stubs = decoder.decodeDocument(node) { index in "\(file)#\(index)" }
         let fileErrors = decoder.errors.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
         errors.append(contentsOf: fileErrors)

@@ -1,0 +1,60 @@
+/// One session: a private Understudy (its own ``UnderstudyResponder`` and engine) behind its own
+/// port. It stands between the transport and the responder to note activity for the idle
+/// timeout and to count the requests it was sent.
+///
+/// Not `Sendable`: the event loop drives it.
+final class Session: HTTPResponder {
+    let id: String
+    let name: String?
+    /// Wall-clock creation time, as ISO-8601 for the admin API.
+    let created: String
+    let responder: UnderstudyResponder
+    /// The session's port; nil once closed. Holds this session as its responder until closed.
+    var listener: (any SessionListener)?
+    /// Monotonic nanoseconds of the last request (or of creation).
+    var lastActivity: UInt64
+    /// Requests sent to the session's stubs (admin calls not counted), journaled or not kept.
+    private(set) var requests = 0
+    private let clock: any EngineClock
+
+    init(id: String, name: String?, responder: UnderstudyResponder, clock: any EngineClock) {
+        self.id = id
+        self.name = name
+        self.responder = responder
+        self.clock = clock
+        self.created = TimeFormatting.iso8601Milliseconds(clock.now.timeIntervalSince1970)
+        self.lastActivity = clock.monotonicNanoseconds
+    }
+
+    func respond(to request: HTTPRequest) -> HTTPResponse {
+        note(request)
+        return responder.respond(to: request)
+    }
+
+    func answer(_ request: HTTPRequest) -> HTTPAnswer {
+        note(request)
+        return responder.answer(request)
+    }
+
+    func reject(_ request: HTTPRequest, status: Int, reason: String) -> HTTPResponse {
+        note(request)
+        return responder.reject(request, status: status, reason: reason)
+    }
+
+    /// Milliseconds since the last request.
+    func idleMilliseconds(now: UInt64) -> Int {
+        Int((now &- lastActivity) / 1_000_000)
+    }
+
+    /// Closes the port (and its connections) and breaks the session ↔ listener cycle.
+    func close() {
+        let listener = self.listener
+        self.listener = nil
+        listener?.close()
+    }
+
+    private func note(_ request: HTTPRequest) {
+        lastActivity = clock.monotonicNanoseconds
+        if !StubEngine.isAdminPath(request.path) { requests += 1 }
+    }
+}

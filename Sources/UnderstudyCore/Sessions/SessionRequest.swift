@@ -1,0 +1,54 @@
+/// The body of `POST /__admin/sessions`: `{"name": "...", "stubs": [stub objects]}`, both
+/// optional, an empty body meaning neither.
+struct SessionRequest {
+    static let keys = ["name", "stubs"]
+
+    var name: String?
+    /// The session's own stubs, validated as `POST /__admin/stubs` validates them.
+    var stubs: StubSet?
+
+    /// Decodes a body; the failure is the 400 to send (stub errors exactly as `POST /__admin/stubs`).
+    static func decode(_ body: [UInt8]) -> Result<SessionRequest, AdminResponse.Failure> {
+        func fail(_ message: String) -> Result<SessionRequest, AdminResponse.Failure> {
+            .failure(AdminResponse.Failure(response: AdminResponse.error(400, message)))
+        }
+        if body.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
+            return .success(SessionRequest())
+        }
+        let node: JSONNode
+        do {
+            node = try JSONParser.parse(body)
+        } catch {
+            return fail("body is not JSON (line \(error.position.line), column \(error.position.column)): \(error.message); expected {\"name\": \"...\", \"stubs\": [...]}")
+        }
+        guard let members = node.members else {
+            return fail("body must be a JSON object like {\"name\": \"...\", \"stubs\": [...]}, found \(node.kindName)")
+        }
+        var request = SessionRequest()
+        var seen: Set<String> = []
+        for member in members {
+            guard keys.contains(member.key) else {
+                let hint = EditDistance.closest(to: member.key, among: keys).map { "; did you mean `\($0)`?" } ?? ""
+                return fail("unknown key `\(member.key)`\(hint) (a session body has `name` and `stubs`)")
+            }
+            guard seen.insert(member.key).inserted else {
+                return fail("key `\(member.key)` appears more than once")
+            }
+            if member.key == "name" {
+                switch member.value.value {
+                case .string(let text): request.name = text
+                case .null: request.name = nil
+                default: return fail("`name` must be a string, found \(member.value.kindName)")
+                }
+            }
+        }
+        if seen.contains("stubs") {
+            do {
+                request.stubs = try StubLoader.parse(bytes: body, file: "<admin>", root: nil, otherKeys: ["name"])
+            } catch {
+                return .failure(AdminResponse.Failure(response: AdminResponse.loadFailure(error)))
+            }
+        }
+        return .success(request)
+    }
+}
