@@ -29,6 +29,9 @@ def run_scenario(session, name):
         return scenarios.throughput(session, "patterns100", stubgen.pattern_path(100), config.connections)
     if name == "close":
         return scenarios.throughput(session, "exact100", stubgen.exact_path(100), config.close_connections, close=True)
+    if name == "session":
+        return scenarios.throughput(session, "exact100", stubgen.exact_path(100), config.connections,
+                                    session_port=True)
     if name == "startup":
         return scenarios.startup(session)
     if name == "memory":
@@ -58,6 +61,9 @@ def main(argv):
     except toolchain.BuildError as error:
         print(f"scripts/bench: build failed: {error}", file=sys.stderr)
         return 1
+    if config.gate:
+        import gate
+        return gate.run(config, tools, understudy)
     if config.callgrind_requests:
         import callgrind_profile
         return callgrind_profile.run(config, tools, understudy)

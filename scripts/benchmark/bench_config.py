@@ -3,7 +3,7 @@ import argparse
 import os
 from dataclasses import dataclass, field
 
-SCENARIOS = ["keepalive", "stubs10k", "patterns", "close", "startup", "memory", "soak"]
+SCENARIOS = ["keepalive", "stubs10k", "patterns", "close", "session", "startup", "memory", "soak"]
 
 # name: (full, quick, environment variable, type)
 _KNOBS = {
@@ -40,6 +40,8 @@ class BenchConfig:
     note: str = ""
     callgrind_requests: int = 0
     callgrind_stubs: str = "exact100"
+    gate: bool = False
+    gate_runs: int = 1
     command_line: str = ""
 
 
@@ -65,6 +67,12 @@ def parse_arguments(argv):
     parser.add_argument("--callgrind", type=int, nargs="?", const=20_000, default=0, metavar="REQUESTS",
                         help="instead of the benchmark, profile the daemon under callgrind for REQUESTS "
                              "requests (default 20000) and print where the instructions go")
+    parser.add_argument("--gate", action="store_true",
+                        help="the CI gate: instructions per request of each workload under callgrind against "
+                             "the budgets in scripts/benchmark/gate-budget.json; exits 1 when one is over")
+    parser.add_argument("--gate-runs", type=int, default=1, metavar="N",
+                        help="with --gate: repeat the measurement N times and print the spread (budgets are "
+                             "checked against the highest count)")
     for name in _KNOBS:
         parser.add_argument("--" + name.replace("_", "-"), type=_KNOBS[name][3], default=None)
     arguments = parser.parse_args(argv)
@@ -95,6 +103,8 @@ def parse_arguments(argv):
     config.note = arguments.note
     config.callgrind_requests = arguments.callgrind
     config.callgrind_stubs = arguments.callgrind_stubs
+    config.gate = arguments.gate
+    config.gate_runs = max(1, arguments.gate_runs)
     return config
 
 

@@ -28,6 +28,8 @@ class BenchSession:
             "exact10000": stubgen.exact_path_stubs(os.path.join(self.tmp, "exact10000"), 10_000),
             "patterns100": stubgen.path_pattern_stubs(os.path.join(self.tmp, "patterns100"), 100),
             "soak": stubgen.soak_stubs(os.path.join(self.tmp, "soak")),
+            # For a daemon whose stubs come in a session: one stub, so `serve` has a file to load.
+            "empty": stubgen.exact_path_stubs(os.path.join(self.tmp, "empty"), 1),
         }
         self.soak_script = stubgen.soak_lua(os.path.join(self.tmp, "soak.lua"))
         self._journals = 0
@@ -40,12 +42,15 @@ class BenchSession:
 
     # Servers
 
-    def start_baseline(self, port=0):
-        return ServerProcess("baseline", self.baseline_command(port), self.config.server_cpu,
-                             os.path.join(self.out_dir, "baseline.stderr.log"))
+    def start_baseline(self, port=0, changelist=False):
+        name = "changelist" if changelist else "baseline"
+        return ServerProcess(name, self.baseline_command(port, changelist), self.config.server_cpu,
+                             os.path.join(self.out_dir, f"{name}.stderr.log"))
 
-    def baseline_command(self, port):
-        return [self.tools["hello_server"], str(port)]
+    def baseline_command(self, port, changelist=False):
+        """The C hello server; `changelist` turns on libevent's EVENT_BASE_FLAG_EPOLL_USE_CHANGELIST
+        (the second baseline: the same server with the one flag)."""
+        return [self.tools["hello_server"], str(port)] + (["--changelist"] if changelist else [])
 
     def start_understudy(self, stub_dir, port=0, extra=()):
         journal = self.journal_path()

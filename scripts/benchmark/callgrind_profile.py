@@ -16,7 +16,14 @@ from server_process import ServerProcess
 WARMUP_REQUESTS = 2000
 
 
-def _profile(session_dir, tools, name, command, path, requests, cpu, load_cpu):
+def profile(session_dir, tools, name, command, path, requests, cpu, load_cpu, warmup=WARMUP_REQUESTS,
+            connections=10, prepare=None):
+    """Runs `command` under callgrind with instrumentation off, sends `warmup` requests, then counts
+    exactly `requests` keep-alive requests of GET `path` over `connections` connections.
+
+    `prepare(server)`, if given, runs before the warm-up and returns the port to load (e.g. a session's
+    port); by default the server's own. Returns (callgrind output file, total Ir, non-2xx answers, server).
+    """
     out_file = os.path.join(session_dir, f"callgrind.{name}.out")
     if os.path.exists(out_file):
         os.remove(out_file)
@@ -25,17 +32,20 @@ def _profile(session_dir, tools, name, command, path, requests, cpu, load_cpu):
                            ready_timeout=300)
     pin = ["taskset", "-c", str(load_cpu)] if load_cpu is not None else []
     try:
-        load = [*pin, tools["fixed_load"], str(server.port)]
-        subprocess.run(load + [str(WARMUP_REQUESTS), "10", path], check=True, capture_output=True)
+        port = prepare(server) if prepare else server.port
+        load = [*pin, tools["fixed_load"], str(port)]
+        if warmup:
+            subprocess.run(load + [str(warmup), str(connections), path], check=True, capture_output=True)
         subprocess.run(["callgrind_control", "-i", "on", str(server.pid)], check=True, capture_output=True)
-        summary = subprocess.run(load + [str(requests), "10", path], check=True, capture_output=True, text=True).stdout
+        summary = subprocess.run(load + [str(requests), str(connections), path], check=True, capture_output=True,
+                                 text=True).stdout
         subprocess.run(["callgrind_control", "-i", "off", str(server.pid)], check=True, capture_output=True)
     finally:
         server.stop(timeout=120)
     with open(out_file) as handle:
         totals = next(int(line.split()[1]) for line in handle if line.startswith("totals:"))
     non_2xx = int(re.search(r"non2xx=(\d+)", summary).group(1))
-    return out_file, totals, non_2xx
+    return out_file, totals, non_2xx, server
 
 
 _LINE = re.compile(r"^\s*([\d,]+) \(\s*[\d.]+%\)\s+(.*)$")
@@ -72,7 +82,7 @@ def _annotate(out_file, inclusive, requests, own_binary=None, lines=25):
     return "Ir/request  share  function\n" + "\n".join(rows)
 
 
-def _allocations(out_file):
+def allocations(out_file):
     """How many times malloc/calloc/realloc were called, summed over every call site."""
     names, callee, calls = {}, None, 0
     pattern = re.compile(r"^(c?fn)=\((\d+)\)(?: (.*))?$")
@@ -107,12 +117,12 @@ def run(config, tools, understudy):
         per_request = {}
         for name, command, path in cases:
             print(f"== callgrind: {name}, {requests} requests of GET {path} ({stubs})", file=sys.stderr, flush=True)
-            out_file, totals, non_2xx = _profile(session.out_dir, tools, name, command, path, requests,
-                                                 config.server_cpu, config.load_cpu)
+            out_file, totals, non_2xx, _ = profile(session.out_dir, tools, name, command, path, requests,
+                                                   config.server_cpu, config.load_cpu)
             per_request[name] = totals / requests
             print(f"\n### {name}: {totals:,} instructions for {requests:,} requests = "
                   f"{totals / requests:,.0f} Ir per request{f' ({non_2xx} non-2xx!)' if non_2xx else ''}")
-            print(f"{_allocations(out_file) / requests:.1f} malloc/calloc/realloc calls per request")
+            print(f"{allocations(out_file) / requests:.1f} malloc/calloc/realloc calls per request")
             print(f"(profile: {out_file}; `callgrind_annotate {out_file} | swift demangle --simplified`)")
             if name == "understudy":
                 print("\nself cost, top functions:\n```\n" + _annotate(out_file, False, requests) + "\n```")

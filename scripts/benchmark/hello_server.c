@@ -4,7 +4,10 @@
  * no logging and no allocation beyond libevent's own. Understudy runs on the same libevent, so the
  * gap between the two is what Understudy's own work costs.
  *
- * Usage: hello_server [PORT]   (default 0 = any free port)
+ * Usage: hello_server [PORT] [--changelist]   (default port 0 = any free port)
+ *   --changelist builds the event base with EVENT_BASE_FLAG_EPOLL_USE_CHANGELIST: epoll_ctl calls
+ *   are batched per loop pass and redundant ones (delete then re-add the same event) cancel out.
+ *   The second baseline of scripts/bench: what the same evhttp server does with that one flag.
  * Prints "hello listening on http://127.0.0.1:PORT" once accepting, the same shape as
  * Understudy's readiness line, so the driver treats both servers alike. SIGTERM/SIGINT stop it.
  */
@@ -15,6 +18,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <event2/event.h>
 #include <event2/http.h>
 #include <event2/buffer.h>
@@ -43,7 +47,11 @@ int main(int argc, char **argv) {
     body_template = evbuffer_new();
     evbuffer_add(body_template, "hello", 5);
 
-    struct event_base *base = event_base_new();
+    int changelist = argc > 2 && strcmp(argv[2], "--changelist") == 0;
+    struct event_config *config = event_config_new();
+    if (changelist) event_config_set_flag(config, EVENT_BASE_FLAG_EPOLL_USE_CHANGELIST);
+    struct event_base *base = event_base_new_with_config(config);
+    event_config_free(config);
     struct evhttp *http = evhttp_new(base);
     if (!base || !http) { fprintf(stderr, "hello_server: libevent initialisation failed\n"); return 1; }
     evhttp_set_gencb(http, answer, NULL);
@@ -61,7 +69,8 @@ int main(int argc, char **argv) {
     event_add(term, NULL);
     event_add(interrupt, NULL);
 
-    printf("hello listening on http://127.0.0.1:%d\n", ntohs(address.sin_port));
+    printf(changelist ? "hello (changelist) listening on http://127.0.0.1:%d\n"
+                      : "hello listening on http://127.0.0.1:%d\n", ntohs(address.sin_port));
     fflush(stdout);
     event_base_dispatch(base);
 

@@ -8,44 +8,65 @@ import time
 
 import stubgen
 from bench_session import ScenarioError
+from session_port import SessionPort, SessionsUnavailable
 
 
-def throughput(session, stub_key, path, connections, close=False, reference=None):
-    """Interleaved wrk rounds, baseline then Understudy (A B A B …), every server up throughout.
+def throughput(session, stub_key, path, connections, close=False, reference=None, session_port=False):
+    """Interleaved wrk rounds, the two C servers then Understudy (A A' B A A' B …), every server up
+    throughout. The C servers are the plain evhttp hello and the same with libevent's epoll
+    changelist flag.
 
     `reference` = (stub key, path): a second Understudy, e.g. with 100 stubs when measuring 10 000,
     measured in the same rounds so the two stub counts are compared under the same machine state.
+    `session_port`: Understudy starts with no stubs of `stub_key` loaded; a session is created with
+    them (`POST /__admin/sessions`) and the load goes to the session's port.
     """
     config = session.config
-    result = {"path": path, "connections": connections, "close": close, "baseline": [], "understudy": []}
+    result = {"path": path, "connections": connections, "close": close, "baseline": [], "changelist": [],
+              "understudy": [], "session_port": session_port}
     servers = []
     try:
         servers.append(("baseline", session.start_baseline(), path))
+        servers.append(("changelist", session.start_baseline(changelist=True), path))
         if not config.baseline_only:
-            servers.append(("understudy", session.start_understudy(session.stub_dirs[stub_key]), path))
+            if session_port:
+                daemon = session.start_understudy(session.stub_dirs["empty"])
+                servers.append(("daemon", daemon, None))
+                try:
+                    target = SessionPort(daemon, stubgen.exact_path_stub_objects(100))
+                except SessionsUnavailable as error:
+                    return {"skipped": str(error)}
+                servers.append(("understudy", target, path))
+            else:
+                servers.append(("understudy", session.start_understudy(session.stub_dirs[stub_key]), path))
             if reference:
                 result["reference"] = []
                 result["reference_path"] = reference[1]
                 servers.append(("reference", session.start_understudy(session.stub_dirs[reference[0]]), reference[1]))
-        for name, server, server_path in servers:
+        loaded = [(name, server, server_path) for name, server, server_path in servers if server_path]
+        for name, server, server_path in loaded:
             session.check_answer(server, server_path)
             session.wrk(server, server_path, config.warmup, connections, close)
         for round_index in range(config.rounds):
-            for name, server, server_path in servers:
+            for name, server, server_path in loaded:
                 figures = session.wrk(server, server_path, config.duration, connections, close)
                 result[name].append(dataclasses.asdict(figures))
                 session.log(f"  round {round_index + 1} {name:10} {figures.requests_per_second:10.0f} req/s  "
                             f"p99 {figures.p99_ms:7.2f} ms  non-2xx {figures.non_2xx}  errors {figures.socket_errors}")
-        for name, server, _ in servers[1:2]:
-            result["understudy_rss_after"] = server.rss_bytes()
-            result["understudy_health"] = server.get_json("/__admin/health")
+        for name, server, _ in loaded:
+            if name == "understudy":
+                result["understudy_rss_after"] = server.rss_bytes()
+                result["understudy_health"] = server.get_json("/__admin/health")
     finally:
         for name, server, _ in servers:
+            if isinstance(server, SessionPort):
+                continue  # its daemon is stopped (and its journal counted) as "daemon"
             server.stop()
             journal = getattr(server, "journal", None)
             if journal:
                 # Every answered request must be in the file: a fast but lossy journal would not count.
-                result[f"{name}_journal_lines"] = session.count_lines(journal)
+                who = "understudy" if name == "daemon" else name
+                result[f"{who}_journal_lines"] = session.count_lines(journal)
                 if os.path.exists(journal):
                     os.remove(journal)
     result["journal_lines"] = result.get("understudy_journal_lines", 0)

@@ -16,13 +16,17 @@ def _write(directory, name, stubs):
     return directory
 
 
-def exact_path_stubs(directory, count):
-    """`count` exact-path stubs `/bench/1` … `/bench/N`; the benchmark requests `/bench/N`."""
-    stubs = [
-        {"id": f"s{i}", "request": {"method": "GET", "path": f"/bench/{i}"}, "responses": [HELLO]}
+def exact_path_stub_objects(count, prefix="s"):
+    """The stub objects of `exact_path_stubs` (also what a session is created with)."""
+    return [
+        {"id": f"{prefix}{i}", "request": {"method": "GET", "path": f"/bench/{i}"}, "responses": [HELLO]}
         for i in range(1, count + 1)
     ]
-    return _write(directory, "exact.json", stubs)
+
+
+def exact_path_stubs(directory, count):
+    """`count` exact-path stubs `/bench/1` … `/bench/N`; the benchmark requests `/bench/N`."""
+    return _write(directory, "exact.json", exact_path_stub_objects(count))
 
 
 def exact_path(count):

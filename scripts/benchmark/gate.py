@@ -1,0 +1,129 @@
+"""`scripts/bench --gate`: the deterministic performance gate CI runs on every change.
+
+Wall-clock figures on a shared machine move by 10-20 % from run to run, so they cannot guard a change;
+instruction counts can. For each workload the static release daemon runs under callgrind, a fixed
+number of keep-alive requests is sent over a few connections (fixed_load.c) after a warm-up, and the
+instructions the server executed for them (user space only; instrumentation is on for exactly that
+load) are divided by the number of requests. The run fails when a workload's Ir per request exceeds
+its budget in gate-budget.json. The C evhttp "hello" server (hello_server.c) is measured the same way
+in the same run and printed beside each figure, with the ratio.
+
+The counts are not bit-for-bit identical from run to run: how many requests one event-loop pass picks
+up (journal batching, one write per pass) and the once-a-second Date header cache depend on timing.
+The budgets sit just above the spread measured over repeated runs (`--gate-runs 3`); see the file.
+"""
+import json
+import os
+import sys
+
+import stubgen
+from bench_session import BenchSession, ScenarioError
+from callgrind_profile import allocations, profile
+
+BUDGET_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "gate-budget.json")
+
+
+def _main_port(session, path):
+    def prepare(server):
+        session.check_answer(server, path)
+        return server.port
+    return prepare
+
+
+# name: (stub set loaded by the daemon, request path, what it measures, how to find the port to load)
+WORKLOADS = {
+    "exact100": ("exact100", stubgen.exact_path(100),
+                 "100 exact-path stubs, journal in memory and in a file", _main_port),
+    "patterns100": ("patterns100", stubgen.pattern_path(100),
+                    "100 pathPattern stubs, journal in memory and in a file", _main_port),
+    # TODO(gate): a session-port workload once sessions (POST /__admin/sessions) are on main.
+}
+
+
+def load_budget(path=BUDGET_FILE):
+    with open(path) as handle:
+        return json.load(handle)
+
+
+def _profile_once(session, tools, name, command, path, load, prepare):
+    config = session.config
+    out_file, totals, non_2xx, _ = profile(session.out_dir, tools, name, command, path, load["requests"],
+                                           config.server_cpu, config.load_cpu, warmup=load["warmup"],
+                                           connections=load["connections"], prepare=prepare)
+    if non_2xx:
+        raise ScenarioError(f"{name}: {non_2xx} of {load['requests']} answers were not 2xx")
+    return {"ir_per_request": totals / load["requests"],
+            "allocations_per_request": allocations(out_file) / load["requests"],
+            "profile": out_file}
+
+
+def _measure(session, tools, understudy, load, names):
+    """One run: both C baselines, then each workload. Returns {name: figures}."""
+    figures = {}
+    any_path = stubgen.exact_path(100)
+    for name, extra in (("hello", []), ("hello-changelist", ["--changelist"])):
+        command = session.baseline_command(0) + extra
+        figures[name] = _profile_once(session, tools, name, command, any_path, load, _main_port(session, any_path))
+        session.log(f"   {name:18} {figures[name]['ir_per_request']:9,.0f} Ir/request")
+    for name in names:
+        stub_key, path, _, prepare = WORKLOADS[name]
+        journal = session.journal_path()
+        command = session.understudy_command(session.stub_dirs[stub_key], 0, journal)
+        figures[name] = _profile_once(session, tools, name, command, path, load, prepare(session, path))
+        # The journal is part of the measured work: every answered request must be in the file,
+        # exactly once (the readiness check, the warm-up and the counted load).
+        lines = session.count_lines(journal)
+        expected = 1 + load["warmup"] + load["requests"]
+        if lines != expected:
+            raise ScenarioError(f"{name}: the journal file holds {lines} lines for {expected} requests")
+        os.remove(journal)
+        session.log(f"   {name:18} {figures[name]['ir_per_request']:9,.0f} Ir/request "
+                    f"({figures[name]['allocations_per_request']:.1f} allocations)")
+    return figures
+
+
+def run(config, tools, understudy):
+    budget = load_budget()
+    load = budget["load"]
+    names = [n for n in WORKLOADS if n in budget["budgets"]]
+    missing = [n for n in WORKLOADS if n not in budget["budgets"]]
+    session = BenchSession(config, tools, understudy)
+    runs = []
+    try:
+        for index in range(config.gate_runs):
+            session.log(f"== gate run {index + 1} of {config.gate_runs}: {load['requests']} requests over "
+                        f"{load['connections']} keep-alive connections after {load['warmup']} unmeasured")
+            runs.append(_measure(session, tools, understudy, load, names))
+    except ScenarioError as error:
+        print(f"scripts/bench --gate: FAILED: {error}", file=sys.stderr)
+        return 1
+    finally:
+        session.close()
+
+    hello = max(r["hello"]["ir_per_request"] for r in runs)
+    changelist = max(r["hello-changelist"]["ir_per_request"] for r in runs)
+    print(f"\n### Performance gate: instructions per keep-alive request (callgrind, {load['requests']} requests "
+          f"over {load['connections']} connections, {len(runs)} run{'s' if len(runs) > 1 else ''})\n")
+    print(f"C evhttp hello: {hello:,.0f} Ir/request; with the epoll changelist flag: {changelist:,.0f}\n")
+    print("| workload | Understudy Ir/request | C hello | ratio | allocations/request | budget | verdict |")
+    print("|---|---|---|---|---|---|---|")
+    failed = False
+    for name in names:
+        values = [r[name]["ir_per_request"] for r in runs]
+        worst = max(values)
+        limit = budget["budgets"][name]
+        verdict = "pass" if worst <= limit else "**OVER BUDGET**"
+        failed |= worst > limit
+        spread = (f"{min(values):,.0f}–{worst:,.0f} ({100 * (worst - min(values)) / min(values):.2f} %)"
+                  if len(values) > 1 else f"{worst:,.0f}")
+        allocs = max(r[name]["allocations_per_request"] for r in runs)
+        print(f"| {name}: {WORKLOADS[name][2]} | {spread} | {hello:,.0f} | {worst / hello:.2f} × | "
+              f"{allocs:.1f} | {limit:,} | {verdict} |")
+    for name in missing:
+        print(f"| {name}: {WORKLOADS[name][2]} | no budget in {os.path.basename(BUDGET_FILE)} | | | | | skipped |")
+    print(f"\n(profiles: `callgrind_annotate {session.out_dir}/callgrind.NAME.out | swift demangle --simplified`)")
+    if failed:
+        print(f"\nscripts/bench --gate: over budget. Find the cost with `scripts/bench --callgrind` and remove it; "
+              f"raise a budget in {os.path.relpath(BUDGET_FILE)} only in a commit that says why.", file=sys.stderr)
+        return 1
+    return 0
