@@ -58,7 +58,8 @@ public final class HTTPServer {
         return "http://\(host):\(port)"
     }
 
-    /// Creates the event loop and binds the listening socket.
+    /// Creates the event loop and binds the listening socket. When `responder` is an
+    /// ``UnderstudyResponder`` with sessions enabled, the server hosts them (``hostSessions(_:)``).
     public init(configuration: ServerConfiguration, responder: any HTTPResponder) throws(ServerError) {
         // A client that goes away mid-write must cost an error code, not the process.
         signal(SIGPIPE, SIG_IGN)
@@ -101,6 +102,10 @@ public final class HTTPServer {
         self.controller = ServerController(writeEnd: fds[1])
         self.nullDevice = open("/dev/null", O_RDWR | O_CLOEXEC)
         installCallbacks()
+        // A responder that hosts sessions gets them on this loop (its registry opens ports here).
+        if let registry = (responder as? UnderstudyResponder)?.sessions {
+            hostSessions(registry)
+        }
     }
 
     deinit {

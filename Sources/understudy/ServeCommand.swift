@@ -177,6 +177,10 @@ struct ServeCommand: ParsableCommand {
             throw ExitCode(1)
         }
 
+        // Before the server exists, so the server hosts the sessions on its loop.
+        let sessions = responder.enableSessions(SessionLimits(maxSessions: maxSessions, idleTimeoutSeconds: sessionIdleTimeout))
+        sessions.log = { Console.error($0) }
+
         let server: HTTPServer
         do {
             server = try HTTPServer(
@@ -190,9 +194,7 @@ struct ServeCommand: ParsableCommand {
         if !quiet {
             server.accessLog = { Console.error($0.line) }
         }
-        let sessions = responder.enableSessions(SessionLimits(maxSessions: maxSessions, idleTimeoutSeconds: sessionIdleTimeout))
-        sessions.log = { Console.error($0) }
-        server.hostSessions(sessions)
+
         server.handleSignals {
             switch responder.reload() {
             case .success(let count):
