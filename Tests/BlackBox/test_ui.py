@@ -121,6 +121,7 @@ class UITests(unittest.TestCase):
                 f"[...document.querySelectorAll('#rows tr td.path')].some(td => td.textContent === {target})", timeout=5)
             appeared = time.monotonic()
             self.assertLess(appeared - sent, 1.0, f"{path} took {appeared - before:.3f} s to show")
+            print(f"    {path} showed {1000 * (appeared - sent):.0f} ms after its response", flush=True)
         self.assertEqual(self.browser.evaluate("window.__sameDocument"), "marker")
         navigations = [e for e in self.browser.all_events if e.get("method") == "Page.frameNavigated"
                        and "parentId" not in e["params"]["frame"]]
