@@ -179,6 +179,16 @@ class UITests(unittest.TestCase):
         self.assertIn("auth: Started → LoggedIn", detail)
         self.assertIn("response 1 of 1", detail)
 
+    def test_6b_the_response_as_sent_is_shown(self):
+        if "response" not in journal(self.port)[0]:
+            self.skipTest("this journal records no responses (the journal-truth work is not merged in this build)")
+        self.browser.evaluate("[...document.querySelectorAll('#rows tr')].find(r => r.cells[5].textContent === 'login').click()")
+        detail, _ = self.browser.wait_for(
+            "(t => t.includes('Status 200') && t)(document.getElementById('panel-detail').textContent)")
+        self.assertIn('"token": "t"', detail)  # the body, pretty-printed
+        self.assertIn("content-typeapplication/json", detail)
+        self.assertIn("answered after", detail)
+
     def test_7_side_panels_show_stub_progress_scenarios_and_rate_limits(self):
         self.browser.evaluate("document.body.focus()")
         self.browser.key("2", code="Digit2", text="2")

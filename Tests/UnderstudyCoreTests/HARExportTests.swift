@@ -48,9 +48,9 @@ final class HARExportTests: XCTestCase {
 
     func testJournalLinesWithResponsesConvert() throws {
         let lines = """
-        {"seq":7,"time":"2026-11-22T02:14:38.123Z","elapsedMs":12.345,"method":"PUT","path":"/bin","query":null,"headers":{"host":["h:1"],"content-type":["application/octet-stream"],"x-a":["1","2"]},"bodyBase64":"/wAB","matched":true,"stub":"bin","responseIndex":0,"status":200,"fault":null,"scenario":{"name":"s","from":"Started","to":"B"},"rateLimited":false,"delayMs":40,"response":{"status":200,"headers":{"content-type":["application/json"],"set-cookie":["a=1"]},"bodySize":9000,"body":"{\\"ok\\":1}","truncated":true}}
+        {"seq":7,"time":"2026-11-22T02:14:38.123Z","elapsedMs":12.345,"method":"PUT","path":"/bin","query":null,"headers":{"host":["h:1"],"content-type":["application/octet-stream"],"x-a":["1","2"]},"bodyBase64":"/wAB","matched":true,"stub":"bin","responseIndex":0,"status":200,"fault":null,"scenario":{"name":"s","from":"Started","to":"B"},"rateLimited":false,"outcome":"answered","delayMs":40,"outcomeMs":52.845,"response":{"status":200,"headers":{"content-type":["application/json"],"set-cookie":["a=1"]},"bodySize":9000,"body":"{\\"ok\\":1}","truncated":true}}
 
-        {"seq":8,"time":"2026-11-22T02:14:39.000Z","elapsedMs":1012.345,"method":"GET","path":"/gone","query":"","headers":{},"body":"","matched":true,"stub":"r","responseIndex":0,"status":null,"fault":"connection-reset","scenario":null,"rateLimited":false}
+        {"seq":8,"time":"2026-11-22T02:14:39.000Z","elapsedMs":1012.345,"method":"GET","path":"/gone","query":"","headers":{},"body":"","matched":true,"stub":"r","responseIndex":0,"status":null,"fault":"connection-reset","scenario":null,"rateLimited":false,"delayMs":25}
         """
         let har = jsonObject(try HARExport.har(fromJournalLines: Array(lines.utf8)))
         let list = entries(har)
@@ -69,8 +69,9 @@ final class HARExportTests: XCTestCase {
         XCTAssertEqual(content["mimeType"] as? String, "application/json")
         XCTAssertEqual(content["size"] as? Int, 9000)
         XCTAssertEqual(content["_truncated"] as? Bool, true)
-        XCTAssertEqual(first["time"] as? Int, 40)
-        XCTAssertEqual((first["timings"] as? [String: Any])?["wait"] as? Int, 40)
+        XCTAssertEqual(first["time"] as? Double, 40.5, "held from arrival to outcome: 52.845 - 12.345")
+        XCTAssertEqual((first["timings"] as? [String: Any])?["wait"] as? Double, 40.5)
+        XCTAssertEqual((first["_understudy"] as? [String: Any])?["outcome"] as? String, "answered")
         XCTAssertEqual(((first["_understudy"] as? [String: Any])?["scenario"] as? [String: Any])?["to"] as? String, "B")
         XCTAssertEqual(first["startedDateTime"] as? String, "2026-11-22T02:14:38.123Z")
         XCTAssertEqual(list[1]["startedDateTime"] as? String, "2026-11-22T02:14:39.123Z", "from elapsedMs, not the wall clock")
@@ -78,6 +79,7 @@ final class HARExportTests: XCTestCase {
         XCTAssertEqual(second["status"] as? Int, 0)
         XCTAssertEqual(second["_error"] as? String, "connection-reset")
         XCTAssertEqual(second["bodySize"] as? Int, -1)
+        XCTAssertEqual(list[1]["time"] as? Int, 25, "no outcomeMs: the delay asked for")
         XCTAssertEqual((list[1]["request"] as? [String: Any])?["url"] as? String, "http://127.0.0.1/gone?")
     }
 

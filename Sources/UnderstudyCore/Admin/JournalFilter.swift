@@ -61,8 +61,17 @@ struct JournalFilter {
         if let method, entry.request.method.uppercased() != method { return false }
         if let path, entry.request.path != path, PercentDecoding.decodePath(entry.request.path) != path { return false }
         if let matched, entry.matched != matched { return false }
-        if let status, !status.contains(entry.status) { return false }
+        if let status, !Self.status(entry.status, isIn: status) { return false }
         return true
+    }
+
+    static func status(_ code: Int, isIn range: ClosedRange<Int>) -> Bool {
+        range.contains(code)
+    }
+
+    /// An entry with no status line sent passes no status filter.
+    static func status(_ code: Int?, isIn range: ClosedRange<Int>) -> Bool {
+        code.map(range.contains) ?? false
     }
 
     private static func statusRange(_ text: String) -> ClosedRange<Int>? {

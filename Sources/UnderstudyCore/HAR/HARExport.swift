@@ -17,8 +17,9 @@ import Darwin
 ///
 /// Times: `startedDateTime` is the first entry's wall-clock `time` carried forward by the journal's
 /// monotonic `elapsedMs`, so gaps between requests are the server's monotonic gaps even if the
-/// wall clock stepped. `timings.wait` is the delay the stub applied (`delayMs`); the journal records
-/// no network time, so `send` and `receive` are 0.
+/// wall clock stepped. `timings.wait` is how long the server held the request (`outcomeMs -
+/// elapsedMs`, or `delayMs` in journals without `outcomeMs`); the journal records no network time,
+/// so `send` and `receive` are 0.
 public enum HARExport {
     /// `creator.name` and `creator.version` in every HAR written.
     public static let creatorName = "understudy"
@@ -107,7 +108,10 @@ public enum HARExport {
         } else {
             started = journal["time"]?.stringValue ?? TimeFormatting.iso8601Milliseconds(0)
         }
-        let wait = max(0, journal["delayMs"]?.doubleValue ?? 0)
+        // How long the server held the request, on the monotonic clock: from arrival to its outcome
+        // (`outcomeMs`), else the delay the stub asked for.
+        let held = journal["outcomeMs"]?.doubleValue.map { $0 - elapsed } ?? journal["delayMs"]?.doubleValue ?? 0
+        let wait = (max(0, held) * 1000).rounded() / 1000
         return .object([
             JSONMember("startedDateTime", .string(started)),
             JSONMember("time", number(wait)),
@@ -191,7 +195,7 @@ public enum HARExport {
     /// The journal's own fields that HAR has no place for.
     static func understudyFields(_ journal: JSONValue) -> JSONValue {
         let keys = ["seq", "elapsedMs", "matched", "stub", "responseIndex", "fault", "scenario", "rateLimited",
-                    "delayMs", "outcome", "session"]
+                    "delayMs", "outcome", "outcomeMs", "session"]
         return .object(keys.compactMap { key in journal[key].map { JSONMember(key, $0) } })
     }
 

@@ -281,7 +281,8 @@ extension AdminPage {
             entry.rateLimited ? [el('dt', { text: 'Rate limit' }), el('dd', { text: 'refused (429)' })] : null,
             entry.fault ? [el('dt', { text: 'Fault' }), el('dd', { text: entry.fault })] : null,
             entry.delayMs !== undefined && entry.delayMs !== null ? [el('dt', { text: 'Delay' }), el('dd', { text: entry.delayMs + ' ms' })] : null,
-            entry.outcome ? [el('dt', { text: 'Outcome' }), el('dd', { text: entry.outcome })] : null,
+            entry.outcome ? [el('dt', { text: 'Outcome' }), el('dd', { text: entry.outcome
+              + (typeof entry.outcomeMs === 'number' ? ' after ' + (entry.outcomeMs - entry.elapsedMs).toFixed(3) + ' ms' : '') })] : null,
             entry.session ? [el('dt', { text: 'Session' }), el('dd', { text: entry.session })] : null),
         ];
         if (!entry.matched) {
