@@ -57,7 +57,7 @@ extension HTTPServer {
             case .now(let answer):
                 response = answer
             case .later(let deferral):
-                defer_(deferral, request: request, method: method, target: target, receivedAt: receivedAt, on: connection)
+                answerLater(deferral, request: request, method: method, target: target, receivedAt: receivedAt, on: connection)
                 return
             }
         }
@@ -83,7 +83,7 @@ extension HTTPServer {
     /// A request the responder answers later (a long poll): it stays in flight, holding its
     /// connection, until the responder answers, the timeout fires (``DeferredReply/expire()``),
     /// or the client hangs up (`closed(_:)` cancels it). Exactly one of those sends, at most once.
-    func defer_(_ deferral: DeferredReply, request: OpaquePointer, method: String, target: String,
+    func answerLater(_ deferral: DeferredReply, request: OpaquePointer, method: String, target: String,
                 receivedAt: UInt64, on connection: Connection?) {
         let pending = PendingReply(request: request, response: HTTPResponse(status: 500), method: method, target: target,
                                    receivedAt: receivedAt, closeAfter: false)
@@ -117,6 +117,8 @@ extension HTTPServer {
             pending.hangupWatch = nil
             self.send(pending, on: connection)
         }
+        // A wait that arrives on a kept-alive connection while the server drains answers at once.
+        if draining { deferral.expire() }
     }
 
     /// While a long poll waits, evhttp does not read its connection, so a client that hangs up

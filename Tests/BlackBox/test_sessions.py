@@ -267,13 +267,30 @@ class CapTests(SessionDaemonTestCase):
         self.assertEqual(self.create({"name": "third"})["name"], "third")
 
 
+class AdminTokenTests(SessionDaemonTestCase):
+    extra_args = ["--admin-token", "s3cret"]
+
+    def test_the_admin_token_guards_the_sessions_endpoints_and_every_sessions_admin_api(self):
+        auth = {"Authorization": "Bearer s3cret"}
+        self.assertEqual(call(self.port, "POST", "/__admin/sessions", b"")[0], 401)
+        self.assertEqual(call(self.port, "GET", "/__admin/sessions")[0], 401)
+        status, session = call_json(self.port, "POST", "/__admin/sessions", b"", headers=auth)
+        self.assertEqual(status, 201)
+        self.assertEqual(call(session["port"], "GET", "/__admin/requests")[0], 401)
+        self.assertEqual(call(session["port"], "GET", "/__admin/requests/wait?timeoutMs=0")[0], 401)
+        self.assertEqual(call(session["port"], "GET", "/__admin/requests", headers=auth)[0], 200)
+        self.assertEqual(call(session["port"], "GET", "/version")[2], b"v1", "stubs need no token")
+        self.assertEqual(call(self.port, "DELETE", f"/__admin/sessions/{session['id']}")[0], 401)
+        self.assertEqual(call(self.port, "DELETE", f"/__admin/sessions/{session['id']}", headers=auth)[0], 200)
+
+
 class IdleTimeoutTests(SessionDaemonTestCase):
     extra_args = ["--session-idle-timeout", "0.5"]
 
     def test_an_idle_session_is_reclaimed_and_a_busy_one_is_not(self):
+        started = time.monotonic()  # before the daemon stamps the session's creation
         idle = self.create({"name": "forgotten"})
         busy = self.create({"name": "busy"})
-        started = time.monotonic()
         deadline = started + 15
         while time.monotonic() < deadline:
             self.assertEqual(call(busy["port"], "GET", "/version")[0], 200)
@@ -316,6 +333,19 @@ class JournalFileTests(SessionDaemonTestCase):
             entries = call_json(port, "GET", "/__admin/requests")[1]["requests"]
             from_file = [line for line in lines if line.get("session") == session]
             self.assertEqual(entries, from_file)
+
+
+class RefusedRequestTests(SessionDaemonTestCase):
+    extra_args = ["--max-body", "64"]
+
+    def test_a_request_the_transport_refuses_on_a_session_port_is_journaled_in_that_session(self):
+        a = self.create()
+        status, _, _ = call(a["port"], "POST", "/upload", b"x" * 1000)
+        self.assertEqual(status, 413)
+        entries = call_json(a["port"], "GET", "/__admin/requests")[1]["requests"]
+        self.assertEqual([(e["seq"], e["session"], e["status"]) for e in entries], [(1, a["id"], 413)])
+        self.assertEqual([(line["session"], line["status"]) for line in self.journal_lines()], [(a["id"], 413)])
+        self.assertEqual(call_json(self.port, "GET", "/__admin/requests")[1]["total"], 0)
 
 
 class ReloadTests(SessionDaemonTestCase):
@@ -392,6 +422,7 @@ class WaitTests(SessionDaemonTestCase):
         self.assertNotIn("status", result, "one matching request is not enough")
         self.assertEqual(call(a["port"], "GET", "/version")[0], 200)
         self.assertNotIn("status", result)
+        sent = time.monotonic()
         self.assertEqual(call(a["port"], "GET", "/version")[0], 200)
         answered = time.monotonic()
         thread.join(10)
@@ -400,8 +431,9 @@ class WaitTests(SessionDaemonTestCase):
         self.assertFalse(result["body"]["timedOut"])
         self.assertEqual(result["body"]["total"], 2)
         self.assertEqual([e["path"] for e in result["body"]["requests"]], ["/version", "/version"])
-        lag = result["returned"] - answered
-        print(f"\n    wait returned {lag * 1000:.1f} ms after the completing request's response", flush=True)
+        lag = result["returned"] - sent
+        print(f"\n    wait returned {lag * 1000:.1f} ms after the completing request was sent "
+              f"(which had its own response after {(answered - sent) * 1000:.1f} ms)", flush=True)
         self.assertLess(lag, 0.5, "the wait answers right after the request that completes it")
 
     def test_wait_times_out_with_what_it_has(self):

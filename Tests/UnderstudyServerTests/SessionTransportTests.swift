@@ -120,6 +120,30 @@ final class SessionTransportTests: XCTestCase {
         XCTAssertTrue(pending.readsEndOfStream(), "the wait's connection closes with its session")
     }
 
+    func testAWaitArrivingWhileTheServerDrainsAnswersAtOnce() throws {
+        server.stop()
+        let stubs = #"{"stubs": [{"id": "slow", "request": {"path": "/slow"}, "responses": [{"status": 200, "delayMs": 1500}]}]}"#
+        server = try BackgroundServer.start {
+            UnderstudyResponder(stubs: try StubLoader.parse(bytes: Array(stubs.utf8), file: "test.json", root: nil))
+        }
+        let slow = try RawConnection(port: server.port)
+        let kept = try RawConnection(port: server.port)
+        kept.send("GET /__admin/health HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertEqual(kept.readResponse()?.status, 200)
+        slow.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertTrue(waitUntil { (try? self.call(self.server.port, "GET", "/__admin/requests").body.contains("/slow")) ?? false })
+        server.requestStop()  // drains: the delayed answer holds the stop for 1.5 s
+        XCTAssertTrue(waitUntil { self.refuses(self.server.port) }, "the listener closes as the drain starts")
+        let sent = Date()
+        kept.send("GET /__admin/requests/wait?count=5&timeoutMs=60000 HTTP/1.1\r\nHost: x\r\n\r\n")
+        let answer = try XCTUnwrap(kept.readResponse())
+        XCTAssertLessThan(Date().timeIntervalSince(sent), 1.0, "not held for its timeout")
+        XCTAssertTrue(answer.body.contains("\"timedOut\":true"), answer.body)
+        XCTAssertEqual(slow.readResponse()?.status, 200, "the delayed answer still finishes")
+        server.stop()
+        server = nil
+    }
+
     func testStoppingWithLiveSessionsAndPendingWaitsAnswersThemAndFreesEverything() throws {
         let sessions = try (0..<5).map { _ in try createSession() }
         let waiters = try sessions.map { session -> RawConnection in

@@ -5,11 +5,10 @@
            arrival-to-answer milliseconds for the same requests). Target: under 1 ms to create.
   memory   RSS of the daemon with 1 000 idle sessions alive, against the same daemon without
            them. Target: under 50 MB for the 1 000.
-  throughput  keep-alive requests/s through a session's port against the main port, with wrk,
-           rounds interleaved in the same run (target: within 5 %). Wall-clock: run it on a quiet
-           machine (it is not part of the default set).
+Keep-alive throughput through a session's port against the main port is a scenario of the main
+suite: `scripts/bench --only keepalive,session` (wall-clock: on a quiet machine).
 
-Usage: scripts/bench-sessions [--only create,memory,throughput] [--understudy BINARY] [--sessions N]
+Usage: scripts/bench-sessions [--only create,memory] [--understudy BINARY] [--sessions N]
 Builds the release binary into $BENCH_SCRATCH (default .build-bench-release) unless --understudy
 is given. Prints a table; numbers are medians unless marked.
 """
@@ -19,7 +18,6 @@ import json
 import os
 import pathlib
 import re
-import shutil
 import statistics
 import subprocess
 import sys
@@ -147,41 +145,12 @@ def bench_memory(work, count):
     return {"sessions": alive, "total_mb": total_mb, "per_session_kb": (after - before) / max(1, alive)}
 
 
-def bench_throughput(work, rounds, duration, connections):
-    wrk = shutil.which("wrk")
-    if not wrk:
-        print("\nthroughput: wrk is not installed (apt-get install wrk); skipped")
-        return {}
-    daemon = start(work, ["--quiet"], "throughput")
-    try:
-        client = Client(daemon.port)
-        status, created = client.call("POST", "/__admin/sessions", b"")
-        session_port = json.loads(created)["port"]
-        results = {"main": [], "session": []}
-        for _ in range(rounds):
-            for name, port in (("main", daemon.port), ("session", session_port)):
-                out = subprocess.run([wrk, "-t1", f"-c{connections}", f"-d{duration}s", f"http://127.0.0.1:{port}/hello"],
-                                     capture_output=True, text=True, check=True).stdout
-                results[name].append(float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)))
-                # Keep both journals small between rounds.
-                Client(port).call("DELETE", "/__admin/requests")
-    finally:
-        daemon.stop()
-    main, session = statistics.median(results["main"]), statistics.median(results["session"])
-    print(f"\nkeep-alive throughput, {rounds} interleaved rounds of {duration} s, {connections} connections")
-    print(f"main port {main:,.0f} req/s, session port {session:,.0f} req/s: session/main {session / main:.3f}")
-    return {"main": main, "session": session, "ratio": session / main}
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--only", default="create,memory", help="comma-separated: create,memory,throughput")
+    parser.add_argument("--only", default="create,memory", help="comma-separated: create,memory")
     parser.add_argument("--understudy", help="use this binary instead of building the release one")
     parser.add_argument("--sessions", type=int, default=1000, help="sessions for the memory scenario")
     parser.add_argument("--creates", type=int, default=500, help="create/delete cycles")
-    parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--duration", type=int, default=5)
-    parser.add_argument("--connections", type=int, default=10)
     parser.add_argument("--json", help="also write the results here")
     args = parser.parse_args()
     os.environ["UNDERSTUDY_BIN"] = args.understudy or release_binary(os.environ.get("BENCH_SCRATCH", ".build-bench-release"))
@@ -193,8 +162,6 @@ def main():
                 results["create"] = bench_create(work, args.creates)
             elif scenario == "memory":
                 results["memory"] = bench_memory(work, args.sessions)
-            elif scenario == "throughput":
-                results["throughput"] = bench_throughput(work, args.rounds, args.duration, args.connections)
             else:
                 parser.error(f"unknown scenario {scenario}")
     if args.json:

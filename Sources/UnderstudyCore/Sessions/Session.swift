@@ -13,7 +13,8 @@ final class Session: HTTPResponder {
     var listener: (any SessionListener)?
     /// Monotonic nanoseconds of the last request (or of creation).
     var lastActivity: UInt64
-    /// Requests sent to the session's stubs (admin calls not counted), journaled or not kept.
+    /// Requests sent to the session's stubs, refused ones included (admin calls are not counted);
+    /// unlike the journal, a `reset` does not restart it.
     private(set) var requests = 0
     private let clock: any EngineClock
 

@@ -133,9 +133,17 @@ public final class SessionRegistry {
         return true
     }
 
+    /// `s<N>-<6 random hex digits>`: the counter keeps ids readable and in creation order; the
+    /// random part keeps a stale id (from before a daemon restart, say) from naming someone
+    /// else's session.
     private func nextID() -> String {
-        repeat { created += 1 } while sessions["s\(created)"] != nil
-        return "s\(created)"
+        var id: String
+        repeat {
+            created += 1
+            let suffix = String(UInt32.random(in: 0..<(1 << 24)), radix: 16)
+            id = "s\(created)-" + String(repeating: "0", count: 6 - suffix.count) + suffix
+        } while sessions[id] != nil
+        return id
     }
 
     private func unknown(_ id: String) -> HTTPResponse {
