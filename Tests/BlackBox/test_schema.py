@@ -82,9 +82,13 @@ class SchemaTests(unittest.TestCase):
         sources = "".join(p.read_text() for p in (ROOT / "Sources/UnderstudyCore/Loading").glob("StubDecoder*.swift"))
 
         def keys(name):
-            match = re.search(r"static let " + name + r"\s*=\s*\[([^\]]*)\]", sources)
+            """The strings of `static let NAME = [...] + OTHER + [...]`, following OTHER the same way."""
+            match = re.search(r"static let " + name + r"\s*=\s*((?:\[[^\]]*\]|\w+)(?:\s*\+\s*(?:\[[^\]]*\]|\w+))*)", sources)
             self.assertIsNotNone(match, f"{name} not found in StubDecoder")
-            return set(re.findall(r'"([^"]+)"', match.group(1)))
+            found = set()
+            for part in re.split(r"\s*\+\s*", match.group(1)):
+                found |= set(re.findall(r'"([^"]+)"', part)) if part.startswith("[") else keys(part)
+            return found
 
         schema = json.loads(SCHEMA_PATH.read_text())
         defs = schema["$defs"]
