@@ -189,6 +189,30 @@ class UITests(unittest.TestCase):
         self.assertIn("content-typeapplication/json", detail)
         self.assertIn("answered after", detail)
 
+    def test_6c_the_keyboard_moves_through_the_list(self):
+        self.browser.evaluate("document.getElementById('filters').reset()")
+        self.browser.wait_for("document.querySelectorAll('#rows tr').length >= 5")
+        self.browser.evaluate("document.querySelector('#rows tr').focus()")
+        first = self.browser.evaluate("document.activeElement.dataset.seq")
+        self.browser.key("j", code="KeyJ", text="j")
+        self.browser.key("ArrowDown", key_code=40)
+        second = self.browser.evaluate("document.activeElement.dataset.seq")
+        self.assertEqual(int(second), int(first) - 2, "two rows down the newest-first list")
+        heading = self.browser.evaluate("document.querySelector('#panel-detail h2').textContent")
+        self.assertTrue(heading.startswith(f"#{second} "), heading)
+        self.browser.key("k", code="KeyK", text="k")
+        self.assertEqual(int(self.browser.evaluate("document.activeElement.dataset.seq")), int(first) - 1)
+        self.browser.key("Enter", key_code=13, text="\r")
+        self.assertEqual(self.browser.evaluate("document.activeElement.id"), "panel-detail")
+
+    def test_6d_download_har_asks_the_daemon_with_the_token(self):
+        self.browser.call("Browser.setDownloadBehavior", {"behavior": "deny"}, session=None)
+        self.browser.evaluate("document.getElementById('har').click()")
+        self.browser.wait_for("performance.getEntriesByType('resource').some(e => e.name.includes('/__admin/requests.har'))")
+        answered = [e["params"]["response"]["status"] for e in self.browser.all_events
+                    if e.get("method") == "Network.responseReceived" and "/__admin/requests.har" in e["params"]["response"]["url"]]
+        self.assertEqual(answered, [200])
+
     def test_7_side_panels_show_stub_progress_scenarios_and_rate_limits(self):
         self.browser.evaluate("document.body.focus()")
         self.browser.key("2", code="Digit2", text="2")
