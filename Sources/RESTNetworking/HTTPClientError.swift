@@ -1,5 +1,6 @@
-/// A 4xx response, as an error.
-public enum HTTPClientError: HTTPError, Equatable {
+/// A 4xx response, as an error. Equal to another when the status codes are equal, whatever
+/// `retryAfter` says (see `HTTPError`).
+public enum HTTPClientError: HTTPError {
     case badRequest
     case unauthorized
     case paymentRequired
@@ -55,10 +56,41 @@ public enum HTTPClientError: HTTPError, Equatable {
 
     public var statusCode: Int {
         switch self {
-        case .tooManyRequests: return 429
-        case let .other(code): return code
-        default: return Self.byCode.first { $0.value == self }?.key ?? 400
+        case .badRequest: 400
+        case .unauthorized: 401
+        case .paymentRequired: 402
+        case .forbidden: 403
+        case .notFound: 404
+        case .methodNotAllowed: 405
+        case .notAcceptable: 406
+        case .proxyAuthenticationRequired: 407
+        case .requestTimeout: 408
+        case .conflict: 409
+        case .gone: 410
+        case .lengthRequired: 411
+        case .preconditionFailed: 412
+        case .payloadTooLarge: 413
+        case .uriTooLong: 414
+        case .unsupportedMediaType: 415
+        case .rangeNotSatisfiable: 416
+        case .expectationFailed: 417
+        case .misdirectedRequest: 421
+        case .unprocessableContent: 422
+        case .locked: 423
+        case .failedDependency: 424
+        case .tooEarly: 425
+        case .upgradeRequired: 426
+        case .preconditionRequired: 428
+        case .tooManyRequests: 429
+        case .requestHeaderFieldsTooLarge: 431
+        case .unavailableForLegalReasons: 451
+        case let .other(code): code
         }
+    }
+
+    public var retryAfter: TimeInterval? {
+        if case let .tooManyRequests(retryAfter) = self { return retryAfter }
+        return nil
     }
 
     public var description: String {

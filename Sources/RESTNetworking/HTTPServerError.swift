@@ -1,5 +1,6 @@
-/// A 5xx response, as an error.
-public enum HTTPServerError: HTTPError, Equatable {
+/// A 5xx response, as an error. Equal to another when the status codes are equal, whatever
+/// `retryAfter` says (see `HTTPError`).
+public enum HTTPServerError: HTTPError {
     case internalServerError
     case notImplemented
     case badGateway
@@ -33,10 +34,24 @@ public enum HTTPServerError: HTTPError, Equatable {
 
     public var statusCode: Int {
         switch self {
-        case .serviceUnavailable: return 503
-        case let .other(code): return code
-        default: return Self.byCode.first { $0.value == self }?.key ?? 500
+        case .internalServerError: 500
+        case .notImplemented: 501
+        case .badGateway: 502
+        case .serviceUnavailable: 503
+        case .gatewayTimeout: 504
+        case .httpVersionNotSupported: 505
+        case .variantAlsoNegotiates: 506
+        case .insufficientStorage: 507
+        case .loopDetected: 508
+        case .notExtended: 510
+        case .networkAuthenticationRequired: 511
+        case let .other(code): code
         }
+    }
+
+    public var retryAfter: TimeInterval? {
+        if case let .serviceUnavailable(retryAfter) = self { return retryAfter }
+        return nil
     }
 
     public var description: String {

@@ -1,8 +1,56 @@
 /// Sends one request through a session and checks the answer is HTTP. The Combine publishers and
 /// the async API both send through here, so they see the same errors: transport
 /// failures classified as `HTTPTransportError`, `RESTRequestError.notHTTPResponse` for a non-HTTP
-/// answer.
+/// answer. With a pacer, every attempt (every retry of every operator) waits for its permit here
+/// and reports its response back, so pacing composes with all operators without any of them
+/// knowing about it.
 enum HTTPTransport {
+    static func send(_ request: URLRequest, session: URLSession, pacer: RequestPacer?,
+                     completion: @escaping @Sendable (Result<HTTPResponseOutput, any Error>) -> Void) -> RetryCancellation {
+        guard let pacer, let url = request.url else {
+            return send(request, session: session, completion: completion)
+        }
+        let stage = Locked<PacedStage>(.held)
+        // A cancel can land while the permit is being granted; whichever ends first answers, once.
+        let delivered = Locked(false)
+        let finish: @Sendable (Result<HTTPResponseOutput, any Error>) -> Void = { result in
+            if delivered.withLock({ done in defer { done = true }; return !done }) { completion(result) }
+        }
+        let cancelHold = pacer.acquire(for: url) { permit in
+            let proceed = stage.withLock { if case .cancelled = $0 { return false } else { return true } }
+            guard proceed else {
+                pacer.complete(permit, response: nil)
+                return
+            }
+            let cancelTask = send(request, session: session) { result in
+                pacer.complete(permit, response: try? result.get().response)
+                finish(result)
+            }
+            let cancelledMeanwhile = stage.withLock { current -> Bool in
+                if case .cancelled = current { return true }
+                current = .sending(cancelTask)
+                return false
+            }
+            if cancelledMeanwhile { cancelTask() }
+        }
+        return {
+            let previous = stage.withLock { current -> PacedStage in
+                defer { current = .cancelled }
+                return current
+            }
+            switch previous {
+            case .held:
+                // Held by the pacer: leave the queue and finish now, not when the hold would end.
+                cancelHold()
+                finish(.failure(CancellationError()))
+            case let .sending(cancelTask):
+                cancelTask()
+            case .cancelled:
+                break
+            }
+        }
+    }
+
     static func send(_ request: URLRequest, session: URLSession,
                      completion: @escaping @Sendable (Result<HTTPResponseOutput, any Error>) -> Void) -> RetryCancellation {
         let task = session.dataTask(with: request) { data, response, error in
@@ -19,22 +67,22 @@ enum HTTPTransport {
         return { task.cancel() }
     }
 
-    static func send(_ request: URLRequest, session: URLSession) async throws -> HTTPResponseOutput {
+    static func send(_ request: URLRequest, session: URLSession, pacer: RequestPacer? = nil) async throws -> HTTPResponseOutput {
         try Task.checkCancellation()
         let cancel = Locked<RetryCancellation?>(nil)
         do {
-            return try await send(request, session: session, cancel: cancel)
+            return try await send(request, session: session, pacer: pacer, cancel: cancel)
         } catch where Task.isCancelled {
             // The data task was cancelled because the task was: report that, not URLError.cancelled.
             throw CancellationError()
         }
     }
 
-    private static func send(_ request: URLRequest, session: URLSession,
+    private static func send(_ request: URLRequest, session: URLSession, pacer: RequestPacer?,
                              cancel: Locked<RetryCancellation?>) async throws -> HTTPResponseOutput {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let cancelTask = send(request, session: session) { continuation.resume(with: $0) }
+                let cancelTask = send(request, session: session, pacer: pacer) { continuation.resume(with: $0) }
                 cancel.withLock { $0 = cancelTask }
                 if Task.isCancelled { cancelTask() }
             }
@@ -42,4 +90,11 @@ enum HTTPTransport {
             cancel.withLock { $0 }?()
         }
     }
+}
+
+/// Where a paced request is: waiting for its permit, on the wire, or cancelled.
+private enum PacedStage {
+    case held
+    case sending(RetryCancellation)
+    case cancelled
 }

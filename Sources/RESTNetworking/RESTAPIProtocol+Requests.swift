@@ -1,77 +1,113 @@
 extension RESTAPIProtocol {
-    /// A `GET` of `endpoint` (resolved against `baseURL`; may carry a query: `posts?page=2`).
-    public func get(endpoint: String, body: Data? = nil,
+    /// A `GET` of `endpoint` (resolved against `baseURL`; may carry a query: `posts?page=2`), with
+    /// `query` appended (encoded as `QueryItemEncoding` describes).
+    public func get(endpoint: String, query: [URLQueryItem] = [], body: Data? = nil,
                     requestModifier: @escaping RequestModifier = { $0 }) -> HTTPRequestPublisher {
-        request(.get, endpoint: endpoint, body: body, requestModifier: requestModifier)
+        request(.get, endpoint: endpoint, query: query, body: body, requestModifier: requestModifier)
     }
 
     /// A `POST` of `body` to `endpoint`.
-    public func post(endpoint: String, body: Data? = nil,
+    public func post(endpoint: String, query: [URLQueryItem] = [], body: Data? = nil,
                      requestModifier: @escaping RequestModifier = { $0 }) -> HTTPRequestPublisher {
-        request(.post, endpoint: endpoint, body: body, requestModifier: requestModifier)
+        request(.post, endpoint: endpoint, query: query, body: body, requestModifier: requestModifier)
+    }
+
+    /// A `POST` of `json` encoded by `encoder` (`Content-Type: application/json`) to `endpoint`.
+    public func post<Body: Encodable>(endpoint: String, query: [URLQueryItem] = [], json: Body,
+                                      encoder: JSONEncoder = JSONEncoder(),
+                                      requestModifier: @escaping RequestModifier = { $0 }) -> HTTPRequestPublisher {
+        request(.post, endpoint: endpoint, query: query, json: json, encoder: encoder, requestModifier: requestModifier)
     }
 
     /// A `PUT` of `body` to `endpoint`.
-    public func put(endpoint: String, body: Data? = nil,
+    public func put(endpoint: String, query: [URLQueryItem] = [], body: Data? = nil,
                     requestModifier: @escaping RequestModifier = { $0 }) -> HTTPRequestPublisher {
-        request(.put, endpoint: endpoint, body: body, requestModifier: requestModifier)
+        request(.put, endpoint: endpoint, query: query, body: body, requestModifier: requestModifier)
+    }
+
+    /// A `PUT` of `json` encoded by `encoder` to `endpoint`.
+    public func put<Body: Encodable>(endpoint: String, query: [URLQueryItem] = [], json: Body,
+                                     encoder: JSONEncoder = JSONEncoder(),
+                                     requestModifier: @escaping RequestModifier = { $0 }) -> HTTPRequestPublisher {
+        request(.put, endpoint: endpoint, query: query, json: json, encoder: encoder, requestModifier: requestModifier)
     }
 
     /// A `PATCH` of `body` to `endpoint`.
-    public func patch(endpoint: String, body: Data? = nil,
+    public func patch(endpoint: String, query: [URLQueryItem] = [], body: Data? = nil,
                       requestModifier: @escaping RequestModifier = { $0 }) -> HTTPRequestPublisher {
-        request(.patch, endpoint: endpoint, body: body, requestModifier: requestModifier)
+        request(.patch, endpoint: endpoint, query: query, body: body, requestModifier: requestModifier)
+    }
+
+    /// A `PATCH` of `json` encoded by `encoder` to `endpoint`.
+    public func patch<Body: Encodable>(endpoint: String, query: [URLQueryItem] = [], json: Body,
+                                       encoder: JSONEncoder = JSONEncoder(),
+                                       requestModifier: @escaping RequestModifier = { $0 }) -> HTTPRequestPublisher {
+        request(.patch, endpoint: endpoint, query: query, json: json, encoder: encoder, requestModifier: requestModifier)
     }
 
     /// A `DELETE` of `endpoint`.
-    public func delete(endpoint: String, body: Data? = nil,
+    public func delete(endpoint: String, query: [URLQueryItem] = [], body: Data? = nil,
                        requestModifier: @escaping RequestModifier = { $0 }) -> HTTPRequestPublisher {
-        request(.delete, endpoint: endpoint, body: body, requestModifier: requestModifier)
+        request(.delete, endpoint: endpoint, query: query, body: body, requestModifier: requestModifier)
     }
 
     /// A request with any method. Each subscription builds the request again and runs
     /// `requestModifier` on it, so retries pick up fresh headers.
-    public func request(_ method: HTTPMethod, endpoint: String, body: Data? = nil,
+    public func request(_ method: HTTPMethod, endpoint: String, query: [URLQueryItem] = [], body: Data? = nil,
                         requestModifier: @escaping RequestModifier = { $0 }) -> HTTPRequestPublisher {
-        let base = baseURL
-        let session = urlSession
-        let publisher = CallbackPublisher<HTTPResponseOutput> { completion in
-            switch Self.makeRequest(method, base: base, endpoint: endpoint, body: body) {
-            case let .success(request):
-                return HTTPTransport.send(requestModifier(request), session: session, completion: completion)
-            case let .failure(error):
-                completion(.failure(error))
-                return {}
-            }
-        }
-        return HTTPRequestPublisher(method: method, publisher)
+        publisher(for: RequestParts(method: method, path: endpoint, queryItems: query, body: body.map { .data($0) }),
+                  requestModifier: requestModifier)
+    }
+
+    /// A request with any method whose body is `json` encoded by `encoder`.
+    public func request<Body: Encodable>(_ method: HTTPMethod, endpoint: String, query: [URLQueryItem] = [],
+                                         json: Body, encoder: JSONEncoder = JSONEncoder(),
+                                         requestModifier: @escaping RequestModifier = { $0 }) -> HTTPRequestPublisher {
+        publisher(for: RequestParts(method: method, path: endpoint, queryItems: query, body: .json(json, encoder: encoder)),
+                  requestModifier: requestModifier)
     }
 
     /// The same request for async/await: a `RESTCall` to chain operators on and then run with
     /// `response()`. Nothing is sent until then, and each attempt re-runs `requestModifier`.
-    public func call(_ method: HTTPMethod, endpoint: String, body: Data? = nil,
+    public func call(_ method: HTTPMethod, endpoint: String, query: [URLQueryItem] = [], body: Data? = nil,
                      requestModifier: @escaping RequestModifier = { $0 }) -> RESTCall {
-        let base = baseURL
-        let session = urlSession
-        return RESTCall(method: method) {
-            let request = try Self.makeRequest(method, base: base, endpoint: endpoint, body: body).get()
-            return try await HTTPTransport.send(requestModifier(request), session: session)
-        }
+        call(for: RequestParts(method: method, path: endpoint, queryItems: query, body: body.map { .data($0) }),
+             requestModifier: requestModifier)
     }
 
-    /// Joins base and endpoint as text: `appendingPathComponent` would percent-encode the `?` of
-    /// an endpoint that carries a query.
-    static func makeRequest(_ method: HTTPMethod, base: URL, endpoint: String,
-                            body: Data?) -> Result<URLRequest, RESTRequestError> {
-        var baseText = base.absoluteString
-        while baseText.hasSuffix("/") { baseText.removeLast() }
-        let path = endpoint.drop { $0 == "/" }
-        guard let url = URL(string: path.isEmpty ? baseText : "\(baseText)/\(path)") else {
-            return .failure(.invalidURL(baseURL: base.absoluteString, endpoint: endpoint))
+    /// The async/await request whose body is `json` encoded by `encoder`.
+    public func call<Body: Encodable>(_ method: HTTPMethod, endpoint: String, query: [URLQueryItem] = [],
+                                      json: Body, encoder: JSONEncoder = JSONEncoder(),
+                                      requestModifier: @escaping RequestModifier = { $0 }) -> RESTCall {
+        call(for: RequestParts(method: method, path: endpoint, queryItems: query, body: .json(json, encoder: encoder)),
+             requestModifier: requestModifier)
+    }
+
+    /// The publisher every Combine request (typed or not) is built on.
+    func publisher(for parts: RequestParts, requestModifier: @escaping RequestModifier) -> HTTPRequestPublisher {
+        let base = baseURL
+        let session = urlSession
+        let pacer = self.pacer.isPacing ? self.pacer : nil
+        let publisher = CallbackPublisher<HTTPResponseOutput> { completion in
+            do {
+                let request = requestModifier(try parts.urlRequest(base: base))
+                return HTTPTransport.send(request, session: session, pacer: pacer, completion: completion)
+            } catch {
+                completion(.failure(error))
+                return {}
+            }
         }
-        var request = URLRequest(url: url)
-        request.httpMethod = method.rawValue
-        request.httpBody = body
-        return .success(request)
+        return HTTPRequestPublisher(method: parts.method, publisher)
+    }
+
+    /// The call every async request (typed or not) is built on.
+    func call(for parts: RequestParts, requestModifier: @escaping RequestModifier) -> RESTCall {
+        let base = baseURL
+        let session = urlSession
+        let pacer = self.pacer.isPacing ? self.pacer : nil
+        return RESTCall(method: parts.method) {
+            let request = requestModifier(try parts.urlRequest(base: base))
+            return try await HTTPTransport.send(request, session: session, pacer: pacer)
+        }
     }
 }

@@ -59,7 +59,7 @@ final class RateLimitingIntegrationTests: DaemonTestCase {
             .awaitResult()
 
         XCTAssertThrowsError(try result.get()) { error in
-            XCTAssertEqual(error as? HTTPClientError, .tooManyRequests(retryAfter: 0.2))
+            XCTAssertEqual((error as? HTTPClientError)?.statusCode, 429); XCTAssertEqual((error as? HTTPClientError)?.retryAfter, 0.2)
             XCTAssertEqual((error as? any HTTPError)?.statusCode, 429)
         }
         let requests = try await journal("/rest/retry-after/twice")
@@ -76,7 +76,7 @@ final class RateLimitingIntegrationTests: DaemonTestCase {
             .respondToRateLimiting(maxRetries: 3, maxSecondsToWait: 2)
             .awaitResult()
 
-        XCTAssertThrowsError(try result.get()) { XCTAssertEqual($0 as? HTTPClientError, .tooManyRequests(retryAfter: 30)) }
+        XCTAssertThrowsError(try result.get()) { XCTAssertEqual(($0 as? HTTPClientError)?.statusCode, 429); XCTAssertEqual(($0 as? HTTPClientError)?.retryAfter, 30) }
         // Generous: the point is that it did not wait anywhere near the 30 s asked, nor retried.
         XCTAssertLessThan(Date().timeIntervalSince(started), 10)
         let requests = try await journal("/rest/retry-after/too-long")

@@ -7,11 +7,18 @@ import XCTest
 struct StubbedAPI: RESTAPIProtocol {
     let baseURL: URL
     let urlSession: URLSession
+    let pacer: RequestPacer
 
-    init(baseURL: URL) {
+    /// - Parameters:
+    ///   - pacer: paces every request of this API (nil: not paced).
+    ///   - connectionsPerHost: URLSession's own cap (6 by default on Linux); raise it for tests
+    ///     that need more requests on the wire at once.
+    init(baseURL: URL, pacer: RequestPacer? = nil, connectionsPerHost: Int? = nil) {
         self.baseURL = baseURL
+        self.pacer = pacer ?? .unpaced
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 30
+        if let connectionsPerHost { configuration.httpMaximumConnectionsPerHost = connectionsPerHost }
         self.urlSession = URLSession(configuration: configuration)
     }
 }

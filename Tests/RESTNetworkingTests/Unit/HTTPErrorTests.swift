@@ -17,6 +17,45 @@ final class HTTPErrorTests: XCTestCase {
         }
     }
 
+    /// Issue 9: a 429 that carried `Retry-After` compared unequal to `.tooManyRequests()`, so ported
+    /// code that compared errors stopped matching without any error. Equality is the status code.
+    func testEqualityIsTheStatusCodeWhateverThePayload() {
+        XCTAssertEqual(HTTPClientError.tooManyRequests(retryAfter: 2), .tooManyRequests())
+        XCTAssertEqual(HTTPClientError(statusCode: 429, retryAfter: 0.3), .tooManyRequests(retryAfter: 30))
+        XCTAssertEqual(HTTPServerError.serviceUnavailable(retryAfter: 1), .serviceUnavailable())
+        XCTAssertNotEqual(HTTPClientError.tooManyRequests(), .unauthorized)
+        XCTAssertEqual(HTTPClientError.other(statusCode: 404), .notFound, "the same status is the same error")
+        XCTAssertNotEqual(HTTPClientError.other(statusCode: 499), .other(statusCode: 498))
+        XCTAssertEqual(Set([HTTPClientError.tooManyRequests(retryAfter: 1), .tooManyRequests(retryAfter: 2), .notFound]).count, 2,
+                       "hashing agrees with equality")
+        // The payload is still there to read.
+        XCTAssertEqual(HTTPClientError.tooManyRequests(retryAfter: 2).retryAfter, 2)
+        XCTAssertNil(HTTPClientError.unauthorized.retryAfter)
+    }
+
+    func testMatchingACaseWhateverItsPayload() {
+        let error: any Error = HTTPClientError.tooManyRequests(retryAfter: 2.5)
+        XCTAssertTrue(error.is(.tooManyRequests()))
+        XCTAssertFalse(error.is(.unauthorized))
+        XCTAssertFalse(error.is(HTTPServerError.serviceUnavailable()))
+        XCTAssertTrue(HTTPServerError.serviceUnavailable(retryAfter: 1).is(.serviceUnavailable()))
+
+        // Swift's own enum case pattern, without a binding, ignores the payload too.
+        if case HTTPClientError.tooManyRequests = error {} else { XCTFail("case pattern should match any 429") }
+        switch error {
+        case HTTPClientError.unauthorized: XCTFail("not a 401")
+        case HTTPClientError.tooManyRequests: break
+        default: XCTFail("case pattern should match any 429")
+        }
+        do {
+            throw error
+        } catch HTTPClientError.tooManyRequests {
+            // caught whatever Retry-After said
+        } catch {
+            XCTFail("catch pattern should match any 429")
+        }
+    }
+
     func testErrorsAreSendable() {
         let errors: [any Error & Sendable] = [HTTPClientError.unauthorized, HTTPServerError.badGateway]
         XCTAssertEqual(errors.count, 2)
@@ -28,11 +67,11 @@ final class HTTPErrorTests: XCTestCase {
 
         let limited = await ScriptedExchanges([ScriptedExchanges.response(429, headers: ["Retry-After": "1.5"])])
             .publisher().catchHTTPErrors().awaitResult()
-        XCTAssertThrowsError(try limited.get()) { XCTAssertEqual($0 as? HTTPClientError, .tooManyRequests(retryAfter: 1.5)) }
+        XCTAssertThrowsError(try limited.get()) { XCTAssertEqual(($0 as? HTTPClientError)?.statusCode, 429); XCTAssertEqual(($0 as? HTTPClientError)?.retryAfter, 1.5) }
 
         let unavailable = await ScriptedExchanges([ScriptedExchanges.response(503, headers: ["Retry-After": "3"])])
             .publisher().catchHTTPErrors().awaitResult()
-        XCTAssertThrowsError(try unavailable.get()) { XCTAssertEqual($0 as? HTTPServerError, .serviceUnavailable(retryAfter: 3)) }
+        XCTAssertThrowsError(try unavailable.get()) { XCTAssertEqual(($0 as? HTTPServerError)?.statusCode, 503); XCTAssertEqual(($0 as? HTTPServerError)?.retryAfter, 3) }
     }
 
     func testAsyncCatchHTTPErrorsThrowsTheSameErrors() async {
