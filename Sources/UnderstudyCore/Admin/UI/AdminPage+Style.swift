@@ -53,7 +53,10 @@ extension AdminPage {
     dt { color: var(--muted); } dd { margin: 0; word-break: break-all; }
     pre { background: var(--panel); border: 1px solid var(--line); border-radius: 4px; padding: .5rem; margin: .25rem 0; overflow: auto; max-height: 20rem; white-space: pre-wrap; word-break: break-all; font-size: .85rem; }
     pre.near-miss { border-color: var(--bad); }
-    table.kv td:first-child, table.grid td:first-child { color: var(--muted); white-space: nowrap; }
+    table.kv td:first-child { color: var(--muted); white-space: nowrap; }
+    table.grid td { overflow-wrap: anywhere; }
+    table.grid td:nth-child(2), table.grid td:nth-child(3) { white-space: nowrap; }
+    table.grid .badge { margin-bottom: .15rem; }
     table.kv td { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .85rem; word-break: break-all; }
     .current { font-weight: 700; color: var(--accent); }
     .error { color: var(--bad); }
