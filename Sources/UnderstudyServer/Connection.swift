@@ -26,7 +26,17 @@ final class Connection {
     var tap: OpaquePointer?
     /// Armed when a request's first byte arrives, cancelled when evhttp hands the request over:
     /// a whole head (and body) must arrive within the idle timeout, however slowly it trickles.
+    /// One timer per connection, made on its first request and re-armed for each later one.
     var requestDeadline: EventHandle?
+    /// Whether ``requestDeadline`` is pending (a request has begun and not been handed over).
+    var deadlineArmed = false
+
+    /// Stops the request deadline, keeping its timer for the connection's next request.
+    func cancelDeadline() {
+        guard deadlineArmed else { return }
+        deadlineArmed = false
+        requestDeadline?.remove()
+    }
 
     init(bufferevent: OpaquePointer, responder: any HTTPResponder, parser: RequestStreamParser) {
         self.bufferevent = bufferevent

@@ -19,6 +19,18 @@ final class EventHandle {
         event_active(event, Int32(EV_TIMEOUT), 1)
     }
 
+    /// Makes the event pending with `timeout` as it is: a value from
+    /// `event_base_init_common_timeout` keeps the timer in that duration's queue instead of the heap.
+    func add(timeout: timeval) {
+        var timeout = timeout
+        event_add(event, &timeout)
+    }
+
+    /// Makes the event no longer pending (a timer that has not fired is cancelled).
+    func remove() {
+        event_del(event)
+    }
+
     /// Makes the event pending, for `seconds` when given (a timer), otherwise until it fires.
     func add(afterSeconds seconds: Double? = nil) {
         guard let seconds else {

@@ -124,7 +124,7 @@ extension HTTPServer {
     /// looks at evbuffer's own chunks (`evbuffer_peek`), so nothing is copied or allocated here.
     func inspect(_ buffer: OpaquePointer, added: Int, on connection: Connection) {
         if connection.evcon == nil { attach(connection) }
-        if connection.requestDeadline == nil && connection.current == nil { armRequestDeadline(on: connection) }
+        if !connection.deadlineArmed && connection.current == nil { armRequestDeadline(on: connection) }
         let total = evbuffer_get_length(buffer)
         var offset = total - added
         while offset < total {
@@ -160,24 +160,31 @@ extension HTTPServer {
     /// A request's bytes must all arrive within the idle timeout of its first one: libevent's
     /// read timeout restarts with every byte, so a client trickling a head would otherwise hold
     /// its connection forever (slowloris). On expiry the connection is closed.
+    /// The timer is made once per connection and re-armed per request; every deadline has the
+    /// same length, so it goes in libevent's common-timeout queue for that length (constant-time
+    /// add and remove) rather than the timer heap.
     func armRequestDeadline(on connection: Connection) {
-        let seconds = configuration.idleTimeoutSeconds
-        guard seconds > 0 else { return }
-        let context = Unmanaged.passUnretained(connection).toOpaque()
-        let timer = EventHandle(event_new(base, -1, 0, { _, _, context in
-            guard let context else { return }
-            let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
-            guard let server = connection.server, connection.current == nil, let evcon = connection.evcon else { return }
-            server.expire(connection, evcon: evcon)
-        }, context))
-        connection.requestDeadline = timer
-        timer?.add(afterSeconds: Double(seconds))
+        guard let timeout = requestTimeout else { return }
+        if connection.requestDeadline == nil {
+            let context = Unmanaged.passUnretained(connection).toOpaque()
+            connection.requestDeadline = EventHandle(event_new(base, -1, 0, { _, _, context in
+                guard let context else { return }
+                let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
+                connection.deadlineArmed = false
+                guard let server = connection.server, connection.current == nil, let evcon = connection.evcon else { return }
+                server.expire(connection, evcon: evcon)
+            }, context))
+        }
+        guard let timer = connection.requestDeadline else { return }
+        connection.deadlineArmed = true
+        timer.add(timeout: timeout)
     }
 
     /// Closes a connection whose request did not arrive in time (its close callback tidies up).
     func expire(_ connection: Connection, evcon: OpaquePointer) {
         // Keep the timer's event alive until this callback returns.
         let timer = connection.requestDeadline
+        connection.deadlineArmed = false
         connection.requestDeadline = nil
         withExtendedLifetime(timer) { evhttp_connection_free(evcon) }
     }
@@ -199,6 +206,7 @@ extension HTTPServer {
 
     /// evhttp is about to free the connection (and any request on it).
     func closed(_ connection: Connection) {
+        connection.deadlineArmed = false
         connection.requestDeadline = nil
         if let pending = connection.current {
             connection.current = nil

@@ -15,7 +15,7 @@ extension HTTPServer {
         let bufferevent = evhttp_connection_get_bufferevent(evcon)
         let connection = bufferevent.flatMap { connections[UnsafeMutableRawPointer($0)] }
         if let connection, connection.evcon == nil { attach(connection) }
-        connection?.requestDeadline = nil
+        connection?.cancelDeadline()
 
         let target = evhttp_request_get_uri(request).map { String(cString: $0) } ?? "/"
         // The raw-stream reader keeps heads only for methods evhttp does not know (it hands
@@ -286,10 +286,11 @@ extension HTTPServer {
     /// would walk grapheme clusters on every request).
     static func makeRequest(method: String, target: String, headers: HTTPHeaders, body: [UInt8]) -> HTTPRequest {
         let target = RequestHead.originForm(target)
-        let utf8 = target.utf8
-        guard let mark = utf8.firstIndex(of: UInt8(ascii: "?")) else {
+        guard let offset = target.firstUTF8Offset(of: UInt8(ascii: "?")) else {
             return HTTPRequest(method: method, path: target, query: nil, headers: headers, body: body)
         }
+        let utf8 = target.utf8
+        let mark = utf8.index(utf8.startIndex, offsetBy: offset)
         return HTTPRequest(method: method, path: String(target[..<mark]), query: String(target[utf8.index(after: mark)...]),
                            headers: headers, body: body)
     }

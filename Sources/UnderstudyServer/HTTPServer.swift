@@ -44,6 +44,9 @@ public final class HTTPServer {
     /// Closes the journal batch at the end of the loop pass that opened it (see ``JournalBatching``).
     var batchEnd: EventHandle?
     var batchOpen = false
+    /// The request deadline (the idle timeout) as libevent's common timeout for its length;
+    /// nil when the timeout is off.
+    var requestTimeout: timeval?
     /// Re-enables the listener after it paused for lack of descriptors.
     var acceptResume: EventHandle?
     /// The ports of live sessions (see `HTTPServer+Sessions.swift`), each closed before the loop is freed.
@@ -63,7 +66,7 @@ public final class HTTPServer {
     public init(configuration: ServerConfiguration, responder: any HTTPResponder) throws(ServerError) {
         // A client that goes away mid-write must cost an error code, not the process.
         signal(SIGPIPE, SIG_IGN)
-        guard let base = event_base_new() else { throw .setupFailed("event_base_new failed") }
+        guard let base = Self.makeEventBase() else { throw .setupFailed("event_base_new failed") }
         guard let http = Self.makeHTTP(base: base, configuration: configuration) else {
             event_base_free(base)
             throw .setupFailed("evhttp_new failed")
@@ -101,6 +104,10 @@ public final class HTTPServer {
         self.stopReadEnd = fds[0]
         self.controller = ServerController(writeEnd: fds[1])
         self.nullDevice = open("/dev/null", O_RDWR | O_CLOEXEC)
+        if configuration.idleTimeoutSeconds > 0 {
+            var length = timeval(tv_sec: configuration.idleTimeoutSeconds, tv_usec: 0)
+            requestTimeout = event_base_init_common_timeout(base, &length)?.pointee ?? length
+        }
         installCallbacks()
         // A responder that hosts sessions gets them on this loop (its registry opens ports here).
         if let registry = (responder as? UnderstudyResponder)?.sessions {

@@ -39,7 +39,7 @@ struct RequestHead {
     /// Reduces an absolute-form target (`http://host/path?q`) to origin form (`/path?q`), as a
     /// proxy-style client may send; everything else is returned unchanged.
     static func originForm(_ target: String) -> String {
-        guard !target.hasPrefix("/"), let schemeEnd = target.firstRange(of: "://") else { return target }
+        guard target.utf8.first != UInt8(ascii: "/"), let schemeEnd = target.firstRange(of: "://") else { return target }
         let afterAuthority = target[schemeEnd.upperBound...]
         guard let slash = afterAuthority.firstIndex(where: { $0 == "/" || $0 == "?" }) else { return "/" }
         let rest = String(afterAuthority[slash...])

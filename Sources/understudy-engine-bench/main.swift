@@ -2,13 +2,18 @@
 // 100 and 10 000 loaded stubs, journal on. No sockets: this is the ceiling the transport works
 // under. Run it with scripts/bench-engine (release build).
 //
-// Usage: understudy-engine-bench [--requests N] [--journal-file PATH]
+// Usage: understudy-engine-bench [--requests N] [--journal-file PATH] [--unmatched-only STUBS [--random-paths]]
 import Foundation
 import UnderstudyCore
 
 struct Options {
     var requests = 200_000
     var journalFile: String?
+    /// Only the unmatched (near-miss) run, with this many stubs and `requests` runs: for callgrind.
+    var unmatchedOnly: Int?
+    /// With `unmatchedOnly`: every stub path (and the request's) 40 pseudo-random characters, the
+    /// near-miss ranking's worst case (no stub is close, so few can be dismissed early).
+    var randomPaths = false
 
     init(_ arguments: [String]) {
         var iterator = arguments.dropFirst().makeIterator()
@@ -16,8 +21,10 @@ struct Options {
             switch argument {
             case "--requests": requests = iterator.next().flatMap(Int.init) ?? requests
             case "--journal-file": journalFile = iterator.next()
+            case "--unmatched-only": unmatchedOnly = iterator.next().flatMap(Int.init)
+            case "--random-paths": randomPaths = true
             default:
-                FileHandle.standardError.write(Data("usage: understudy-engine-bench [--requests N] [--journal-file PATH]\n".utf8))
+                FileHandle.standardError.write(Data("usage: understudy-engine-bench [--requests N] [--journal-file PATH] [--unmatched-only STUBS [--random-paths]]\n".utf8))
                 exit(2)
             }
         }
@@ -85,6 +92,26 @@ if let path = options.journalFile {
         FileHandle.standardError.write(Data("\(error)\n".utf8))
         exit(1)
     }
+}
+if let count = options.unmatchedOnly {
+    var document = stubDocument(count: count)
+    var target = "/itemz/12"
+    if options.randomPaths {
+        // A fixed seed, so instruction counts compare across builds.
+        var state: UInt64 = 0x9E3779B97F4A7C15
+        let letters = Array("abcdefghijklmnopqrstuvwxyz/")
+        func next() -> Int { state = state &* 6364136223846793005 &+ 1442695040888963407; return Int(state >> 33) % letters.count }
+        func word() -> String { "/" + String((0..<40).map { _ in letters[next()] }) }
+        let stubs = (0..<count).map { #"{"id":"l\#($0)","request":{"method":"GET","path":"\#(word())"},"responses":[{}]}"# }
+        document = Array(#"{"stubs":["#.utf8) + Array(stubs.joined(separator: ",").utf8) + Array("]}".utf8)
+        target = word()
+    }
+    let set = try StubLoader.parse(bytes: document, file: "bench.json", root: nil)
+    let engine = StubEngine(stubs: set)
+    let request = HTTPRequest(method: "GET", target: target, headers: ["Host": "127.0.0.1"])
+    for _ in 0..<options.requests { precondition(engine.handle(request).status == 404) }
+    print("stubs \(count): \(options.requests) unmatched requests")
+    exit(0)
 }
 print("engine bench: \(options.requests) requests per run through StubEngine.handle, in-memory journal on (cap 100000)"
       + (options.journalFile.map { ", JSONL to \($0)" } ?? ""))

@@ -135,6 +135,19 @@ final class AdminAPITests: XCTestCase {
         XCTAssertEqual(engine.stubs.last?.file, "<admin>")
     }
 
+    func testPostedStubWithAMisspeltRequiredKeyGetsOneErrorNamingBoth() throws {
+        let engine = try makeEngine(stubs)
+        let response = engine.adminCall("POST", "/__admin/stubs", body: #"{"stubs":[{"id":"new","responsez":[{"status":201}]}]}"#)
+        XCTAssertEqual(response.status, 400)
+        let errors = response.jsonObject["errors"] as? [[String: Any]] ?? []
+        XCTAssertEqual(errors.count, 1, "\(errors)")
+        XCTAssertEqual(errors.first?["message"] as? String, "unknown key `responsez`; did you mean `responses`? (`responses` is required)")
+        XCTAssertEqual(errors.first?["path"] as? String, "stubs[0].responsez")
+        XCTAssertEqual(errors.first?["column"] as? Int, 23)
+        XCTAssertEqual(errors.first?["suggestion"] as? String, "responses")
+        XCTAssertEqual(engine.stubs.map(\.id), ["posts", "login", "me"], "nothing was added")
+    }
+
     func testPostStubsIsAllOrNothingWithPositionedErrors() throws {
         let engine = try makeEngine(stubs)
         let response = engine.adminCall("POST", "/__admin/stubs", body: """

@@ -46,13 +46,39 @@ final class StubValidationTests: XCTestCase {
             "1:2 stubz stubs",
             "3:4 stubs[0].requets request",
             "3:19 stubs[0].afterlast afterLast",
-            "3:54 stubs[0].rateLimit -",
             "3:55 stubs[0].rateLimit.limt limit",
             "4:16 stubs[0].request.methd method",
             "4:32 stubs[0].request.header headers",
         ])
-        // With `limt` unknown, the rate limit also lacks its `limit`, reported at the object.
-        XCTAssertTrue(errors[3].message.contains("missing key `limit`"), errors[3].message)
+        // With `limt` unknown, the rate limit also lacks its `limit`: one problem, one error, at the typo.
+        XCTAssertEqual(errors[3].message, "unknown key `limt`; did you mean `limit`? (`limit` is required)")
+    }
+
+    func testMisspeltRequiredKeyIsOneErrorAtTheTypo() {
+        assertOnlyError("""
+        {"stubs": [
+          {"id": "a", "responsez": [{}]}
+        ]}
+        """, line: 2, column: 15, path: "stubs[0].responsez",
+                        contains: "unknown key `responsez`; did you mean `responses`? (`responses` is required)", suggestion: "responses")
+        // Further from the key than `closest` allows, but still plainly the missing key.
+        assertOnlyError(#"{"stubs":[{"respones":[{}]}]}"#, line: 1, column: 12, path: "stubs[0].respones",
+                        contains: "did you mean `responses`? (`responses` is required)", suggestion: "responses")
+        assertOnlyError(#"{"stubs":[{"resp":[{}]}]}"#, line: 1, column: 12, path: "stubs[0].resp",
+                        contains: "unknown key `resp`; did you mean `responses`? (`responses` is required)", suggestion: "responses")
+        assertOnlyError(#"{"stubz":[]}"#, line: 1, column: 2, path: "stubz",
+                        contains: "unknown key `stubz`; did you mean `stubs`? (`stubs` is required)", suggestion: "stubs")
+        assertOnlyError(#"{"stubs":[{"responses":[{}],"rateLimit":{"limit":1,"windw":2}}]}"#, line: 1, column: 52,
+                        path: "stubs[0].rateLimit.windw", contains: "did you mean `window`? (`window` is required)", suggestion: "window")
+    }
+
+    func testMissingRequiredKeyWithNoLikelyTypoStaysTwoErrors() {
+        // `setstate` is a typo of `setState`, not of the missing `responses`.
+        let errors = loadErrors(#"{"stubs":[{"scenario":"s","setstate":"x"}]}"#)
+        XCTAssertEqual(errors.map(\.message), [
+            "missing key `responses`; a stub needs at least one response",
+            "unknown key `setstate`; did you mean `setState`?",
+        ])
     }
 
     func testUnknownKeyWithNothingCloseListsKnownKeys() {
@@ -119,6 +145,20 @@ final class StubValidationTests: XCTestCase {
           {"id": "same", "responses": [{}]}
         ]}
         """, line: 3, column: 10, path: "stubs[1].id", contains: "duplicate stub id `same`; first used at bad.json:2:10")
+    }
+
+    func testDuplicateIDIsReportedWhenTheStubHasAnotherError() {
+        let errors = loadErrors("""
+        {"stubs": [
+          {"id": "same", "responses": [{}]},
+          {"id": "same", "whenState": "Ready", "responses": [{}]}
+        ]}
+        """)
+        XCTAssertEqual(errors.map { "\($0.line):\($0.column) \($0.jsonPath)" }, ["3:10 stubs[1].id", "3:18 stubs[1].whenState"])
+        XCTAssertEqual(errors.first?.message, "duplicate stub id `same`; first used at bad.json:2:10")
+        // The first of the two may be the broken one.
+        let reversed = loadErrors(#"{"stubs":[{"id":"x","responses":[{"status":1}]},{"id":"x","responses":[{}]}]}"#)
+        XCTAssertEqual(reversed.map(\.jsonPath), ["stubs[0].responses[0].status", "stubs[1].id"])
     }
 
     func testWhenStateOrSetStateWithoutScenario() {

@@ -50,6 +50,45 @@ final class SupportTests: XCTestCase {
         XCTAssertEqual(EditDistance.boundedDistance("/x", String(repeating: "y", count: 40), limit: 10), 10)
     }
 
+    func testBandedBoundedDistanceAgreesWithTheFullTable() {
+        func full(_ a: [UInt8], _ b: [UInt8]) -> Int {
+            var previous = Array(0...b.count)
+            for i in 1...max(1, a.count) where !a.isEmpty {
+                var current = [i] + Array(repeating: 0, count: b.count)
+                for j in stride(from: 1, through: b.count, by: 1) {
+                    current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                }
+                previous = current
+            }
+            return previous[b.count]
+        }
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let a = String((0..<Int.random(in: 0...12, using: &generator)).map { _ in "abc/".randomElement(using: &generator)! })
+            let b = String((0..<Int.random(in: 0...12, using: &generator)).map { _ in "abc/".randomElement(using: &generator)! })
+            let exact = full(Array(a.utf8), Array(b.utf8))
+            Array(a.utf8).withUnsafeBufferPointer { x in
+                Array(b.utf8).withUnsafeBufferPointer { y in
+                    XCTAssertLessThanOrEqual(EditDistance.bagDistance(x, y), exact, "\(a) \(b): a lower bound")
+                }
+            }
+            for limit in 1...14 {
+                XCTAssertEqual(EditDistance.boundedDistance(a, b, limit: limit), min(limit, exact), "\(a) \(b) limit \(limit)")
+            }
+            let longest = max(a.utf8.count, b.utf8.count)
+            let normalized = longest == 0 ? 0 : Double(exact) / Double(longest)
+            for bound in [0.0, 0.1, 0.25, 0.5, 0.75, 1.0, 2.0] {
+                let result = EditDistance.normalizedDistance(a, b, below: bound)
+                XCTAssertEqual(result, normalized < bound ? normalized : nil, "\(a) \(b) below \(bound)")
+                // With a cap, strings that many edits apart or more count as unrelated (1).
+                let capped = exact < 3 ? normalized : 1
+                XCTAssertEqual(EditDistance.normalizedDistance(a, b, below: bound, maximumEdits: 3), capped < bound ? capped : nil,
+                               "\(a) \(b) below \(bound), capped")
+            }
+        }
+        XCTAssertEqual(EditDistance.boundedDistance("ABC", "abd", limit: 5, ignoringASCIICase: true), 1)
+    }
+
     func testPercentDecodingAndQueryPairs() {
         XCTAssertEqual(PercentDecoding.decodePath("/a%20b%zz%"), "/a b%zz%")
         XCTAssertEqual(PercentDecoding.queryPairs("a=1&b=x+y%21&c&&d=").map { "\($0.name)=\($0.value)" }, ["a=1", "b=x y!", "c=", "d="])

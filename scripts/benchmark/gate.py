@@ -14,11 +14,13 @@ The budgets sit just above the spread measured over repeated runs (`--gate-runs 
 """
 import json
 import os
+import subprocess
 import sys
 
 import stubgen
 from bench_session import BenchSession, ScenarioError
 from callgrind_profile import allocations, profile
+from session_port import SessionPort
 
 BUDGET_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "gate-budget.json")
 
@@ -30,13 +32,24 @@ def _main_port(session, path):
     return prepare
 
 
+def _session_port(session, path):
+    """Creates a session holding the 100 exact stubs and loads its port."""
+    def prepare(server):
+        port = SessionPort(server, stubgen.exact_path_stub_objects(100))
+        session.check_answer(port, path)
+        return port.port
+    return prepare
+
+
 # name: (stub set loaded by the daemon, request path, what it measures, how to find the port to load)
 WORKLOADS = {
     "exact100": ("exact100", stubgen.exact_path(100),
                  "100 exact-path stubs, journal in memory and in a file", _main_port),
     "patterns100": ("patterns100", stubgen.pattern_path(100),
                     "100 pathPattern stubs, journal in memory and in a file", _main_port),
-    # TODO(gate): a session-port workload once sessions (POST /__admin/sessions) are on main.
+    "session": ("empty", stubgen.exact_path(100),
+                "100 exact-path stubs in a session (POST /__admin/sessions), its port loaded, journal in "
+                "memory and in a file", _session_port),
 }
 
 
@@ -57,6 +70,13 @@ def _profile_once(session, tools, name, command, path, load, prepare):
             "profile": out_file}
 
 
+def has_sessions(understudy):
+    """Whether the daemon has sessions (`serve --max-sessions`). A build from before they landed
+    skips the session workload; one that has them must pass it."""
+    result = subprocess.run([understudy, "serve", "--help"], capture_output=True, text=True, timeout=120)
+    return "--max-sessions" in result.stdout + result.stderr
+
+
 def _measure(session, tools, understudy, load, names):
     """One run: both C baselines, then each workload. Returns {name: figures}."""
     figures = {}
@@ -69,9 +89,14 @@ def _measure(session, tools, understudy, load, names):
         stub_key, path, _, prepare = WORKLOADS[name]
         journal = session.journal_path()
         command = session.understudy_command(session.stub_dirs[stub_key], 0, journal)
+        if name == "session" and not has_sessions(understudy):
+            figures[name] = {"skipped": "this build has no sessions (no `serve --max-sessions`)"}
+            session.log(f"   {name:18} skipped: {figures[name]['skipped']}")
+            continue
         figures[name] = _profile_once(session, tools, name, command, path, load, prepare(session, path))
         # The journal is part of the measured work: every answered request must be in the file,
-        # exactly once (the readiness check, the warm-up and the counted load).
+        # exactly once (the readiness check, the warm-up and the counted load; admin calls such as
+        # the session's creation are not journaled).
         lines = session.count_lines(journal)
         expected = 1 + load["warmup"] + load["requests"]
         if lines != expected:
@@ -109,6 +134,10 @@ def run(config, tools, understudy):
     print("|---|---|---|---|---|---|---|")
     failed = False
     for name in names:
+        if any("skipped" in r[name] for r in runs):
+            print(f"| {name}: {WORKLOADS[name][2]} | skipped: {runs[0][name].get('skipped', '')} | | | | "
+                  f"{budget['budgets'][name]:,} | skipped |")
+            continue
         values = [r[name]["ir_per_request"] for r in runs]
         worst = max(values)
         limit = budget["budgets"][name]

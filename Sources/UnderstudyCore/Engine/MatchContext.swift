@@ -24,7 +24,7 @@ final class MatchContext {
     }
 
     private static func uppercasedASCII(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 >= 97 && $0 <= 122 }) else { return text }
+        guard text.containsUTF8Byte(where: { $0 >= 97 && $0 <= 122 }) else { return text }
         return String(decoding: text.utf8.map { $0 >= 97 && $0 <= 122 ? $0 - 32 : $0 }, as: UTF8.self)
     }
 }

@@ -1,6 +1,6 @@
-/// One reason a stub missed a request. `score` ranks near misses (lower is closer): each failed
-/// condition costs 100, a wrong path more the further it is from the stub's path.
+/// One reason a stub missed a request, as the unmatched response explains it
+/// ("path /postz ≠ /posts"). How close the miss is comes from
+/// ``RequestPattern/distance(from:base:budget:name:)``, not from the reasons.
 struct MissReason {
-    var score: Int
     var text: String
 }

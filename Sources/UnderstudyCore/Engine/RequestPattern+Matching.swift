@@ -9,9 +9,7 @@ extension RequestPattern {
     enum MissDepth {
         /// Stop at the first failed condition (serving).
         case firstMiss
-        /// Every failed condition with its score, but no text (ranking all stubs).
-        case score
-        /// Every failed condition with its score and a phrase (the few stubs shown).
+        /// Every failed condition with a phrase (the few stubs a near-miss report shows).
         case explain
     }
 
@@ -21,20 +19,18 @@ extension RequestPattern {
         var reasons: [MissReason] = []
         let explaining = depth == .explain
         if let method, method != context.method {
-            reasons.append(MissReason(score: 100, text: explaining ? "method \(context.method) ≠ \(method)" : ""))
+            reasons.append(MissReason(text: explaining ? "method \(context.method) ≠ \(method)" : ""))
             if depth == .firstMiss { return reasons }
         }
         switch path {
         case .exact(let wanted)?:
             if wanted != context.path {
-                if depth == .firstMiss { return [MissReason(score: 100, text: "")] }
-                // A path one typo away is a much closer miss than an unrelated one.
-                let distance = EditDistance.boundedDistance(context.path, wanted, limit: 10)
-                reasons.append(MissReason(score: 100 + 20 * distance, text: explaining ? "path \(context.path) ≠ \(wanted)" : ""))
+                reasons.append(MissReason(text: explaining ? "path \(context.path) ≠ \(wanted)" : ""))
+                if depth == .firstMiss { return reasons }
             }
         case .pattern(let regex)?:
             if !regex.matchesWhole(context.path) {
-                reasons.append(MissReason(score: 200, text: explaining ? "path \(context.path) does not match pattern \(regex.pattern)" : ""))
+                reasons.append(MissReason(text: explaining ? "path \(context.path) does not match pattern \(regex.pattern)" : ""))
                 if depth == .firstMiss { return reasons }
             }
         case nil:
@@ -43,24 +39,24 @@ extension RequestPattern {
         for condition in query {
             let values = context.queryValues(condition.name)
             if !condition.matcher.accepts(values) {
-                reasons.append(MissReason(score: 100, text: explaining ? Self.explain("query", condition, values, separator: "=") : ""))
+                reasons.append(MissReason(text: explaining ? Self.explain("query", condition, values, separator: "=") : ""))
                 if depth == .firstMiss { return reasons }
             }
         }
         for condition in headers {
             let values = context.request.headers.values(for: condition.name)
             if !condition.matcher.accepts(values) {
-                reasons.append(MissReason(score: 100, text: explaining ? Self.explain("header", condition, values, separator: ": ") : ""))
+                reasons.append(MissReason(text: explaining ? Self.explain("header", condition, values, separator: ": ") : ""))
                 if depth == .firstMiss { return reasons }
             }
         }
         if let body, !Self.accepts(body, context) {
-            reasons.append(MissReason(score: 100, text: explaining ? Self.explain(body, context) : ""))
+            reasons.append(MissReason(text: explaining ? Self.explain(body, context) : ""))
         }
         return reasons
     }
 
-    private static func accepts(_ matcher: BodyMatcher, _ context: MatchContext) -> Bool {
+    static func accepts(_ matcher: BodyMatcher, _ context: MatchContext) -> Bool {
         switch matcher {
         case .equals(let wanted): return context.bodyText == wanted
         case .contains(let part): return context.bodyText.containsBytes(part)

@@ -1,6 +1,11 @@
 /// The body of the unmatched response: what was asked, and the closest stubs with why each missed.
 extension StubEngine {
     static let nearMissCount = 3
+    /// Weights of the stub-level conditions beside the request's (see
+    /// ``RequestPattern/DistanceWeight``): a stub that matches the request but waits for another
+    /// scenario state, or is exhausted, is about as close as a one-character path typo.
+    static let scenarioStateWeight = 1.0
+    static let exhaustedWeight = 1.0
 
     func nearMissReport(_ context: MatchContext) -> String {
         var target = context.request.path
@@ -20,38 +25,57 @@ extension StubEngine {
         var stubID: String
         var file: String
         var reasons: [String]
-        var score: Int
+        /// The weighted distance (0 would be a match); lower is closer.
+        var distance: Double
     }
 
-    /// The closest stubs, best first; ties keep load order. Every stub is scored without building
-    /// any text; only the few shown are explained.
+    /// The closest stubs, best first; ties keep load order.
+    ///
+    /// Every stub is measured against the worst of the closest found so far, and dropped as soon
+    /// as it cannot beat it, so most stubs cost a comparison or two however many are loaded;
+    /// only the few shown are explained in words.
     func nearMisses(_ context: MatchContext) -> [NearMiss] {
-        var ranked: [(score: Int, index: Int)] = []
-        ranked.reserveCapacity(stubs.count)
-        for index in stubs.indices {
-            let score = missReasons(index, context, depth: .score).reduce(0) { $0 + $1.score }
-            ranked.append((score, index))
+        var closest: [(distance: Double, index: Int)] = []
+        closest.reserveCapacity(Self.nearMissCount + 1)
+        let segment = NearMissName.segment(of: context.path)
+        for index in boxes.indices {
+            // Strictly below the worst kept: on a tie the earlier stub stays.
+            let budget = closest.count < Self.nearMissCount ? Double.infinity : closest[closest.count - 1].distance
+            guard let distance = distance(of: index, from: context, segment: segment, budget: budget) else { continue }
+            let position = closest.firstIndex { $0.distance > distance } ?? closest.count
+            closest.insert((distance, index), at: position)
+            if closest.count > Self.nearMissCount { closest.removeLast() }
         }
-        ranked.sort { ($0.score, $0.index) < ($1.score, $1.index) }
-        return ranked.prefix(Self.nearMissCount).map { entry in
-            let stub = stubs[entry.index]
-            return NearMiss(stubID: stub.id, file: stub.file,
-                            reasons: missReasons(entry.index, context, depth: .explain).map(\.text), score: entry.score)
+        return closest.map { entry in
+            let stub = boxes[entry.index].stub
+            return NearMiss(stubID: stub.id, file: stub.file, reasons: explain(entry.index, context), distance: entry.distance)
         }
     }
 
-    private func missReasons(_ index: Int, _ context: MatchContext, depth: RequestPattern.MissDepth) -> [MissReason] {
-        var reasons = stubs[index].request.misses(context, depth: depth)
-        let explaining = depth == .explain
-        if let scenario = stubs[index].scenario, let wanted = stubs[index].whenState {
+    /// The stub's weighted distance from the request, or `nil` when it is not below `budget`.
+    func distance(of index: Int, from context: MatchContext, segment: String?, budget: Double) -> Double? {
+        // Through the box: copying the `Stub` out would retain each of its fields, for every stub.
+        let box = boxes[index]
+        var base = 0.0
+        if let scenario = box.stub.scenario, let wanted = box.stub.whenState, scenarios.state(of: scenario) != wanted {
+            base += Self.scenarioStateWeight
+        }
+        if runtimes[index].exhausted { base += Self.exhaustedWeight }
+        guard base < budget else { return nil }
+        let name = NearMissName(segment: segment, file: box.stub.file, id: box.stub.id)
+        return box.stub.request.distance(from: context, base: base, budget: budget, name: name)
+    }
+
+    /// Why the stub missed, one phrase per failed condition.
+    private func explain(_ index: Int, _ context: MatchContext) -> [String] {
+        let stub = boxes[index].stub
+        var reasons = stub.request.misses(context, depth: .explain).map(\.text)
+        if let scenario = stub.scenario, let wanted = stub.whenState {
             let state = scenarios.state(of: scenario)
-            if state != wanted {
-                reasons.append(MissReason(score: 100, text: explaining ? "scenario \(scenario) is in state \(state), stub wants \(wanted)" : ""))
-            }
+            if state != wanted { reasons.append("scenario \(scenario) is in state \(state), stub wants \(wanted)") }
         }
         if runtimes[index].exhausted {
-            reasons.append(MissReason(score: 100, text: explaining
-                ? "stub is exhausted: it served all \(stubs[index].responses.count) response(s) and has afterLast \"exhaust\"" : ""))
+            reasons.append("stub is exhausted: it served all \(stub.responses.count) response(s) and has afterLast \"exhaust\"")
         }
         return reasons
     }

@@ -29,7 +29,13 @@ struct BodyFileResolver {
         self.root = realRoot
     }
 
-    func read(_ relative: String) -> Result<[UInt8], Problem> {
+    /// A body file's bytes and its real path (which tells the loader this file is a body).
+    struct BodyFile {
+        var bytes: [UInt8]
+        var realPath: String
+    }
+
+    func read(_ relative: String) -> Result<BodyFile, Problem> {
         guard !relative.hasPrefix("/") else {
             return .failure(Problem(message: "`bodyFile` must be a path relative to the stub file, found absolute path `\(relative)`"))
         }
@@ -50,7 +56,7 @@ struct BodyFileResolver {
         guard let data = FileManager.default.contents(atPath: real) else {
             return .failure(Problem(message: "cannot read `bodyFile` `\(relative)`: permission denied or unreadable"))
         }
-        return .success(Array(data))
+        return .success(BodyFile(bytes: Array(data), realPath: real))
     }
 
     static func realPath(_ path: String) -> String? {

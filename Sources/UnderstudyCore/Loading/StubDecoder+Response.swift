@@ -66,7 +66,9 @@ extension StubDecoder {
                 if let relative = nonEmptyString(member.value, sourcePath, what: "a path relative to the stub file") {
                     if let resolver = bodyFiles {
                         switch resolver.read(relative) {
-                        case .success(let bytes): response.body = bytes
+                        case .success(let file):
+                            response.body = file.bytes
+                            bodyFilesRead.append(file.realPath)
                         case .failure(let problem): fail(member.value.position, sourcePath, problem.message)
                         }
                     } else {

@@ -1,13 +1,6 @@
 /// Turns a parsed stub document into stubs, collecting every error instead of stopping at the
 /// first, each with its file, position, JSON path and (for typos) a suggestion.
 struct StubDecoder {
-    /// A stub with where its id was written, for duplicate-id errors across files.
-    struct Decoded {
-        var stub: Stub
-        var idPosition: SourcePosition
-        var path: JSONPath
-    }
-
     static let documentKeys = ["stubs", "$schema"]
     static let stubKeys = ["id", "description", "request", "responses", "afterLast", "scenario", "whenState", "setState", "rateLimit"]
     static let rateLimitKeys = ["limit", "window", "retryAfter", "algorithm"]
@@ -15,13 +8,18 @@ struct StubDecoder {
     let file: String
     /// Resolves `bodyFile` paths; `nil` when the document has no file on disk.
     let bodyFiles: BodyFileResolver?
+    /// Added to the error for a document that is not a stub file (see ``StubFileKind``).
+    let notAStubFileHint: String?
     var errors: [StubFileError] = []
+    /// The real paths of every `bodyFile` read, so the loader can tell body files from stub files.
+    var bodyFilesRead: [String] = []
     /// Top-level keys a document may carry besides `stubs` (checked by whoever allows them).
     var otherDocumentKeys: [String] = []
 
-    init(file: String, bodyFiles: BodyFileResolver?) {
+    init(file: String, bodyFiles: BodyFileResolver?, notAStubFileHint: String? = nil) {
         self.file = file
         self.bodyFiles = bodyFiles
+        self.notAStubFileHint = notAStubFileHint
     }
 
     mutating func fail(_ position: SourcePosition, _ path: JSONPath, _ message: String, suggestion: String? = nil) {
@@ -33,47 +31,30 @@ struct StubDecoder {
         fail(node.position, path, "expected \(expected), found \(article(node.kindName))")
     }
 
-    /// Checks an object's keys: reports unknown keys (with the closest known key) and repeated
-    /// keys, and returns the first member for each known key.
-    mutating func members(of node: JSONNode, _ path: JSONPath, known: [String]) -> [String: JSONNode.Member] {
-        guard let members = node.members else { return [:] }
-        var seen: [String: JSONNode.Member] = [:]
-        for member in members {
-            if !known.contains(member.key) {
-                let memberPath = path.member(member.key)
-                if let suggestion = EditDistance.closest(to: member.key, among: known) {
-                    fail(member.keyPosition, memberPath, "unknown key `\(member.key)`; did you mean `\(suggestion)`?", suggestion: suggestion)
-                } else {
-                    let list = known.filter { !$0.hasPrefix("$") }.map { "`\($0)`" }.joined(separator: ", ")
-                    fail(member.keyPosition, memberPath, "unknown key `\(member.key)`; expected one of \(list)")
-                }
-                continue
-            }
-            if seen[member.key] != nil {
-                fail(member.keyPosition, path.member(member.key), "key `\(member.key)` appears more than once")
-                continue
-            }
-            seen[member.key] = member
-        }
-        return seen
-    }
-
-    /// Decodes a whole document. `generatedID` names stubs that have no `id`.
-    mutating func decodeDocument(_ root: JSONNode, generatedID: (Int) -> String) -> [Decoded] {
-        guard root.members != nil else {
-            fail(root.position, .root, "expected an object with a `stubs` array, found \(article(root.kindName))")
+    /// Decodes a whole document: every stub, including those with errors (`stub` is `nil`), so
+    /// their ids still count for duplicate checks. `generatedID` names stubs that have no `id`.
+    mutating func decodeDocument(_ root: JSONNode, generatedID: (Int) -> String) -> [DecodedStub] {
+        let hint = notAStubFileHint.map { ". \($0)" } ?? ""
+        guard let topLevel = root.members else {
+            fail(root.position, .root, "expected an object with a `stubs` array, found \(article(root.kindName))\(hint)")
             return []
         }
-        let keys = members(of: root, .root, known: Self.documentKeys + otherDocumentKeys)
-        guard let stubsMember = keys["stubs"] else {
-            fail(root.position, .root, "missing key `stubs`; a stub file is {\"stubs\": [ ... ]}")
+        // A document with no `stubs` and no key that looks like one is not a stub file at all (a
+        // JSON body, say): one error, not one per key it happens to have.
+        let known = Self.documentKeys + otherDocumentKeys
+        let typo = Self.misspelling(of: "stubs", among: topLevel.map(\.key).filter { !known.contains($0) }, known: known)
+        guard topLevel.contains(where: { $0.key == "stubs" }) || typo != nil else {
+            fail(root.position, .root, "not a stub file: missing key `stubs`; a stub file is {\"stubs\": [ ... ]}\(hint)")
             return []
         }
+        let keys = members(of: root, .root, known: known,
+                           required: [RequiredKey(key: "stubs", why: "a stub file is {\"stubs\": [ ... ]}")])
+        guard let stubsMember = keys["stubs"] else { return [] }
         guard let elements = stubsMember.value.elements else {
             typeMismatch(stubsMember.value, JSONPath.root.member("stubs"), expected: "an array of stubs")
             return []
         }
-        var decoded: [Decoded] = []
+        var decoded: [DecodedStub] = []
         let stubsPath = JSONPath.root.member("stubs")
         for (index, element) in elements.enumerated() {
             if let stub = decodeStub(element, stubsPath.element(index), generatedID: generatedID(index)) {
@@ -83,23 +64,24 @@ struct StubDecoder {
         return decoded
     }
 
-    private mutating func decodeStub(_ node: JSONNode, _ path: JSONPath, generatedID: String) -> Decoded? {
+    /// `nil` only when the stub is not an object or its `id` is invalid: then there is no id to
+    /// check for duplicates.
+    private mutating func decodeStub(_ node: JSONNode, _ path: JSONPath, generatedID: String) -> DecodedStub? {
         guard node.members != nil else {
             typeMismatch(node, path, expected: "a stub object")
             return nil
         }
         let errorsBefore = errors.count
-        let keys = members(of: node, path, known: Self.stubKeys)
+        let keys = members(of: node, path, known: Self.stubKeys,
+                           required: [RequiredKey(key: "responses", why: "a stub needs at least one response")])
 
-        var id = generatedID
+        var id: String? = generatedID
         var idGenerated = true
         var idPosition = node.position
         if let member = keys["id"] {
-            if let text = nonEmptyString(member.value, path.member("id"), what: "a stub id") {
-                id = text
-                idGenerated = false
-                idPosition = member.value.position
-            }
+            id = nonEmptyString(member.value, path.member("id"), what: "a stub id")
+            idGenerated = false
+            idPosition = member.value.position
         }
         let description = keys["description"].flatMap { string($0.value, path.member("description")) }
 
@@ -125,8 +107,6 @@ struct StubDecoder {
             } else {
                 typeMismatch(member.value, responsesPath, expected: "a non-empty array of responses")
             }
-        } else {
-            fail(node.position, path, "missing key `responses`; a stub needs at least one response")
         }
 
         var afterLast = AfterLast.repeat
@@ -150,12 +130,14 @@ struct StubDecoder {
             rateLimit = decodeRateLimit(member.value, path.member("rateLimit"))
         }
 
-        guard errors.count == errorsBefore else { return nil }
+        guard let id else { return nil }
+        let decoded = DecodedStub(stub: nil, id: id, idGenerated: idGenerated, file: file, idPosition: idPosition, path: path)
+        guard errors.count == errorsBefore else { return decoded }
         var stub = Stub(id: id, file: file, description: description, request: request, requestJSON: requestJSON,
                         responses: responses, afterLast: afterLast, scenario: scenario, whenState: whenState,
                         setState: setState, rateLimit: rateLimit)
         stub.idGenerated = idGenerated
-        return Decoded(stub: stub, idPosition: idPosition, path: path)
+        return DecodedStub(stub: stub, id: id, idGenerated: idGenerated, file: file, idPosition: idPosition, path: path)
     }
 
     private mutating func decodeRateLimit(_ node: JSONNode, _ path: JSONPath) -> RateLimitRule? {
@@ -164,12 +146,13 @@ struct StubDecoder {
             return nil
         }
         let errorsBefore = errors.count
-        let keys = members(of: node, path, known: Self.rateLimitKeys)
+        let keys = members(of: node, path, known: Self.rateLimitKeys, required: [
+            RequiredKey(key: "limit", why: "give the number of requests allowed per window"),
+            RequiredKey(key: "window", why: "give the window's length in seconds"),
+        ])
         var limit = 1
         if let member = keys["limit"] {
             limit = integer(member.value, path.member("limit"), minimum: 1, what: "a request count") ?? 1
-        } else {
-            fail(node.position, path, "missing key `limit` (requests allowed per window)")
         }
         var window = 1.0
         if let member = keys["window"] {
@@ -181,8 +164,6 @@ struct StubDecoder {
                     fail(member.value.position, windowPath, "`window` must be a number of seconds greater than 0 and at most \(Int(Self.maximumSeconds)) (ten years)")
                 }
             }
-        } else {
-            fail(node.position, path, "missing key `window` (seconds)")
         }
         let format = keys["retryAfter"].flatMap { enumValue($0.value, path.member("retryAfter"), RateLimitRule.RetryAfterFormat.self) }
         let algorithm = keys["algorithm"].flatMap { enumValue($0.value, path.member("algorithm"), RateLimitRule.Algorithm.self) }

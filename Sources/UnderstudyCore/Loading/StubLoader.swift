@@ -9,33 +9,50 @@ import Glibc
 
 /// Reads stub files into a ``StubSet``, all-or-nothing, reporting every error it finds.
 public enum StubLoader {
-    /// Loads files and directories (every `*.json` below a directory, recursively, in path order).
+    /// Loads files and directories (every `*.json` below a directory, recursively, in path order,
+    /// except the response bodies ``StubFileKind`` sets apart).
     ///
-    /// Throws every error from every file; a stub set is returned only when all files are valid
-    /// and stub ids are unique across them.
+    /// Throws every error from every file, in load order and then position; a stub set is
+    /// returned only when all files are valid and stub ids are unique across them.
     public static func load(paths: [String]) throws(StubLoadFailure) -> StubSet {
         var errors: [StubFileError] = []
-        var decoded: [StubDecoder.Decoded] = []
+        var sources: [StubSourceFile] = []
+        var fileOrder: [String] = []
         for path in paths {
             guard let isDirectory = Self.isDirectory(path) else {
                 errors.append(fileError(path, "no such file or directory"))
+                fileOrder.append(path)
                 continue
             }
             if isDirectory {
-                for file in jsonFiles(under: path) {
-                    decodeFile(file, root: path, into: &decoded, errors: &errors)
-                }
+                let found = jsonFiles(under: path).map { StubSourceFile(path: $0, root: path) }
+                sources += found
+                fileOrder += found.map(\.path)
+            } else if path.hasSuffix(".json") {
+                sources.append(StubSourceFile(path: path, root: nil))
+                fileOrder.append(path)
             } else {
-                guard path.hasSuffix(".json") else {
-                    errors.append(fileError(path, "not a stub file: expected a `.json` file"))
-                    continue
-                }
-                decodeFile(path, root: nil, into: &decoded, errors: &errors)
+                errors.append(fileError(path, "not a stub file: expected a `.json` file"))
+                fileOrder.append(path)
             }
         }
-        errors.append(contentsOf: duplicateIDErrors(decoded))
-        guard errors.isEmpty else { throw StubLoadFailure(errors: errors) }
-        return StubSet(stubs: decoded.map(\.stub))
+        var documents: [(source: StubSourceFile, result: DocumentResult)] = []
+        for source in sources where StubFileKind.byLocation(source) != .body {
+            documents.append((source, decodeFile(source)))
+        }
+        // Only now is every `bodyFile` known: a body may sort before the stub that serves it.
+        var bodies: Set<String> = []
+        if documents.contains(where: { !$0.result.bodyFilesRead.isEmpty }) {
+            bodies = StubFileKind.referencedBodies(documents.map { document in
+                (BodyFileResolver.realPath(document.source.path), document.result.bodyFilesRead)
+            })
+        }
+        var decoded: [DecodedStub] = []
+        for (source, result) in documents where StubFileKind.byReference(source, bodies: bodies) != .body {
+            errors += result.errors
+            decoded += result.stubs
+        }
+        return try finish(decoded, errors: errors, fileOrder: fileOrder)
     }
 
     /// Parses one stub document. `root` is the directory `bodyFile` paths may not escape
@@ -49,51 +66,75 @@ public enum StubLoader {
     /// the caller checks), such as the body of `POST /__admin/sessions`. Errors are reported as
     /// for a stub file, with positions in `bytes`.
     static func parse(bytes: [UInt8], file: String, root: String?, otherKeys: [String]) throws(StubLoadFailure) -> StubSet {
-        var decoded: [StubDecoder.Decoded] = []
+        let result = decode(bytes: bytes, file: file, root: root, notAStubFileHint: nil, otherKeys: otherKeys)
+        return try finish(result.stubs, errors: result.errors, fileOrder: [file])
+    }
+
+    /// What one document yielded; its stubs are used only if the whole run has no error.
+    private struct DocumentResult {
+        var stubs: [DecodedStub] = []
         var errors: [StubFileError] = []
-        decode(bytes: bytes, file: file, root: root, otherKeys: otherKeys, into: &decoded, errors: &errors)
-        errors.append(contentsOf: duplicateIDErrors(decoded))
-        guard errors.isEmpty else { throw StubLoadFailure(errors: errors) }
-        return StubSet(stubs: decoded.map(\.stub))
+        var bodyFilesRead: [String] = []
     }
 
-    private static func decodeFile(_ file: String, root: String?, into decoded: inout [StubDecoder.Decoded], errors: inout [StubFileError]) {
-        guard let data = FileManager.default.contents(atPath: file) else {
-            errors.append(fileError(file, "cannot read the file"))
-            return
+    /// Adds duplicate-id errors (stubs with other errors included), orders every error by file
+    /// and position, and returns the stubs only when there is no error at all.
+    private static func finish(_ decoded: [DecodedStub], errors: [StubFileError], fileOrder: [String]) throws(StubLoadFailure) -> StubSet {
+        var errors = errors + duplicateIDErrors(decoded)
+        guard errors.isEmpty else {
+            var rank: [String: Int] = [:]
+            for file in fileOrder where rank[file] == nil { rank[file] = rank.count }
+            let ordered = errors.enumerated().sorted { a, b in
+                let x = (rank[a.element.file] ?? Int.max, a.element.line, a.element.column, a.offset)
+                let y = (rank[b.element.file] ?? Int.max, b.element.line, b.element.column, b.offset)
+                return x < y
+            }
+            errors = ordered.map(\.element)
+            throw StubLoadFailure(errors: errors)
         }
-        decode(bytes: Array(data), file: file, root: root, into: &decoded, errors: &errors)
+        return StubSet(stubs: decoded.compactMap(\.stub))
     }
 
-    private static func decode(bytes: [UInt8], file: String, root: String?, otherKeys: [String] = [], into decoded: inout [StubDecoder.Decoded], errors: inout [StubFileError]) {
+    private static func decodeFile(_ source: StubSourceFile) -> DocumentResult {
+        guard let data = FileManager.default.contents(atPath: source.path) else {
+            return DocumentResult(errors: [fileError(source.path, "cannot read the file")])
+        }
+        return decode(bytes: Array(data), file: source.path, root: source.root,
+                      notAStubFileHint: source.foundInDirectory ? StubFileKind.notAStubFileHint : nil)
+    }
+
+    private static func decode(bytes: [UInt8], file: String, root: String?, notAStubFileHint: String?,
+                               otherKeys: [String] = []) -> DocumentResult {
         let node: JSONNode
         do {
             node = try JSONParser.parse(bytes)
         } catch {
-            errors.append(StubFileError(file: file, line: error.position.line, column: error.position.column,
-                                        jsonPath: error.jsonPath, message: "not valid JSON: \(error.message)"))
-            return
+            return DocumentResult(errors: [StubFileError(file: file, line: error.position.line, column: error.position.column,
+                                                         jsonPath: error.jsonPath, message: "not valid JSON: \(error.message)")])
         }
-        let onDisk = FileManager.default.fileExists(atPath: file)
-        var decoder = StubDecoder(file: file, bodyFiles: onDisk ? BodyFileResolver(stubFile: file, root: root) : nil)
-        decoder.otherDocumentKeys = otherKeys
-        let stubs = decoder.decodeDocument(node) { index in "\(file)#\(index)" }
-        let fileErrors = decoder.errors.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
-        errors.append(contentsOf: fileErrors)
-        if fileErrors.isEmpty { decoded.append(contentsOf: stubs) }
+        switch StubFileKind.byContent(node) {
+        case .native:
+            let onDisk = FileManager.default.fileExists(atPath: file)
+            var decoder = StubDecoder(file: file, bodyFiles: onDisk ? BodyFileResolver(stubFile: file, root: root) : nil,
+                                      notAStubFileHint: notAStubFileHint)
+            decoder.otherDocumentKeys = otherKeys
+            let stubs = decoder.decodeDocument(node) { index in "\(file)#\(index)" }
+            return DocumentResult(stubs: stubs, errors: decoder.errors, bodyFilesRead: decoder.bodyFilesRead)
+        case .body:
+            return DocumentResult()
+        }
     }
 
-    private static func duplicateIDErrors(_ decoded: [StubDecoder.Decoded]) -> [StubFileError] {
-        var first: [String: StubDecoder.Decoded] = [:]
+    private static func duplicateIDErrors(_ decoded: [DecodedStub]) -> [StubFileError] {
+        var first: [String: DecodedStub] = [:]
         var errors: [StubFileError] = []
         for entry in decoded {
-            if let earlier = first[entry.stub.id] {
+            if let earlier = first[entry.id] {
                 errors.append(StubFileError(
-                    file: entry.stub.file, line: entry.idPosition.line, column: entry.idPosition.column,
-                    jsonPath: (entry.stub.idGenerated ? entry.path : entry.path.member("id")).text,
-                    message: "duplicate stub id `\(entry.stub.id)`; first used at \(earlier.stub.file):\(earlier.idPosition.line):\(earlier.idPosition.column)"))
+                    file: entry.file, line: entry.idPosition.line, column: entry.idPosition.column, jsonPath: entry.idPath,
+                    message: "duplicate stub id `\(entry.id)`; first used at \(earlier.file):\(earlier.idPosition.line):\(earlier.idPosition.column)"))
             } else {
-                first[entry.stub.id] = entry
+                first[entry.id] = entry
             }
         }
         return errors

@@ -3,7 +3,7 @@ enum PercentDecoding {
     /// Decodes `%XX` escapes; malformed escapes are kept as written, and byte sequences that are
     /// not UTF-8 are repaired rather than dropped.
     static func decodePath(_ text: String) -> String {
-        guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
+        guard text.containsUTF8Byte(where: { $0 == UInt8(ascii: "%") }) else { return text }
         return decode(text.utf8, plusAsSpace: false)
     }
 

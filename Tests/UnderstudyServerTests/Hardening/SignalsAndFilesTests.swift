@@ -95,17 +95,26 @@ final class SignalsAndFilesTests: XCTestCase {
 
         let writer = FileRewriter(path: changing, versions: [two, three])
         var outcomes: [String: Int] = [:]
-        for _ in 0..<150 {
-            let connection = try RawConnection(port: daemon.port)
-            connection.send("POST /__admin/reload HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
-            let response = try XCTUnwrap(connection.readResponse())
+        var wholeFileReloads = 0
+        for iteration in 0..<150 {
+            // Every tenth reload runs while the file is whole: it must load one version or the other.
+            let whole = iteration % 10 == 9
+            let reload = {
+                let connection = try RawConnection(port: daemon.port)
+                connection.send("POST /__admin/reload HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
+                return try XCTUnwrap(connection.readResponse())
+            }
+            let response = whole ? try writer.withWholeFile(reload) : try reload()
             let body = try JSONSerialization.jsonObject(with: Data(response.body.utf8)) as? [String: Any] ?? [:]
             let count = body["stubs"] as? Int
             if response.status == 200 && count == base + 2 {
                 outcomes["A", default: 0] += 1
+                if whole { wholeFileReloads += 1 }
             } else if response.status == 200 && count == base + 3 {
                 outcomes["B", default: 0] += 1
+                if whole { wholeFileReloads += 1 }
             } else if response.status == 400, count == nil, (body["errors"] as? [Any])?.isEmpty == false {
+                XCTAssertFalse(whole, "a reload of a whole file was refused: \(response.body)")
                 outcomes["refused", default: 0] += 1
             } else {
                 XCTFail("reload answered \(response.status) \(response.body)")
@@ -118,7 +127,7 @@ final class SignalsAndFilesTests: XCTestCase {
         XCTAssertEqual(HardeningFixtures.status(port: daemon.port, "/x"), 200)
         XCTAssertGreaterThan(writer.writes, 10, "the file really changed under the reloads")
         XCTAssertEqual(outcomes.values.reduce(0, +), 150, "\(outcomes)")
-        XCTAssertGreaterThan((outcomes["A"] ?? 0) + (outcomes["B"] ?? 0), 0, "some reloads read a whole file: \(outcomes)")
+        XCTAssertEqual(wholeFileReloads, 15, "every reload of a whole file loaded it: \(outcomes)")
         print("reloads during rewrites: \(outcomes)")
     }
 

@@ -41,6 +41,50 @@ final class TransportDeadlineTests: XCTestCase {
         XCTAssertEqual(daemon.waitForExit(), 0)
     }
 
+    /// The deadline timer is made once per connection and re-armed for each request: requests
+    /// answered in time never trip it, however long the connection lives, and a later request
+    /// that trickles is still cut off at the timeout from its own first byte.
+    func testEveryRequestOnAKeptAliveConnectionHasItsOwnDeadline() throws {
+        let stubs = try HardeningFixtures.stubDirectory(in: directory)
+        let daemon = try Daemon([stubs, "--quiet", "--idle-timeout", "2"], directory: directory)
+        let connection = try RawConnection(port: daemon.port)
+        let start = Date()
+        var answered = 0
+        while Date().timeIntervalSince(start) < 2.5 {
+            connection.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
+            XCTAssertEqual(connection.readResponse()?.status, 200, "request \(answered + 1) on a connection open for \(Date().timeIntervalSince(start)) s")
+            answered += 1
+            _ = connection.closed(waitingMilliseconds: 50)  // paces the requests; the server must not close
+        }
+        XCTAssertGreaterThan(answered, 10)
+        // Answered after 1.5 s: its deadline was cancelled when it was handed over, so the idle
+        // connection is not cut 2 s after that request began (only evhttp's idle timeout, 2 s
+        // after the answer, would close it).
+        let slowStart = Date()
+        connection.send("GET /slower HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertEqual(connection.readResponse()?.status, 200)
+        XCTAssertFalse(connection.closed(waitingMilliseconds: Int32(max(0, 2.6 - Date().timeIntervalSince(slowStart)) * 1000)),
+                       "closed by the answered request's deadline")
+        connection.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertEqual(connection.readResponse()?.status, 200)
+        // A later request that trickles is cut off at the timeout from its own first byte.
+        let head = Array("GET /ok HTTP/1.1\r\nHost: x\r\nX-Slow: ".utf8) + Array(repeating: UInt8(ascii: "a"), count: 100)
+        let trickleStart = Date()
+        var closedAfter: TimeInterval?
+        for byte in head {
+            connection.send([byte])
+            if connection.closed(waitingMilliseconds: 250) {
+                closedAfter = Date().timeIntervalSince(trickleStart)
+                break
+            }
+        }
+        let elapsed = try XCTUnwrap(closedAfter, "a trickled later head was never closed")
+        XCTAssertGreaterThanOrEqual(elapsed, 1.9, "closed before the idle timeout")
+        XCTAssertLessThanOrEqual(elapsed, 7)
+        daemon.signal(SIGTERM)
+        XCTAssertEqual(daemon.waitForExit(), 0)
+    }
+
     func testConflictingContentLengthsAreRefusedJournaledAndClosed() throws {
         let stubs = try HardeningFixtures.stubDirectory(in: directory)
         let journal = directory + "/journal.jsonl"

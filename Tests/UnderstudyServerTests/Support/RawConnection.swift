@@ -58,6 +58,20 @@ final class RawConnection {
         return recv(fd, &byte, 1, 0) == 0
     }
 
+    /// Whether the server closed (or reset) the connection within `milliseconds`.
+    func closed(waitingMilliseconds milliseconds: Int32) -> Bool {
+        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&poller, 1, milliseconds) > 0 else { return false }
+        var byte: UInt8 = 0
+        return recv(fd, &byte, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT)) <= 0
+    }
+
+    /// Whether the server reset the connection (ECONNRESET) before the timeout.
+    func readsReset() -> Bool {
+        var byte: UInt8 = 0
+        return recv(fd, &byte, 1, 0) < 0 && errno == ECONNRESET
+    }
+
     private func headEnd() -> Int? {
         guard buffer.count >= 4 else { return nil }
         for index in 0...(buffer.count - 4)

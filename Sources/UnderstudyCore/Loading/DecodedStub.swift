@@ -1,0 +1,21 @@
+/// One stub as a decoder saw it: the stub when it decoded cleanly, and always its id and where
+/// the id was written, so duplicate ids are reported even for stubs that have other errors.
+struct DecodedStub {
+    /// The stub; `nil` when it has errors (reported by the decoder).
+    var stub: Stub?
+    /// The id given, or the generated `<file>#<index>`.
+    var id: String
+    /// Whether `id` was generated because the stub gave none.
+    var idGenerated: Bool
+    /// The file the stub is in.
+    var file: String
+    /// Where the id was written (the stub object itself for a generated id).
+    var idPosition: SourcePosition
+    /// The stub's path in its document (`stubs[3]`).
+    var path: JSONPath
+
+    /// The JSON path a duplicate-id error points at.
+    var idPath: String {
+        (idGenerated ? path : path.member("id")).text
+    }
+}
