@@ -28,7 +28,7 @@ extension Understudy {
         do {
             let unmatched = reportedUnmatched.claimNew(try await admin.unmatchedRequests())
             guard !unmatched.isEmpty else { return nil }
-            let list = unmatched.map { "  #\($0.seq) \($0.method) \($0.path)\($0.query.map { "?\($0)" } ?? "") → \($0.status)" }
+            let list = unmatched.map { "  #\($0.seq) \($0.method) \($0.path)\($0.query.map { "?\($0)" } ?? "") → \($0.status.map(String.init) ?? "-")" }
             return "\(unmatched.count) request(s) matched no stub\(context.isEmpty ? "" : " (\(context))"):\n"
                 + list.joined(separator: "\n")
         } catch {
