@@ -204,13 +204,20 @@ extension HTTPServer {
         }, Unmanaged.passUnretained(connection).toOpaque())
     }
 
-    /// evhttp is about to free the connection (and any request on it).
+    /// evhttp is about to free the connection (and any request on it). A request still waiting
+    /// for its answer never gets one: its client is gone.
     func closed(_ connection: Connection) {
         connection.deadlineArmed = false
         connection.requestDeadline = nil
         if let pending = connection.current {
             connection.current = nil
+            if !pending.sent {
+                pending.sent = true
+                pending.journal?.commit(.clientGone)
+                log(pending, status: nil, fault: nil, outcome: .clientGone)
+            }
             pending.timer = nil
+            pending.hangupWatch = nil
             pending.deferral?.cancel()  // the client left before a long poll was answered
             finishRequest()
         }

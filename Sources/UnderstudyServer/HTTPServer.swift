@@ -134,8 +134,14 @@ public final class HTTPServer {
         closed = true
         closeJournalBatch()
         for connection in connections.values {
+            // Answers still waiting out a delay when the grace period ran out are never sent.
+            if let pending = connection.current, !pending.sent {
+                pending.sent = true
+                pending.journal?.commit(.shutdown)
+                log(pending, status: nil, fault: nil, outcome: .shutdown)
+            }
             connection.current?.deferral?.cancel()
-            connection.current = nil  // cancels delay timers; evhttp frees the requests
+            connection.current = nil  // cancels delay timers and watches; evhttp frees the requests
         }
         // Session ports first: each frees its own evhttp (and connections) on this base.
         sessionRegistry?.closeAll()

@@ -9,6 +9,9 @@ final class PendingReply {
     let request: OpaquePointer
     /// What to send; for a deferred reply, filled in when the responder answers.
     var response: HTTPResponse
+    /// The request's journal entry, written when the answer's fate is known (see
+    /// ``JournalTicket``); nil for requests that are not journaled (admin).
+    let journal: JournalTicket?
     /// Set while the responder has yet to answer (a long poll); cancelled if the client leaves.
     var deferral: DeferredReply?
     let method: String
@@ -19,17 +22,20 @@ final class PendingReply {
     let closeAfter: Bool
     /// The timer for a delay, a fault or a long poll's timeout; freed with this object.
     var timer: EventHandle?
-    /// For a long poll: watches the socket for the client hanging up (evhttp reads nothing while
-    /// a request waits for its reply, so it would only notice at the write); freed with this object.
+    /// Watches the socket while the answer waits (a delay or a long poll), to notice a client
+    /// that hangs up (see `HTTPServer+HangUp.swift`); freed with this object.
     var hangupWatch: EventHandle?
     /// Monotonic nanoseconds before which a delayed reply must not be sent.
     var dueAt: UInt64 = 0
-    /// Set once the response has been handed to evhttp, so it is not sent twice.
+    /// Set once the answer's fate is settled (sent, faulted, or the client gone), so it is
+    /// settled once.
     var sent = false
 
-    init(request: OpaquePointer, response: HTTPResponse, method: String, target: String, receivedAt: UInt64, closeAfter: Bool) {
+    init(request: OpaquePointer, response: HTTPResponse, journal: JournalTicket? = nil, method: String, target: String,
+         receivedAt: UInt64, closeAfter: Bool) {
         self.request = request
         self.response = response
+        self.journal = journal
         self.method = method
         self.target = target
         self.receivedAt = receivedAt

@@ -2,11 +2,16 @@
 public struct DaemonHealth: Codable, Sendable, Equatable {
     public var status: String
     public var stubs: Int
+    /// Journal entries in memory.
     public var requests: Int
+    /// Requests received whose answer is still waiting out a delay, not yet journaled (nil from a
+    /// daemon that predates the field).
+    public var pending: Int?
 
-    public init(status: String, stubs: Int, requests: Int) {
+    public init(status: String, stubs: Int, requests: Int, pending: Int? = nil) {
         self.status = status
         self.stubs = stubs
         self.requests = requests
+        self.pending = pending
     }
 }

@@ -17,7 +17,7 @@ extension Understudy {
         do {
             let unmatched = try await admin.unmatchedRequests()
             guard !unmatched.isEmpty else { return }
-            let list = unmatched.map { "  #\($0.seq) \($0.method) \($0.path)\($0.query.map { "?\($0)" } ?? "") → \($0.status)" }
+            let list = unmatched.map { "  #\($0.seq) \($0.method) \($0.path)\($0.query.map { "?\($0)" } ?? "") → \($0.status.map(String.init) ?? "-")" }
             recordFailure("\(unmatched.count) request(s) matched no stub\(context.isEmpty ? "" : " (\(context))"):\n"
                           + list.joined(separator: "\n"), fileID: fileID, filePath: filePath, line: line, column: column)
         } catch {

@@ -55,6 +55,11 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "How many journal entries to keep in memory (older ones are dropped and counted).")
     var journalLimit: Int = 100_000
 
+    @Option(help: ArgumentHelp(
+        "How many bytes of each response body the journal records (longer ones are cut and marked truncated); 0 records none.",
+        valueName: "bytes"))
+    var journalBodyLimit: Int = EngineConfiguration.defaultJournalBodyLimit
+
     @Option(help: "The status for requests no stub matches.")
     var unmatchedStatus: Int = 404
 
@@ -85,10 +90,17 @@ struct ServeCommand: ParsableCommand {
         valueName: "seconds"))
     var sessionIdleTimeout: Double = SessionLimits.defaultIdleTimeoutSeconds
 
-    @Flag(help: "Run in the background: return once the server is ready (exit 0), or fail with its error.")
+    @Flag(help: ArgumentHelp(
+        "Run in the background: return once the server is ready (exit 0), or fail with its error.",
+        discussion: "The daemon keeps none of the caller's descriptors: after the readiness line its output goes to --log-file, or nowhere."))
     var detach = false
 
-    @Flag(help: "Do not write the access log (one line per request on stderr).")
+    @Option(help: ArgumentHelp(
+        "Once ready, write the access log and later messages (reload errors, warnings) to this file, appending, instead of stderr.",
+        valueName: "file"))
+    var logFile: String?
+
+    @Flag(help: "Do not write the access log (one line per request on stderr or --log-file).")
     var quiet = false
 
     /// Set on the background copy that `--detach` starts.
@@ -100,6 +112,8 @@ struct ServeCommand: ParsableCommand {
         guard (100...599).contains(unmatchedStatus) else { throw ValidationError("--unmatched-status must be between 100 and 599") }
         guard maxBody >= 0 else { throw ValidationError("--max-body must not be negative") }
         guard journalLimit >= 1 else { throw ValidationError("--journal-limit must be at least 1") }
+        guard journalBodyLimit >= 0 else { throw ValidationError("--journal-body-limit must not be negative") }
+        if let logFile, logFile.isEmpty { throw ValidationError("--log-file must name a file") }
         guard (256...(16 << 20)).contains(maxHeaderBytes) else {
             throw ValidationError("--max-header-bytes must be between 256 and \(16 << 20)")
         }
@@ -166,8 +180,19 @@ struct ServeCommand: ParsableCommand {
                 throw ExitCode(1)
             }
         }
+        // Opened before start-up completes, so a log file that cannot be written is a start-up error.
+        var logDescriptor: Int32?
+        if let logFile {
+            let fd = open(logFile, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+            guard fd >= 0 else {
+                Console.error("understudy: cannot open log file \(logFile): \(String(cString: strerror(errno)))")
+                throw ExitCode(1)
+            }
+            logDescriptor = fd
+        }
         let engineConfiguration = EngineConfiguration(unmatchedStatus: unmatchedStatus, journalLimit: journalLimit,
-                                                      journalSink: journalWriter, adminToken: token)
+                                                      journalSink: journalWriter, adminToken: token,
+                                                      journalBodyLimit: journalBodyLimit)
         let responder: UnderstudyResponder
         do {
             responder = try UnderstudyResponder(stubPaths: stubPaths, configuration: engineConfiguration)
@@ -218,9 +243,16 @@ struct ServeCommand: ParsableCommand {
                 : "the admin API requires the admin token"
             Console.error("understudy: warning: listening on \(host) (--allow-remote), reachable from other machines; stubs and the journal are open to them and \(admin)")
         }
+        // From here on stderr is the log file, or (detached, without one) /dev/null: a detached
+        // daemon lets go of the caller's stderr before the readiness line lets the caller go on.
+        if let logDescriptor {
+            Detacher.redirect(2, to: logDescriptor)
+        } else if detachedChild {
+            Detacher.redirect(2, toDevice: "/dev/null")
+        }
         Console.out("understudy listening on \(server.url)")
         if detachedChild {
-            Detacher.releaseStandardOutput()
+            Detacher.redirect(1, toDevice: "/dev/null")
         }
 
         server.run()

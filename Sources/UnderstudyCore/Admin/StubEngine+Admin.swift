@@ -38,6 +38,7 @@ extension StubEngine {
                 JSONMember("status", .string("ok")),
                 JSONMember("stubs", .int(stubs.count)),
                 JSONMember("requests", .int(journal.count)),
+                JSONMember("pending", .int(awaitingDelivery)),
                 JSONMember("waiting", .int(waiters.count)),
             ]))
         case ["requests"]:

@@ -72,37 +72,82 @@ final class JournalLineBuffer {
         text.withUTF8 { appendJSONString(utf8: $0) }
     }
 
-    /// UTF-8 bytes as a JSON string (quotes included): runs that need no escaping are copied whole.
+    /// UTF-8 bytes as a JSON string (quotes included). Eight bytes at a time: a word with nothing
+    /// to escape (no control byte, `"`, `\\` or DEL) is copied whole (and lower-cased with bit
+    /// arithmetic when asked); only words holding such a byte go byte by byte.
     func appendJSONString(utf8: UnsafeBufferPointer<UInt8>, lowercasingASCII: Bool = false) {
         // Worst case every byte becomes `\u00XX`; reserving for it keeps the loop free of checks.
         reserve(utf8.count * 6 + 2)
         var out = base + count
         out.pointee = UInt8(ascii: "\""); out += 1
-        var i = 0
         let n = utf8.count
-        while i < n {
-            var byte = utf8[i]
-            i += 1
-            if byte >= 0x20 && byte != 0x22 && byte != 0x5C && byte != 0x7F {
-                if lowercasingASCII && byte >= 65 && byte <= 90 { byte += 32 }
-                out.pointee = byte; out += 1
-                continue
+        if let source = utf8.baseAddress {
+            var i = 0
+            while i + 8 <= n {
+                var word = UnsafeRawPointer(source + i).loadUnaligned(as: UInt64.self)
+                if Self.needsEscaping(word) {
+                    for k in i..<(i + 8) { out = Self.appendByte(source[k], lowercasing: lowercasingASCII, at: out) }
+                } else {
+                    if lowercasingASCII { word = Self.lowercased(word) }
+                    UnsafeMutableRawPointer(out).storeBytes(of: word, as: UInt64.self)
+                    out += 8
+                }
+                i += 8
             }
-            out.pointee = 0x5C; out += 1
-            switch byte {
-            case 0x22: out.pointee = 0x22; out += 1
-            case 0x5C: out.pointee = 0x5C; out += 1
-            case 0x0A: out.pointee = UInt8(ascii: "n"); out += 1
-            case 0x0D: out.pointee = UInt8(ascii: "r"); out += 1
-            case 0x09: out.pointee = UInt8(ascii: "t"); out += 1
-            default:
-                out[0] = UInt8(ascii: "u"); out[1] = UInt8(ascii: "0"); out[2] = UInt8(ascii: "0")
-                out[3] = Self.hexDigit(byte >> 4); out[4] = Self.hexDigit(byte & 0xF)
-                out += 5
+            while i < n {
+                out = Self.appendByte(source[i], lowercasing: lowercasingASCII, at: out)
+                i += 1
             }
         }
         out.pointee = UInt8(ascii: "\""); out += 1
         count = out - base
+    }
+
+    private static let ones: UInt64 = 0x0101_0101_0101_0101
+    private static let highs: UInt64 = 0x8080_8080_8080_8080
+
+    /// Whether any byte of `word` is below 0x20, `"`, `\\` or DEL (0x7F).
+    @inline(__always)
+    private static func needsEscaping(_ word: UInt64) -> Bool {
+        // For each test a byte's high bit ends up set exactly when the test holds for some byte
+        // (the classic "has zero byte" / "has byte less than" word tricks).
+        let control = (word &- 0x20 &* ones) & ~word & highs
+        let quote = word ^ (0x22 &* ones), backslash = word ^ (0x5C &* ones), delete = word ^ (0x7F &* ones)
+        let matches = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((delete &- ones) & ~delete)
+        return (control | (matches & highs)) != 0
+    }
+
+    /// `word` with its ASCII capitals lower-cased (other bytes untouched).
+    @inline(__always)
+    private static func lowercased(_ word: UInt64) -> UInt64 {
+        let low7 = word & ~highs
+        let atLeastA = low7 &+ (0x80 - 0x41) &* ones   // high bit set where low7 >= "A"
+        let aboveZ = low7 &+ (0x80 - 0x5B) &* ones      // high bit set where low7 > "Z"
+        let upper = atLeastA & ~aboveZ & ~word & highs  // and the byte itself is ASCII
+        return word | (upper >> 2)                     // 0x80 >> 2 == 0x20
+    }
+
+    /// One byte as JSON string content at `out`; returns the position after it.
+    @inline(__always)
+    private static func appendByte(_ byte: UInt8, lowercasing: Bool, at out: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        var byte = byte
+        if byte >= 0x20 && byte != 0x22 && byte != 0x5C && byte != 0x7F {
+            if lowercasing && byte >= 65 && byte <= 90 { byte += 32 }
+            out.pointee = byte
+            return out + 1
+        }
+        out[0] = 0x5C
+        switch byte {
+        case 0x22: out[1] = 0x22; return out + 2
+        case 0x5C: out[1] = 0x5C; return out + 2
+        case 0x0A: out[1] = UInt8(ascii: "n"); return out + 2
+        case 0x0D: out[1] = UInt8(ascii: "r"); return out + 2
+        case 0x09: out[1] = UInt8(ascii: "t"); return out + 2
+        default:
+            out[1] = UInt8(ascii: "u"); out[2] = UInt8(ascii: "0"); out[3] = UInt8(ascii: "0")
+            out[4] = hexDigit(byte >> 4); out[5] = hexDigit(byte & 0xF)
+            return out + 6
+        }
     }
 
     /// A key and its colon, preceded by a comma unless `first`.
@@ -135,6 +180,17 @@ final class JournalLineBuffer {
     func int(_ value: Int) {
         if value < 0 { append(UInt8(ascii: "-")) }
         digits(UInt64(value.magnitude))
+    }
+
+    /// A non-negative number: whole values as integers (`300`), others as Swift prints them
+    /// (`12.5`); anything not finite as 0.
+    func number(_ value: Double) {
+        guard value.isFinite, value >= 0 else { return append(UInt8(ascii: "0")) }
+        if value == value.rounded(.down) && value < 1e15 {
+            digits(UInt64(value))
+        } else {
+            append(String(value))
+        }
     }
 
     func optionalJSONString(_ text: String?) {
