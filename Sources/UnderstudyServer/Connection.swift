@@ -6,20 +6,23 @@ import UnderstudyCore
 /// Created with the connection's bufferevent (see `HTTPServer+Callbacks.swift`), kept alive by
 /// the server's table, and dropped in evhttp's close callback, which runs before evhttp frees
 /// the connection and its request.
+/// Hot stored properties are `@exclusivity(unchecked)`: only the event-loop thread touches them and
+/// no access overlaps another, so the runtime's dynamic exclusivity check (~65 instructions per
+/// access, several per request) buys nothing.
 final class Connection {
     /// The connection's bufferevent, which the server created for evhttp.
     let bufferevent: OpaquePointer
     /// Who answers requests on this connection: the main port's responder or a session's.
     let responder: any HTTPResponder
     /// The evhttp connection, learnt when the first bytes arrive.
-    var evcon: OpaquePointer?
+    @exclusivity(unchecked) var evcon: OpaquePointer?
     /// Reads the raw request stream alongside evhttp (method names, refused requests).
-    var parser: RequestStreamParser
+    @exclusivity(unchecked) var parser: RequestStreamParser
     /// Heads seen on the wire and not yet handed over by evhttp, oldest first.
-    var heads: [RequestHead] = []
+    @exclusivity(unchecked) var heads: [RequestHead] = []
     /// The request being answered. evhttp reads the next request on a connection only after
     /// the previous response is written, so there is at most one.
-    var current: PendingReply?
+    @exclusivity(unchecked) var current: PendingReply?
     /// The server, while the connection is open.
     weak var server: HTTPServer?
     /// The raw-stream reader's registration on the input buffer, removed on close.
@@ -29,7 +32,7 @@ final class Connection {
     /// One timer per connection, made on its first request and re-armed for each later one.
     var requestDeadline: EventHandle?
     /// Whether ``requestDeadline`` is pending (a request has begun and not been handed over).
-    var deadlineArmed = false
+    @exclusivity(unchecked) var deadlineArmed = false
 
     /// Stops the request deadline, keeping its timer for the connection's next request.
     func cancelDeadline() {

@@ -34,7 +34,8 @@ extension HTTPServer {
         stopWatch = EventHandle(watch)
         stopWatch?.add()
         installListenerBackoff(context: context)
-        if responder is any JournalBatching {
+        batching = responder as? any JournalBatching
+        if batching != nil {
             batchEnd = EventHandle(event_new(base, -1, 0, { _, _, context in
                 guard let context else { return }
                 Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().closeJournalBatch()
@@ -87,7 +88,7 @@ extension HTTPServer {
     /// Before the responder journals a request: journal lines of this loop pass are written
     /// together once its callbacks have run, before any of its responses reach a socket.
     func openJournalBatch() {
-        guard !batchOpen, let batchEnd, let batching = responder as? any JournalBatching else { return }
+        guard !batchOpen, let batchEnd, let batching else { return }
         batchOpen = true
         batching.beginJournalBatch()
         batchEnd.activate()
@@ -96,7 +97,7 @@ extension HTTPServer {
     func closeJournalBatch() {
         guard batchOpen else { return }
         batchOpen = false
-        (responder as? any JournalBatching)?.endJournalBatch()
+        batching?.endJournalBatch()
     }
 
     /// Creates a connection's bufferevent (as evhttp would: no fd yet, evhttp closes the fd) and
