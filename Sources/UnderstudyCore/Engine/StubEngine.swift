@@ -216,9 +216,10 @@ public final class StubEngine {
 
     /// Stamps the record with the request's arrival and either writes it now, as `response`
     /// would be delivered, or hands it out in a ticket for the transport to commit.
-    private func journal(_ response: HTTPResponse, _ record: JournalRecord, awaitingDelivery: Bool,
+    private func journal(_ response: HTTPResponse, _ record: consuming JournalRecord, awaitingDelivery: Bool,
                          arrival: UInt64) -> (response: HTTPResponse, journal: JournalTicket?) {
-        var record = record
+        // `consuming`: the record moves into the ticket instead of being copied (each copy of
+        // the request it holds is several retains).
         record.arrivalElapsed = arrival &- startNanoseconds
         record.arrivalMilliseconds = Int64((configuration.clock.now.timeIntervalSince1970 * 1000).rounded(.down))
         let ticket = JournalTicket(engine: self, record: record)
