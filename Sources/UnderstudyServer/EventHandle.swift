@@ -14,11 +14,6 @@ final class EventHandle {
         event_free(event)  // also removes it from the loop if pending
     }
 
-    /// Makes the event non-pending (it can be added again).
-    func remove() {
-        event_del(event)
-    }
-
     /// Makes the event active now: it runs later in the current pass of the loop.
     func activate() {
         event_active(event, Int32(EV_TIMEOUT), 1)

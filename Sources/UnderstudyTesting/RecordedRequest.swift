@@ -41,6 +41,8 @@ public struct RecordedRequest: Codable, Sendable, Equatable {
     public var scenario: ScenarioTransition?
     /// Whether the stub's rate limit refused it (429).
     public var rateLimited: Bool
+    /// The id of the session that received it; `nil` on the daemon's main port.
+    public var session: String?
     /// How the request ended on the wire (nil only from a daemon that predates the field).
     public var outcome: Outcome?
     /// The delay the stub asked for before answering, in milliseconds (0 when none).

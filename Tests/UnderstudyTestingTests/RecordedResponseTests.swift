@@ -31,7 +31,7 @@ struct RecordedResponseTests {
     }
 
     @Test func answersFaultsAndDepartedClientsAreRecordedAsTheyHappened() async throws {
-        let understudy = try await Understudy.launch(stubs: [try UnderstudyHarnessTests.stubFile(Self.stubs)])
+        let understudy = try await Understudy.launch(stubs: [try Fixtures.write(Self.stubs)])
         defer { understudy.stopWithoutWaiting() }
 
         let (status, body) = try await Self.get("/truth/ok", from: understudy)

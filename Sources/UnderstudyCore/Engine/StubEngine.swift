@@ -29,6 +29,8 @@ public final class StubEngine {
     let startNanoseconds: UInt64
     /// Requests handed to the transport whose journal entry waits for their answer (a delay).
     @exclusivity(unchecked) var awaitingDelivery = 0
+    /// The ticket last issued, reused once it is committed and no one else holds it.
+    @exclusivity(unchecked) private var spareTicket: JournalTicket?
     /// Names stubs posted to the admin API without an id.
     var adminStubCounter = 0
     /// Pending `GET /__admin/requests/wait` calls, completed as entries are journaled.
@@ -218,16 +220,26 @@ public final class StubEngine {
     /// would be delivered, or hands it out in a ticket for the transport to commit.
     private func journal(_ response: HTTPResponse, _ record: consuming JournalRecord, awaitingDelivery: Bool,
                          arrival: UInt64) -> (response: HTTPResponse, journal: JournalTicket?) {
-        // `consuming`: the record moves into the ticket instead of being copied (each copy of
-        // the request it holds is several retains).
         record.arrivalElapsed = arrival &- startNanoseconds
         record.arrivalMilliseconds = Int64((configuration.clock.now.timeIntervalSince1970 * 1000).rounded(.down))
-        let ticket = JournalTicket(engine: self, record: record)
+        let ticket = issueTicket(record)  // the record moves into the ticket
         guard awaitingDelivery else {
             ticket.commit(.planned(response))
             return (response, nil)
         }
         return (response, ticket)
+    }
+
+    /// A ticket for `record`: the spare one when its last request is done with it (on a
+    /// keep-alive connection, the previous request's), else a new one that becomes the spare.
+    func issueTicket(_ record: consuming JournalRecord) -> JournalTicket {
+        if isKnownUniquelyReferenced(&spareTicket), let spare = spareTicket, spare.isCommitted {
+            spare.reissue(engine: self, record: record)
+            return spare
+        }
+        let ticket = JournalTicket(engine: self, record: record)
+        spareTicket = ticket
+        return ticket
     }
 
     /// Writes one entry: `record` (the request, as it arrived) with `delivery` (what was sent).

@@ -78,6 +78,7 @@ final class JournalLineBuffer {
     /// UTF-8 bytes as a JSON string (quotes included). Eight bytes at a time: a word with nothing
     /// to escape (no control byte, `"`, `\\` or DEL) is copied whole (and lower-cased with bit
     /// arithmetic when asked); only words holding such a byte go byte by byte.
+    @inline(__always)
     func appendJSONString(utf8: UnsafeBufferPointer<UInt8>, lowercasingASCII: Bool = false) {
         // Worst case every byte becomes `\u00XX`; reserving for it keeps the loop free of checks.
         reserve(utf8.count * 6 + 2)
