@@ -26,6 +26,11 @@ final class EventHandle {
         event_add(event, &timeout)
     }
 
+    /// Makes the event no longer pending (a timer that has not fired is cancelled).
+    func remove() {
+        event_del(event)
+    }
+
     /// Makes the event pending, for `seconds` when given (a timer), otherwise until it fires.
     func add(afterSeconds seconds: Double? = nil) {
         guard let seconds else {

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import CLibevent
+import CLibeventTLS
 import UnderstudyCore
 
 // Faults are carried out on the real socket, so clients meet them as they would on a network.
@@ -35,11 +36,11 @@ extension HTTPServer {
             _ = setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
             if nullDevice >= 0 { _ = dup2(nullDevice, fd) }
         case .emptyResponse:
-            break
+            if connection.secure { understudy_tls_write_and_close(bufferevent, nil, 0) }
         case .malformedResponse:
-            writeAll(Self.garbage, to: fd)
+            writeAll(Self.garbage, to: fd, on: connection, bufferevent: bufferevent)
         case .closeAfterHeaders:
-            writeAll(Self.headBytes(of: pending.response), to: fd)
+            writeAll(Self.headBytes(of: pending.response), to: fd, on: connection, bufferevent: bufferevent)
         }
         evhttp_connection_free(evcon)
     }
@@ -64,6 +65,16 @@ extension HTTPServer {
             text += "\(field.name): \(field.value)\r\n"
         }
         return Array((text + "\r\n").utf8)
+    }
+
+    /// Writes the bytes as the client will read them: inside the TLS stream (then close_notify, so
+    /// the end is as clean as a plain socket's FIN) on an HTTPS connection, else straight to the socket.
+    private func writeAll(_ bytes: [UInt8], to fd: Int32, on connection: Connection, bufferevent: OpaquePointer) {
+        if connection.secure {
+            bytes.withUnsafeBytes { understudy_tls_write_and_close(bufferevent, $0.baseAddress, $0.count) }
+        } else {
+            writeAll(bytes, to: fd)
+        }
     }
 
     /// Writes everything to a fresh socket; the bytes are few, so the send buffer takes them.

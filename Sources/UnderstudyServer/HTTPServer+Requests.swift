@@ -48,7 +48,8 @@ extension HTTPServer {
             refusal = "conflicting Content-Length values: \(conflict)"
         }
 
-        let engineRequest = Self.makeRequest(method: method, target: target, headers: headers, body: body)
+        var engineRequest = Self.makeRequest(method: method, target: target, headers: headers, body: body)
+        if let connection, connection.secure { engineRequest.isSecure = true }
         openJournalBatch()
         let response: HTTPResponse
         let journal: JournalTicket?
@@ -213,6 +214,7 @@ extension HTTPServer {
         // socket only on a later pass of the loop (when the socket is writable): journaling now
         // is still before the first byte, and records the head exactly as evhttp completed it.
         journalAnswer(pending, carriesBody: carriesBody)
+        if let connection, connection.secure { coalesceTLSOutput(of: connection) }
     }
 
     /// Commits the journal entry of an answer: its status, the head as evhttp holds it (lent as
@@ -251,10 +253,12 @@ extension HTTPServer {
 
     /// Journals a request evhttp refuses on its own (evhttp sends the refusal itself and never
     /// calls back), while the refusal has not been written yet.
-    func refuse(_ head: RequestHead, status: Int, reason: String, responder: any HTTPResponder) {
+    func refuse(_ head: RequestHead, status: Int, reason: String, responder: any HTTPResponder, secure: Bool = false) {
         let start = clock.nanoseconds()
         openJournalBatch()
-        let (response, journal) = responder.rejectAwaitingDelivery(head.request(), status: status, reason: reason)
+        var request = head.request()
+        request.isSecure = secure
+        let (response, journal) = responder.rejectAwaitingDelivery(request, status: status, reason: reason)
         journal?.commit(LibeventErrorPage.delivery(status: status))
         accessLog?(AccessLogEntry(method: head.method, target: head.target, status: response.status,
                                   stubID: response.stubID, fault: nil, milliseconds: clock.milliseconds(since: start)))

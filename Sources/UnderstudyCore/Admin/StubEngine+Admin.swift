@@ -92,6 +92,9 @@ extension StubEngine {
             case .success(let count): return AdminResponse.value(.object([JSONMember("stubs", .int(count))]))
             case .failure(let failure): return AdminResponse.loadFailure(failure)
             }
+        case ["tls", "ca.pem"]:
+            guard method == "GET" else { return AdminResponse.methodNotAllowed(method, allowed: ["GET"]) }
+            return certificateAuthority()
         default:
             return AdminResponse.error(404, "no admin endpoint \(request.method) \(request.path); see the README's Admin API section")
         }

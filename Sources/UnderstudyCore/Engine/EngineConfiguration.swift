@@ -25,6 +25,11 @@ public struct EngineConfiguration {
     /// bounding the in-memory journal.
     public static let defaultJournalBodyLimit = 4096
 
+    /// The PEM of the CA that signed the HTTPS listener's certificate, served at
+    /// `GET /__admin/tls/ca.pem`; `nil` when the daemon has no generated CA (no `--https`, or the
+    /// user's own `--tls-cert`).
+    public var certificateAuthorityPEM: String?
+
     /// Creates a configuration; every parameter has the documented default.
     public init(unmatchedStatus: Int = 404, journalLimit: Int = 100_000,
                 journalSink: (any JournalSink)? = nil, clock: any EngineClock = SystemEngineClock(),

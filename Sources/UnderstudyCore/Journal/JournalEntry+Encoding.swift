@@ -6,7 +6,7 @@ import Foundation
 
 extension JournalEntry {
     /// Encodes an entry as one JSON Lines line (newline included) in the documented field order:
-    /// `{"seq","session"?,"time","elapsedMs","method","path","query","headers","body"|"bodyBase64",
+    /// `{"seq","session"?,"scheme"?,"time","elapsedMs","method","path","query","headers","body"|"bodyBase64",
     /// "matched","stub","responseIndex","status","fault","scenario","rateLimited","outcome","delayMs",
     /// "outcomeMs","response"}`.
     ///
@@ -23,6 +23,8 @@ extension JournalEntry {
         // Keys go in as whole fragments with their punctuation (`,"method":`): one copy each.
         out.append(#"{"seq":"# as StaticString); out.int(seq)
         if let session { out.append(#","session":"# as StaticString); out.appendJSONString(session) }
+        // Only TLS requests carry a scheme, so plain-HTTP lines stay as they were ("http" when absent).
+        if request.isSecure { out.append(#","scheme":"https""# as StaticString) }
         out.append(#","time":""# as StaticString)
         out.append(timePrefix)
         out.digits(UInt64(milliseconds), minimumWidth: 3)
