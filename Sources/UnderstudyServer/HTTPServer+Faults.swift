@@ -17,7 +17,12 @@ extension HTTPServer {
     func carryOut(_ fault: Fault, for pending: PendingReply, on connection: Connection) {
         guard let evcon = connection.evcon, let bufferevent = evhttp_connection_get_bufferevent(evcon) else { return }
         let fd = bufferevent_getfd(bufferevent)
-        let head = fault == .closeAfterHeaders ? Self.headFields(of: pending.response) : nil
+        // Two faults send a status line and headers first; the journal records that head.
+        let head: HTTPHeaders? = switch fault {
+        case .closeAfterHeaders: Self.headFields(of: pending.response)
+        case .malformedResponseChunk: Self.chunkedHeadFields(of: pending.response)
+        default: nil
+        }
         // The fault's bytes (or reset) go out at once below, so the entry must be in the file
         // first: commit, then write out any batch this loop pass has collected.
         pending.journal?.commit(.faulted(fault, head: head.map { (pending.response.status, $0) }))
@@ -41,6 +46,10 @@ extension HTTPServer {
             writeAll(Self.garbage, to: fd, on: connection, bufferevent: bufferevent)
         case .closeAfterHeaders:
             writeAll(Self.headBytes(of: pending.response), to: fd, on: connection, bufferevent: bufferevent)
+        case .randomDataThenClose:
+            writeAll(Self.brokenChunk, to: fd, on: connection, bufferevent: bufferevent)
+        case .malformedResponseChunk:
+            writeAll(Self.chunkedHeadBytes(of: pending.response) + Self.brokenChunk, to: fd, on: connection, bufferevent: bufferevent)
         }
         evhttp_connection_free(evcon)
     }
@@ -60,7 +69,7 @@ extension HTTPServer {
 
     /// The status line and ``headFields(of:)`` of `response`, as bytes.
     static func headBytes(of response: HTTPResponse) -> [UInt8] {
-        var text = "HTTP/1.1 \(response.status) \(ReasonPhrase.of(response.status))\r\n"
+        var text = "HTTP/1.1 \(response.status) \(response.reason ?? ReasonPhrase.of(response.status))\r\n"
         for field in headFields(of: response) {
             text += "\(field.name): \(field.value)\r\n"
         }
@@ -75,6 +84,32 @@ extension HTTPServer {
         } else {
             writeAll(bytes, to: fd)
         }
+    }
+
+    /// The bytes WireMock 2.35 sends for `RANDOM_DATA_THEN_CLOSE`, and after the chunked head for
+    /// `MALFORMED_RESPONSE_CHUNK` (where they are not a hexadecimal chunk size, so a client's
+    /// chunked decoder fails rather than waiting for more). The same bytes make the differential
+    /// suite's comparison exact.
+    static let brokenChunk: [UInt8] = Array("lskdu018973t09sylgasjkfg1][]'./.sdlv".utf8)
+
+    /// The header fields `malformed-response-chunk` sends: the stub's, announcing a chunked body.
+    static func chunkedHeadFields(of response: HTTPResponse) -> HTTPHeaders {
+        var fields = HTTPHeaders()
+        for field in response.headers
+        where !HTTPHeaders.namesMatch(field.name, "Content-Length") && !HTTPHeaders.namesMatch(field.name, "Transfer-Encoding") {
+            fields.append(name: field.name, value: field.value)
+        }
+        fields.append(name: "Transfer-Encoding", value: "chunked")
+        return fields
+    }
+
+    /// The status line and headers of `response` announcing a chunked body.
+    static func chunkedHeadBytes(of response: HTTPResponse) -> [UInt8] {
+        var text = "HTTP/1.1 \(response.status) \(response.reason ?? ReasonPhrase.of(response.status))\r\n"
+        for field in chunkedHeadFields(of: response) {
+            text += "\(field.name): \(field.value)\r\n"
+        }
+        return Array((text + "\r\n").utf8)
     }
 
     /// Writes everything to a fresh socket; the bytes are few, so the send buffer takes them.

@@ -205,11 +205,11 @@ extension HTTPServer {
         guard connection != nil else {
             // Not our connection (cannot happen): evhttp may free the request as it replies.
             journalAnswer(pending, carriesBody: carriesBody)
-            evhttp_send_reply(request, Int32(response.status), ReasonPhrase.of(response.status), nil)
+            evhttp_send_reply(request, Int32(response.status), response.reason ?? ReasonPhrase.of(response.status), nil)
             finishRequest()
             return
         }
-        evhttp_send_reply(request, Int32(response.status), ReasonPhrase.of(response.status), nil)
+        evhttp_send_reply(request, Int32(response.status), response.reason ?? ReasonPhrase.of(response.status), nil)
         // evhttp has formatted the head into the connection's output buffer, which reaches the
         // socket only on a later pass of the loop (when the socket is writable): journaling now
         // is still before the first byte, and records the head exactly as evhttp completed it.

@@ -99,6 +99,9 @@ struct ServeCommand: ParsableCommand {
         discussion: "The daemon keeps none of the caller's descriptors: after the readiness line its output goes to --log-file, or nowhere."))
     var detach = false
 
+    @Option(help: ArgumentHelp("Seed the generator random delays (`delayMs` distributions) are drawn from, so runs repeat; default: a random seed.", valueName: "n"))
+    var seed: UInt64?
+
     @Option(help: ArgumentHelp(
         "Once ready, write the access log and later messages (reload errors, warnings) to this file, appending, instead of stderr.",
         valueName: "file"))
@@ -188,16 +191,6 @@ struct ServeCommand: ParsableCommand {
                 throw ExitCode(1)
             }
         }
-        // Opened before start-up completes, so a log file that cannot be written is a start-up error.
-        var logDescriptor: Int32?
-        if let logFile {
-            let fd = open(logFile, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-            guard fd >= 0 else {
-                Console.error("understudy: cannot open log file \(logFile): \(String(cString: strerror(errno)))")
-                throw ExitCode(1)
-            }
-            logDescriptor = fd
-        }
         // Certificates before the engine, so the admin API can serve the CA.
         var tlsContext: TLSContext?
         if let settings = tls.settings {
@@ -208,8 +201,18 @@ struct ServeCommand: ParsableCommand {
                 throw ExitCode(1)
             }
         }
+        // Opened before start-up completes, so a log file that cannot be written is a start-up error.
+        var logDescriptor: Int32?
+        if let logFile {
+            let fd = open(logFile, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+            guard fd >= 0 else {
+                Console.error("understudy: cannot open log file \(logFile): \(String(cString: strerror(errno)))")
+                throw ExitCode(1)
+            }
+            logDescriptor = fd
+        }
         var engineConfiguration = EngineConfiguration(unmatchedStatus: unmatchedStatus, journalLimit: journalLimit,
-                                                      journalSink: journalWriter, adminToken: token,
+                                                      journalSink: journalWriter, adminToken: token, seed: seed,
                                                       journalBodyLimit: journalBodyLimit)
         engineConfiguration.certificateAuthorityPEM = tlsContext?.certificateAuthorityPEM
         let responder: UnderstudyResponder

@@ -24,3 +24,14 @@ ensure_command() {
     $sudo apt-get update -qq >&2 || true
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$package" >&2
 }
+
+# Java and the PyPI `wiremock` package (which bundles the WireMock 2.35 standalone jar), for the
+# WireMock differential suite and SDK test in Tests/BlackBox.
+ensure_wiremock() {
+    ensure_command java default-jre-headless
+    python3 -c 'import wiremock' 2>/dev/null && return 0
+    echo "understudy: installing the wiremock Python package (WireMock SDK and jar)" >&2
+    python3 -m pip --version >/dev/null 2>&1 || ensure_command pip3 python3-pip
+    python3 -m pip install -q 'wiremock==2.7.0' >&2 2>/dev/null \
+        || python3 -m pip install -q --break-system-packages 'wiremock==2.7.0' >&2
+}

@@ -37,6 +37,8 @@ public final class StubEngine {
     @exclusivity(unchecked) var waiters: [JournalWaiter] = []
     @exclusivity(unchecked) private var cachedSecond: Int64 = .min
     @exclusivity(unchecked) private var cachedTimePrefix = ""
+    /// Draws random delays; seeded from `configuration.seed` when given, so runs repeat.
+    var delayGenerator: SeededGenerator
     /// Scratch space journal lines are encoded into.
     private let lineBuffer = JournalLineBuffer()
     /// The journal sink as ``JournalBatching``, cast once (a protocol cast is a conformance
@@ -54,6 +56,8 @@ public final class StubEngine {
         self.configuration = configuration
         self.sinkBatching = configuration.journalSink as? any JournalBatching
         self.startNanoseconds = configuration.clock.monotonicNanoseconds
+        var system = SystemRandomNumberGenerator()
+        self.delayGenerator = SeededGenerator(seed: configuration.seed ?? system.next())
     }
 
     /// Answers one request and journals it before returning, as sending the response in full (or
@@ -164,20 +168,24 @@ public final class StubEngine {
             scenarios.set(scenario, to: target)
         }
         var headers = response.headers
+        var delayMs = response.delayMs
+        if let distribution = response.delayDistribution {
+            delayMs += distribution.sample(&delayGenerator)
+        }
         switch response.retryAfter {
         case .seconds(let text)?:
             headers.append(name: "Retry-After", value: text)
         case .httpDateIn(let seconds)?:
-            let at = configuration.clock.now.timeIntervalSince1970 + response.delayMs / 1000 + seconds
+            let at = configuration.clock.now.timeIntervalSince1970 + delayMs / 1000 + seconds
             headers.append(name: "Retry-After", value: TimeFormatting.imfFixdate(Int64(at.rounded(.up))))
         case nil:
             break
         }
         limitHeaders?.add(to: &headers)
         let record = JournalRecord(request: context.request, matched: true, stubID: box.stub.id, responseIndex: responseIndex,
-                                   scenario: transition, rateLimited: false, delayMs: response.delayMs)
+                                   scenario: transition, rateLimited: false, delayMs: delayMs)
         return (HTTPResponse(status: response.status, headers: headers, body: response.body,
-                             delayMs: response.delayMs, fault: response.fault, stubID: box.stub.id), record)
+                             delayMs: delayMs, fault: response.fault, stubID: box.stub.id, reason: response.statusMessage), record)
     }
 
     private func rateLimited(_ stub: Stub, _ rule: RateLimitRule, _ decision: RateLimitState.Decision,

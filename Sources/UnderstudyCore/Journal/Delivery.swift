@@ -60,7 +60,12 @@ public struct Delivery {
         guard let fault = response.fault else {
             return .answered(status: response.status, headers: response.headers, body: response.body)
         }
-        return fault == .closeAfterHeaders ? .faulted(fault, head: (response.status, response.headers)) : .faulted(fault)
+        switch fault {
+        case .closeAfterHeaders, .malformedResponseChunk:
+            return .faulted(fault, head: (response.status, response.headers))  // these two send a head first
+        default:
+            return .faulted(fault)
+        }
     }
 }
 

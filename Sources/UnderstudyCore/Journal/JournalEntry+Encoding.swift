@@ -54,12 +54,17 @@ extension JournalEntry {
         out.append(record.rateLimited ? #","rateLimited":true"# as StaticString : #","rateLimited":false"# as StaticString)
         // The rest in as few appends as the shape allows: this runs for every request.
         switch delivery.outcome {
-        case .answered: out.append(#","outcome":"answered","delayMs":"# as StaticString)
-        case .fault: out.append(#","outcome":"fault","delayMs":"# as StaticString)
-        case .clientGone: out.append(#","outcome":"client-gone","delayMs":"# as StaticString)
-        case .shutdown: out.append(#","outcome":"shutdown","delayMs":"# as StaticString)
+        case .answered: out.append(#","outcome":"answered""# as StaticString)
+        case .fault: out.append(#","outcome":"fault""# as StaticString)
+        case .clientGone: out.append(#","outcome":"client-gone""# as StaticString)
+        case .shutdown: out.append(#","outcome":"shutdown""# as StaticString)
         }
-        out.number(record.delayMs)
+        if record.delayMs == 0 {
+            // The common case in one copy; the rest out of line, so this function stays small.
+            out.append(",\"delayMs\":0" as StaticString)
+        } else {
+            encodeDelay(record.delayMs, into: out)
+        }
         out.append(#","outcomeMs":"# as StaticString); elapsed(outcomeElapsed, into: out)
         if let status = delivery.status {
             out.append(#","response":{"status":"# as StaticString); out.int(status)
@@ -73,6 +78,19 @@ extension JournalEntry {
         }
         out.append("}\n" as StaticString)
         return out.bytes
+    }
+
+    /// `,"delayMs":N` for a delay other than 0: whole milliseconds as an integer, otherwise with
+    /// three decimals (microseconds).
+    @inline(never)
+    private static func encodeDelay(_ delayMs: Double, into out: JournalLineBuffer) {
+        out.key("delayMs")
+        if delayMs == delayMs.rounded() {
+            out.digits(UInt64(max(0, delayMs)))
+        } else {
+            let micro = UInt64(max(0, delayMs) * 1000)
+            out.digits(micro / 1_000); out.append(UInt8(ascii: ".")); out.digits(micro % 1_000, minimumWidth: 3)
+        }
     }
 
     /// Encodes an entry with a buffer of its own (tests and one-off callers).

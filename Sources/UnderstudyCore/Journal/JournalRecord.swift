@@ -7,7 +7,7 @@ struct JournalRecord {
     var responseIndex: Int?
     var scenario: ScenarioTransition?
     var rateLimited: Bool
-    /// The delay the answer waits out (the stub's `delayMs`), 0 when none.
+    /// The delay applied before answering, in milliseconds (fixed plus any drawn at random).
     var delayMs: Double = 0
     /// Monotonic nanoseconds since the engine started, when the request arrived (`elapsedMs`).
     var arrivalElapsed: UInt64 = 0
