@@ -20,30 +20,28 @@ extension JournalEntry {
         let request = record.request
         let out = buffer
         out.reset()
-        out.append("{" as StaticString)
-        out.key("seq", first: true); out.int(seq)
-        if let session { out.key("session"); out.appendJSONString(session) }
+        // Keys go in as whole fragments with their punctuation (`,"method":`): one copy each.
+        out.append(#"{"seq":"# as StaticString); out.int(seq)
+        if let session { out.append(#","session":"# as StaticString); out.appendJSONString(session) }
         // Only TLS requests carry a scheme, so plain-HTTP lines stay as they were ("http" when absent).
-        if request.isSecure { out.key("scheme"); out.append("\"https\"" as StaticString) }
-        out.key("time")
-        out.append(UInt8(ascii: "\""))
+        if request.isSecure { out.append(#","scheme":"https""# as StaticString) }
+        out.append(#","time":""# as StaticString)
         out.append(timePrefix)
         out.digits(UInt64(milliseconds), minimumWidth: 3)
-        out.append("Z\"" as StaticString)
-        out.key("elapsedMs"); elapsed(record.arrivalElapsed, into: out)
-        out.key("method"); out.appendJSONString(request.method)
-        out.key("path"); out.appendJSONString(request.path)
-        out.key("query"); out.optionalJSONString(request.query)
-        out.key("headers"); encodeHeaders(request.headers, into: out)
+        out.append(#"Z","elapsedMs":"# as StaticString); elapsed(record.arrivalElapsed, into: out)
+        out.append(#","method":"# as StaticString); out.appendJSONString(request.method)
+        out.append(#","path":"# as StaticString); out.appendJSONString(request.path)
+        out.append(#","query":"# as StaticString); out.optionalJSONString(request.query)
+        out.append(#","headers":"# as StaticString); encodeHeaders(request.headers, into: out)
         encodeBody(request.body, into: out)
-        out.key("matched"); out.bool(record.matched)
-        out.key("stub"); out.optionalJSONString(record.stubID)
-        out.key("responseIndex")
+        out.append(record.matched ? #","matched":true,"stub":"# as StaticString : #","matched":false,"stub":"# as StaticString)
+        out.optionalJSONString(record.stubID)
+        out.append(#","responseIndex":"# as StaticString)
         if let index = record.responseIndex { out.int(index) } else { out.append("null" as StaticString) }
-        out.key("status")
+        out.append(#","status":"# as StaticString)
         if let status = delivery.status { out.int(status) } else { out.append("null" as StaticString) }
-        out.key("fault"); out.optionalJSONString(delivery.fault?.rawValue)
-        out.key("scenario")
+        out.append(#","fault":"# as StaticString); out.optionalJSONString(delivery.fault?.rawValue)
+        out.append(#","scenario":"# as StaticString)
         if let move = record.scenario {
             out.append(UInt8(ascii: "{"))
             out.key("name", first: true); out.appendJSONString(move.name)
@@ -53,7 +51,7 @@ extension JournalEntry {
         } else {
             out.append("null" as StaticString)
         }
-        out.key("rateLimited"); out.bool(record.rateLimited)
+        out.append(record.rateLimited ? #","rateLimited":true"# as StaticString : #","rateLimited":false"# as StaticString)
         // The rest in as few appends as the shape allows: this runs for every request.
         switch delivery.outcome {
         case .answered: out.append(#","outcome":"answered""# as StaticString)
@@ -123,7 +121,7 @@ extension JournalEntry {
     @discardableResult
     private static func encodeBody(_ body: [UInt8], limit: Int = .max, into out: JournalLineBuffer) -> Bool {
         if body.isEmpty {
-            out.key("body"); out.append("\"\"" as StaticString)
+            out.append(#","body":"""# as StaticString)
             return false
         }
         var end = min(limit, body.count)
@@ -139,10 +137,10 @@ extension JournalEntry {
             }
         }
         if text {
-            out.key("body")
+            out.append(#","body":"# as StaticString)
             body.withUnsafeBufferPointer { out.appendJSONString(utf8: UnsafeBufferPointer(rebasing: $0[..<end])) }
         } else {
-            out.key("bodyBase64"); out.appendJSONString(Data(body[..<end]).base64EncodedString())
+            out.append(#","bodyBase64":"# as StaticString); out.appendJSONString(Data(body[..<end]).base64EncodedString())
         }
         return truncated
     }
