@@ -5,6 +5,10 @@ final class DaemonProcess: @unchecked Sendable {
     static let readinessPrefix = "understudy listening on "
 
     private let process: Process
+    /// The daemon's stdin. Nothing is ever written; the write end stays open as long as this
+    /// object (or the test process) lives, and with `--exit-on-stdin-eof` its closing — by the
+    /// kernel, when this process dies, even by SIGKILL — stops the daemon.
+    private let standardInput = Pipe()
     private let lock = NSLock()
     private var stdoutText = ""
     private var stderrText = ""
@@ -21,7 +25,10 @@ final class DaemonProcess: @unchecked Sendable {
         let stderr = Pipe()
         process.standardOutput = stdout
         process.standardError = stderr
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = standardInput
+        // The write end is ours alone: a child launched later (another daemon, a curl) must not
+        // inherit it, or this daemon would wait for that child too before it saw EOF.
+        _ = fcntl(standardInput.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
         process.terminationHandler = { [weak self] process in
             self?.update { $0.exitStatus = process.terminationStatus }
         }

@@ -34,6 +34,8 @@ public struct RecordedRequest: Codable, Sendable, Equatable {
     public var scenario: ScenarioTransition?
     /// Whether the stub's rate limit refused it (429).
     public var rateLimited: Bool
+    /// The id of the session that received it; `nil` on the daemon's main port.
+    public var session: String?
 
     /// The first value of header `name` (any case).
     public func header(_ name: String) -> String? {

@@ -9,17 +9,27 @@ public struct UnderstudyAdmin: Sendable {
     /// The daemon's base URL (`http://127.0.0.1:PORT`).
     public let baseURL: URL
     private let session: URLSession
-    private let adminToken: String?
+    /// Sent as `Authorization: Bearer …` with every call, when set.
+    let adminToken: String?
 
     /// Talks to the daemon at `baseURL`; `adminToken` (for a daemon started with `--admin-token`)
     /// goes with every call as `Authorization: Bearer <token>`.
     public init(baseURL: URL, adminToken: String? = nil) {
         self.baseURL = baseURL
         self.adminToken = adminToken
+        self.session = Self.sharedSession
+    }
+
+    /// One URLSession for every admin handle of the process: a test run makes hundreds of
+    /// sessions, and a URLSession per handle would never be invalidated. Connections are pooled
+    /// per port, so sessions never share one; a deleted session's connections are closed by the
+    /// daemon. Room for many concurrent calls per port, since `requests/wait` holds one open.
+    private static let sharedSession: URLSession = {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 30
-        self.session = URLSession(configuration: configuration)
-    }
+        configuration.httpMaximumConnectionsPerHost = 64
+        return URLSession(configuration: configuration)
+    }()
 
     // MARK: Journal
 
@@ -126,18 +136,20 @@ public struct UnderstudyAdmin: Sendable {
 
     // MARK: Transport
 
-    private static func escape(_ segment: String) -> String {
+    static func escape(_ segment: String) -> String {
         segment.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? segment
     }
 
-    private func send<Answer: Decodable>(_ method: String, _ path: String, query: [URLQueryItem] = [],
-                                         body: Data? = nil) async throws -> Answer {
+    /// One admin call; `timeout` overrides the 30 s request timeout (for long polls).
+    func send<Answer: Decodable>(_ method: String, _ path: String, query: [URLQueryItem] = [],
+                                 body: Data? = nil, timeout: TimeInterval? = nil) async throws -> Answer {
         var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)
         components?.percentEncodedPath = path
         components?.queryItems = query.isEmpty ? nil : query
         guard let url = components?.url else { throw UnderstudyError.invalidURL(baseURL.absoluteString + path) }
         var request = URLRequest(url: url)
         request.httpMethod = method
+        if let timeout { request.timeoutInterval = timeout }
         if let adminToken {
             request.setValue("Bearer \(adminToken)", forHTTPHeaderField: "Authorization")
         }

@@ -14,6 +14,8 @@ public enum UnderstudyError: Error, Sendable, CustomStringConvertible {
     case invalidURL(String)
     /// An admin call failed; see `AdminError`.
     case admin(AdminError)
+    /// `waitForRequests` ran out of time: `arrived` is what had matched by then.
+    case waitTimedOut(expected: Int, seconds: TimeInterval, arrived: [RecordedRequest])
 
     public var description: String {
         switch self {
@@ -29,6 +31,9 @@ public enum UnderstudyError: Error, Sendable, CustomStringConvertible {
             "not a usable daemon URL: \(url)"
         case let .admin(error):
             error.description
+        case let .waitTimedOut(expected, seconds, arrived):
+            "waited \(seconds)s for \(expected) request(s), \(arrived.count) arrived"
+                + arrived.map { "\n  #\($0.seq) \($0.method) \($0.path)\($0.query.map { "?\($0)" } ?? "") → \($0.status)" }.joined()
         }
     }
 }

@@ -91,11 +91,15 @@ struct ServeCommand: ParsableCommand {
     @Flag(help: "Do not write the access log (one line per request on stderr).")
     var quiet = false
 
+    @Flag(name: .customLong("exit-on-stdin-eof"), help: "Stop (as on SIGTERM) when standard input reaches end of file, so a test process that gives the daemon a pipe as stdin takes it along when it dies, even by SIGKILL.")
+    var exitOnStdinEOF = false
+
     /// Set on the background copy that `--detach` starts.
     @Flag(help: .hidden)
     var detachedChild = false
 
     func validate() throws {
+        if exitOnStdinEOF && detach { throw ValidationError("--exit-on-stdin-eof cannot be combined with --detach (a detached daemon has no stdin)") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard (100...599).contains(unmatchedStatus) else { throw ValidationError("--unmatched-status must be between 100 and 599") }
         guard maxBody >= 0 else { throw ValidationError("--max-body must not be negative") }
@@ -218,6 +222,7 @@ struct ServeCommand: ParsableCommand {
                 : "the admin API requires the admin token"
             Console.error("understudy: warning: listening on \(host) (--allow-remote), reachable from other machines; stubs and the journal are open to them and \(admin)")
         }
+        if exitOnStdinEOF { StandardInputWatcher.stopAtEndOfInput(server.controller) }
         Console.out("understudy listening on \(server.url)")
         if detachedChild {
             Detacher.releaseStandardOutput()

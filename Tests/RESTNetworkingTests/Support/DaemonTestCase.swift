@@ -23,9 +23,11 @@ struct StubbedAPI: RESTAPIProtocol {
     }
 }
 
-/// Starts a fresh daemon with `stubs/restnetworking/` for every test (or, when `UNDERSTUDY_URL`
-/// is set, uses that daemon — which must serve `stubs/restnetworking/` — and resets it), and fails
-/// the test if any request went unmatched.
+/// Gives every test its own session of the process-wide daemon (launched once for the whole
+/// run, or `UNDERSTUDY_URL` when set), with the stubs of `stubs/restnetworking/`: fresh
+/// sequences, scenarios, rate limits and a journal with `seq` from 1, at the cost of a few admin
+/// calls (one per stub file) instead of a process. When the test ends, unmatched requests fail it and the session is
+/// deleted.
 class DaemonTestCase: XCTestCase {
     /// `stubs/restnetworking`, found from this file's location in the repository.
     static let stubDirectory: String = URL(fileURLWithPath: #filePath)
@@ -37,23 +39,14 @@ class DaemonTestCase: XCTestCase {
 
     override func setUp() async throws {
         try await super.setUp()
-        let understudy = try await Understudy.attachOrLaunch(stubs: [Self.stubDirectory])
-        if !understudy.isLaunched {
-            try await understudy.admin.reset()
-        }
+        let understudy = try await understudySession(stubs: [Self.stubDirectory])
         self.understudy = understudy
         api = StubbedAPI(baseURL: understudy.baseURL)
     }
 
     override func tearDown() async throws {
-        if let understudy {
-            await understudy.assertNoUnmatchedRequests()
-            if understudy.isLaunched {
-                let status = await understudy.stop()
-                XCTAssertEqual(status, 0, "the daemon should stop cleanly on SIGTERM")
-            }
-        }
         understudy = nil
+        api = nil
         try await super.tearDown()
     }
 
@@ -65,16 +58,5 @@ class DaemonTestCase: XCTestCase {
     /// Milliseconds between consecutive requests, on the daemon's monotonic clock.
     func gapsMs(_ requests: [RecordedRequest]) -> [Double] {
         zip(requests.dropFirst(), requests).map { $0.elapsedMs - $1.elapsedMs }
-    }
-}
-
-extension UnderstudyAdmin {
-    /// Polls the journal until `path` has at least `count` entries; throws after `timeout`.
-    func waitForRequests(path: String, count: Int, timeout: TimeInterval = 10) async throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while try await requests(path: path).count < count {
-            guard Date() < deadline else { throw PublisherTestError.timedOut }
-            try await Task.sleep(nanoseconds: 5_000_000)
-        }
     }
 }

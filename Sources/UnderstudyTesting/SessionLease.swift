@@ -1,0 +1,41 @@
+import Foundation
+
+/// A session's claim on its daemon: deletes the session exactly once, when the handle is stopped
+/// or released, and keeps the daemon's handle (and so a launched daemon) alive until then.
+final class SessionLease: @unchecked Sendable {
+    /// The session's id on `daemon`.
+    let id: String
+    /// The daemon the session lives on (its main port's admin deletes the session).
+    let daemon: Understudy
+    private let lock = NSLock()
+    private var deleted = false
+
+    init(id: String, daemon: Understudy) {
+        self.id = id
+        self.daemon = daemon
+    }
+
+    /// Deletes the session and waits for the answer; later calls do nothing. A session that is
+    /// already gone (reclaimed as idle, its daemon stopped) counts as deleted.
+    func delete() async {
+        guard claim() else { return }
+        try? await daemon.admin.deleteSession(id: id)
+    }
+
+    /// Deletes the session in the background (for `deinit` and `defer`); if the process ends
+    /// first, the daemon's idle timeout reclaims it.
+    func deleteWithoutWaiting() {
+        guard claim() else { return }
+        let admin = daemon.admin
+        let id = id
+        Task.detached { try? await admin.deleteSession(id: id) }
+    }
+
+    /// True for the one caller that gets to delete.
+    private func claim() -> Bool {
+        lock.withLock {
+            defer { deleted = true }
+            return !deleted
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// The one daemon a test process shares (`Understudy.shared()`): started on first use, by
+/// whichever test gets there first, and never stopped from Swift — it ends with the process,
+/// through `--exit-on-stdin-eof`.
+final class SharedDaemon: @unchecked Sendable {
+    static let instance = SharedDaemon()
+
+    private let lock = NSLock()
+    private var start: Task<Understudy, any Error>?
+
+    /// The shared handle; every caller awaits the same start. A failed start is kept, so a
+    /// missing binary fails each test at once instead of each test trying again.
+    func handle() async throws(UnderstudyError) -> Understudy {
+        let start = lock.withLock {
+            if let start = self.start { return start }
+            let started = Task { () async throws -> Understudy in try await Self.attachOrStart() }
+            self.start = started
+            return started
+        }
+        do {
+            return try await start.value
+        } catch let error as UnderstudyError {
+            throw error
+        } catch {
+            throw .launchFailed(binary: "understudy", reason: "\(error)")
+        }
+    }
+
+    /// `UNDERSTUDY_URL` when set (with `UNDERSTUDY_ADMIN_TOKEN`), otherwise a new daemon with no
+    /// stubs of its own — each session brings its stubs — and room for a session per test.
+    static func attachOrStart(environment: [String: String] = ProcessInfo.processInfo.environment)
+        async throws(UnderstudyError) -> Understudy {
+        let (attachURL, token) = try Understudy.daemonFromEnvironment(environment)
+        if let attachURL { return Understudy(baseURL: attachURL, backing: .shared(nil), adminToken: token) }
+        let (url, process) = try await Understudy.startDaemon(arguments: [try emptyStubDirectory()],
+                                                              adminToken: token, binary: nil, startupTimeout: 30)
+        return Understudy(baseURL: url, backing: .shared(process), adminToken: token)
+    }
+
+    /// An empty directory to give the daemon as its stub path (without one it would load
+    /// `./stubs`, and every session would start with those).
+    private static func emptyStubDirectory() throws(UnderstudyError) -> String {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("understudy-shared-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw .launchFailed(binary: "understudy", reason: "cannot create \(directory.path): \(error)")
+        }
+        return directory.path
+    }
+}

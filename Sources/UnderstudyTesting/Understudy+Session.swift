@@ -1,0 +1,53 @@
+import Foundation
+
+extension Understudy {
+    /// The process-wide daemon, shared by every test of this process: attached through
+    /// `UNDERSTUDY_URL` when that is set (with `UNDERSTUDY_ADMIN_TOKEN`), otherwise launched once,
+    /// on first use, with no stubs of its own. `stop()` on it does nothing; a launched one ends
+    /// with the test process, however that ends (SIGKILL included).
+    ///
+    /// Tests normally don't touch it directly: they take a `session(stubs:)` on it.
+    public static func shared() async throws(UnderstudyError) -> Understudy {
+        try await SharedDaemon.instance.handle()
+    }
+
+    /// A new session — a private Understudy behind its own port — on `daemon` (by default the
+    /// process-wide one), with the stubs of `stubs` (files or directories, loaded like the
+    /// daemon's own: directories give every `*.json` below them in path order).
+    ///
+    /// The handle works like a daemon's: `baseURL` is the session's URL, `admin` is scoped to the
+    /// session (journal with `seq` from 1, stubs, scenarios, reset…), and `stop()` — or releasing
+    /// the handle — deletes the session. The session starts with `daemon`'s file stubs too (none,
+    /// for the process-wide one).
+    ///
+    /// - Parameters:
+    ///   - stubs: stub files or directories, relative to the current directory or absolute. Each
+    ///     file goes to the session as `POST /__admin/stubs`; a refused file throws
+    ///     `UnderstudyError.admin` whose errors name that file, line and column, and no session is
+    ///     left behind. (`bodyFile` is not available to stubs given this way.)
+    ///   - name: shown in the session list and logs.
+    ///   - daemon: where to create it; a session handle here means its daemon.
+    public static func session(stubs: [String] = [], name: String? = nil, on daemon: Understudy? = nil) async throws -> Understudy {
+        let host: Understudy
+        if let daemon { host = daemon.sessionHost } else { host = try await shared() }
+        let info = try await host.admin.createSession(name: name)
+        guard let url = URL(string: info.url) else { throw UnderstudyError.invalidURL(info.url) }
+        let session = Understudy(baseURL: url, backing: .session(SessionLease(id: info.id, daemon: host)),
+                                 adminToken: host.admin.adminToken)
+        do {
+            for file in try StubPaths.files(in: stubs) {
+                try await session.admin.addStubs(stubFile: file)
+            }
+        } catch {
+            await session.stop()
+            throw error
+        }
+        return session
+    }
+
+    /// The handle sessions are created on: the daemon itself, or a session's daemon.
+    private var sessionHost: Understudy {
+        if case let .session(lease) = backing { return lease.daemon }
+        return self
+    }
+}

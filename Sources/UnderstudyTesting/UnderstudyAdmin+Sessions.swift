@@ -1,0 +1,26 @@
+import Foundation
+
+extension UnderstudyAdmin {
+    /// `POST /__admin/sessions` (on a daemon's main port): a new session with its own port, in
+    /// fresh state, with the daemon's file stubs plus `stubs` (stub objects, added all-or-nothing
+    /// as `POST /__admin/stubs` adds them). Most tests want `Understudy.session(stubs:)`, which
+    /// returns a handle that deletes the session when done.
+    public func createSession(name: String? = nil, stubs: [JSONValue] = []) async throws -> SessionInfo {
+        var body: [String: JSONValue] = [:]
+        if let name { body["name"] = .string(name) }
+        if !stubs.isEmpty { body["stubs"] = .array(stubs) }
+        return try await send("POST", "/__admin/sessions", body: try JSONEncoder().encode(JSONValue.object(body)))
+    }
+
+    /// `GET /__admin/sessions`: the live sessions, with request counts and idle times.
+    public func sessions() async throws -> [SessionInfo] {
+        let answer: [String: [SessionInfo]] = try await send("GET", "/__admin/sessions")
+        return answer["sessions"] ?? []
+    }
+
+    /// `DELETE /__admin/sessions/{id}`: closes the session's port and frees it; throws (404) for
+    /// an unknown id.
+    public func deleteSession(id: String) async throws {
+        let _: JSONValue = try await send("DELETE", "/__admin/sessions/\(Self.escape(id))")
+    }
+}

@@ -1,0 +1,77 @@
+#if canImport(Testing)
+import Foundation
+import Testing
+
+extension Understudy {
+    /// The session of the test running now, set by the `.understudy(stubs:)` trait (and `nil`
+    /// outside one). Child tasks of the test see it too.
+    @TaskLocal public static var current: Understudy?
+}
+
+/// A Swift Testing trait that gives every test its own session on the process-wide daemon.
+///
+/// On a test, or on a suite (where it applies to each test in it, and to each case of a
+/// parameterised test), it creates a session with `stubs`, runs the test with the session in
+/// `Understudy.current`, then records every unmatched request the test did not already report
+/// as an issue, and deletes the session — also when the test throws. On a test in a suite that
+/// has the trait too, the test's stubs are added to the session the suite's trait made.
+///
+/// ```swift
+/// @Test(.understudy(stubs: "stubs/weather.json"))
+/// func forecast() async throws {
+///     let understudy = try #require(Understudy.current)
+///     // … point the client at understudy.baseURL …
+/// }
+/// ```
+public struct UnderstudyTrait: TestTrait, SuiteTrait, TestScoping {
+    /// Stub files or directories each session starts with.
+    public var stubs: [String]
+    /// Where sessions are created; `nil` means the process-wide daemon (`Understudy.shared()`).
+    public var daemon: Understudy?
+
+    /// A suite's trait applies to each of its tests, which then each get a session of their own.
+    public var isRecursive: Bool { true }
+
+    /// Runs one test (or one case of a parameterised test) in a session of its own, in
+    /// `Understudy.current`; Swift Testing calls it.
+    public func provideScope(for test: Test, testCase: Test.Case?,
+                             performing function: @Sendable () async throws -> Void) async throws {
+        if let enclosing = Understudy.current {
+            // The suite's trait already made this test's session: add to it rather than hide it.
+            for file in try StubPaths.files(in: stubs) { try await enclosing.admin.addStubs(stubFile: file) }
+            try await function()
+            return
+        }
+        // Named after the test, for the daemon's session list and stderr notes.
+        let session = try await Understudy.session(stubs: stubs, name: test.id.description, on: daemon)
+        do {
+            try await Understudy.$current.withValue(session, operation: function)
+        } catch {
+            await finish(session, test: test)
+            throw error
+        }
+        await finish(session, test: test)
+    }
+
+    /// The end of a test: unmatched requests become issues at the test's declaration, then the
+    /// session goes.
+    private func finish(_ session: Understudy, test: Test) async {
+        if let failure = await session.unreportedUnmatchedRequests(context: "when \(test.name) ended") {
+            Issue.record(Comment(rawValue: failure), sourceLocation: test.sourceLocation)
+        }
+        await session.stop()
+    }
+}
+
+extension Trait where Self == UnderstudyTrait {
+    /// A session per test on the process-wide daemon, with these stub files or directories.
+    public static func understudy(stubs: String..., daemon: Understudy? = nil) -> Self {
+        UnderstudyTrait(stubs: stubs, daemon: daemon)
+    }
+
+    /// A session per test on the process-wide daemon, with these stub files or directories.
+    public static func understudy(stubs: [String], daemon: Understudy? = nil) -> Self {
+        UnderstudyTrait(stubs: stubs, daemon: daemon)
+    }
+}
+#endif
