@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "UnderstudyCore", targets: ["UnderstudyCore"]),
         .library(name: "UnderstudyServer", targets: ["UnderstudyServer"]),
         .library(name: "UnderstudyTesting", targets: ["UnderstudyTesting"]),
+        .library(name: "UnderstudyJSON", targets: ["UnderstudyJSON"]),
         .library(name: "RESTNetworking", targets: ["RESTNetworking"]),
     ],
     dependencies: [
@@ -29,7 +30,9 @@ let package = Package(
     ],
     targets: [
         // Pure Swift: stub model, loader/validator, matching engine, journal, admin API. No sockets, no C.
-        .target(name: "UnderstudyCore"),
+        // The one JSON value type, shared by the engine and the test kit (which must not depend on the engine).
+        .target(name: "UnderstudyJSON"),
+        .target(name: "UnderstudyCore", dependencies: ["UnderstudyJSON"]),
         // The only C in the package: libevent's headers behind a module map and a small shim.
         .systemLibrary(
             name: "CLibevent",
@@ -47,7 +50,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .target(name: "UnderstudyTesting"),
+        .target(name: "UnderstudyTesting", dependencies: ["UnderstudyJSON"]),
         // Micro-benchmark of the engine alone (requests/s through `handle`), run by scripts/bench-engine.
         .executableTarget(name: "understudy-engine-bench", dependencies: ["UnderstudyCore"]),
         // RFC 9651 structured fields: the IETF RateLimit draft's `RateLimit`/`RateLimit-Policy` headers.
