@@ -36,3 +36,18 @@ extension Stub {
         ["stubs": .array(stubs.map(\.json))]
     }
 }
+
+extension Understudy {
+    /// A new session (see `session(stubs:name:on:)`) with these typed stubs installed.
+    public static func session(with stubs: Stub..., name: String? = nil, on daemon: Understudy? = nil,
+                               fileID: String = #fileID, line: Int = #line) async throws -> Understudy {
+        let session = try await session(name: name, on: daemon)
+        do {
+            try await session.install(stubs, fileID: fileID, line: line)
+        } catch {
+            await session.stop()
+            throw error
+        }
+        return session
+    }
+}
