@@ -11,7 +11,9 @@ public struct StubInstallError: Error, Sendable, CustomStringConvertible {
     public var stubSites: [String?]
 
     public var description: String {
-        var text = "the daemon refused the stubs installed at \(installedAt): \(admin.message)"
+        // The daemon's message repeats its first error; with errors, each gets its own line instead.
+        var text = "the daemon refused the stubs installed at \(installedAt): "
+            + (admin.errors.isEmpty ? admin.message : "\(admin.errors.count) error(s)")
         for (error, site) in zip(admin.errors, stubSites) {
             text += "\n  \(site ?? installedAt): \(error.message)" + (error.path.map { " (at \($0))" } ?? "")
                 + (error.suggestion.map { "; \($0)" } ?? "")
