@@ -69,10 +69,10 @@ enum AdminHTTPClient {
     private static func connect(host: String, port: Int, timeout: TimeInterval) throws -> Int32 {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
-        #if canImport(Darwin)
-        hints.ai_socktype = SOCK_STREAM
-        #else
+        #if canImport(Glibc)
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        #else
+        hints.ai_socktype = SOCK_STREAM
         #endif
         var list: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host, String(port), &hints, &list)
@@ -220,7 +220,9 @@ private enum Glue {
 
     static func send(_ socket: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
         #if canImport(Darwin)
-        return Darwin.send(socket, pointer, count, 0)
+        return Darwin.send(socket, pointer, count, 0)  // SO_NOSIGPIPE is set instead
+        #elseif canImport(Musl)
+        return Musl.send(socket, pointer, count, Int32(MSG_NOSIGNAL))
         #else
         return Glibc.send(socket, pointer, count, Int32(MSG_NOSIGNAL))
         #endif

@@ -6,9 +6,10 @@ public struct DaemonHealth: Codable, Sendable, Equatable {
     /// Pending `requests/wait` long polls (daemons that report it).
     public var waiting: Int?
 
-    public init(status: String, stubs: Int, requests: Int) {
+    public init(status: String, stubs: Int, requests: Int, waiting: Int? = nil) {
         self.status = status
         self.stubs = stubs
         self.requests = requests
+        self.waiting = waiting
     }
 }
