@@ -79,6 +79,57 @@ struct AdminCancellationTests {
         #expect(try await understudy.admin.health().status == "ok", "the client still works afterwards")
     }
 
+    /// Cancellation at arbitrary points of a call (connecting, sending, waiting for the answer).
+    /// With the old URLSession admin client this froze the test process in 3 runs of 3 (the
+    /// cooperative threads blocked inside FoundationNetworking, so not even the deadline below
+    /// could fire); with the socket client every call completes:
+    /// hundreds of groups of admin calls cancelled after 0-3 ms, while another task keeps
+    /// calling. Every call still returns its answer, and nothing freezes.
+    @Test func cancellingAdminCallsAtArbitraryPointsFreezesNothing() async throws {
+        let understudy = try #require(Understudy.current)
+        let rounds = 150
+        let workload = Task.detached { () async throws -> (answered: Int, other: Int) in
+            let other = Task.detached { () async throws -> Int in
+                var done = 0
+                for _ in 0..<rounds {
+                    _ = try await understudy.admin.requests()
+                    done += 1
+                }
+                return done
+            }
+            var answered = 0
+            for round in 0..<rounds {
+                answered += await withTaskGroup(of: Int.self) { group in
+                    for index in 0..<6 {
+                        group.addTask {
+                            let ok: Bool
+                            switch index % 3 {
+                            case 0: ok = (try? await understudy.admin.health()) != nil
+                            case 1: ok = (try? await understudy.admin.stubs()) != nil
+                            default: ok = (try? await understudy.admin.requestsAfterWaiting(RequestFilter(path: "/cancel/none"), count: 1, timeout: 0.05)) != nil
+                            }
+                            return ok ? 1 : 0
+                        }
+                    }
+                    try? await Task.sleep(nanoseconds: UInt64(round % 4) * 1_000_000)
+                    group.cancelAll()
+                    var sum = 0
+                    for await one in group { sum += one }
+                    return sum
+                }
+            }
+            return (answered, try await other.value)
+        }
+        let finished = Flag()
+        let watched = Task { let result = try await workload.value; finished.set(); return result }
+        let deadline = ContinuousClock.now + .seconds(120)
+        while !finished.isSet, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        try #require(finished.isSet, "admin calls froze after cancellation")
+        let (answered, other) = try await watched.value
+        #expect(other == rounds, "every other call completed")
+        #expect(answered == rounds * 6, "every cancelled call still returned its answer")
+    }
+
     /// Polls `condition` until true (deadline 10 s).
     static func waitUntil(_ condition: () async throws -> Bool) async throws {
         let deadline = ContinuousClock.now + .seconds(10)
