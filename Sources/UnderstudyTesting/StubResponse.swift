@@ -75,6 +75,10 @@ public struct StubResponse: Sendable {
         case emptyResponse = "empty-response"
         case malformedResponse = "malformed-response"
         case closeAfterHeaders = "close-after-headers"
+        /// Daemons with issue 15's faults.
+        case randomDataThenClose = "random-data-then-close"
+        /// Daemons with issue 15's faults.
+        case malformedResponseChunk = "malformed-response-chunk"
     }
 
     /// A `delayMs` distribution (milliseconds).

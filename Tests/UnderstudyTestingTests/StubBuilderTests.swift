@@ -15,6 +15,17 @@ struct StubBuilderTests {
         #expect(stub.json.jsonText == #"{"request":{"method":"GET","path":"/weather","query":{"city":"Oslo"}},"id":"w","responses":[{"status":503,"retryAfter":2},{"json":{"temp":21},"times":3}],"afterLast":"exhaust"}"#)
     }
 
+    /// Template and streaming fields (issue 15): their JSON shape, as that README documents it.
+    @Test func templateAndStreamingFieldsHaveTheirDocumentedShape() {
+        let response = StubResponse.text("{{server.url}}/next").templated().statusMessage("Slow Down")
+            .dribble(chunks: 4, overMilliseconds: 300).bytesPerSecond(10)
+            .events([.init(event: "tick", data: "1", id: "a", retry: 500, comment: "c", delayMs: 20), .init(data: "2")])
+            .delay(.uniform(min: 10, max: 20)).fault(.randomDataThenClose)
+        #expect(response.json.jsonText == #"{"body":"{{server.url}}/next","template":true,"statusMessage":"Slow Down","dribble":{"chunks":4,"overMs":300},"bytesPerSecond":10,"events":[{"event":"tick","data":"1","id":"a","retry":500,"comment":"c","delayMs":20},{"data":"2"}],"delayMs":{"uniform":[10,20]},"fault":"random-data-then-close"}"#)
+        #expect(StubResponse.status(200).delay(.lognormal(median: 50, sigma: 0.4, max: 900)).json.jsonText
+                == #"{"status":200,"delayMs":{"lognormal":{"median":50,"sigma":0.4,"max":900}}}"#)
+    }
+
     /// Every stub-level and request field, compared with what `GET /__admin/stubs` lists.
     @Test func everyStubAndRequestFieldSurvivesTheListing() async throws {
         let understudy = try #require(Understudy.current)
