@@ -39,8 +39,15 @@ let package = Package(
             pkgConfig: "libevent",
             providers: [.apt(["libevent-dev"]), .brew(["libevent"])]
         ),
+        // TLS for the transport, header-only like CLibevent: certificate generation, SSL contexts and
+        // libevent's OpenSSL bufferevents (libevent-dev's libevent_openssl, libssl-dev).
+        .systemLibrary(
+            name: "CLibeventTLS",
+            pkgConfig: "libevent_openssl",
+            providers: [.apt(["libevent-dev", "libssl-dev"]), .brew(["libevent", "openssl"])]
+        ),
         // The evhttp adapter: the one module that imports CLibevent; no C type in its public API.
-        .target(name: "UnderstudyServer", dependencies: ["UnderstudyCore", "CLibevent"]),
+        .target(name: "UnderstudyServer", dependencies: ["UnderstudyCore", "CLibevent", "CLibeventTLS"]),
         // The CLI only parses arguments and calls the libraries.
         .executableTarget(
             name: "understudy",

@@ -11,6 +11,8 @@ final class Connection {
     let bufferevent: OpaquePointer
     /// Who answers requests on this connection: the main port's responder or a session's.
     let responder: any HTTPResponder
+    /// Whether the connection speaks TLS (it came in on the HTTPS listener).
+    let secure: Bool
     /// The evhttp connection, learnt when the first bytes arrive.
     var evcon: OpaquePointer?
     /// Reads the raw request stream alongside evhttp (method names, refused requests).
@@ -38,9 +40,10 @@ final class Connection {
         requestDeadline?.remove()
     }
 
-    init(bufferevent: OpaquePointer, responder: any HTTPResponder, parser: RequestStreamParser) {
+    init(bufferevent: OpaquePointer, responder: any HTTPResponder, secure: Bool = false, parser: RequestStreamParser) {
         self.bufferevent = bufferevent
         self.responder = responder
+        self.secure = secure
         self.parser = parser
     }
 

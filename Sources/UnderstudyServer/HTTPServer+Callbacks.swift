@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import CLibevent
+import CLibeventTLS
 import Synchronization
 import UnderstudyCore
 
@@ -56,6 +57,7 @@ extension HTTPServer {
                 evconnlistener_enable(listener)
             }
             for port in server.sessionPorts.values { port.resumeAccepting() }
+            for port in server.tlsPorts.values { port.resumeAccepting() }
         }, context))
         watchAcceptErrors(of: listener)
     }
@@ -100,11 +102,13 @@ extension HTTPServer {
     }
 
     /// Creates a connection's bufferevent (as evhttp would: no fd yet, evhttp closes the fd) and
-    /// watches its input buffer.
-    func makeBufferevent(base: OpaquePointer?, responder: any HTTPResponder) -> OpaquePointer? {
-        guard let bufferevent = bufferevent_socket_new(base, -1, 0) else { return nil }
+    /// watches its input buffer. With `tls` (an OpenSSL context) it is a TLS bufferevent, whose
+    /// input buffer holds the decrypted bytes, so everything downstream is the same.
+    func makeBufferevent(base: OpaquePointer?, responder: any HTTPResponder, tls: OpaquePointer? = nil) -> OpaquePointer? {
+        let made = if let tls { understudy_tls_bufferevent_new(base, tls) } else { bufferevent_socket_new(base, -1, 0) }
+        guard let bufferevent = made else { return nil }
         let connection = Connection(
-            bufferevent: bufferevent, responder: responder,
+            bufferevent: bufferevent, responder: responder, secure: tls != nil,
             parser: RequestStreamParser(maxBodyBytes: configuration.maxBodyBytes, maxHeadBytes: configuration.maxHeaderBytes,
                                         reporting: .unknownMethods))
         // An address can be reused once a connection that never sent a byte (so never got a close
@@ -150,7 +154,7 @@ extension HTTPServer {
                     case .head(let head):
                         connection.heads.append(head)
                     case .refused(let head, let reason):
-                        refuse(head, status: 413, reason: reason, responder: connection.responder)
+                        refuse(head, status: 413, reason: reason, responder: connection.responder, secure: connection.secure)
                     }
                 }
             }

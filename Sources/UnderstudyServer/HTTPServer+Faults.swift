@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import CLibevent
+import CLibeventTLS
 import UnderstudyCore
 
 // Faults are carried out on the real socket, so clients meet them as they would on a network.
@@ -30,11 +31,15 @@ extension HTTPServer {
             _ = setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
             if nullDevice >= 0 { _ = dup2(nullDevice, fd) }
         case .emptyResponse:
-            break
+            if connection.secure { understudy_tls_write_and_close(bufferevent, nil, 0) }
         case .malformedResponse:
-            writeAll(Self.garbage, to: fd)
+            writeAll(Self.garbage, to: fd, on: connection, bufferevent: bufferevent)
         case .closeAfterHeaders:
-            writeAll(Self.headBytes(of: pending.response), to: fd)
+            writeAll(Self.headBytes(of: pending.response), to: fd, on: connection, bufferevent: bufferevent)
+        case .randomDataThenClose:
+            writeAll(Self.brokenChunk, to: fd, on: connection, bufferevent: bufferevent)
+        case .malformedResponseChunk:
+            writeAll(Self.chunkedHeadBytes(of: pending.response) + Self.brokenChunk, to: fd, on: connection, bufferevent: bufferevent)
         }
         evhttp_connection_free(evcon)
     }
@@ -42,12 +47,39 @@ extension HTTPServer {
     /// The status line and headers of `response` with a Content-Length the body never fills
     /// (the stub body's length, or 1 when it is empty, so the truncation is always visible).
     static func headBytes(of response: HTTPResponse) -> [UInt8] {
-        var text = "HTTP/1.1 \(response.status) \(ReasonPhrase.of(response.status))\r\n"
+        var text = "HTTP/1.1 \(response.status) \(response.reason ?? ReasonPhrase.of(response.status))\r\n"
         for field in response.headers
         where !HTTPHeaders.namesMatch(field.name, "Content-Length") && !HTTPHeaders.namesMatch(field.name, "Transfer-Encoding") {
             text += "\(field.name): \(field.value)\r\n"
         }
         text += "Content-Length: \(max(response.body.count, 1))\r\n\r\n"
+        return Array(text.utf8)
+    }
+
+    /// Writes the bytes as the client will read them: inside the TLS stream (then close_notify, so
+    /// the end is as clean as a plain socket's FIN) on an HTTPS connection, else straight to the socket.
+    private func writeAll(_ bytes: [UInt8], to fd: Int32, on connection: Connection, bufferevent: OpaquePointer) {
+        if connection.secure {
+            bytes.withUnsafeBytes { understudy_tls_write_and_close(bufferevent, $0.baseAddress, $0.count) }
+        } else {
+            writeAll(bytes, to: fd)
+        }
+    }
+
+    /// The bytes WireMock 2.35 sends for `RANDOM_DATA_THEN_CLOSE`, and after the chunked head for
+    /// `MALFORMED_RESPONSE_CHUNK` (where they are not a hexadecimal chunk size, so a client's
+    /// chunked decoder fails rather than waiting for more). The same bytes make the differential
+    /// suite's comparison exact.
+    static let brokenChunk: [UInt8] = Array("lskdu018973t09sylgasjkfg1][]'./.sdlv".utf8)
+
+    /// The status line and headers of `response` announcing a chunked body.
+    static func chunkedHeadBytes(of response: HTTPResponse) -> [UInt8] {
+        var text = "HTTP/1.1 \(response.status) \(response.reason ?? ReasonPhrase.of(response.status))\r\n"
+        for field in response.headers
+        where !HTTPHeaders.namesMatch(field.name, "Content-Length") && !HTTPHeaders.namesMatch(field.name, "Transfer-Encoding") {
+            text += "\(field.name): \(field.value)\r\n"
+        }
+        text += "Transfer-Encoding: chunked\r\n\r\n"
         return Array(text.utf8)
     }
 

@@ -47,7 +47,8 @@ extension HTTPServer {
             refusal = "conflicting Content-Length values: \(conflict)"
         }
 
-        let engineRequest = Self.makeRequest(method: method, target: target, headers: headers, body: body)
+        var engineRequest = Self.makeRequest(method: method, target: target, headers: headers, body: body)
+        if let connection, connection.secure { engineRequest.isSecure = true }
         openJournalBatch()
         let response: HTTPResponse
         if let refusal {
@@ -223,16 +224,19 @@ extension HTTPServer {
         if carriesBody, !response.body.isEmpty, let output = evhttp_request_get_output_buffer(request) {
             response.body.withUnsafeBytes { _ = evbuffer_add(output, $0.baseAddress, $0.count) }
         }
-        evhttp_send_reply(request, Int32(response.status), ReasonPhrase.of(response.status), nil)
+        evhttp_send_reply(request, Int32(response.status), response.reason ?? ReasonPhrase.of(response.status), nil)
+        if let connection, connection.secure { coalesceTLSOutput(of: connection) }
         if connection == nil { finishRequest() }
     }
 
     /// Journals a request evhttp refuses on its own (evhttp sends the refusal itself and never
     /// calls back), while the refusal has not been written yet.
-    func refuse(_ head: RequestHead, status: Int, reason: String, responder: any HTTPResponder) {
+    func refuse(_ head: RequestHead, status: Int, reason: String, responder: any HTTPResponder, secure: Bool = false) {
         let start = clock.nanoseconds()
         openJournalBatch()
-        let response = responder.reject(head.request(), status: status, reason: reason)
+        var request = head.request()
+        request.isSecure = secure
+        let response = responder.reject(request, status: status, reason: reason)
         accessLog?(AccessLogEntry(method: head.method, target: head.target, status: response.status,
                                   stubID: response.stubID, fault: nil, milliseconds: clock.milliseconds(since: start)))
     }

@@ -11,6 +11,7 @@ extension HTTPServer {
             self.boundSocket = nil
         }
         for port in sessionPorts.values { port.stopAccepting() }
+        for port in tlsPorts.values { port.stopAccepting() }
         // Long polls answer now with what they have rather than hold the stop for their timeout.
         expireDeferredReplies()
         if inFlight <= 0 {

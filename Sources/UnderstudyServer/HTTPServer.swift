@@ -54,6 +54,11 @@ public final class HTTPServer {
     /// The registry whose sessions this server hosts, and the timer that reclaims idle ones.
     weak var sessionRegistry: SessionRegistry?
     var sessionSweep: EventHandle?
+    /// The HTTPS listener and its certificates, when open (see `HTTPServer+TLS.swift`), and every
+    /// HTTPS port (that one and sessions'), each closed before the loop is freed.
+    var httpsListener: TLSPort?
+    var tlsContext: TLSContext?
+    var tlsPorts: [ObjectIdentifier: TLSPort] = [:]
 
     /// The URL clients use: `http://127.0.0.1:PORT`.
     public var url: String {
@@ -140,6 +145,8 @@ public final class HTTPServer {
         // Session ports first: each frees its own evhttp (and connections) on this base.
         sessionRegistry?.closeAll()
         for port in Array(sessionPorts.values) { port.close() }
+        for port in Array(tlsPorts.values) { port.close() }
+        httpsListener = nil
         sessionSweep = nil
         forgetListener()
         if let boundSocket {

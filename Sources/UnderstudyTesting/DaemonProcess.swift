@@ -13,6 +13,8 @@ final class DaemonProcess: @unchecked Sendable {
     private var stdoutText = ""
     private var stderrText = ""
     private var readyURL: URL?
+    /// The HTTPS URL after the plain one on the readiness line (`serve --https`).
+    private var readyHTTPSURL: URL?
     private var exitStatus: Int32?
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
@@ -42,6 +44,8 @@ final class DaemonProcess: @unchecked Sendable {
     var pid: Int32 { process.processIdentifier }
     var isRunning: Bool { lock.withLock { exitStatus == nil } }
     var standardError: String { lock.withLock { stderrText } }
+    /// The HTTPS URL from the readiness line, when the daemon serves HTTPS.
+    var httpsURL: URL? { lock.withLock { readyHTTPSURL } }
 
     /// Waits until the readiness line, an exit, or the deadline.
     func waitUntilReady(timeout: TimeInterval) async throws(UnderstudyError) -> URL {
@@ -92,7 +96,10 @@ final class DaemonProcess: @unchecked Sendable {
         stdoutText += text
         guard readyURL == nil else { return }
         for line in stdoutText.split(separator: "\n") where line.hasPrefix(Self.readinessPrefix) {
-            readyURL = URL(string: String(line.dropFirst(Self.readinessPrefix.count)).trimmingCharacters(in: .whitespaces))
+            // The plain URL is the first one (an HTTPS URL may follow it).
+            let urls = line.dropFirst(Self.readinessPrefix.count).split(separator: " ")
+            readyURL = urls.first.flatMap { URL(string: String($0)) }
+            readyHTTPSURL = urls.dropFirst().first.flatMap { URL(string: String($0)) }
         }
     }
 

@@ -142,7 +142,7 @@ public final class Understudy: Sendable {
     /// What the launched daemon has written to stderr so far.
     public var standardError: String { process?.standardError ?? "" }
 
-    private var process: DaemonProcess? {
+    var process: DaemonProcess? {
         switch backing {
         case let .launched(process): process
         case let .shared(process): process

@@ -15,6 +15,7 @@ struct ServeCommand: ParsableCommand {
         discussion: """
             Once it accepts connections it prints exactly one line to stdout:
               understudy listening on http://127.0.0.1:PORT
+            (with --https: `... http://127.0.0.1:PORT https://127.0.0.1:PORT`).
             SIGTERM/SIGINT stop it gracefully (in-flight responses finish, the journal is flushed, \
             the pid and port files are removed, exit 0). SIGHUP reloads the stub files; if any is \
             invalid the old stubs keep serving and the errors go to stderr.
@@ -85,8 +86,14 @@ struct ServeCommand: ParsableCommand {
         valueName: "seconds"))
     var sessionIdleTimeout: Double = SessionLimits.defaultIdleTimeoutSeconds
 
+    @OptionGroup(title: "HTTPS")
+    var tls: TLSOptions
+
     @Flag(help: "Run in the background: return once the server is ready (exit 0), or fail with its error.")
     var detach = false
+
+    @Option(help: ArgumentHelp("Seed the generator random delays (`delayMs` distributions) are drawn from, so runs repeat; default: a random seed.", valueName: "n"))
+    var seed: UInt64?
 
     @Flag(help: "Do not write the access log (one line per request on stderr).")
     var quiet = false
@@ -170,8 +177,19 @@ struct ServeCommand: ParsableCommand {
                 throw ExitCode(1)
             }
         }
-        let engineConfiguration = EngineConfiguration(unmatchedStatus: unmatchedStatus, journalLimit: journalLimit,
-                                                      journalSink: journalWriter, adminToken: token)
+        // Certificates before the engine, so the admin API can serve the CA.
+        var tlsContext: TLSContext?
+        if let settings = tls.settings {
+            do {
+                tlsContext = try TLSContext(settings: settings)
+            } catch {
+                Console.error("understudy: HTTPS: \(error)")
+                throw ExitCode(1)
+            }
+        }
+        var engineConfiguration = EngineConfiguration(unmatchedStatus: unmatchedStatus, journalLimit: journalLimit,
+                                                      journalSink: journalWriter, adminToken: token, seed: seed)
+        engineConfiguration.certificateAuthorityPEM = tlsContext?.certificateAuthorityPEM
         let responder: UnderstudyResponder
         do {
             responder = try UnderstudyResponder(stubPaths: stubPaths, configuration: engineConfiguration)
@@ -195,6 +213,14 @@ struct ServeCommand: ParsableCommand {
             Console.error("understudy: \(error)")
             throw ExitCode(1)
         }
+        if let settings = tls.settings, let tlsContext {
+            do {
+                try server.openHTTPS(settings, tls: tlsContext)
+            } catch {
+                Console.error("understudy: HTTPS: \(error)")
+                throw ExitCode(1)
+            }
+        }
         if !quiet {
             server.accessLog = { Console.error($0.line) }
         }
@@ -211,9 +237,13 @@ struct ServeCommand: ParsableCommand {
         do {
             if let pidFile { try StateFiles.writeAtomically("\(getpid())\n", to: pidFile) }
             if let portFile { try StateFiles.writeAtomically("\(server.port)\n", to: portFile) }
+            if let file = tls.httpsPortFile, let port = server.httpsPort { try StateFiles.writeAtomically("\(port)\n", to: file) }
+            if let file = tls.tlsCaFile, let pem = tlsContext?.certificateAuthorityPEM { try StateFiles.writeAtomically(pem, to: file) }
         } catch {
             Console.error("understudy: \(error)")
             StateFiles.remove(pidFile)
+            StateFiles.remove(portFile)
+            StateFiles.remove(tls.httpsPortFile)
             throw ExitCode(1)
         }
         if !BindAddress.isLoopback(host) {
@@ -223,7 +253,8 @@ struct ServeCommand: ParsableCommand {
             Console.error("understudy: warning: listening on \(host) (--allow-remote), reachable from other machines; stubs and the journal are open to them and \(admin)")
         }
         if exitOnStdinEOF { StandardInputWatcher.stopAtEndOfInput(server.controller) }
-        Console.out("understudy listening on \(server.url)")
+        // One line; the HTTPS URL after the plain one, so readers of the first URL keep working.
+        Console.out("understudy listening on \(server.url)" + (server.httpsURL.map { " \($0)" } ?? ""))
         if detachedChild {
             Detacher.releaseStandardOutput()
         }
@@ -232,6 +263,7 @@ struct ServeCommand: ParsableCommand {
 
         journalWriter?.close()
         StateFiles.remove(portFile)
+        StateFiles.remove(tls.httpsPortFile)
         StateFiles.remove(pidFile)
     }
 }

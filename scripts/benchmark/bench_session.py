@@ -60,8 +60,10 @@ class BenchSession:
         return server
 
     def understudy_command(self, stub_dir, port, journal, extra=()):
+        # BENCH_SERVE_ARGS (e.g. "--https") adds serve options to every daemon, to check that an
+        # option costs plain-HTTP requests nothing (scripts/bench --gate before and after).
         return [self.understudy, "serve", stub_dir, "--port", str(port), "--quiet", "--journal", journal,
-                *extra]
+                *os.environ.get("BENCH_SERVE_ARGS", "").split(), *extra]
 
     def journal_path(self):
         self._journals += 1

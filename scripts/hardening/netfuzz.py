@@ -1,17 +1,19 @@
 #!/usr/bin/env python3
 """Network fuzz against the live daemon on 127.0.0.1: hand-written malformed requests (bad request
 lines, bad header syntax, huge headers, invalid chunked bodies, truncated bodies, non-HTTP bytes,
-pipelined garbage) and random mutations of valid requests. Each input goes on its own connection;
+pipelined garbage), random mutations of valid requests, and (on the HTTPS port) garbage and truncated
+or mutated TLS handshakes. Each input goes on its own connection;
 the daemon must answer with a status line (400/413/431 for the malformed cases) or close, and a
 normal request from another connection must still get its 200 afterwards."""
 import argparse
 import random
 import socket
+import ssl
 import sys
 import tempfile
 import time
 
-from understudy_daemon import Daemon, log, parse_response, request, stub_directory
+from understudy_daemon import Daemon, log, parse_response, read_until_close, request, stub_directory
 
 MALFORMED_OK = {400, 405, 413, 414, 431, 501, 505}
 # Cases that fail today, reported to the transport's owner; printed, but fail the run only with --strict.
@@ -128,6 +130,47 @@ def exchange(port, data, read_timeout):
     return statuses_in(bytes(received)), "closed"
 
 
+def client_hello(server_name="127.0.0.1"):
+    """A real TLS ClientHello from Python's ssl, produced in memory (no socket)."""
+    context = ssl.create_default_context()
+    incoming, outgoing = ssl.MemoryBIO(), ssl.MemoryBIO()
+    tls = context.wrap_bio(incoming, outgoing, server_hostname=server_name)
+    try:
+        tls.do_handshake()
+    except ssl.SSLWantReadError:
+        pass
+    return outgoing.read()
+
+
+def tls_inputs(rng, hello):
+    """Garbage and broken handshakes for the HTTPS port: a truncated ClientHello, a mutated one,
+    plain HTTP, random bytes, and a TLS record header that promises more than it sends."""
+    choice = rng.randrange(5)
+    if choice == 0:
+        return "truncated handshake", hello[:rng.randint(0, len(hello) - 1)]
+    if choice == 1:
+        data = bytearray(hello)
+        for _ in range(rng.randint(1, 8)):
+            data[rng.randrange(len(data))] = rng.randrange(256)
+        return "mutated handshake", bytes(data)
+    if choice == 2:
+        return "plain HTTP", mutate(rng, VALID)
+    if choice == 3:
+        return "random bytes", bytes(rng.randrange(256) for _ in range(rng.randint(1, 2048)))
+    return "short record", b"\x16\x03\x01" + rng.randint(1000, 16000).to_bytes(2, "big") + hello[5:rng.randint(5, 60)]
+
+
+def https_ok(port, cafile, timeout=5):
+    """GET /ok over TLS, verifying against the daemon's CA; returns (status, body)."""
+    context = ssl.create_default_context(cafile=cafile)
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as raw:
+        with context.wrap_socket(raw, server_hostname="127.0.0.1") as tls:
+            tls.sendall(b"GET /ok HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            data = read_until_close(tls, timeout)
+    status, _, body = parse_response(data)
+    return status, body
+
+
 def statuses_in(data):
     statuses = []
     for line in data.split(b"\r\n"):
@@ -147,13 +190,18 @@ def main():
     max_header, max_body = 8192, 1 << 20
 
     with tempfile.TemporaryDirectory(prefix="understudy-netfuzz-") as work:
+        cafile = f"{work}/ca.pem"
         daemon = Daemon([stub_directory(work), "--quiet", "--max-header-bytes", str(max_header),
-                         "--max-body", str(max_body), "--idle-timeout", "5"], f"{work}/stderr.log")
+                         "--max-body", str(max_body), "--idle-timeout", "5", "--https", "--tls-ca-file", cafile],
+                        f"{work}/stderr.log")
         tried, failures, known = 0, [], []
 
-        def healthy(after):
+        def healthy(after, tls=False):
             try:
-                status, _, body = request(daemon.port, "GET", "/ok", timeout=5)
+                if tls:
+                    status, body = https_ok(daemon.https_port, cafile)
+                else:
+                    status, _, body = request(daemon.port, "GET", "/ok", timeout=5)
             except OSError as error:
                 failures.append(f"after {after}: the next client got {error!r}")
                 return False
@@ -181,7 +229,22 @@ def main():
 
             rng = random.Random(args.seed)
             seeds = [case[1] for case in handwritten(max_header) if len(case[1]) < 4096] + [VALID, POST, VALID * 2]
-            deadline = time.monotonic() + budget
+            # A quarter of the budget goes to the HTTPS port: garbage and broken handshakes.
+            hello = client_hello()
+            deadline = time.monotonic() + budget / 4
+            handshakes = 0
+            while time.monotonic() < deadline and daemon.alive():
+                name, data = tls_inputs(rng, hello)
+                tried += 1
+                handshakes += 1
+                _, outcome = exchange(daemon.https_port, data, read_timeout=8)
+                if outcome == "hung":
+                    failures.append(f"HTTPS {name} (seed {args.seed}, #{handshakes}) {data[:60]!r}: no close within 8 s")
+                if handshakes % 25 == 0 and not (healthy(f"HTTPS input #{handshakes}", tls=True)
+                                                 and healthy(f"HTTPS input #{handshakes}")):
+                    break
+            healthy("the HTTPS inputs", tls=True)
+            deadline = time.monotonic() + budget * 3 / 4
             mutated = 0
             while time.monotonic() < deadline and daemon.alive():
                 data = mutate(rng, rng.choice(seeds))
@@ -204,7 +267,8 @@ def main():
             failures.append(f"the daemon exited with {code} on SIGTERM")
         if "Fatal error" in stderr or "AddressSanitizer" in stderr:
             failures.append("the daemon's stderr shows a crash: " + stderr[-2000:])
-        log(f"netfuzz: {tried} inputs tried ({len(handwritten(max_header))} hand-written, {mutated} mutations, seed {args.seed}), "
+        log(f"netfuzz: {tried} inputs tried ({len(handwritten(max_header))} hand-written, {handshakes} to the HTTPS port, "
+            f"{mutated} mutations, seed {args.seed}), "
             f"daemon RSS {rss // 1024} MiB at the end, {len(failures)} failures, {len(known)} known issues")
         for issue in known:
             log(f"netfuzz: KNOWN {issue}")

@@ -9,6 +9,7 @@ import http.client
 import json
 import random
 import socket
+import ssl
 import sys
 import tempfile
 import threading
@@ -91,7 +92,8 @@ class Tally:
             self.sent[ident] = outcome
 
 
-def client(number, port, deadline, tally, rng, lock):
+def client(number, port, deadline, tally, rng, lock, tls=None):
+    """One client's loop; with `tls` (an ssl context) every connection speaks HTTPS."""
     weights = [op[0] for op in OPERATIONS]
     connection = None
     serial = 0
@@ -109,11 +111,12 @@ def client(number, port, deadline, tally, rng, lock):
         lock.acquire_write() if exclusive else lock.acquire_read()
         try:
             if kind in ("abort", "abort-read", "fault"):
-                outcome = one_shot(port, method, path, kind)
+                outcome = one_shot(port, method, path, kind, tls)
                 tally.note(ident, outcome)
                 continue
             if connection is None:
-                connection = http.client.HTTPConnection("127.0.0.1", port, timeout=15)
+                connection = (http.client.HTTPSConnection("127.0.0.1", port, timeout=15, context=tls) if tls
+                              else http.client.HTTPConnection("127.0.0.1", port, timeout=15))
             body = b"x" * rng.randrange(0, 300) if method == "POST" and kind == "answer" else None
             if exclusive:
                 body = b""
@@ -157,9 +160,16 @@ def client(number, port, deadline, tally, rng, lock):
         connection.close()
 
 
-def one_shot(port, method, path, kind):
+def one_shot(port, method, path, kind, tls=None):
     """A request on its own connection that the client or a fault cuts short."""
-    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+    raw = socket.create_connection(("127.0.0.1", port), timeout=10)
+    if tls:
+        try:
+            raw = tls.wrap_socket(raw, server_hostname="127.0.0.1")
+        except OSError:
+            raw.close()
+            raise
+    with raw as sock:
         sock.sendall(f"{method} {path} HTTP/1.1\r\nHost: soak\r\n\r\n".encode())
         if kind == "abort":
             time.sleep(0.3)   # the server has read the request and is inside the delay
@@ -259,12 +269,15 @@ def main():
 
     with tempfile.TemporaryDirectory(prefix="understudy-soak-") as work:
         journal = f"{work}/journal.jsonl"
+        # Odd-numbered clients talk HTTPS (verifying against the daemon's CA), the others plain HTTP.
         daemon = Daemon([stub_directory(work), "--quiet", "--journal", journal, "--journal-limit", "5000",
-                         "--idle-timeout", "30"], f"{work}/stderr.log")
+                         "--idle-timeout", "30", "--https", "--tls-ca-file", f"{work}/ca.pem"], f"{work}/stderr.log")
+        tls = ssl.create_default_context(cafile=f"{work}/ca.pem")
         tally = Tally()
         lock = ReadWriteLock()
         deadline = time.monotonic() + seconds
-        threads = [threading.Thread(target=client, args=(n, daemon.port, deadline, tally, random.Random(args.seed + n), lock))
+        threads = [threading.Thread(target=client, args=(n, daemon.https_port if n % 2 else daemon.port, deadline, tally,
+                                                         random.Random(args.seed + n), lock, tls if n % 2 else None))
                    for n in range(args.clients)]
         rss_samples = []
         try:

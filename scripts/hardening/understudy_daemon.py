@@ -45,7 +45,10 @@ class Daemon:
         if not line.startswith(b"understudy listening on http://127.0.0.1:"):
             self.stop()
             raise RuntimeError(f"the daemon did not start: {line!r}\n{self.stderr()}")
-        self.port = int(line.strip().rsplit(b":", 1)[1])
+        # The plain URL comes first; with --https the HTTPS URL follows it.
+        urls = line.split()[3:]
+        self.port = int(urls[0].rsplit(b":", 1)[1])
+        self.https_port = int(urls[1].rsplit(b":", 1)[1]) if len(urls) > 1 else None
 
     def stderr(self) -> str:
         try:

@@ -1,17 +1,17 @@
 # Sourced by the scripts in scripts/: installs what a fresh Debian machine with Swift lacks.
-# Only libevent's headers are needed; everything else comes from Swift's toolchain.
+# Only libevent's and OpenSSL's headers are needed; everything else comes from Swift's toolchain.
 ensure_libevent() {
-    if pkg-config --exists libevent 2>/dev/null && [ -f /usr/include/event2/http.h ]; then
+    if pkg-config --exists libevent libevent_openssl openssl 2>/dev/null && [ -f /usr/include/event2/http.h ] && [ -f /usr/include/openssl/ssl.h ]; then
         return 0
     fi
     echo "understudy: installing libevent-dev (needed to build the evhttp transport)" >&2
     local sudo=""
     if [ "$(id -u)" -ne 0 ]; then
-        command -v sudo >/dev/null 2>&1 || { echo "understudy: libevent-dev is missing and this user cannot install it; run: apt-get install -y libevent-dev" >&2; return 1; }
+        command -v sudo >/dev/null 2>&1 || { echo "understudy: libevent-dev is missing and this user cannot install it; run: apt-get install -y libevent-dev libssl-dev" >&2; return 1; }
         sudo="sudo"
     fi
     $sudo apt-get update -qq >&2 || true
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq libevent-dev pkg-config >&2
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq libevent-dev libssl-dev pkg-config >&2
 }
 
 # Installs a Debian package if the command it provides is missing.
@@ -23,4 +23,15 @@ ensure_command() {
     [ "$(id -u)" -ne 0 ] && sudo="sudo"
     $sudo apt-get update -qq >&2 || true
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$package" >&2
+}
+
+# Java and the PyPI `wiremock` package (which bundles the WireMock 2.35 standalone jar), for the
+# WireMock differential suite and SDK test in Tests/BlackBox.
+ensure_wiremock() {
+    ensure_command java default-jre-headless
+    python3 -c 'import wiremock' 2>/dev/null && return 0
+    echo "understudy: installing the wiremock Python package (WireMock SDK and jar)" >&2
+    python3 -m pip --version >/dev/null 2>&1 || ensure_command pip3 python3-pip
+    python3 -m pip install -q 'wiremock==2.7.0' >&2 2>/dev/null \
+        || python3 -m pip install -q --break-system-packages 'wiremock==2.7.0' >&2
 }

@@ -78,12 +78,13 @@ extension StubEngine {
         case ["scenarios"]:
             guard method == "GET" else { return AdminResponse.methodNotAllowed(method, allowed: ["GET"]) }
             return listScenarios()
-        case _ where segments.count == 2 && segments[0] == "scenarios":
+        case _ where segments.count == 2 && segments[0] == "scenarios" && !(method == "POST" && segments[1] == "reset"):
             guard method == "PUT" else { return AdminResponse.methodNotAllowed(method, allowed: ["PUT"]) }
             return setScenario(segments[1], request.body)
         case ["reset"]:
             guard method == "POST" else { return AdminResponse.methodNotAllowed(method, allowed: ["POST"]) }
             reset()
+            removeWireMockAdminMappings()
             return AdminResponse.value(.object([JSONMember("reset", .bool(true))]))
         case ["reload"]:
             guard method == "POST" else { return AdminResponse.methodNotAllowed(method, allowed: ["POST"]) }
@@ -91,7 +92,11 @@ extension StubEngine {
             case .success(let count): return AdminResponse.value(.object([JSONMember("stubs", .int(count))]))
             case .failure(let failure): return AdminResponse.loadFailure(failure)
             }
+        case ["tls", "ca.pem"]:
+            guard method == "GET" else { return AdminResponse.methodNotAllowed(method, allowed: ["GET"]) }
+            return certificateAuthority()
         default:
+            if let answer = wireMockAdmin(method, segments, request, reload: reload) { return answer }
             return AdminResponse.error(404, "no admin endpoint \(request.method) \(request.path); see the README's Admin API section")
         }
     }

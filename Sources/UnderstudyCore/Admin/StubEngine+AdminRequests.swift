@@ -18,7 +18,10 @@ extension StubEngine {
             guard include(entry) else { return }
             if total < limit {
                 if total > 0 { writer.raw(",") }
-                writer.bytes.append(contentsOf: entry.json)
+                // WireMock's serve-event fields beside the native ones (README: Coming from WireMock).
+                writer.bytes.append(contentsOf: entry.json.dropLast())
+                writer.raw(",")
+                writer.bytes.append(contentsOf: Self.wireMockServeEventFields(entry).dropFirst())
             }
             total += 1
         }
@@ -29,7 +32,9 @@ extension StubEngine {
         for (key, value) in extra {
             writer.raw(",\"\(key)\":\(value)")
         }
-        writer.raw("}")
+        writer.raw(",\"meta\":{\"total\":")
+        writer.int(total)
+        writer.raw("},\"requestJournalDisabled\":false}")
         return AdminResponse.json(200, writer.bytes)
     }
 
@@ -79,7 +84,9 @@ extension StubEngine {
             path = "request"
         }
         var decoder = StubDecoder(file: "<admin>", bodyFiles: nil)
-        let pattern = decoder.decodeRequest(target, path)
+        let pattern = isWireMockPattern(target)
+            ? decoder.decodeWireMockRequest(target, JSONPath(text: path))
+            : decoder.decodeRequest(target, path)
         guard let pattern, decoder.errors.isEmpty else {
             return .failure(AdminResponse.Failure(response: AdminResponse.loadFailure(StubLoadFailure(errors: decoder.errors))))
         }

@@ -6,6 +6,9 @@ extension StubEngine {
                 JSONMember("name", .string(name)),
                 JSONMember("state", .string(scenarios.state(of: name))),
                 JSONMember("states", .array((scenarios.knownStates[name] ?? []).map(JSONValue.string))),
+                // WireMock's names for the same facts, so its clients read this answer too.
+                JSONMember("id", .string(name)),
+                JSONMember("possibleStates", .array((scenarios.knownStates[name] ?? []).map(JSONValue.string))),
             ])
         }
         return AdminResponse.value(.object([JSONMember("scenarios", .array(items))]))

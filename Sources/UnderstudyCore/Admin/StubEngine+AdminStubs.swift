@@ -85,7 +85,7 @@ extension StubEngine {
     }
 
     /// Swaps in an edited stub list, keeping the state of stubs and scenarios that remain.
-    private func install(_ newStubs: [Stub], runtimes newRuntimes: [StubRuntime]) {
+    func install(_ newStubs: [Stub], runtimes newRuntimes: [StubRuntime]) {
         replaceStubs(StubSet(stubs: newStubs), keepingScenarios: true)
         runtimes = newRuntimes
     }

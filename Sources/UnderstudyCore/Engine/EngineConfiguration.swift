@@ -14,19 +14,26 @@ public struct EngineConfiguration {
     /// When set, every `/__admin` request must carry `Authorization: Bearer <token>`; others get
     /// 401 and change nothing. `nil` (the default) leaves the admin API open, as on loopback.
     public var adminToken: String?
+    /// Seeds the generator random delays are drawn from (`--seed`); `nil` seeds it randomly.
+    public var seed: UInt64?
     /// The session this engine serves (see ``SessionRegistry``): written as `"session"` in each
     /// journal entry. `nil` for the daemon's main port.
     public var sessionID: String?
+    /// The PEM of the CA that signed the HTTPS listener's certificate, served at
+    /// `GET /__admin/tls/ca.pem`; `nil` when the daemon has no generated CA (no `--https`, or the
+    /// user's own `--tls-cert`).
+    public var certificateAuthorityPEM: String?
 
     /// Creates a configuration; every parameter has the documented default.
     public init(unmatchedStatus: Int = 404, journalLimit: Int = 100_000,
                 journalSink: (any JournalSink)? = nil, clock: any EngineClock = SystemEngineClock(),
-                adminToken: String? = nil, sessionID: String? = nil) {
+                adminToken: String? = nil, sessionID: String? = nil, seed: UInt64? = nil) {
         self.unmatchedStatus = unmatchedStatus
         self.journalLimit = max(1, journalLimit)
         self.journalSink = journalSink
         self.clock = clock
         self.adminToken = adminToken
+        self.seed = seed
         self.sessionID = sessionID
     }
 }

@@ -15,6 +15,31 @@ final class MatchContext {
 
     private(set) lazy var queryPairs: [(name: String, value: String)] = PercentDecoding.queryPairs(request.query)
 
+    // `target` and the cookies are computed when asked, not stored: only stubs with `url`,
+    // `urlPattern` or `cookies` ask, and a stored lazy field costs every request its upkeep.
+    // Both are plain loops with no closure capturing `self`, which would keep the compiler from
+    // allocating the context on the stack.
+
+    /// The request target as sent: the raw path, then `?` and the query when there was one.
+    var target: String {
+        guard let query = request.query else { return request.path }
+        return request.path + "?" + query
+    }
+
+    /// The values of cookie `name` in every `Cookie` header (`a=1; b=2`).
+    func cookieValues(_ name: String) -> [String] {
+        var values: [String] = []
+        for header in request.headers.values(for: "Cookie") {
+            for part in header.split(separator: ";") {
+                let trimmed = String(part).trimmingSpaces
+                if let equals = trimmed.firstIndex(of: "="), trimmed[..<equals] == name {
+                    values.append(String(trimmed[trimmed.index(after: equals)...]))
+                }
+            }
+        }
+        return values
+    }
+
     private(set) lazy var bodyText: String = String(decoding: request.body, as: UTF8.self)
 
     private(set) lazy var bodyJSON: JSONValue? = JSONValue.parse(request.body)

@@ -45,6 +45,12 @@ extension RequestPattern {
             total += DistanceWeight.headers * sum / Double(headers.count)
             if total >= budget { return nil }
         }
+        if !cookies.isEmpty {
+            var sum = 0.0
+            for condition in cookies { sum += Self.valueDistance(condition.matcher, context.cookieValues(condition.name)) }
+            total += DistanceWeight.headers * sum / Double(cookies.count)
+            if total >= budget { return nil }
+        }
         if let body, !Self.accepts(body, context) {
             total += DistanceWeight.body * Self.bodyDistance(body, context, below: (budget - total) / DistanceWeight.body)
         }
@@ -62,6 +68,12 @@ extension RequestPattern {
             distance = EditDistance.normalizedDistance(context.path, wanted, below: bound, maximumEdits: gradedEdits)
         case .pattern(let regex):
             if regex.matchesWhole(context.path) { return 0 }
+            distance = bound > 1 ? 1 : nil
+        case .exactTarget(let wanted):
+            if wanted == context.target { return 0 }
+            distance = EditDistance.normalizedDistance(context.target, wanted, below: bound, maximumEdits: gradedEdits)
+        case .targetPattern(let regex):
+            if regex.matchesWhole(context.target) { return 0 }
             distance = bound > 1 ? 1 : nil
         }
         if let named = name.pathDistance(below: min(distance ?? bound, bound)) { return named }

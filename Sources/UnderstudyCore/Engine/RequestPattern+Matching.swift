@@ -33,6 +33,16 @@ extension RequestPattern {
                 reasons.append(MissReason(text: explaining ? "path \(context.path) does not match pattern \(regex.pattern)" : ""))
                 if depth == .firstMiss { return reasons }
             }
+        case .exactTarget(let wanted)?:
+            if wanted != context.target {
+                reasons.append(MissReason(text: explaining ? "url \(context.target) ≠ \(wanted)" : ""))
+                if depth == .firstMiss { return reasons }
+            }
+        case .targetPattern(let regex)?:
+            if !regex.matchesWhole(context.target) {
+                reasons.append(MissReason(text: explaining ? "url \(context.target) does not match pattern \(regex.pattern)" : ""))
+                if depth == .firstMiss { return reasons }
+            }
         case nil:
             break
         }
@@ -50,6 +60,13 @@ extension RequestPattern {
                 if depth == .firstMiss { return reasons }
             }
         }
+        for condition in cookies {
+            let values = context.cookieValues(condition.name)
+            if !condition.matcher.accepts(values) {
+                reasons.append(MissReason(text: explaining ? Self.explain("cookie", condition, values, separator: "=") : ""))
+                if depth == .firstMiss { return reasons }
+            }
+        }
         if let body, !Self.accepts(body, context) {
             reasons.append(MissReason(text: explaining ? Self.explain(body, context) : ""))
         }
@@ -59,10 +76,35 @@ extension RequestPattern {
     static func accepts(_ matcher: BodyMatcher, _ context: MatchContext) -> Bool {
         switch matcher {
         case .equals(let wanted): return context.bodyText == wanted
+        case .equalsIgnoringCase(let wanted): return context.bodyText.lowercased() == wanted.lowercased()
         case .contains(let part): return context.bodyText.containsBytes(part)
+        case .doesNotContain(let part): return !context.bodyText.containsBytes(part)
         case .matches(let regex): return regex.matchesWhole(context.bodyText)
+        case .doesNotMatch(let regex): return !regex.matchesWhole(context.bodyText)
         case .json(let wanted): return context.bodyJSON?.semanticallyEquals(wanted) ?? false
         case .jsonSubset(let wanted): return context.bodyJSON?.contains(subset: wanted) ?? false
+        case .jsonEquals(let wanted, let options): return context.bodyJSON?.equals(wanted, options) ?? false
+        case .jsonPath(let expression, let matcher):
+            guard let json = context.bodyJSON else { return false }
+            return expression.accepts(json, matcher)
+        case .binaryEquals(let bytes): return context.request.body == bytes
+        case .allOf, .anyOf, .not: return acceptsComposite(matcher, context)
+        }
+    }
+
+    /// `allOf`, `anyOf` and `not`, out of line and without closures over the context, so the
+    /// compiler can still keep the per-request context on the stack.
+    @inline(never)
+    private static func acceptsComposite(_ matcher: BodyMatcher, _ context: MatchContext) -> Bool {
+        switch matcher {
+        case .allOf(let all):
+            for inner in all where !accepts(inner, context) { return false }
+            return true
+        case .anyOf(let any):
+            for inner in any where accepts(inner, context) { return true }
+            return false
+        case .not(let inner): return !accepts(inner, context)
+        default: return accepts(matcher, context)
         }
     }
 
@@ -75,6 +117,7 @@ extension RequestPattern {
         case .equals(let wanted): return values.isEmpty ? "\(kind) \(name) absent" : "\(shown) ≠ \(quote(wanted))"
         case .contains(let part): return values.isEmpty ? "\(kind) \(name) absent" : "\(shown) does not contain \(quote(part))"
         case .matches(let regex): return values.isEmpty ? "\(kind) \(name) absent" : "\(shown) does not match \(regex.pattern)"
+        default: return values.isEmpty ? "\(kind) \(name) absent" : "\(shown), stub wants \(condition.matcher.phrase)"
         }
     }
 
@@ -93,6 +136,17 @@ extension RequestPattern {
         case .jsonSubset(let wanted):
             guard context.bodyJSON != nil else { return "body is not JSON" }
             return "body JSON does not contain \(snippet(String(decoding: wanted.jsonBytes, as: UTF8.self)))"
+        case .jsonEquals(let wanted, _):
+            guard context.bodyJSON != nil else { return "body is not JSON" }
+            return "body JSON ≠ \(snippet(String(decoding: wanted.jsonBytes, as: UTF8.self)))"
+        case .jsonPath(let expression, let matcher):
+            guard context.bodyJSON != nil else { return "body is not JSON" }
+            return "body JSON path \(expression.text) " + (matcher.map { "does not satisfy \($0.phrase)" } ?? "selects nothing")
+        case .equalsIgnoringCase(let wanted): return "body ≠ \(quote(snippet(wanted))) (ignoring case)"
+        case .doesNotContain(let part): return "body contains \(quote(part))"
+        case .doesNotMatch(let regex): return "body matches \(regex.pattern)"
+        case .binaryEquals(let bytes): return "body (\(context.request.body.count) bytes) ≠ the \(bytes.count) bytes wanted"
+        case .allOf, .anyOf, .not: return "body does not satisfy the stub's body patterns"
         }
     }
 

@@ -30,6 +30,8 @@ public final class StubEngine {
     var waiters: [JournalWaiter] = []
     private var cachedSecond: Int64 = .min
     private var cachedTimePrefix = ""
+    /// Draws random delays; seeded from `configuration.seed` when given, so runs repeat.
+    var delayGenerator: SeededGenerator
     /// Scratch space journal lines are encoded into.
     private let lineBuffer = JournalLineBuffer()
 
@@ -43,6 +45,8 @@ public final class StubEngine {
         self.journal = Journal(limit: configuration.journalLimit)
         self.configuration = configuration
         self.startNanoseconds = configuration.clock.monotonicNanoseconds
+        var system = SystemRandomNumberGenerator()
+        self.delayGenerator = SeededGenerator(seed: configuration.seed ?? system.next())
     }
 
     /// Answers one request and journals it before returning.
@@ -130,20 +134,25 @@ public final class StubEngine {
             scenarios.set(scenario, to: target)
         }
         var headers = response.headers
+        var delayMs = response.delayMs
+        if let distribution = response.delayDistribution {
+            delayMs += distribution.sample(&delayGenerator)
+        }
         switch response.retryAfter {
         case .seconds(let text)?:
             headers.append(name: "Retry-After", value: text)
         case .httpDateIn(let seconds)?:
-            let at = configuration.clock.now.timeIntervalSince1970 + response.delayMs / 1000 + seconds
+            let at = configuration.clock.now.timeIntervalSince1970 + delayMs / 1000 + seconds
             headers.append(name: "Retry-After", value: TimeFormatting.imfFixdate(Int64(at.rounded(.up))))
         case nil:
             break
         }
         limitHeaders?.add(to: &headers)
         record(JournalRecord(request: context.request, matched: true, stubID: box.stub.id, responseIndex: responseIndex,
-                             status: response.status, fault: response.fault, scenario: transition, rateLimited: false))
+                             status: response.status, fault: response.fault, scenario: transition, rateLimited: false,
+                             delayMs: delayMs))
         return HTTPResponse(status: response.status, headers: headers, body: response.body,
-                            delayMs: response.delayMs, fault: response.fault, stubID: box.stub.id)
+                            delayMs: delayMs, fault: response.fault, stubID: box.stub.id, reason: response.statusMessage)
     }
 
     private func rateLimited(_ stub: Stub, _ rule: RateLimitRule, _ decision: RateLimitState.Decision, _ context: MatchContext) -> HTTPResponse {

@@ -10,6 +10,8 @@ struct StubIndex {
         /// The stub's method (upper-cased), or nil for any method.
         var method: String?
         var index: Int
+        /// Where the stub comes in the order stubs are tried (see ``StubIndex/ranks(of:)``).
+        var rank: Int
     }
 
     /// The stubs for one path, in load order. The first is stored inline: paths almost always
@@ -29,12 +31,33 @@ struct StubIndex {
     private var unindexed: [Int] = []
     /// The literal prefix of each unindexed stub's path pattern (empty: none, or no pattern).
     private var unindexedPrefixes: [[UInt8]] = []
+    private var unindexedRanks: [Int] = []
+
+    /// The order stubs are tried in, as a rank per stub: by priority (lower first, default 5);
+    /// at equal priority, stubs with `newerWins == false` in load order, then stubs with
+    /// `newerWins == true`, most recently added first. Without priorities or `newerWins` the
+    /// rank is the load position.
+    static func ranks(of stubs: [Stub]) -> [Int] {
+        guard stubs.contains(where: { $0.priority != nil || $0.newerWins }) else { return Array(stubs.indices) }
+        let order = stubs.indices.sorted { a, b in
+            let x = stubs[a], y = stubs[b]
+            let keyA = (x.priority ?? 5, x.newerWins ? 1 : 0, x.newerWins ? -a : a)
+            let keyB = (y.priority ?? 5, y.newerWins ? 1 : 0, y.newerWins ? -b : b)
+            return keyA < keyB
+        }
+        var ranks = Array(repeating: 0, count: stubs.count)
+        for (rank, index) in order.enumerated() { ranks[index] = rank }
+        return ranks
+    }
 
     init(stubs: [Stub]) {
-        for (index, stub) in stubs.enumerated() {
+        let ranks = Self.ranks(of: stubs)
+        for index in ranks.indices.sorted(by: { ranks[$0] < ranks[$1] }) {
+            let stub = stubs[index]
+            let rank = ranks[index]
             switch stub.request.path {
             case .exact(let path)?:
-                let entry = Entry(method: stub.request.method, index: index)
+                let entry = Entry(method: stub.request.method, index: index, rank: rank)
                 if byPath[path] == nil {
                     byPath[path] = Bucket(first: entry)
                 } else {
@@ -42,15 +65,23 @@ struct StubIndex {
                 }
             case .pattern(let regex)?:
                 unindexed.append(index)
+                unindexedRanks.append(rank)
                 unindexedPrefixes.append(PatternPrefix.of(regex.pattern))
-            case nil:
+            case .exactTarget(let target)?:
+                // The decoded path starts with the target's path when that path has nothing to decode.
+                let pathPart = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
                 unindexed.append(index)
+                unindexedRanks.append(rank)
+                unindexedPrefixes.append(pathPart.contains("%") || pathPart.contains("+") ? [] : Array(pathPart.utf8))
+            case .targetPattern, nil:
+                unindexed.append(index)
+                unindexedRanks.append(rank)
                 unindexedPrefixes.append([])
             }
         }
     }
 
-    /// Calls `visit` with candidate stub indices in load order until it returns `true`.
+    /// Calls `visit` with candidate stub indices in rank order until it returns `true`.
     @discardableResult
     func firstCandidate(method: String, path: String, where visit: (Int) -> Bool) -> Int? {
         let exact = byPath[path]
@@ -62,11 +93,16 @@ struct StubIndex {
             while i < exactCount, let wanted = exact![i].method, wanted != method { i += 1 }
             while k < unindexed.count, !unindexedPrefixes[k].isEmpty,
                   !pathBytes.withUTF8({ $0.starts(with: unindexedPrefixes[k]) }) { k += 1 }
-            let a = i < exactCount ? exact![i].index : Int.max
-            let c = k < unindexed.count ? unindexed[k] : Int.max
+            var a = Int.max, aIndex = 0
+            if i < exactCount {
+                let entry = exact![i]  // one copy of the entry: its method string is retained once
+                a = entry.rank
+                aIndex = entry.index
+            }
+            let c = k < unindexed.count ? unindexedRanks[k] : Int.max
             if a == Int.max && c == Int.max { return nil }
             let next: Int
-            if a < c { next = a; i += 1 } else { next = c; k += 1 }
+            if a < c { next = aIndex; i += 1 } else { next = unindexed[k]; k += 1 }
             if visit(next) { return next }
         }
     }

@@ -9,4 +9,9 @@ public enum Fault: String, Sendable, CaseIterable, Codable {
     case malformedResponse = "malformed-response"
     /// Send the status line and headers (with a `Content-Length`), then close before the body.
     case closeAfterHeaders = "close-after-headers"
+    /// Send bytes that are not HTTP (WireMock's fixed garbage), then close (WireMock's `RANDOM_DATA_THEN_CLOSE`).
+    case randomDataThenClose = "random-data-then-close"
+    /// Send the status line and `Transfer-Encoding: chunked` headers, then a chunk that breaks
+    /// the chunked framing, then close (WireMock's `MALFORMED_RESPONSE_CHUNK`).
+    case malformedResponseChunk = "malformed-response-chunk"
 }

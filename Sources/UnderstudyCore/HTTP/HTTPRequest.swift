@@ -11,6 +11,8 @@ public struct HTTPRequest: Sendable {
     public var headers: HTTPHeaders
     /// The request body bytes (empty when there was none).
     public var body: [UInt8]
+    /// Whether it arrived over TLS (the HTTPS listener); the journal then records `"scheme": "https"`.
+    public var isSecure = false
 
     /// Creates a request from its parts.
     public init(method: String, path: String, query: String? = nil, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {

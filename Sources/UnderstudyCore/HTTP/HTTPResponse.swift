@@ -12,17 +12,20 @@ public struct HTTPResponse: Sendable {
     public var delayMs: Double
     /// A fault to carry out instead of (or part-way through) a normal response.
     public var fault: Fault?
+    /// The reason phrase for the status line; `nil` uses the standard phrase.
+    public var reason: String?
     /// The id of the stub that answered, for the access log; `nil` for unmatched and admin requests.
     public var stubID: String?
 
     /// Creates a response.
     public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [],
-                delayMs: Double = 0, fault: Fault? = nil, stubID: String? = nil) {
+                delayMs: Double = 0, fault: Fault? = nil, stubID: String? = nil, reason: String? = nil) {
         self.status = status
         self.headers = headers
         self.body = body
         self.delayMs = delayMs
         self.fault = fault
         self.stubID = stubID
+        self.reason = reason
     }
 }

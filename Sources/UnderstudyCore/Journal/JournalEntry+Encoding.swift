@@ -6,8 +6,8 @@ import Foundation
 
 extension JournalEntry {
     /// Encodes an entry as one JSON Lines line (newline included) in the documented field order:
-    /// `{"seq","session"?,"time","elapsedMs","method","path","query","headers","body"|"bodyBase64","matched",
-    /// "stub","responseIndex","status","fault","scenario","rateLimited"}`.
+    /// `{"seq","session"?,"scheme"?,"time","elapsedMs","method","path","query","headers","body"|"bodyBase64","matched",
+    /// "stub","responseIndex","status","fault","scenario","rateLimited","delayMs"}`.
     ///
     /// `timePrefix` is the timestamp up to and including the seconds' `.`; the milliseconds and
     /// `elapsedMs` are written as digits straight into the buffer. `buffer` is scratch space,
@@ -21,6 +21,8 @@ extension JournalEntry {
         out.append("{" as StaticString)
         out.key("seq", first: true); out.int(seq)
         if let session { out.key("session"); out.appendJSONString(session) }
+        // Only TLS requests carry a scheme, so plain-HTTP lines stay as they were ("http" when absent).
+        if request.isSecure { out.key("scheme"); out.append("\"https\"" as StaticString) }
         out.key("time")
         out.append(UInt8(ascii: "\""))
         out.append(timePrefix)
@@ -57,8 +59,27 @@ extension JournalEntry {
             out.append("null" as StaticString)
         }
         out.key("rateLimited"); out.bool(record.rateLimited)
+        if record.delayMs == 0 {
+            // The common case in one copy; the rest out of line, so this function stays small.
+            out.append(",\"delayMs\":0" as StaticString)
+        } else {
+            encodeDelay(record.delayMs, into: out)
+        }
         out.append("}\n" as StaticString)
         return out.bytes
+    }
+
+    /// `,"delayMs":N` for a delay other than 0: whole milliseconds as an integer, otherwise with
+    /// three decimals (microseconds).
+    @inline(never)
+    private static func encodeDelay(_ delayMs: Double, into out: JournalLineBuffer) {
+        out.key("delayMs")
+        if delayMs == delayMs.rounded() {
+            out.digits(UInt64(max(0, delayMs)))
+        } else {
+            let micro = UInt64(max(0, delayMs) * 1000)
+            out.digits(micro / 1_000); out.append(UInt8(ascii: ".")); out.digits(micro % 1_000, minimumWidth: 3)
+        }
     }
 
     /// Encodes an entry with a buffer of its own (tests and one-off callers).

@@ -8,4 +8,6 @@ struct JournalRecord {
     var fault: Fault?
     var scenario: ScenarioTransition?
     var rateLimited: Bool
+    /// The delay applied before answering, in milliseconds (fixed plus any drawn at random).
+    var delayMs: Double = 0
 }

@@ -1,8 +1,8 @@
 /// Decoding of a stub's `request` object and its matchers.
 extension StubDecoder {
-    static let requestKeys = ["method", "path", "pathPattern", "query", "headers", "body"]
-    static let valueMatcherKeys = ["equals", "contains", "matches", "present", "absent"]
-    static let bodyMatcherKeys = ["equals", "contains", "matches", "json", "jsonSubset"]
+    static let requestKeys = ["method", "path", "pathPattern", "url", "urlPattern", "query", "headers", "cookies", "body"]
+    static let valueMatcherKeys = ["equals", "contains", "matches", "present", "absent"] + extraValueMatcherKeys
+    static let bodyMatcherKeys = ["equals", "contains", "matches", "json", "jsonSubset"] + extraBodyMatcherKeys
 
     /// Decodes a request object whose path is given as text (the admin API's `{"request": ...}`).
     mutating func decodeRequest(_ node: JSONNode, _ path: String) -> RequestPattern? {
@@ -30,7 +30,9 @@ extension StubDecoder {
         }
 
         let exact = keys["path"], patterned = keys["pathPattern"]
-        if let exact, let patterned {
+        if let target = decodeTarget(keys, path) {
+            pattern.path = target
+        } else if let exact, let patterned {
             let later = exact.keyPosition.line > patterned.keyPosition.line
                 || (exact.keyPosition.line == patterned.keyPosition.line && exact.keyPosition.column > patterned.keyPosition.column) ? exact : patterned
             fail(later.keyPosition, path.member(later.key), "give either `path` or `pathPattern`, not both")
@@ -63,13 +65,16 @@ extension StubDecoder {
                 }
             }
         }
+        if let member = keys["cookies"] {
+            pattern.cookies = namedMatchers(member.value, path.member("cookies"), what: "cookie")
+        }
         if let member = keys["body"] {
             pattern.body = bodyMatcher(member.value, path.member("body"))
         }
         return errors.count == errorsBefore ? pattern : nil
     }
 
-    private mutating func namedMatchers(_ node: JSONNode, _ path: JSONPath, what: String) -> [NamedMatcher] {
+    mutating func namedMatchers(_ node: JSONNode, _ path: JSONPath, what: String) -> [NamedMatcher] {
         guard let members = node.members else {
             typeMismatch(node, path, expected: "an object of \(what) name → matcher")
             return []
@@ -117,6 +122,8 @@ extension StubDecoder {
         case "equals": return string(known.value, memberPath).map(ValueMatcher.equals)
         case "contains": return string(known.value, memberPath).map(ValueMatcher.contains)
         case "matches": return regex(known.value, memberPath).map(ValueMatcher.matches)
+        case _ where Self.extraValueMatcherKeys.contains(known.key):
+            return extraValueMatcher(known, memberPath)
         case "present", "absent":
             guard case .bool(true) = known.value.kind else {
                 fail(known.value.position, memberPath, "`\(known.key)` takes only `true`")
@@ -127,7 +134,7 @@ extension StubDecoder {
         }
     }
 
-    private mutating func bodyMatcher(_ node: JSONNode, _ path: JSONPath) -> BodyMatcher? {
+    mutating func bodyMatcher(_ node: JSONNode, _ path: JSONPath) -> BodyMatcher? {
         guard node.members != nil else {
             typeMismatch(node, path, expected: "a body matcher object ({\"equals\"|\"contains\"|\"matches\"|\"json\"|\"jsonSubset\": ...})")
             return nil
@@ -139,7 +146,7 @@ extension StubDecoder {
         case "matches": return regex(known.value, memberPath).map(BodyMatcher.matches)
         case "json": return .json(known.value.value)
         case "jsonSubset": return .jsonSubset(known.value.value)
-        default: return nil
+        default: return extraBodyMatcher(known, memberPath)
         }
     }
 

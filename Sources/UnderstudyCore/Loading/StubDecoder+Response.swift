@@ -6,7 +6,7 @@ import Foundation
 
 /// Decoding of one entry of a stub's `responses`.
 extension StubDecoder {
-    static let responseKeys = ["status", "headers", "body", "json", "base64", "bodyFile", "times", "delayMs", "retryAfter", "fault"]
+    static let responseKeys = ["status", "headers", "body", "json", "base64", "bodyFile", "times", "delayMs", "retryAfter", "fault", "statusMessage"]
     static let bodySourceKeys = ["body", "json", "base64", "bodyFile"]
     /// Bounds that keep later arithmetic (timers, dates, nanosecond windows) far from overflow.
     static let maximumDelayMs = 86_400_000.0
@@ -82,7 +82,9 @@ extension StubDecoder {
         if let member = keys["times"] {
             response.times = integer(member.value, path.member("times"), minimum: 1, what: "a repeat count") ?? 1
         }
-        if let member = keys["delayMs"] {
+        if let member = keys["delayMs"], member.value.members != nil {
+            response.delayDistribution = decodeDelayDistribution(member.value, path.member("delayMs"))
+        } else if let member = keys["delayMs"] {
             let delayPath = path.member("delayMs")
             if let delay = number(member.value, delayPath) {
                 if delay >= 0 && delay <= Self.maximumDelayMs {
@@ -98,13 +100,16 @@ extension StubDecoder {
                 fail(member.keyPosition, path.member("retryAfter"), "`retryAfter` and a `Retry-After` header both set the header; give one")
             }
         }
+        if let member = keys["statusMessage"] {
+            response.statusMessage = reasonPhrase(member.value, path.member("statusMessage"))
+        }
         if let member = keys["fault"] {
             response.fault = enumValue(member.value, path.member("fault"), Fault.self)
         }
         return errors.count == errorsBefore ? response : nil
     }
 
-    private mutating func decodeHeaders(_ node: JSONNode, _ path: JSONPath) -> HTTPHeaders {
+    mutating func decodeHeaders(_ node: JSONNode, _ path: JSONPath) -> HTTPHeaders {
         guard let members = node.members else {
             typeMismatch(node, path, expected: "an object of header name → string or array of strings")
             return HTTPHeaders()

@@ -2,7 +2,7 @@
 /// first, each with its file, position, JSON path and (for typos) a suggestion.
 struct StubDecoder {
     static let documentKeys = ["stubs", "$schema"]
-    static let stubKeys = ["id", "description", "request", "responses", "afterLast", "scenario", "whenState", "setState", "rateLimit"]
+    static let stubKeys = ["id", "description", "request", "responses", "afterLast", "scenario", "whenState", "setState", "rateLimit", "priority"]
     static let rateLimitKeys = ["limit", "window", "retryAfter", "algorithm"]
 
     let file: String
@@ -130,6 +130,8 @@ struct StubDecoder {
             rateLimit = decodeRateLimit(member.value, path.member("rateLimit"))
         }
 
+        let priority = keys["priority"].flatMap { integer($0.value, path.member("priority"), minimum: 1, what: "a priority") }
+
         guard let id else { return nil }
         let decoded = DecodedStub(stub: nil, id: id, idGenerated: idGenerated, file: file, idPosition: idPosition, path: path)
         guard errors.count == errorsBefore else { return decoded }
@@ -137,6 +139,7 @@ struct StubDecoder {
                         responses: responses, afterLast: afterLast, scenario: scenario, whenState: whenState,
                         setState: setState, rateLimit: rateLimit)
         stub.idGenerated = idGenerated
+        stub.priority = priority
         return DecodedStub(stub: stub, id: id, idGenerated: idGenerated, file: file, idPosition: idPosition, path: path)
     }
 

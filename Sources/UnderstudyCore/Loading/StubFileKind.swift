@@ -13,6 +13,8 @@ enum StubFileKind: Equatable, Sendable {
     /// An Understudy stub file, `{"stubs": [...]}`. Also the answer for a file no format claims,
     /// so its errors are reported against the native format.
     case native
+    /// A WireMock mapping file: one mapping (`request` and `response`) or `{"mappings": [...]}`.
+    case wireMock
     /// A response body kept in the stub tree: not loaded as stubs.
     case body
 
@@ -29,7 +31,7 @@ enum StubFileKind: Equatable, Sendable {
     /// Decided from the parsed document: which decoder reads it. Native is the fallback, so a
     /// stub file with a typo (`"stubz"`) still gets native errors pointing at the typo.
     static func byContent(_ document: JSONNode) -> StubFileKind {
-        .native
+        StubDecoder.isWireMockDocument(document) ? .wireMock : .native
     }
 
     /// Decided once every file of the run is decoded: a file found under a loaded directory that

@@ -71,7 +71,7 @@ public enum StubLoader {
     }
 
     /// What one document yielded; its stubs are used only if the whole run has no error.
-    private struct DocumentResult {
+    struct DocumentResult {
         var stubs: [DecodedStub] = []
         var errors: [StubFileError] = []
         var bodyFilesRead: [String] = []
@@ -120,6 +120,8 @@ public enum StubLoader {
             decoder.otherDocumentKeys = otherKeys
             let stubs = decoder.decodeDocument(node) { index in "\(file)#\(index)" }
             return DocumentResult(stubs: stubs, errors: decoder.errors, bodyFilesRead: decoder.bodyFilesRead)
+        case .wireMock:
+            return decodeWireMock(node, file: file)
         case .body:
             return DocumentResult()
         }

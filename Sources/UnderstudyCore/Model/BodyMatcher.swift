@@ -1,13 +1,44 @@
 /// A condition on the request body.
-public enum BodyMatcher: Sendable {
+public indirect enum BodyMatcher: Sendable {
     /// The body, as UTF-8 text, equals the string.
     case equals(String)
+    /// The body text equals the string, ignoring case.
+    case equalsIgnoringCase(String)
     /// The body text contains the string.
     case contains(String)
+    /// The body text does not contain the string.
+    case doesNotContain(String)
     /// The whole body text matches the regular expression.
     case matches(CompiledRegex)
+    /// The whole body text does not match the regular expression.
+    case doesNotMatch(CompiledRegex)
     /// The body is JSON equal to the value (key order ignored, numbers by value).
     case json(JSONValue)
     /// The body is JSON containing at least the keys and elements given.
     case jsonSubset(JSONValue)
+    /// The body is JSON equal to the value under the options (WireMock's `equalToJson`).
+    case jsonEquals(JSONValue, JSONComparison)
+    /// The JSON path selects something in the body; with a matcher, its text satisfies it.
+    case jsonPath(JSONPathExpression, ValueMatcher?)
+    /// The body bytes are exactly these.
+    case binaryEquals([UInt8])
+    /// Every matcher holds.
+    case allOf([BodyMatcher])
+    /// At least one matcher holds.
+    case anyOf([BodyMatcher])
+    /// The matcher does not hold.
+    case not(BodyMatcher)
+}
+
+/// Options for comparing two JSON documents.
+public struct JSONComparison: Sendable, Equatable {
+    /// Arrays may hold their elements in any order.
+    public var ignoreArrayOrder: Bool
+    /// The body may have object members and array elements the expected value lacks.
+    public var ignoreExtraElements: Bool
+
+    public init(ignoreArrayOrder: Bool = false, ignoreExtraElements: Bool = false) {
+        self.ignoreArrayOrder = ignoreArrayOrder
+        self.ignoreExtraElements = ignoreExtraElements
+    }
 }

@@ -9,16 +9,19 @@ public struct RequestPattern: Sendable {
     public var query: [NamedMatcher]
     /// Conditions on headers (names compared case-insensitively).
     public var headers: [NamedMatcher]
+    /// Conditions on cookies (from the `Cookie` header; names compared exactly).
+    public var cookies: [NamedMatcher]
     /// A condition on the body.
     public var body: BodyMatcher?
 
     /// Creates a pattern; the default matches everything.
     public init(method: String? = nil, path: PathMatcher? = nil, query: [NamedMatcher] = [],
-                headers: [NamedMatcher] = [], body: BodyMatcher? = nil) {
+                headers: [NamedMatcher] = [], cookies: [NamedMatcher] = [], body: BodyMatcher? = nil) {
         self.method = method?.uppercased()
         self.path = path
         self.query = query
         self.headers = headers
+        self.cookies = cookies
         self.body = body
     }
 }

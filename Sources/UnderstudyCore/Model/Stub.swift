@@ -22,6 +22,16 @@ public struct Stub: Sendable {
     public var setState: String?
     /// A rate limit on this stub.
     public var rateLimit: RateLimitRule?
+    /// Lower answers first (1 is highest); `nil` is the default, 5. See ``newerWins``.
+    public var priority: Int?
+    /// Among stubs of equal priority, whether this one is tried before stubs loaded or added
+    /// earlier (WireMock's rule) instead of after them (Understudy's). At equal priority every
+    /// stub with `newerWins == false` is tried before every stub with `newerWins == true`.
+    public var newerWins = false
+    /// Free-form data kept with the stub and echoed by the admin API (WireMock's `metadata`).
+    public var metadata: JSONValue?
+    /// The stub as written in a foreign format (a WireMock mapping), for admin APIs that echo it.
+    public var sourceJSON: JSONValue?
     /// Set by the decoder when the file gave no `id`, so the admin API can rename such stubs.
     var idGenerated = false
 

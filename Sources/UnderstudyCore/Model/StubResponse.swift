@@ -10,6 +10,33 @@ public struct StubResponse: Sendable {
     public var times: Int
     /// Milliseconds the transport waits before answering.
     public var delayMs: Double
+    /// A random delay added to `delayMs`, drawn for each response.
+    public var delayDistribution: DelayDistribution? {
+        get { extras?.delayDistribution }
+        set { extras = Extras.make(newValue, statusMessage) }
+    }
+    /// The reason phrase of the status line; `nil` uses the standard one.
+    public var statusMessage: String? {
+        get { extras?.statusMessage }
+        set { extras = Extras.make(delayDistribution, newValue) }
+    }
+    /// The fields few responses set, boxed: the serving path copies a response per request, and
+    /// a `nil` box costs that copy nothing.
+    private var extras: Extras?
+
+    private final class Extras: Sendable {
+        let delayDistribution: DelayDistribution?
+        let statusMessage: String?
+
+        init(_ delayDistribution: DelayDistribution?, _ statusMessage: String?) {
+            self.delayDistribution = delayDistribution
+            self.statusMessage = statusMessage
+        }
+
+        static func make(_ delayDistribution: DelayDistribution?, _ statusMessage: String?) -> Extras? {
+            delayDistribution == nil && statusMessage == nil ? nil : Extras(delayDistribution, statusMessage)
+        }
+    }
     /// A `Retry-After` header computed when the response is sent.
     public var retryAfter: RetryAfterSetting?
     /// A fault the transport carries out instead of a normal answer.
@@ -17,7 +44,8 @@ public struct StubResponse: Sendable {
 
     /// Creates a response.
     public init(status: Int = 200, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], times: Int = 1,
-                delayMs: Double = 0, retryAfter: RetryAfterSetting? = nil, fault: Fault? = nil) {
+                delayMs: Double = 0, retryAfter: RetryAfterSetting? = nil, fault: Fault? = nil,
+                delayDistribution: DelayDistribution? = nil, statusMessage: String? = nil) {
         self.status = status
         self.headers = headers
         self.body = body
@@ -25,5 +53,6 @@ public struct StubResponse: Sendable {
         self.delayMs = delayMs
         self.retryAfter = retryAfter
         self.fault = fault
+        self.extras = Extras.make(delayDistribution, statusMessage)
     }
 }

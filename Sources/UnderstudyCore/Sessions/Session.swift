@@ -11,6 +11,8 @@ final class Session: HTTPResponder {
     let responder: UnderstudyResponder
     /// The session's port; nil once closed. Holds this session as its responder until closed.
     var listener: (any SessionListener)?
+    /// The session's HTTPS port, when it asked for one (`"tls"`); closed with the session.
+    var secureListener: (any SessionListener)?
     /// Monotonic nanoseconds of the last request (or of creation).
     var lastActivity: UInt64
     /// Requests sent to the session's stubs, refused ones included (admin calls are not counted);
@@ -50,8 +52,11 @@ final class Session: HTTPResponder {
     /// Closes the port (and its connections) and breaks the session ↔ listener cycle.
     func close() {
         let listener = self.listener
+        let secureListener = self.secureListener
         self.listener = nil
+        self.secureListener = nil
         listener?.close()
+        secureListener?.close()
     }
 
     private func note(_ request: HTTPRequest) {

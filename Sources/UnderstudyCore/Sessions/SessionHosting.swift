@@ -7,6 +7,19 @@ public protocol SessionHosting: AnyObject {
     /// Opens a listener whose requests go to `responder`; the listener keeps the responder alive
     /// until it is closed.
     func openListener(for responder: any HTTPResponder) -> Result<any SessionListener, SessionHostingError>
+    /// Whether ``openSecureListener(for:mode:)`` can work (the daemon serves HTTPS).
+    var servesHTTPS: Bool { get }
+    /// Opens an HTTPS listener presenting certificate `mode` (`valid`, `expired`, ...), whose
+    /// requests go to `responder`.
+    func openSecureListener(for responder: any HTTPResponder, mode: String) -> Result<any SessionListener, SessionHostingError>
+}
+
+extension SessionHosting {
+    public var servesHTTPS: Bool { false }
+
+    public func openSecureListener(for responder: any HTTPResponder, mode: String) -> Result<any SessionListener, SessionHostingError> {
+        .failure(SessionHostingError("this transport serves no HTTPS"))
+    }
 }
 
 /// One session's port, owned by the session that opened it.

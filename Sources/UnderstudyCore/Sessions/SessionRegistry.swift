@@ -73,6 +73,9 @@ public final class SessionRegistry {
         case .success(let value): decoded = value
         case .failure(let failure): return failure.response
         }
+        if decoded.tls != nil && !host.servesHTTPS {
+            return AdminResponse.error(400, "`tls` needs HTTPS: start the daemon with --https")
+        }
         let id = nextID()
         var configuration = main.engine.configuration
         configuration.sessionID = id
@@ -84,6 +87,15 @@ public final class SessionRegistry {
             session.listener = listener
         case .failure(let error):
             return AdminResponse.error(503, "cannot open a port for a new session: \(error.message)")
+        }
+        if let mode = decoded.tls {
+            switch host.openSecureListener(for: session, mode: mode) {
+            case .success(let listener):
+                session.secureListener = listener
+            case .failure(let error):
+                session.close()
+                return AdminResponse.error(503, "cannot open an HTTPS port for a new session: \(error.message)")
+            }
         }
         sessions[id] = session
         order.append(id)
@@ -160,6 +172,10 @@ public final class SessionRegistry {
             JSONMember("port", .int(session.listener?.port ?? 0)),
             JSONMember("created", .string(session.created)),
         ]
+        if let secure = session.secureListener {
+            members.append(JSONMember("httpsUrl", .string(secure.url)))
+            members.append(JSONMember("httpsPort", .int(secure.port)))
+        }
         if let now {
             members.append(JSONMember("requests", .int(session.requests)))
             members.append(JSONMember("idleMs", .int(session.idleMilliseconds(now: now))))

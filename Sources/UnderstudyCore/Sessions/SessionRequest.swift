@@ -1,11 +1,15 @@
 /// The body of `POST /__admin/sessions`: `{"name": "...", "stubs": [stub objects]}`, both
 /// optional, an empty body meaning neither.
 struct SessionRequest {
-    static let keys = ["name", "stubs"]
+    static let keys = ["name", "stubs", "tls"]
+    /// The certificate modes a session's HTTPS port can present (`UnderstudyServer.CertificateMode`).
+    static let tlsModes = ["valid", "expired", "not-yet-valid", "wrong-host", "untrusted"]
 
     var name: String?
     /// The session's own stubs, validated as `POST /__admin/stubs` validates them.
     var stubs: StubSet?
+    /// When set, the session also gets an HTTPS port presenting this certificate mode.
+    var tls: String?
 
     /// Decodes a body; the failure is the 400 to send (stub errors exactly as `POST /__admin/stubs`).
     static func decode(_ body: [UInt8]) -> Result<SessionRequest, AdminResponse.Failure> {
@@ -29,7 +33,7 @@ struct SessionRequest {
         for member in members {
             guard keys.contains(member.key) else {
                 let hint = EditDistance.closest(to: member.key, among: keys).map { "; did you mean `\($0)`?" } ?? ""
-                return fail("unknown key `\(member.key)`\(hint) (a session body has `name` and `stubs`)")
+                return fail("unknown key `\(member.key)`\(hint) (a session body has `name`, `stubs` and `tls`)")
             }
             guard seen.insert(member.key).inserted else {
                 return fail("key `\(member.key)` appears more than once")
@@ -41,10 +45,17 @@ struct SessionRequest {
                 default: return fail("`name` must be a string, found \(member.value.kindName)")
                 }
             }
+            if member.key == "tls" {
+                guard case .string(let mode) = member.value.value, tlsModes.contains(mode) else {
+                    let found = if case .string(let mode) = member.value.value { "`\(mode)`" } else { member.value.kindName }
+                    return fail("`tls` must be one of \(tlsModes.map { "`\($0)`" }.joined(separator: ", ")), found \(found)")
+                }
+                request.tls = mode
+            }
         }
         if seen.contains("stubs") {
             do {
-                request.stubs = try StubLoader.parse(bytes: body, file: "<admin>", root: nil, otherKeys: ["name"])
+                request.stubs = try StubLoader.parse(bytes: body, file: "<admin>", root: nil, otherKeys: ["name", "tls"])
             } catch {
                 return .failure(AdminResponse.Failure(response: AdminResponse.loadFailure(error)))
             }

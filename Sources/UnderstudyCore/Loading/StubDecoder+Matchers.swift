@@ -1,0 +1,127 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The matchers and request keys added for parity with WireMock: `url`/`urlPattern` (path and
+/// query as sent), `equalsIgnoringCase`, `doesNotContain`, `doesNotMatch`, `allOf`, `anyOf`, `not`,
+/// and for bodies also `jsonEquals` (with options), `jsonPath` and `binary`.
+extension StubDecoder {
+    static let extraValueMatcherKeys = ["equalsIgnoringCase", "doesNotContain", "doesNotMatch", "allOf", "anyOf", "not"]
+    static let extraBodyMatcherKeys = ["equalsIgnoringCase", "doesNotContain", "doesNotMatch", "jsonEquals", "jsonPath", "binary",
+                                       "allOf", "anyOf", "not"]
+    static let jsonEqualsKeys = ["value", "ignoreArrayOrder", "ignoreExtraElements"]
+    static let jsonPathKeys = ["expression", "matcher"]
+
+    /// `url` or `urlPattern`, refusing a second path condition beside it; nil when neither is given.
+    mutating func decodeTarget(_ keys: [String: JSONNode.Member], _ path: JSONPath) -> PathMatcher? {
+        let given = ["path", "pathPattern", "url", "urlPattern"].compactMap { keys[$0] }
+        guard let target = given.first(where: { $0.key == "url" || $0.key == "urlPattern" }) else { return nil }
+        if given.count > 1 {
+            let later = given.max { ($0.keyPosition.line, $0.keyPosition.column) < ($1.keyPosition.line, $1.keyPosition.column) }!
+            fail(later.keyPosition, path.member(later.key), "give one of `path`, `pathPattern`, `url`, `urlPattern`")
+            return .exactTarget("")
+        }
+        let memberPath = path.member(target.key)
+        if target.key == "urlPattern" {
+            return regex(target.value, memberPath).map(PathMatcher.targetPattern) ?? .exactTarget("")
+        }
+        guard let text = string(target.value, memberPath) else { return .exactTarget("") }
+        guard text.hasPrefix("/") else {
+            fail(target.value.position, memberPath, "`url` must start with `/`, found `\(text)`")
+            return .exactTarget("")
+        }
+        return .exactTarget(text)
+    }
+
+    mutating func extraValueMatcher(_ member: JSONNode.Member, _ path: JSONPath) -> ValueMatcher? {
+        switch member.key {
+        case "equalsIgnoringCase": return string(member.value, path).map(ValueMatcher.equalsIgnoringCase)
+        case "doesNotContain": return string(member.value, path).map(ValueMatcher.doesNotContain)
+        case "doesNotMatch": return regex(member.value, path).map(ValueMatcher.doesNotMatch)
+        case "not": return valueMatcher(member.value, path).map(ValueMatcher.not)
+        default:
+            guard let elements = member.value.elements, !elements.isEmpty else {
+                typeMismatch(member.value, path, expected: "a non-empty array of matchers")
+                return nil
+            }
+            let before = errors.count
+            let inner = elements.enumerated().compactMap { valueMatcher($1, path.element($0)) }
+            guard errors.count == before else { return nil }
+            return member.key == "allOf" ? .allOf(inner) : .anyOf(inner)
+        }
+    }
+
+    mutating func extraBodyMatcher(_ member: JSONNode.Member, _ path: JSONPath) -> BodyMatcher? {
+        switch member.key {
+        case "equalsIgnoringCase": return string(member.value, path).map(BodyMatcher.equalsIgnoringCase)
+        case "doesNotContain": return string(member.value, path).map(BodyMatcher.doesNotContain)
+        case "doesNotMatch": return regex(member.value, path).map(BodyMatcher.doesNotMatch)
+        case "not": return bodyMatcher(member.value, path).map(BodyMatcher.not)
+        case "binary":
+            guard let text = string(member.value, path) else { return nil }
+            guard let data = Data(base64Encoded: text) else {
+                fail(member.value.position, path, "`binary` is not valid base64")
+                return nil
+            }
+            return .binaryEquals(Array(data))
+        case "jsonEquals":
+            guard member.value.members != nil else {
+                typeMismatch(member.value, path, expected: "an object like {\"value\": ..., \"ignoreArrayOrder\": true}")
+                return nil
+            }
+            let keys = members(of: member.value, path, known: Self.jsonEqualsKeys)
+            guard let value = keys["value"] else {
+                fail(member.value.position, path, "missing key `value` (the JSON the body must equal)")
+                return nil
+            }
+            let order = keys["ignoreArrayOrder"].flatMap { boolean($0.value, path.member("ignoreArrayOrder")) } ?? false
+            let extra = keys["ignoreExtraElements"].flatMap { boolean($0.value, path.member("ignoreExtraElements")) } ?? false
+            return .jsonEquals(value.value.value, JSONComparison(ignoreArrayOrder: order, ignoreExtraElements: extra))
+        case "jsonPath":
+            if member.value.stringValue != nil { return jsonPathExpression(member.value, path).map { .jsonPath($0, nil) } }
+            guard member.value.members != nil else {
+                typeMismatch(member.value, path, expected: "a JSON path string or {\"expression\": ..., \"matcher\": ...}")
+                return nil
+            }
+            let keys = members(of: member.value, path, known: Self.jsonPathKeys)
+            guard let expressionNode = keys["expression"] else {
+                fail(member.value.position, path, "missing key `expression` (a JSON path such as `$.items[0].id`)")
+                return nil
+            }
+            guard let expression = jsonPathExpression(expressionNode.value, path.member("expression")) else { return nil }
+            guard let matcherNode = keys["matcher"] else { return .jsonPath(expression, nil) }
+            return valueMatcher(matcherNode.value, path.member("matcher")).map { .jsonPath(expression, $0) }
+        default:
+            guard let elements = member.value.elements, !elements.isEmpty else {
+                typeMismatch(member.value, path, expected: "a non-empty array of body matchers")
+                return nil
+            }
+            let before = errors.count
+            let inner = elements.enumerated().compactMap { bodyMatcher($1, path.element($0)) }
+            guard errors.count == before else { return nil }
+            return member.key == "allOf" ? .allOf(inner) : .anyOf(inner)
+        }
+    }
+
+    mutating func jsonPathExpression(_ node: JSONNode, _ path: JSONPath) -> JSONPathExpression? {
+        guard let text = string(node, path) else { return nil }
+        do {
+            return try JSONPathExpression(text)
+        } catch let error as JSONPathExpression.SyntaxError {
+            fail(node.position, path, "unsupported JSON path `\(text)`: \(error.message)")
+        } catch {
+            fail(node.position, path, "unsupported JSON path `\(text)`")
+        }
+        return nil
+    }
+
+    mutating func boolean(_ node: JSONNode, _ path: JSONPath) -> Bool? {
+        guard case .bool(let value) = node.kind else {
+            typeMismatch(node, path, expected: "true or false")
+            return nil
+        }
+        return value
+    }
+}

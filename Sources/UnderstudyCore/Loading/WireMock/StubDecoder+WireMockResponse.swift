@@ -1,0 +1,177 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// WireMock's `response` object, decoded into a native ``StubResponse``.
+extension StubDecoder {
+    static let wireMockResponseKeys = ["status", "statusMessage", "headers", "body", "jsonBody", "base64Body", "bodyFileName",
+                                       "fixedDelayMilliseconds", "delayDistribution", "fault", "fromConfiguredStub"]
+    static let wireMockUnsupportedResponseKeys = [
+        "proxyBaseUrl": "proxying is not supported",
+        "proxyUrlPrefixToRemove": "proxying is not supported",
+        "additionalProxyRequestHeaders": "proxying is not supported",
+        "removeProxyRequestHeaders": "proxying is not supported",
+        "transformers": "response transformers are not supported (templating, `response-template`, is not built yet)",
+        "transformerParameters": "response transformers are not supported",
+        "chunkedDribbleDelay": "chunked dribble delays are not supported",
+    ]
+    /// WireMock's fault names and the native faults they map onto.
+    static let wireMockFaults: [String: Fault] = [
+        "EMPTY_RESPONSE": .emptyResponse,
+        "CONNECTION_RESET_BY_PEER": .connectionReset,
+        "RANDOM_DATA_THEN_CLOSE": .randomDataThenClose,
+        "MALFORMED_RESPONSE_CHUNK": .malformedResponseChunk,
+    ]
+
+    mutating func decodeWireMockResponse(_ node: JSONNode, _ path: JSONPath) -> StubResponse? {
+        guard let all = node.members else {
+            typeMismatch(node, path, expected: "a WireMock response object")
+            return nil
+        }
+        let errorsBefore = errors.count
+        for member in all {
+            guard let reason = Self.wireMockUnsupportedResponseKeys[member.key] else { continue }
+            if member.key == "transformers", let names = member.value.elements?.compactMap(\.stringValue), !names.isEmpty {
+                let list = names.map { "`\($0)`" }.joined(separator: ", ")
+                fail(member.value.position, path.member(member.key), "unsupported WireMock transformer \(list): \(reason)")
+            } else {
+                fail(member.keyPosition, path.member(member.key), "unsupported WireMock feature `\(member.key)`: \(reason)")
+            }
+        }
+        let keys = members(of: node, path, known: Self.wireMockResponseKeys + Self.wireMockUnsupportedResponseKeys.keys)
+        var response = StubResponse()
+        if let member = keys["status"] {
+            if let text = member.value.numberText, let status = Int(text), (100...599).contains(status) {
+                response.status = status
+            } else {
+                fail(member.value.position, path.member("status"), "expected a status code from 100 to 599")
+            }
+        }
+        if let member = keys["statusMessage"] {
+            response.statusMessage = reasonPhrase(member.value, path.member("statusMessage"))
+        }
+        if let member = keys["headers"] {
+            response.headers = decodeHeaders(member.value, path.member("headers"))
+        }
+        let sources = all.filter { ["body", "jsonBody", "base64Body", "bodyFileName"].contains($0.key) }
+        if sources.count > 1 {
+            fail(sources[1].keyPosition, path.member(sources[1].key), "more than one body source; give one of `body`, `jsonBody`, `base64Body`, `bodyFileName`")
+        } else if let source = sources.first {
+            let sourcePath = path.member(source.key)
+            switch source.key {
+            case "body":
+                if let text = string(source.value, sourcePath) { response.body = Array(text.utf8) }
+            case "jsonBody":
+                // WireMock writes the JSON back through Jackson: compact, numbers as Java prints them.
+                response.body = source.value.value.javaNormalizedNumbers.jsonBytes
+            case "base64Body":
+                if let text = string(source.value, sourcePath) {
+                    if let data = Data(base64Encoded: text, options: [.ignoreUnknownCharacters]) { response.body = Array(data) }
+                    else { fail(source.value.position, sourcePath, "`base64Body` is not valid base64") }
+                }
+            default:
+                if let relative = nonEmptyString(source.value, sourcePath, what: "a path under `__files`") {
+                    if let resolver = bodyFiles {
+                        switch resolver.read(relative) {
+                        case .success(let file):
+                            response.body = file.bytes
+                            bodyFilesRead.append(file.realPath)
+                        case .failure(let problem): fail(source.value.position, sourcePath, problem.message.replacingBodyFileWording)
+                        }
+                    } else {
+                        fail(source.value.position, sourcePath, "`bodyFileName` needs a mapping file on disk with a `__files` directory; mappings posted to the admin API must use `body`, `jsonBody` or `base64Body`")
+                    }
+                }
+            }
+        }
+        if let member = keys["fixedDelayMilliseconds"] {
+            response.delayMs = delayBound(member.value, path.member("fixedDelayMilliseconds")) ?? 0
+        }
+        if let member = keys["delayDistribution"] {
+            response.delayDistribution = decodeWireMockDistribution(member.value, path.member("delayDistribution"))
+        }
+        if let member = keys["fault"] {
+            let faultPath = path.member("fault")
+            if let name = string(member.value, faultPath) {
+                if let fault = Self.wireMockFaults[name] {
+                    response.fault = fault
+                } else {
+                    let names = Self.wireMockFaults.keys.sorted()
+                    let closest = EditDistance.closest(to: name, among: names) ?? names.first { $0.hasPrefix(name.uppercased()) }
+                    let hint = closest.map { "; did you mean `\($0)`?" } ?? ""
+                    fail(member.value.position, faultPath, "unknown WireMock fault `\(name)`\(hint) (expected one of \(names.map { "`\($0)`" }.joined(separator: ", ")))")
+                }
+            }
+        }
+        return errors.count == errorsBefore ? response : nil
+    }
+
+    private mutating func decodeWireMockDistribution(_ node: JSONNode, _ path: JSONPath) -> DelayDistribution? {
+        guard node.members != nil else {
+            typeMismatch(node, path, expected: "an object like {\"type\": \"lognormal\", \"median\": 80, \"sigma\": 0.4}")
+            return nil
+        }
+        let keys = members(of: node, path, known: ["type", "lower", "upper", "median", "sigma", "maxValue"])
+        guard let type = keys["type"].flatMap({ string($0.value, path.member("type")) }) else {
+            if keys["type"] == nil { fail(node.position, path, "missing key `type` (`uniform` or `lognormal`)") }
+            return nil
+        }
+        switch type {
+        case "uniform":
+            guard let lower = keys["lower"], let upper = keys["upper"] else {
+                fail(node.position, path, "a uniform distribution needs `lower` and `upper`")
+                return nil
+            }
+            guard let low = delayBound(lower.value, path.member("lower")), let high = delayBound(upper.value, path.member("upper")) else { return nil }
+            guard low <= high else {
+                fail(upper.value.position, path.member("upper"), "`upper` must be at least `lower`")
+                return nil
+            }
+            return .uniform(min: low, max: high)
+        case "lognormal":
+            guard let medianNode = keys["median"], let sigmaNode = keys["sigma"] else {
+                fail(node.position, path, "a lognormal distribution needs `median` and `sigma`")
+                return nil
+            }
+            guard let median = delayBound(medianNode.value, path.member("median")), let sigma = number(sigmaNode.value, path.member("sigma")) else { return nil }
+            guard sigma >= 0, sigma <= 10 else {
+                fail(sigmaNode.value.position, path.member("sigma"), "`sigma` must be from 0 to 10")
+                return nil
+            }
+            let cap = keys["maxValue"].flatMap { delayBound($0.value, path.member("maxValue")) }
+            return .lognormal(median: median, sigma: sigma, max: cap ?? Self.maximumDelayMs)
+        default:
+            fail(keys["type"]!.value.position, path.member("type"), "unknown delay distribution `\(type)`; expected `uniform` or `lognormal`")
+            return nil
+        }
+    }
+}
+
+extension JSONValue {
+    /// Numbers as Jackson writes them back: integers as written, others as a Java `double` prints.
+    var javaNormalizedNumbers: JSONValue {
+        switch self {
+        case .number(let text):
+            guard text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }), let value = Double(text) else { return self }
+            return .number(value.description)
+        case .array(let items): return .array(items.map(\.javaNormalizedNumbers))
+        case .object(let members): return .object(members.map { JSONMember($0.key, $0.value.javaNormalizedNumbers) })
+        default: return self
+        }
+    }
+}
+
+extension String {
+    /// The body-file resolver speaks of `bodyFile`; WireMock mappings call it `bodyFileName`.
+    var replacingBodyFileWording: String {
+        var out = ""
+        var rest = Substring(self)
+        while let range = rest.firstRange(of: "`bodyFile`") {
+            out += rest[..<range.lowerBound] + "`bodyFileName`"
+            rest = rest[range.upperBound...]
+        }
+        return out + rest
+    }
+}

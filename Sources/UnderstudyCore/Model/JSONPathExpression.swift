@@ -1,0 +1,212 @@
+/// A JSONPath expression from the subset stubs use: `$`, `.name`, `['name']`, `[n]` (negative
+/// counts from the end), `[*]` and `.*`, `..name` (deep scan), and filters `[?(@.a.b)]` and
+/// `[?(@.a.b OP literal)]` with `== != < <= > >=` and a string, number, boolean or null literal.
+public struct JSONPathExpression: Sendable {
+    /// The expression as written.
+    public let text: String
+    let steps: [Step]
+    /// Whether the expression can select several values (wildcards, deep scans, filters).
+    let isDefinite: Bool
+
+    enum Step: Sendable {
+        case member(String)
+        case index(Int)
+        case wildcard
+        case deepMember(String)
+        case filter(Filter)
+    }
+
+    struct Filter: Sendable {
+        var path: [String]
+        var comparison: (op: String, literal: JSONValue)?
+    }
+
+    struct SyntaxError: Error {
+        var message: String
+    }
+
+    /// Parses `text`; the error says what is not in the supported subset.
+    public init(_ text: String) throws {
+        self.text = text
+        var scanner = Array(text.unicodeScalars)[...]
+        guard scanner.first == "$" else { throw SyntaxError(message: "a JSON path starts with `$`") }
+        scanner = scanner.dropFirst()
+        var steps: [Step] = []
+        func name(_ s: inout ArraySlice<Unicode.Scalar>) -> String {
+            var out = ""
+            while let c = s.first, c != ".", c != "[" { out.unicodeScalars.append(c); s = s.dropFirst() }
+            return out
+        }
+        while let c = scanner.first {
+            if c == "." {
+                scanner = scanner.dropFirst()
+                if scanner.first == "." {
+                    scanner = scanner.dropFirst()
+                    let n = name(&scanner)
+                    guard !n.isEmpty, n != "*" else { throw SyntaxError(message: "`..` must be followed by a member name") }
+                    steps.append(.deepMember(n))
+                    continue
+                }
+                let n = name(&scanner)
+                guard !n.isEmpty else { throw SyntaxError(message: "empty member name after `.`") }
+                steps.append(n == "*" ? .wildcard : .member(n))
+            } else if c == "[" {
+                guard let close = scanner.firstIndex(of: "]") else { throw SyntaxError(message: "`[` without `]`") }
+                var inner = String(String.UnicodeScalarView(scanner[scanner.index(after: scanner.startIndex)..<close]))
+                if inner.hasPrefix("?(") {
+                    // A filter may contain `]` inside a string literal; find the `)]` that ends it.
+                    let rest = String(String.UnicodeScalarView(scanner))
+                    guard let end = rest.firstRange(of: ")]") else { throw SyntaxError(message: "filter without `)]`") }
+                    inner = String(rest[rest.index(rest.startIndex, offsetBy: 3)..<end.lowerBound])
+                    steps.append(.filter(try Self.parseFilter(inner)))
+                    scanner = scanner.dropFirst(rest.unicodeScalars.distance(from: rest.unicodeScalars.startIndex, to: end.upperBound))
+                    continue
+                }
+                scanner = scanner[scanner.index(after: close)...]
+                inner = inner.trimmingSpaces
+                if inner == "*" {
+                    steps.append(.wildcard)
+                } else if let quoted = Self.unquote(inner) {
+                    steps.append(.member(quoted))
+                } else if let index = Int(inner) {
+                    steps.append(.index(index))
+                } else {
+                    throw SyntaxError(message: "unsupported bracket expression `[\(inner)]` (supported: ['name'], [n], [*], [?(...)])")
+                }
+            } else {
+                throw SyntaxError(message: "unexpected `\(c)`; expected `.` or `[`")
+            }
+        }
+        self.steps = steps
+        self.isDefinite = !steps.contains { step in
+            switch step {
+            case .wildcard, .deepMember, .filter: return true
+            default: return false
+            }
+        }
+    }
+
+    private static func unquote(_ text: String) -> String? {
+        guard text.count >= 2, let first = text.first, first == "'" || first == "\"", text.last == first else { return nil }
+        return String(text.dropFirst().dropLast())
+    }
+
+    private static func parseFilter(_ text: String) throws -> Filter {
+        let ops = ["==", "!=", "<=", ">=", "<", ">"]
+        var left = text.trimmingSpaces, comparison: (String, JSONValue)?
+        for op in ops {
+            if let range = text.firstRange(of: op) {
+                left = String(text[..<range.lowerBound]).trimmingSpaces
+                let right = String(text[range.upperBound...]).trimmingSpaces
+                let literal: JSONValue
+                if let s = unquote(right) { literal = .string(s) }
+                else if right == "true" || right == "false" { literal = .bool(right == "true") }
+                else if right == "null" { literal = .null }
+                else if Double(right) != nil { literal = .number(right) }
+                else { throw SyntaxError(message: "unsupported filter literal `\(right)`") }
+                comparison = (op, literal)
+                break
+            }
+        }
+        guard left == "@" || left.hasPrefix("@.") else { throw SyntaxError(message: "a filter compares `@` or `@.member`, found `\(left)`") }
+        let path = left == "@" ? [] : left.dropFirst(2).split(separator: ".").map(String.init)
+        return Filter(path: path, comparison: comparison)
+    }
+
+    /// The values the expression selects in `root`.
+    public func select(_ root: JSONValue) -> [JSONValue] {
+        var current = [root]
+        for step in steps {
+            var next: [JSONValue] = []
+            for value in current {
+                switch step {
+                case .member(let name):
+                    if let found = value[name] { next.append(found) }
+                case .index(let i):
+                    if case .array(let items) = value {
+                        let at = i < 0 ? items.count + i : i
+                        if items.indices.contains(at) { next.append(items[at]) }
+                    }
+                case .wildcard:
+                    if case .array(let items) = value { next.append(contentsOf: items) }
+                    if case .object(let members) = value { next.append(contentsOf: members.map(\.value)) }
+                case .deepMember(let name):
+                    Self.deepScan(value, name, into: &next)
+                case .filter(let filter):
+                    let items: [JSONValue]
+                    switch value {
+                    case .array(let elements): items = elements
+                    case .object: items = [value]
+                    default: items = []
+                    }
+                    next.append(contentsOf: items.filter { Self.holds(filter, on: $0) })
+                }
+            }
+            current = next
+        }
+        return current
+    }
+
+    private static func deepScan(_ value: JSONValue, _ name: String, into out: inout [JSONValue]) {
+        switch value {
+        case .object(let members):
+            for member in members {
+                if member.key == name { out.append(member.value) }
+                deepScan(member.value, name, into: &out)
+            }
+        case .array(let items):
+            for item in items { deepScan(item, name, into: &out) }
+        default: break
+        }
+    }
+
+    private static func holds(_ filter: Filter, on item: JSONValue) -> Bool {
+        var value: JSONValue? = item
+        for name in filter.path { value = value?[name] }
+        guard let value else { return false }
+        guard let (op, literal) = filter.comparison else { return true }
+        switch (value, literal) {
+        case (.number(let a), .number(let b)):
+            guard let x = Double(a), let y = Double(b) else { return false }
+            switch op {
+            case "==": return x == y
+            case "!=": return x != y
+            case "<": return x < y
+            case "<=": return x <= y
+            case ">": return x > y
+            default: return x >= y
+            }
+        case (.string(let a), .string(let b)):
+            switch op {
+            case "==": return a == b
+            case "!=": return a != b
+            case "<": return a < b
+            case "<=": return a <= b
+            case ">": return a > b
+            default: return a >= b
+            }
+        default:
+            let equal = value.semanticallyEquals(literal)
+            return op == "==" ? equal : op == "!=" ? !equal : false
+        }
+    }
+
+    /// Whether the expression selects something (a definite path: a value that is not null;
+    /// otherwise: a non-empty selection) and, with `matcher`, whether the selection's text
+    /// satisfies it (a single value as itself, several as a JSON array, or any one element of
+    /// a selected array).
+    func accepts(_ root: JSONValue, _ matcher: ValueMatcher?) -> Bool {
+        let selected = select(root)
+        if isDefinite {
+            guard let value = selected.first, value != .null else { return false }
+            guard let matcher else { return true }
+            if matcher.accepts(value: value.matchText) { return true }
+            if case .array(let items) = value { return items.contains { matcher.accepts(value: $0.matchText) } }
+            return false
+        }
+        guard !selected.isEmpty else { return false }
+        guard let matcher else { return true }
+        return selected.contains { matcher.accepts(value: $0.matchText) }
+            || matcher.accepts(value: JSONValue.array(selected).matchText)
+    }
+}

@@ -1,0 +1,44 @@
+import CLibevent
+import UnderstudyCore
+
+/// HTTPS: a second listener on the same loop whose connections speak TLS (see ``TLSPort``).
+/// Requests reach the same responder through the same code as plain ones; only the bufferevent
+/// differs, so keep-alive, pipelining, delays, faults and the journal behave alike.
+extension HTTPServer {
+    /// Opens the HTTPS listener beside the plain one, presenting `settings.mode`'s certificate
+    /// from `tls`. Call before ``run()``.
+    public func openHTTPS(_ settings: TLSSettings, tls: TLSContext) throws(ServerError) {
+        guard httpsListener == nil else { throw .setupFailed("the HTTPS listener is already open") }
+        httpsListener = try TLSPort(server: self, port: settings.port, tls: tls, mode: settings.mode, responder: responder)
+        tlsContext = tls
+    }
+
+    /// Whether sessions can ask for an HTTPS port (`{"tls": MODE}`).
+    public var servesHTTPS: Bool { tlsContext != nil && !closed && !draining }
+
+    /// A session's HTTPS port on a free port, presenting `mode`'s certificate from the daemon's CA.
+    public func openSecureListener(for responder: any HTTPResponder, mode: String) -> Result<any SessionListener, SessionHostingError> {
+        guard let tlsContext, !closed, !draining else { return .failure(SessionHostingError("the server serves no HTTPS or is stopping")) }
+        guard let certificateMode = CertificateMode(rawValue: mode) else { return .failure(SessionHostingError("no certificate mode `\(mode)`")) }
+        do {
+            return .success(try TLSPort(server: self, port: 0, tls: tlsContext, mode: certificateMode, responder: responder))
+        } catch {
+            return .failure(SessionHostingError("\(error)"))
+        }
+    }
+
+    /// Makes a just-queued response one contiguous chunk when it fits one TLS record (16 KiB).
+    /// OpenSSL's bufferevent writes each chunk (evhttp's head, then the body) as its own record
+    /// and send(); one record costs one encryption and one system call instead of two.
+    func coalesceTLSOutput(of connection: Connection) {
+        guard let output = bufferevent_get_output(connection.bufferevent) else { return }
+        let length = evbuffer_get_length(output)
+        if length > 0 && length <= 16_384 { _ = evbuffer_pullup(output, -1) }
+    }
+
+    /// The HTTPS listener's bound port, when it is open.
+    public var httpsPort: Int? { httpsListener?.port }
+
+    /// `https://127.0.0.1:PORT`, when the HTTPS listener is open.
+    public var httpsURL: String? { httpsListener?.url }
+}

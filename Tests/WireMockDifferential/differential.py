@@ -1,0 +1,287 @@
+"""The WireMock differential suite: the same mappings and request scripts against the real WireMock
+2.35 standalone jar and against Understudy, compared response by response.
+
+For each request it compares the status, the headers the matched mapping sets, and the body (or, for
+faults, how the connection broke). A request WireMock answers without a `Matched-Stub-Id` header is
+unmatched; Understudy must then be unmatched too (same status; its body explains the near misses, an
+intended difference). Delays are checked as lower bounds on both servers.
+
+Run by hand: `python3 Tests/WireMockDifferential/differential.py [--understudy BIN]` (prints a report).
+"""
+import base64
+import glob
+import json
+import os
+import pathlib
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE / "root"
+SCRIPTS = HERE / "scripts.json"
+
+
+def wiremock_jar():
+    """The standalone jar bundled in the PyPI `wiremock` package, or None."""
+    try:
+        import wiremock  # noqa: F401
+    except ImportError:
+        return None
+    found = sorted(glob.glob(os.path.join(os.path.dirname(wiremock.__file__), "server", "wiremock-standalone-*.jar")))
+    return found[-1] if found else None
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class WireMockProcess:
+    """`java -jar wiremock-standalone.jar --root-dir ROOT` on a free loopback port."""
+
+    def __init__(self, root, timeout=60.0):
+        jar = wiremock_jar()
+        if jar is None or shutil.which("java") is None:
+            raise RuntimeError("WireMock needs `java` (Debian: default-jre-headless) and `pip install wiremock`")
+        self.port = free_port()
+        self.log = tempfile.TemporaryFile()
+        self.process = subprocess.Popen(["java", "-jar", jar, "--port", str(self.port), "--bind-address", "127.0.0.1",
+                                         "--root-dir", str(root), "--disable-banner", "--no-request-journal"],
+                                        stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                break
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
+                    pass
+                status = send(self.port, {"method": "GET", "target": "/__admin/mappings"})
+                if status.get("status") == 200:
+                    return
+            except OSError:
+                pass
+            time.sleep(0.1)  # polling with a deadline: the JVM prints no readiness line we could wait on
+        self.stop()
+        raise RuntimeError("WireMock did not start")
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.log.close()
+
+
+class UnderstudyProcess:
+    """`understudy serve PATHS --port 0` in the foreground; waits for the readiness line."""
+
+    def __init__(self, binary, paths, extra=()):
+        self.process = subprocess.Popen([binary, "serve", "--port", "0", "--quiet", *extra, *map(str, paths)],
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        line = self.process.stdout.readline().decode()
+        if not line.startswith("understudy listening on http://127.0.0.1:"):
+            self.stop()
+            raise RuntimeError("understudy did not start: " + line + self.process.stderr.read().decode(errors="replace"))
+        self.port = int(line.strip().rsplit(":", 1)[1])
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(10)
+        for stream in (self.process.stdout, self.process.stderr):
+            stream.close()
+
+
+def send(port, request, timeout=10.0):
+    """Sends one request on a fresh connection and reads until the server closes it. Returns
+    {"status", "reason", "headers": [(name, value)], "body": bytes, "elapsed"} or {"error": kind}."""
+    body = request.get("body", "").encode() if "bodyBase64" not in request else base64.b64decode(request["bodyBase64"])
+    # Faults are sent as keep-alive clients send them (the server closes anyway); the rest with
+    # `Connection: close`, so reading to the end of the connection reads one whole response.
+    head = f"{request['method']} {request['target']} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+    if not request.get("keepAlive"):
+        head += "Connection: close\r\n"
+    for name, value in request.get("headers", {}).items():
+        head += f"{name}: {value}\r\n"
+    if body or request["method"] in ("POST", "PUT", "PATCH"):
+        head += f"Content-Length: {len(body)}\r\n"
+    started = time.monotonic()
+    data = b""
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
+        s.sendall(head.encode() + b"\r\n" + body)
+        try:
+            while True:
+                chunk = s.recv(65536)
+                if not chunk:
+                    break
+                data += chunk
+        except ConnectionResetError:
+            return {"error": "connection-reset", "elapsed": time.monotonic() - started}
+    elapsed = time.monotonic() - started
+    if not data:
+        return {"error": "empty-response", "elapsed": elapsed}
+    if not data.startswith(b"HTTP/1."):
+        return {"error": "not-http", "elapsed": elapsed}
+    head_end = data.find(b"\r\n\r\n")
+    if head_end < 0:
+        return {"error": "truncated-head", "elapsed": elapsed}
+    lines = data[:head_end].decode("latin-1").split("\r\n")
+    parts = lines[0].split(" ", 2)
+    status, reason = int(parts[1]), parts[2] if len(parts) > 2 else ""
+    headers = [tuple(x.strip() for x in line.split(":", 1)) for line in lines[1:]]
+    rest = data[head_end + 4:]
+    lowered = {name.lower(): value for name, value in headers}
+    if request["method"] == "HEAD" or status in (204, 304):
+        body = b""
+    elif lowered.get("transfer-encoding", "").lower() == "chunked":
+        body = b""
+        while True:
+            line_end = rest.find(b"\r\n")
+            try:
+                size = int(rest[:line_end].split(b";")[0], 16)
+            except ValueError:
+                return {"error": "malformed-chunk", "elapsed": elapsed}
+            if size == 0:
+                break
+            body += rest[line_end + 2:line_end + 2 + size]
+            rest = rest[line_end + 2 + size + 2:]
+    elif "content-length" in lowered:
+        body = rest[:int(lowered["content-length"])]
+        if len(body) < int(lowered["content-length"]):
+            return {"error": "truncated-body", "elapsed": elapsed}
+    else:
+        body = rest
+    return {"status": status, "reason": reason, "headers": headers, "body": body, "elapsed": elapsed}
+
+
+def header_values(response, name):
+    return [v for n, v in response["headers"] if n.lower() == name.lower()]
+
+
+def load_mappings(root):
+    """Every mapping of the corpus by id."""
+    mappings = {}
+    for path in sorted(pathlib.Path(root, "mappings").rglob("*.json")):
+        document = json.loads(path.read_text())
+        for mapping in document.get("mappings", [document]):
+            mappings[mapping["id"]] = mapping
+    return mappings
+
+
+def delay_floor(mapping):
+    """The least delay WireMock's rules allow for the mapping, in seconds."""
+    response = mapping["response"]
+    floor = response.get("fixedDelayMilliseconds", 0)
+    distribution = response.get("delayDistribution")
+    if distribution and distribution["type"] == "uniform":
+        floor += distribution["lower"]
+    return floor / 1000.0
+
+
+def compare(request, expected, actual, mappings):
+    """Differences between WireMock's answer (`expected`) and Understudy's, as a list of strings,
+    and the kind of outcome ("matched", "unmatched", "fault")."""
+    if "error" in expected:
+        kind = "fault"
+        if "error" not in actual:
+            return kind, [f"WireMock broke the connection ({expected['error']}), Understudy answered {actual['status']}"]
+        return kind, [] if expected["error"] == actual["error"] else [f"fault {expected['error']} ≠ {actual['error']}"]
+    if "error" in actual:
+        return "fault", [f"Understudy broke the connection ({actual['error']}), WireMock answered {expected['status']}"]
+    stub_ids = header_values(expected, "Matched-Stub-Id")
+    if not stub_ids:
+        differences = []
+        if actual["status"] != expected["status"]:
+            differences.append(f"unmatched: status {actual['status']} ≠ WireMock's {expected['status']}")
+        if request["method"] != "HEAD" and not actual["body"].startswith(b"No stub matched"):
+            differences.append("unmatched on WireMock, but Understudy answered from a stub: " + actual["body"][:80].decode(errors="replace"))
+        return "unmatched", differences
+    mapping = mappings[stub_ids[0]]
+    response = mapping["response"]
+    differences = []
+    if actual["status"] != expected["status"]:
+        differences.append(f"status {actual['status']} ≠ {expected['status']}")
+    if "statusMessage" in response and actual["reason"] != expected["reason"]:
+        differences.append(f"reason {actual['reason']!r} ≠ {expected['reason']!r}")
+    for name in response.get("headers", {}):
+        if header_values(actual, name) != header_values(expected, name):
+            differences.append(f"header {name}: {header_values(actual, name)} ≠ {header_values(expected, name)}")
+    if actual["body"] != expected["body"]:
+        differences.append(f"body {actual['body'][:80]!r} ≠ {expected['body'][:80]!r}")
+    floor = delay_floor(mapping)
+    if floor:
+        for who, answer in (("WireMock", expected), ("Understudy", actual)):
+            if answer["elapsed"] < floor:
+                differences.append(f"{who} answered after {answer['elapsed']*1000:.0f} ms, before the {floor*1000:.0f} ms delay")
+    return "matched", differences
+
+
+def reset(port):
+    send(port, {"method": "POST", "target": "/__admin/reset"})
+
+
+def record(port, scripts):
+    """Every script's answers from one server, resetting state before each script."""
+    results = []
+    for script in scripts:
+        reset(port)
+        results.append([send(port, request) for request in script["requests"]])
+    return results
+
+
+def run(binary, understudy_paths=None, wiremock_results=None):
+    """Runs the corpus against WireMock (unless its results are given) and Understudy; returns a
+    report dict with counts by outcome and every difference."""
+    scripts = json.loads(SCRIPTS.read_text())["scripts"]
+    mappings = load_mappings(ROOT)
+    if wiremock_results is None:
+        wiremock = WireMockProcess(ROOT)
+        try:
+            wiremock_results = record(wiremock.port, scripts)
+        finally:
+            wiremock.stop()
+    understudy = UnderstudyProcess(binary, understudy_paths or [ROOT])
+    try:
+        understudy_results = record(understudy.port, scripts)
+    finally:
+        understudy.stop()
+    report = {"mappings": len(mappings), "requests": 0, "outcomes": {}, "differences": [], "wiremock": wiremock_results}
+    for script, expected_list, actual_list in zip(scripts, wiremock_results, understudy_results):
+        for request, expected, actual in zip(script["requests"], expected_list, actual_list):
+            kind, differences = compare(request, expected, actual, mappings)
+            report["requests"] += 1
+            counts = report["outcomes"].setdefault(kind, {"total": 0, "agree": 0})
+            counts["total"] += 1
+            if differences:
+                report["differences"].append({"script": script["name"], "request": f"{request['method']} {request['target']}",
+                                              "kind": kind, "differences": differences})
+            else:
+                counts["agree"] += 1
+    return report
+
+
+def summary(report):
+    lines = [f"{report['mappings']} mappings, {report['requests']} requests"]
+    for kind, counts in sorted(report["outcomes"].items()):
+        lines.append(f"  {kind}: {counts['agree']}/{counts['total']} agree")
+    for difference in report["differences"]:
+        lines.append(f"  DIFF [{difference['script']}] {difference['request']} ({difference['kind']}): " + "; ".join(difference["differences"]))
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    binary = sys.argv[sys.argv.index("--understudy") + 1] if "--understudy" in sys.argv else str(
+        pathlib.Path(subprocess.run(["swift", "build", "--show-bin-path"], capture_output=True, text=True,
+                                    cwd=HERE.parents[1]).stdout.strip(), "understudy"))
+    started = time.monotonic()
+    report = run(binary)
+    print(summary(report))
+    print(f"took {time.monotonic() - started:.1f} s")

@@ -1,0 +1,211 @@
+import json, os, uuid, base64
+root = 'root'
+os.makedirs(root + '/mappings/matching', exist_ok=True)
+os.makedirs(root + '/mappings/responses', exist_ok=True)
+os.makedirs(root + '/__files/data', exist_ok=True)
+NS = uuid.UUID('6f1c1f0e-7d7a-4c39-9a3b-0c2f61a0d5e1')
+def mid(name): return str(uuid.uuid5(NS, name))
+files = {}
+scripts = []
+def mapping(file, name, request, response, **extra):
+    m = {"id": mid(name), "name": name, "request": request, "response": response}
+    m.update(extra)
+    files.setdefault(file, []).append(m)
+def script(name, *reqs):
+    scripts.append({"name": name, "requests": [dict(r) for r in reqs]})
+def R(method, target, headers=None, body=None, body64=None):
+    r = {"method": method, "target": target}
+    if headers: r["headers"] = headers
+    if body is not None: r["body"] = body
+    if body64 is not None: r["bodyBase64"] = body64
+    return r
+def ok(tag, status=200, **kw):
+    resp = {"status": status, "headers": {"X-Case": tag}, "body": tag + "\n"}
+    resp.update(kw)
+    return resp
+
+F = 'matching/methods-and-urls.json'
+mapping(F, 'get-exact-url', {"method": "GET", "url": "/m/exact?a=1&b=2"}, ok('get-exact-url'))
+mapping(F, 'post-url-path', {"method": "POST", "urlPath": "/m/path"}, ok('post-url-path', 201))
+mapping(F, 'any-method', {"method": "ANY", "urlPath": "/m/any"}, ok('any-method'))
+mapping(F, 'no-method', {"urlPath": "/m/nomethod"}, ok('no-method'))
+mapping(F, 'put-pattern', {"method": "PUT", "urlPattern": "/m/items/[0-9]+\\?v=.*"}, ok('put-pattern'))
+mapping(F, 'delete-path-pattern', {"method": "DELETE", "urlPathPattern": "/m/items/[a-z]+"}, ok('delete-path-pattern', 204, body=None) if False else {"status": 204, "headers": {"X-Case": "delete-path-pattern"}})
+mapping(F, 'patch-url', {"method": "PATCH", "url": "/m/patch"}, ok('patch-url'))
+mapping(F, 'options-url', {"method": "OPTIONS", "url": "/m/options"}, ok('options-url'))
+script('methods-and-urls',
+    R('GET', '/m/exact?a=1&b=2'), R('GET', '/m/exact?b=2&a=1'), R('GET', '/m/exact'), R('POST', '/m/exact?a=1&b=2'),
+    R('POST', '/m/path'), R('POST', '/m/path?ignored=1'), R('GET', '/m/path'),
+    R('GET', '/m/any'), R('DELETE', '/m/any'), R('POST', '/m/any', body='x'),
+    R('GET', '/m/nomethod'), R('PUT', '/m/nomethod'),
+    R('PUT', '/m/items/42?v=3'), R('PUT', '/m/items/42'), R('PUT', '/m/items/x?v=3'),
+    R('DELETE', '/m/items/abc'), R('DELETE', '/m/items/abc?x=1'), R('DELETE', '/m/items/ABC'),
+    R('PATCH', '/m/patch'), R('OPTIONS', '/m/options'), R('GET', '/m/patch'))
+
+F = 'matching/query.json'
+q = [('q-equal', {"equalTo": "red"}), ('q-case', {"equalTo": "RED", "caseInsensitive": True}), ('q-contains', {"contains": "ell"}),
+     ('q-not-contains', {"doesNotContain": "bad"}), ('q-matches', {"matches": "[0-9]{3}"}), ('q-not-matches', {"doesNotMatch": "[0-9]+"}),
+     ('q-absent', {"absent": True}), ('q-and', {"and": [{"contains": "a"}, {"contains": "z"}]}),
+     ('q-or', {"or": [{"equalTo": "one"}, {"equalTo": "two"}]})]
+# `not` is WireMock 3 syntax; the 2.35 jar refuses it, so it is covered by the Swift tests instead.
+for name, matcher in q:
+    mapping(F, name, {"method": "GET", "urlPath": "/q/" + name, "queryParameters": {"v": matcher}}, ok(name))
+mapping(F, 'q-two-params', {"method": "GET", "urlPath": "/q/two", "queryParameters": {"a": {"equalTo": "1"}, "b": {"matches": "x+"}}}, ok('q-two-params'))
+script('query-matchers',
+    R('GET', '/q/q-equal?v=red'), R('GET', '/q/q-equal?v=Red'), R('GET', '/q/q-equal'),
+    R('GET', '/q/q-case?v=red'), R('GET', '/q/q-case?v=rEd'), R('GET', '/q/q-case?v=blue'),
+    R('GET', '/q/q-contains?v=hello'), R('GET', '/q/q-contains?v=help'),
+    R('GET', '/q/q-not-contains?v=good'), R('GET', '/q/q-not-contains?v=too-bad'),
+    R('GET', '/q/q-matches?v=123'), R('GET', '/q/q-matches?v=1234'),
+    R('GET', '/q/q-not-matches?v=abc'), R('GET', '/q/q-not-matches?v=42'),
+    R('GET', '/q/q-absent'), R('GET', '/q/q-absent?v=1'), R('GET', '/q/q-absent?w=1'),
+    R('GET', '/q/q-and?v=amaze'), R('GET', '/q/q-and?v=abc'),
+    R('GET', '/q/q-or?v=one'), R('GET', '/q/q-or?v=two'), R('GET', '/q/q-or?v=three'),
+    R('GET', '/q/two?a=1&b=xxx'), R('GET', '/q/two?b=xx&a=1'), R('GET', '/q/two?a=1&b=y'), R('GET', '/q/two?a=2&b=x'),
+    R('GET', '/q/q-equal?v=r%65d'), R('GET', '/q/q-contains?v=h%20ello'))
+
+F = 'matching/headers-cookies-auth.json'
+h = [('h-equal', {"equalTo": "application/json"}), ('h-case', {"equalTo": "TOKEN-abc", "caseInsensitive": True}),
+     ('h-contains', {"contains": "json"}), ('h-matches', {"matches": "Bearer [a-z0-9]+"}), ('h-absent', {"absent": True}),
+     ('h-absent-false', {"absent": False}), ('h-not-matches', {"doesNotMatch": ".*curl.*"}), ('h-or', {"or": [{"equalTo": "a"}, {"matches": "b+"}]})]
+for name, matcher in h:
+    mapping(F, name, {"method": "GET", "urlPath": "/h/" + name, "headers": {"X-Test": matcher}}, ok(name))
+mapping(F, 'cookie-equal', {"method": "GET", "urlPath": "/c/equal", "cookies": {"session": {"equalTo": "abc123"}}}, ok('cookie-equal'))
+mapping(F, 'cookie-matches', {"method": "GET", "urlPath": "/c/matches", "cookies": {"id": {"matches": "[0-9]+"}}}, ok('cookie-matches'))
+mapping(F, 'cookie-absent', {"method": "GET", "urlPath": "/c/absent", "cookies": {"tracking": {"absent": True}}}, ok('cookie-absent'))
+mapping(F, 'basic-auth', {"method": "GET", "urlPath": "/auth/basic", "basicAuthCredentials": {"username": "ann", "password": "s3cret"}}, ok('basic-auth'))
+mapping(F, 'two-headers', {"method": "POST", "urlPath": "/h/two", "headers": {"Content-Type": {"contains": "json"}, "X-Id": {"matches": "[0-9]+"}}}, ok('two-headers'))
+def H(v): return {"X-Test": v}
+script('header-cookie-auth-matchers',
+    R('GET', '/h/h-equal', H('application/json')), R('GET', '/h/h-equal', H('application/JSON')), R('GET', '/h/h-equal'),
+    R('GET', '/h/h-case', H('token-ABC')), R('GET', '/h/h-case', H('token-abd')),
+    R('GET', '/h/h-contains', H('text/json; x')), R('GET', '/h/h-contains', H('text/plain')),
+    R('GET', '/h/h-matches', H('Bearer abc123')), R('GET', '/h/h-matches', H('Bearer ABC')),
+    R('GET', '/h/h-absent'), R('GET', '/h/h-absent', H('1')),
+    R('GET', '/h/h-absent-false', H('anything')), R('GET', '/h/h-absent-false'),
+    R('GET', '/h/h-not-matches', H('python')), R('GET', '/h/h-not-matches', H('curl/8')),
+    R('GET', '/h/h-or', H('a')), R('GET', '/h/h-or', H('bbb')), R('GET', '/h/h-or', H('c')),
+    R('GET', '/h/h-equal', {"x-test": "application/json"}),
+    R('GET', '/c/equal', {"Cookie": "session=abc123"}), R('GET', '/c/equal', {"Cookie": "a=1; session=abc123; b=2"}),
+    R('GET', '/c/equal', {"Cookie": "session=abc124"}), R('GET', '/c/equal'),
+    R('GET', '/c/matches', {"Cookie": "id=42"}), R('GET', '/c/matches', {"Cookie": "id=x"}),
+    R('GET', '/c/absent'), R('GET', '/c/absent', {"Cookie": "tracking=1"}), R('GET', '/c/absent', {"Cookie": "other=1"}),
+    R('GET', '/auth/basic', {"Authorization": "Basic " + base64.b64encode(b"ann:s3cret").decode()}),
+    R('GET', '/auth/basic', {"Authorization": "Basic " + base64.b64encode(b"ann:wrong").decode()}), R('GET', '/auth/basic'),
+    R('POST', '/h/two', {"Content-Type": "application/json", "X-Id": "7"}, body='{}'),
+    R('POST', '/h/two', {"Content-Type": "text/plain", "X-Id": "7"}, body='x'))
+
+F = 'matching/bodies.json'
+mapping(F, 'b-equal', {"method": "POST", "urlPath": "/b/equal", "bodyPatterns": [{"equalTo": "hello body"}]}, ok('b-equal'))
+mapping(F, 'b-equal-case', {"method": "POST", "urlPath": "/b/equal-case", "bodyPatterns": [{"equalTo": "HELLO", "caseInsensitive": True}]}, ok('b-equal-case'))
+mapping(F, 'b-contains', {"method": "POST", "urlPath": "/b/contains", "bodyPatterns": [{"contains": "needle"}]}, ok('b-contains'))
+mapping(F, 'b-matches', {"method": "POST", "urlPath": "/b/matches", "bodyPatterns": [{"matches": "id=[0-9]+&name=.*"}]}, ok('b-matches'))
+mapping(F, 'b-not-matches', {"method": "POST", "urlPath": "/b/not-matches", "bodyPatterns": [{"doesNotMatch": ".*secret.*"}]}, ok('b-not-matches'))
+mapping(F, 'b-json', {"method": "POST", "urlPath": "/b/json", "bodyPatterns": [{"equalToJson": {"name": "ann", "tags": ["a", "b"], "n": 1}}]}, ok('b-json'))
+mapping(F, 'b-json-string', {"method": "POST", "urlPath": "/b/json-string", "bodyPatterns": [{"equalToJson": "{\"k\": [1, 2]}"}]}, ok('b-json-string'))
+mapping(F, 'b-json-order', {"method": "POST", "urlPath": "/b/json-order", "bodyPatterns": [{"equalToJson": {"ids": [1, 2, 3]}, "ignoreArrayOrder": True}]}, ok('b-json-order'))
+mapping(F, 'b-json-extra', {"method": "POST", "urlPath": "/b/json-extra", "bodyPatterns": [{"equalToJson": {"user": {"id": 7}}, "ignoreExtraElements": True}]}, ok('b-json-extra'))
+mapping(F, 'b-json-both', {"method": "POST", "urlPath": "/b/json-both", "bodyPatterns": [{"equalToJson": {"items": [{"sku": "B"}, {"sku": "A"}]}, "ignoreArrayOrder": True, "ignoreExtraElements": True}]}, ok('b-json-both'))
+mapping(F, 'b-jsonpath', {"method": "POST", "urlPath": "/b/jsonpath", "bodyPatterns": [{"matchesJsonPath": "$.order.id"}]}, ok('b-jsonpath'))
+mapping(F, 'b-jsonpath-equal', {"method": "POST", "urlPath": "/b/jsonpath-equal", "bodyPatterns": [{"matchesJsonPath": {"expression": "$.user.name", "equalTo": "ann"}}]}, ok('b-jsonpath-equal'))
+mapping(F, 'b-jsonpath-contains', {"method": "POST", "urlPath": "/b/jsonpath-contains", "bodyPatterns": [{"matchesJsonPath": {"expression": "$.message", "contains": "urgent"}}]}, ok('b-jsonpath-contains'))
+mapping(F, 'b-jsonpath-filter', {"method": "POST", "urlPath": "/b/jsonpath-filter", "bodyPatterns": [{"matchesJsonPath": "$.items[?(@.qty > 5)]"}]}, ok('b-jsonpath-filter'))
+mapping(F, 'b-jsonpath-index', {"method": "POST", "urlPath": "/b/jsonpath-index", "bodyPatterns": [{"matchesJsonPath": {"expression": "$.items[0].sku", "matches": "A-[0-9]+"}}]}, ok('b-jsonpath-index'))
+mapping(F, 'b-jsonpath-filter-eq', {"method": "POST", "urlPath": "/b/jsonpath-filter-eq", "bodyPatterns": [{"matchesJsonPath": "$.items[?(@.sku == 'X')]"}]}, ok('b-jsonpath-filter-eq'))
+mapping(F, 'b-binary', {"method": "POST", "urlPath": "/b/binary", "bodyPatterns": [{"binaryEqualTo": base64.b64encode(bytes([0, 1, 2, 255, 254])).decode()}]}, ok('b-binary'))
+mapping(F, 'b-two-patterns', {"method": "POST", "urlPath": "/b/two", "bodyPatterns": [{"contains": "alpha"}, {"contains": "omega"}]}, ok('b-two-patterns'))
+mapping(F, 'b-or', {"method": "POST", "urlPath": "/b/or", "bodyPatterns": [{"or": [{"contains": "cat"}, {"contains": "dog"}]}]}, ok('b-or'))
+mapping(F, 'b-and', {"method": "POST", "urlPath": "/b/and", "bodyPatterns": [{"and": [{"contains": "red"}, {"doesNotContain": "blue"}]}]}, ok('b-and'))
+J = {"Content-Type": "application/json"}
+script('body-matchers',
+    R('POST', '/b/equal', body='hello body'), R('POST', '/b/equal', body='hello body!'), R('POST', '/b/equal'),
+    R('POST', '/b/equal-case', body='hello'), R('POST', '/b/equal-case', body='hallo'),
+    R('POST', '/b/contains', body='hay needle hay'), R('POST', '/b/contains', body='hay'),
+    R('POST', '/b/matches', body='id=12&name=x'), R('POST', '/b/matches', body='id=x&name=x'),
+    R('POST', '/b/not-matches', body='public'), R('POST', '/b/not-matches', body='my secret'),
+    R('POST', '/b/json', J, '{"n": 1, "tags": ["a", "b"], "name": "ann"}'), R('POST', '/b/json', J, '{"n":1,"tags":["b","a"],"name":"ann"}'),
+    R('POST', '/b/json', J, '{"n":1,"tags":["a","b"],"name":"ann","x":0}'), R('POST', '/b/json', J, 'not json'),
+    R('POST', '/b/json-string', J, '{"k":[1,2]}'), R('POST', '/b/json-string', J, '{"k":[2,1]}'),
+    R('POST', '/b/json-order', J, '{"ids":[3,1,2]}'), R('POST', '/b/json-order', J, '{"ids":[3,1]}'), R('POST', '/b/json-order', J, '{"ids":[3,1,2,4]}'),
+    R('POST', '/b/json-extra', J, '{"user":{"id":7,"name":"x"},"other":true}'), R('POST', '/b/json-extra', J, '{"user":{"id":8}}'),
+    R('POST', '/b/json-both', J, '{"items":[{"sku":"A","q":1},{"sku":"B"},{"sku":"C"}],"z":1}'), R('POST', '/b/json-both', J, '{"items":[{"sku":"A"}]}'),
+    R('POST', '/b/jsonpath', J, '{"order":{"id":5}}'), R('POST', '/b/jsonpath', J, '{"order":{}}'), R('POST', '/b/jsonpath', J, '[]'),
+    R('POST', '/b/jsonpath-equal', J, '{"user":{"name":"ann"}}'), R('POST', '/b/jsonpath-equal', J, '{"user":{"name":"bob"}}'),
+    R('POST', '/b/jsonpath-contains', J, '{"message":"this is urgent!"}'), R('POST', '/b/jsonpath-contains', J, '{"message":"later"}'),
+    R('POST', '/b/jsonpath-filter', J, '{"items":[{"qty":1},{"qty":9}]}'), R('POST', '/b/jsonpath-filter', J, '{"items":[{"qty":1}]}'),
+    R('POST', '/b/jsonpath-index', J, '{"items":[{"sku":"A-12"}]}'), R('POST', '/b/jsonpath-index', J, '{"items":[{"sku":"B-12"},{"sku":"A-1"}]}'),
+    R('POST', '/b/jsonpath-filter-eq', J, '{"items":[{"sku":"Y"},{"sku":"X"}]}'), R('POST', '/b/jsonpath-filter-eq', J, '{"items":[{"sku":"Y"}]}'),
+    R('POST', '/b/binary', body64=base64.b64encode(bytes([0, 1, 2, 255, 254])).decode()), R('POST', '/b/binary', body64=base64.b64encode(bytes([0, 1, 2])).decode()),
+    R('POST', '/b/two', body='alpha to omega'), R('POST', '/b/two', body='alpha only'),
+    R('POST', '/b/or', body='hot dog'), R('POST', '/b/or', body='cow'),
+    R('POST', '/b/and', body='red car'), R('POST', '/b/and', body='red and blue'))
+
+F = 'responses/responses.json'
+mapping(F, 'r-status-message', {"method": "GET", "url": "/r/status-message"}, {"status": 299, "statusMessage": "Custom Reason", "headers": {"X-Case": "r-status-message"}, "body": "custom"})
+mapping(F, 'r-headers-array', {"method": "GET", "url": "/r/headers"}, {"status": 200, "headers": {"X-Multi": ["one", "two"], "Cache-Control": "no-store", "Content-Type": "text/plain; charset=utf-8"}, "body": "multi"})
+mapping(F, 'r-json-body', {"method": "GET", "url": "/r/json"}, {"status": 200, "headers": {"Content-Type": "application/json"}, "jsonBody": {"id": 1, "price": 9.50, "tags": ["x", "y"], "nested": {"ok": True, "none": None}, "text": "é ✓ <tag> \"quoted\""}})
+mapping(F, 'r-base64-body', {"method": "GET", "url": "/r/base64"}, {"status": 200, "headers": {"Content-Type": "application/octet-stream"}, "base64Body": base64.b64encode(bytes(range(0, 256, 7))).decode()})
+mapping(F, 'r-body-file-text', {"method": "GET", "url": "/r/file-text"}, {"status": 200, "headers": {"Content-Type": "text/plain"}, "bodyFileName": "hello.txt"})
+mapping(F, 'r-body-file-json', {"method": "GET", "url": "/r/file-json"}, {"status": 200, "headers": {"Content-Type": "application/json"}, "bodyFileName": "data/user.json"})
+mapping(F, 'r-body-file-binary', {"method": "GET", "url": "/r/file-binary"}, {"status": 200, "bodyFileName": "data/blob.bin"})
+mapping(F, 'r-empty-201', {"method": "POST", "url": "/r/created"}, {"status": 201, "headers": {"Location": "/r/created/1"}})
+mapping(F, 'r-404-stub', {"method": "GET", "url": "/r/stubbed-404"}, {"status": 404, "body": "stubbed not found"})
+mapping(F, 'r-500', {"method": "GET", "url": "/r/500"}, {"status": 500, "headers": {"Retry-After": "3"}, "body": "oops"})
+mapping(F, 'r-unicode-body', {"method": "GET", "url": "/r/unicode"}, {"status": 200, "headers": {"Content-Type": "text/plain; charset=utf-8"}, "body": "grüße, 世界 🌍"})
+mapping(F, 'r-metadata', {"method": "GET", "url": "/r/metadata"}, ok('r-metadata'), metadata={"owner": "team-a", "tags": ["x"]}, persistent=True)
+script('responses',
+    R('GET', '/r/status-message'), R('GET', '/r/headers'), R('GET', '/r/json'), R('GET', '/r/base64'),
+    R('GET', '/r/file-text'), R('GET', '/r/file-json'), R('GET', '/r/file-binary'), R('POST', '/r/created'),
+    R('GET', '/r/stubbed-404'), R('GET', '/r/500'), R('GET', '/r/unicode'), R('GET', '/r/metadata'), R('HEAD', '/r/headers'))
+open(root + '/__files/hello.txt', 'w').write('Hello from a body file.\n')
+open(root + '/__files/data/user.json', 'w').write('{"id": 42, "name": "Ann"}\n')
+open(root + '/__files/data/blob.bin', 'wb').write(bytes([137, 80, 78, 71, 13, 10, 26, 10, 0, 0, 0, 13]))
+
+F = 'responses/delays-and-faults.json'
+mapping(F, 'd-fixed', {"method": "GET", "url": "/d/fixed"}, {"status": 200, "headers": {"X-Case": "d-fixed"}, "body": "slow", "fixedDelayMilliseconds": 300})
+mapping(F, 'd-uniform', {"method": "GET", "url": "/d/uniform"}, {"status": 200, "headers": {"X-Case": "d-uniform"}, "body": "uniform", "delayDistribution": {"type": "uniform", "lower": 100, "upper": 150}})
+mapping(F, 'd-lognormal', {"method": "GET", "url": "/d/lognormal"}, {"status": 200, "headers": {"X-Case": "d-lognormal"}, "body": "lognormal", "delayDistribution": {"type": "lognormal", "median": 50, "sigma": 0.1}})
+mapping(F, 'd-fixed-plus-uniform', {"method": "GET", "url": "/d/both"}, {"status": 200, "body": "both", "fixedDelayMilliseconds": 100, "delayDistribution": {"type": "uniform", "lower": 50, "upper": 60}})
+for fault in ['EMPTY_RESPONSE', 'CONNECTION_RESET_BY_PEER', 'RANDOM_DATA_THEN_CLOSE', 'MALFORMED_RESPONSE_CHUNK']:
+    mapping(F, 'f-' + fault.lower(), {"method": "GET", "url": "/f/" + fault.lower()}, {"fault": fault})
+script('delays', R('GET', '/d/fixed'), R('GET', '/d/uniform'), R('GET', '/d/lognormal'), R('GET', '/d/both'))
+script('faults', *[dict(R('GET', '/f/' + f.lower()), keepAlive=True) for f in ['EMPTY_RESPONSE', 'CONNECTION_RESET_BY_PEER', 'RANDOM_DATA_THEN_CLOSE', 'MALFORMED_RESPONSE_CHUNK']])
+
+F = 'matching/priorities.json'
+mapping(F, 'p-catch-all-low', {"method": "ANY", "urlPathPattern": "/p/.*"}, ok('p-catch-all-low', 418), priority=10)
+mapping(F, 'p-specific-high', {"method": "GET", "urlPath": "/p/special"}, ok('p-specific-high'), priority=1)
+mapping(F, 'p-default-older', {"method": "GET", "urlPath": "/p/tie"}, ok('p-default-older'))
+mapping(F, 'p-default-newer', {"method": "GET", "urlPath": "/p/tie"}, ok('p-default-newer'))
+mapping(F, 'p-explicit-5-older', {"method": "GET", "urlPathPattern": "/p/five/.*"}, ok('p-explicit-5-older'), priority=5)
+mapping(F, 'p-explicit-5-newer', {"method": "GET", "urlPath": "/p/five/x"}, ok('p-explicit-5-newer'), priority=5)
+mapping(F, 'p-low-beats-nothing', {"method": "GET", "urlPath": "/p/only-low"}, ok('p-low-beats-nothing'), priority=9)
+mapping(F, 'p-high-loses-on-header', {"method": "GET", "urlPath": "/p/header", "headers": {"X-Vip": {"equalTo": "yes"}}}, ok('p-high-loses-on-header'), priority=2)
+mapping(F, 'p-low-fallback', {"method": "GET", "urlPath": "/p/header"}, ok('p-low-fallback'), priority=8)
+script('priorities', R('GET', '/p/special'), R('POST', '/p/special'), R('GET', '/p/other'), R('GET', '/p/tie'),
+       R('GET', '/p/five/x'), R('GET', '/p/five/y'), R('GET', '/p/only-low'),
+       R('GET', '/p/header', {"X-Vip": "yes"}), R('GET', '/p/header', {"X-Vip": "no"}), R('GET', '/p/header'))
+
+F = 'matching/scenarios.json'
+mapping(F, 's-cart-empty', {"method": "GET", "url": "/s/cart"}, ok('s-cart-empty'), scenarioName="cart", requiredScenarioState="Started")
+mapping(F, 's-cart-add', {"method": "POST", "url": "/s/cart"}, ok('s-cart-add', 201), scenarioName="cart", newScenarioState="One item")
+mapping(F, 's-cart-one', {"method": "GET", "url": "/s/cart"}, ok('s-cart-one'), scenarioName="cart", requiredScenarioState="One item")
+mapping(F, 's-cart-checkout', {"method": "POST", "url": "/s/checkout"}, ok('s-cart-checkout'), scenarioName="cart", requiredScenarioState="One item", newScenarioState="Paid")
+mapping(F, 's-cart-paid', {"method": "GET", "url": "/s/cart"}, ok('s-cart-paid'), scenarioName="cart", requiredScenarioState="Paid")
+mapping(F, 's-flaky-1', {"method": "GET", "url": "/s/flaky"}, {"status": 503, "headers": {"Retry-After": "1"}}, scenarioName="flaky", requiredScenarioState="Started", newScenarioState="second")
+mapping(F, 's-flaky-2', {"method": "GET", "url": "/s/flaky"}, {"status": 503, "headers": {"Retry-After": "2"}}, scenarioName="flaky", requiredScenarioState="second", newScenarioState="ok")
+mapping(F, 's-flaky-ok', {"method": "GET", "url": "/s/flaky"}, ok('s-flaky-ok'), scenarioName="flaky", requiredScenarioState="ok")
+mapping(F, 's-any-state', {"method": "GET", "url": "/s/any"}, ok('s-any-state'), scenarioName="flaky")
+script('scenario-cart', R('GET', '/s/cart'), R('POST', '/s/checkout'), R('POST', '/s/cart'), R('GET', '/s/cart'), R('POST', '/s/checkout'),
+       R('GET', '/s/cart'), R('POST', '/s/cart'), R('GET', '/s/cart'))
+script('scenario-flaky', R('GET', '/s/any'), R('GET', '/s/flaky'), R('GET', '/s/any'), R('GET', '/s/flaky'), R('GET', '/s/flaky'), R('GET', '/s/flaky'), R('GET', '/s/any'))
+script('near-misses', R('GET', '/m/exact?a=1&b=3'), R('GET', '/m/exac?a=1&b=2'), R('GET', '/nothing/here'), R('POST', '/b/json', J, '{"name":"ann"}'),
+       R('GET', '/q/q-equal?v=red&v=blue'), R('GET', '/h/h-equal', {"X-Test": "application/json "}), R('GET', '/r/json/'), R('get', '/r/json'))
+
+single = {"id": mid('single-file-mapping'), "name": "single-file-mapping", "request": {"method": "GET", "url": "/single"}, "response": {"status": 200, "headers": {"X-Case": "single"}, "body": "one mapping per file"}}
+json.dump(single, open(root + '/mappings/single.json', 'w'), indent=2)
+script('single-mapping-file', R('GET', '/single'), R('GET', '/single?x=1'))
+
+for f, ms in files.items():
+    json.dump({"mappings": ms}, open(root + '/mappings/' + f, 'w'), indent=2, ensure_ascii=False)
+json.dump({"scripts": scripts}, open('scripts.json', 'w'), indent=1, ensure_ascii=False)
+print(sum(len(m) for m in files.values()) + 1, 'mappings;', sum(len(s['requests']) for s in scripts), 'requests')
