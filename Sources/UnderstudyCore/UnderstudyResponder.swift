@@ -3,6 +3,9 @@
 /// a responder of its own made by ``init(session:configuration:)``.
 ///
 /// Not `Sendable`: one thread (the transport's event loop) drives it.
+/// Hot stored properties are `@exclusivity(unchecked)`: only the event-loop thread touches them and
+/// no access overlaps another, so the runtime's dynamic exclusivity check (~65 instructions per
+/// access, several per request) buys nothing.
 public final class UnderstudyResponder: HTTPResponder {
     private let stubPaths: [String]
     /// The stubs last loaded from `stubPaths` (without stubs posted to the admin API): what a
@@ -11,7 +14,7 @@ public final class UnderstudyResponder: HTTPResponder {
     /// The engine behind the responder, for callers that want the journal or stubs directly.
     public let engine: StubEngine
     /// The sessions this (main-port) responder hosts; nil until ``enableSessions(_:)``.
-    public private(set) var sessions: SessionRegistry?
+    @exclusivity(unchecked) public private(set) var sessions: SessionRegistry?
     /// Whether this responder serves a session's port (whose admin API has no `/sessions`).
     private let isSession: Bool
 
@@ -66,26 +69,44 @@ public final class UnderstudyResponder: HTTPResponder {
 
     /// Answers a request now, or later for `GET /__admin/requests/wait`. On the main port, a
     /// request with an `Understudy-Session: ID` header is the session's, exactly as if it had
-    /// been sent to the session's port.
+    /// been sent to the session's port. Journals before returning (see
+    /// ``answerAwaitingDelivery(_:)`` for a transport's version).
     public func answer(_ request: HTTPRequest) -> HTTPAnswer {
+        let (answer, ticket) = answerAwaitingDelivery(request)
+        if case .now(let response) = answer { ticket?.commit(.planned(response)) }
+        return answer
+    }
+
+    /// As ``answer(_:)``, but a journaled request's entry waits in the returned ticket for the
+    /// transport to report what it sent (admin requests get no ticket: they are not journaled).
+    public func answerAwaitingDelivery(_ request: HTTPRequest) -> (answer: HTTPAnswer, journal: JournalTicket?) {
         if let sessions, let id = request.headers[Self.sessionHeader] {
             guard let session = sessions.session(id) else {
                 let reason = "no session with id `\(id)` (from the \(Self.sessionHeader) header); it may have been deleted or reclaimed after --session-idle-timeout"
-                return .now(StubEngine.isAdminPath(request.path) ? engine.authorizationRefusal(request) ?? AdminResponse.error(404, reason)
-                                                                 : engine.reject(request, status: 404, reason: reason))
+                if StubEngine.isAdminPath(request.path) {
+                    return (.now(engine.authorizationRefusal(request) ?? AdminResponse.error(404, reason)), nil)
+                }
+                let (response, ticket) = engine.reject(request, status: 404, reason: reason, awaitingDelivery: true)
+                return (.now(response), ticket)
             }
-            return session.answer(request)
+            return session.answerAwaitingDelivery(request)
         }
         if StubEngine.isAdminPath(request.path) {
-            if let response = sessionsAdmin(request) { return .now(response) }
-            return engine.adminAnswer(request, reload: reload)
+            if let response = sessionsAdmin(request) { return (.now(response), nil) }
+            return (engine.adminAnswer(request, reload: reload), nil)
         }
-        return .now(engine.handle(request))
+        let (response, ticket) = engine.handle(request, awaitingDelivery: true)
+        return (.now(response), ticket)
     }
 
     /// Journals a request the transport refused and returns what to send.
     public func reject(_ request: HTTPRequest, status: Int, reason: String) -> HTTPResponse {
         engine.reject(request, status: status, reason: reason)
+    }
+
+    /// As ``reject(_:status:reason:)``, with the entry left to the transport.
+    public func rejectAwaitingDelivery(_ request: HTTPRequest, status: Int, reason: String) -> (response: HTTPResponse, journal: JournalTicket?) {
+        engine.reject(request, status: status, reason: reason, awaitingDelivery: true)
     }
 
     /// Re-reads the stub paths, all-or-nothing: on failure the current stubs stay. On success

@@ -6,6 +6,9 @@ import UnderstudyCore
 /// Created with the connection's bufferevent (see `HTTPServer+Callbacks.swift`), kept alive by
 /// the server's table, and dropped in evhttp's close callback, which runs before evhttp frees
 /// the connection and its request.
+/// Hot stored properties are `@exclusivity(unchecked)`: only the event-loop thread touches them and
+/// no access overlaps another, so the runtime's dynamic exclusivity check (~65 instructions per
+/// access, several per request) buys nothing.
 final class Connection {
     /// The connection's bufferevent, which the server created for evhttp.
     let bufferevent: OpaquePointer
@@ -14,30 +17,35 @@ final class Connection {
     /// Whether the connection speaks TLS (it came in on the HTTPS listener).
     let secure: Bool
     /// The evhttp connection, learnt when the first bytes arrive.
-    var evcon: OpaquePointer?
+    @exclusivity(unchecked) var evcon: OpaquePointer?
     /// Reads the raw request stream alongside evhttp (method names, refused requests).
-    var parser: RequestStreamParser
+    @exclusivity(unchecked) var parser: RequestStreamParser
     /// Heads seen on the wire and not yet handed over by evhttp, oldest first.
-    var heads: [RequestHead] = []
+    @exclusivity(unchecked) var heads: [RequestHead] = []
     /// The request being answered. evhttp reads the next request on a connection only after
     /// the previous response is written, so there is at most one.
-    var current: PendingReply?
+    @exclusivity(unchecked) var current: PendingReply?
     /// The server, while the connection is open.
     weak var server: HTTPServer?
     /// The raw-stream reader's registration on the input buffer, removed on close.
     var tap: OpaquePointer?
-    /// Armed when a request's first byte arrives, cancelled when evhttp hands the request over:
-    /// a whole head (and body) must arrive within the idle timeout, however slowly it trickles.
-    /// One timer per connection, made on its first request and re-armed for each later one.
+    /// A whole head (and body) must arrive within the idle timeout of its first byte, however
+    /// slowly it trickles. One timer per connection, made on its first request. It is not
+    /// removed when evhttp hands a request over (removing and re-adding it cost ~600
+    /// instructions a request): when it fires it checks whether a request is still arriving and
+    /// since when, and re-arms itself for what is left of that request's deadline.
     var requestDeadline: EventHandle?
-    /// Whether ``requestDeadline`` is pending (a request has begun and not been handed over).
-    var deadlineArmed = false
+    /// Whether a request has begun arriving and has not been handed over (its deadline counts).
+    @exclusivity(unchecked) var deadlineArmed = false
+    /// Monotonic nanoseconds when the arriving request's first byte came.
+    @exclusivity(unchecked) var requestBegan: UInt64 = 0
+    /// Whether ``requestDeadline`` is pending in the loop.
+    @exclusivity(unchecked) var deadlineTimerPending = false
 
-    /// Stops the request deadline, keeping its timer for the connection's next request.
+    /// The request has been handed over: its deadline no longer counts (the timer stays pending
+    /// for the connection's next request, see ``requestDeadline``).
     func cancelDeadline() {
-        guard deadlineArmed else { return }
         deadlineArmed = false
-        requestDeadline?.remove()
     }
 
     init(bufferevent: OpaquePointer, responder: any HTTPResponder, secure: Bool = false, parser: RequestStreamParser) {

@@ -35,7 +35,8 @@ extension HTTPServer {
         stopWatch = EventHandle(watch)
         stopWatch?.add()
         installListenerBackoff(context: context)
-        if responder is any JournalBatching {
+        batching = responder as? any JournalBatching
+        if batching != nil {
             batchEnd = EventHandle(event_new(base, -1, 0, { _, _, context in
                 guard let context else { return }
                 Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().closeJournalBatch()
@@ -89,7 +90,7 @@ extension HTTPServer {
     /// Before the responder journals a request: journal lines of this loop pass are written
     /// together once its callbacks have run, before any of its responses reach a socket.
     func openJournalBatch() {
-        guard !batchOpen, let batchEnd, let batching = responder as? any JournalBatching else { return }
+        guard !batchOpen, let batchEnd, let batching else { return }
         batchOpen = true
         batching.beginJournalBatch()
         batchEnd.activate()
@@ -98,7 +99,7 @@ extension HTTPServer {
     func closeJournalBatch() {
         guard batchOpen else { return }
         batchOpen = false
-        (responder as? any JournalBatching)?.endJournalBatch()
+        batching?.endJournalBatch()
     }
 
     /// Creates a connection's bufferevent (as evhttp would: no fd yet, evhttp closes the fd) and
@@ -164,9 +165,9 @@ extension HTTPServer {
     /// A request's bytes must all arrive within the idle timeout of its first one: libevent's
     /// read timeout restarts with every byte, so a client trickling a head would otherwise hold
     /// its connection forever (slowloris). On expiry the connection is closed.
-    /// The timer is made once per connection and re-armed per request; every deadline has the
-    /// same length, so it goes in libevent's common-timeout queue for that length (constant-time
-    /// add and remove) rather than the timer heap.
+    /// The timer is made once per connection and stays pending across requests (see
+    /// ``Connection/requestDeadline``); a full-length deadline goes in libevent's common-timeout
+    /// queue for that length (constant-time add) rather than the timer heap.
     func armRequestDeadline(on connection: Connection) {
         guard let timeout = requestTimeout else { return }
         if connection.requestDeadline == nil {
@@ -174,13 +175,26 @@ extension HTTPServer {
             connection.requestDeadline = EventHandle(event_new(base, -1, 0, { _, _, context in
                 guard let context else { return }
                 let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
+                connection.deadlineTimerPending = false
+                guard connection.deadlineArmed, let server = connection.server, connection.current == nil,
+                      let evcon = connection.evcon else { return }
+                // The timer may have been armed for an earlier request: expire only once this
+                // request's own deadline has passed, else wait out the rest of it.
+                let now = server.clock.nanoseconds()
+                let due = connection.requestBegan &+ UInt64(server.configuration.idleTimeoutSeconds) &* 1_000_000_000
+                if now < due {
+                    connection.deadlineTimerPending = true
+                    connection.requestDeadline?.add(afterSeconds: Double(due - now) / 1_000_000_000)
+                    return
+                }
                 connection.deadlineArmed = false
-                guard let server = connection.server, connection.current == nil, let evcon = connection.evcon else { return }
                 server.expire(connection, evcon: evcon)
             }, context))
         }
-        guard let timer = connection.requestDeadline else { return }
         connection.deadlineArmed = true
+        connection.requestBegan = clock.nanoseconds()
+        guard !connection.deadlineTimerPending, let timer = connection.requestDeadline else { return }
+        connection.deadlineTimerPending = true
         timer.add(timeout: timeout)
     }
 
@@ -189,6 +203,7 @@ extension HTTPServer {
         // Keep the timer's event alive until this callback returns.
         let timer = connection.requestDeadline
         connection.deadlineArmed = false
+        connection.deadlineTimerPending = false
         connection.requestDeadline = nil
         withExtendedLifetime(timer) { evhttp_connection_free(evcon) }
     }
@@ -208,13 +223,21 @@ extension HTTPServer {
         }, Unmanaged.passUnretained(connection).toOpaque())
     }
 
-    /// evhttp is about to free the connection (and any request on it).
+    /// evhttp is about to free the connection (and any request on it). A request still waiting
+    /// for its answer never gets one: its client is gone.
     func closed(_ connection: Connection) {
         connection.deadlineArmed = false
+        connection.deadlineTimerPending = false
         connection.requestDeadline = nil
         if let pending = connection.current {
             connection.current = nil
+            if !pending.sent {
+                pending.sent = true
+                pending.journal?.commit(.clientGone)
+                log(pending, status: nil, fault: nil, outcome: .clientGone)
+            }
             pending.timer = nil
+            pending.hangupWatch = nil
             pending.deferral?.cancel()  // the client left before a long poll was answered
             finishRequest()
         }

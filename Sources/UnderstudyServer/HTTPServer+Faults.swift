@@ -17,7 +17,17 @@ extension HTTPServer {
     func carryOut(_ fault: Fault, for pending: PendingReply, on connection: Connection) {
         guard let evcon = connection.evcon, let bufferevent = evhttp_connection_get_bufferevent(evcon) else { return }
         let fd = bufferevent_getfd(bufferevent)
-        log(pending, status: pending.response.status, fault: fault)
+        // Two faults send a status line and headers first; the journal records that head.
+        let head: HTTPHeaders? = switch fault {
+        case .closeAfterHeaders: Self.headFields(of: pending.response)
+        case .malformedResponseChunk: Self.chunkedHeadFields(of: pending.response)
+        default: nil
+        }
+        // The fault's bytes (or reset) go out at once below, so the entry must be in the file
+        // first: commit, then write out any batch this loop pass has collected.
+        pending.journal?.commit(.faulted(fault, head: head.map { (pending.response.status, $0) }))
+        closeJournalBatch()
+        log(pending, status: head == nil ? nil : pending.response.status, fault: fault, outcome: .fault)
         connection.current = nil
         pending.timer = nil
         finishRequest()
@@ -44,16 +54,26 @@ extension HTTPServer {
         evhttp_connection_free(evcon)
     }
 
-    /// The status line and headers of `response` with a Content-Length the body never fills
-    /// (the stub body's length, or 1 when it is empty, so the truncation is always visible).
-    static func headBytes(of response: HTTPResponse) -> [UInt8] {
-        var text = "HTTP/1.1 \(response.status) \(response.reason ?? ReasonPhrase.of(response.status))\r\n"
+    /// The header fields `close-after-headers` sends: the stub's, with a Content-Length the body
+    /// never fills (the stub body's length, or 1 when it is empty, so the truncation is always
+    /// visible).
+    static func headFields(of response: HTTPResponse) -> HTTPHeaders {
+        var fields = HTTPHeaders()
         for field in response.headers
         where !HTTPHeaders.namesMatch(field.name, "Content-Length") && !HTTPHeaders.namesMatch(field.name, "Transfer-Encoding") {
+            fields.append(name: field.name, value: field.value)
+        }
+        fields.append(name: "Content-Length", value: String(max(response.body.count, 1)))
+        return fields
+    }
+
+    /// The status line and ``headFields(of:)`` of `response`, as bytes.
+    static func headBytes(of response: HTTPResponse) -> [UInt8] {
+        var text = "HTTP/1.1 \(response.status) \(response.reason ?? ReasonPhrase.of(response.status))\r\n"
+        for field in headFields(of: response) {
             text += "\(field.name): \(field.value)\r\n"
         }
-        text += "Content-Length: \(max(response.body.count, 1))\r\n\r\n"
-        return Array(text.utf8)
+        return Array((text + "\r\n").utf8)
     }
 
     /// Writes the bytes as the client will read them: inside the TLS stream (then close_notify, so
@@ -72,15 +92,24 @@ extension HTTPServer {
     /// suite's comparison exact.
     static let brokenChunk: [UInt8] = Array("lskdu018973t09sylgasjkfg1][]'./.sdlv".utf8)
 
+    /// The header fields `malformed-response-chunk` sends: the stub's, announcing a chunked body.
+    static func chunkedHeadFields(of response: HTTPResponse) -> HTTPHeaders {
+        var fields = HTTPHeaders()
+        for field in response.headers
+        where !HTTPHeaders.namesMatch(field.name, "Content-Length") && !HTTPHeaders.namesMatch(field.name, "Transfer-Encoding") {
+            fields.append(name: field.name, value: field.value)
+        }
+        fields.append(name: "Transfer-Encoding", value: "chunked")
+        return fields
+    }
+
     /// The status line and headers of `response` announcing a chunked body.
     static func chunkedHeadBytes(of response: HTTPResponse) -> [UInt8] {
         var text = "HTTP/1.1 \(response.status) \(response.reason ?? ReasonPhrase.of(response.status))\r\n"
-        for field in response.headers
-        where !HTTPHeaders.namesMatch(field.name, "Content-Length") && !HTTPHeaders.namesMatch(field.name, "Transfer-Encoding") {
+        for field in chunkedHeadFields(of: response) {
             text += "\(field.name): \(field.value)\r\n"
         }
-        text += "Transfer-Encoding: chunked\r\n\r\n"
-        return Array(text.utf8)
+        return Array((text + "\r\n").utf8)
     }
 
     /// Writes everything to a fresh socket; the bytes are few, so the send buffer takes them.

@@ -7,8 +7,9 @@ import CLibevent
 import UnderstudyCore
 
 extension HTTPServer {
-    /// evhttp has parsed a request: build the engine's view of it, ask the responder (which
-    /// journals it), then answer now, on a timer, or when the responder's deferred reply comes.
+    /// evhttp has parsed a request: build the engine's view of it, ask the responder, then
+    /// answer now, on a timer, or when the responder's deferred reply comes. The journal entry
+    /// is written when the answer goes out (see ``send(_:on:)``), so it records what was sent.
     func accept(_ request: OpaquePointer, responder: any HTTPResponder) {
         let receivedAt = clock.nanoseconds()
         guard let evcon = evhttp_request_get_connection(request) else { return }
@@ -51,19 +52,20 @@ extension HTTPServer {
         if let connection, connection.secure { engineRequest.isSecure = true }
         openJournalBatch()
         let response: HTTPResponse
+        let journal: JournalTicket?
         if let refusal {
-            response = responder.reject(engineRequest, status: 400, reason: refusal)
+            (response, journal) = responder.rejectAwaitingDelivery(engineRequest, status: 400, reason: refusal)
         } else {
-            switch responder.answer(engineRequest) {
-            case .now(let answer):
-                response = answer
-            case .later(let deferral):
+            switch responder.answerAwaitingDelivery(engineRequest) {
+            case (.now(let answer), let ticket):
+                (response, journal) = (answer, ticket)
+            case (.later(let deferral), _):
                 answerLater(deferral, request: request, method: method, target: target, receivedAt: receivedAt, on: connection)
                 return
             }
         }
 
-        let pending = PendingReply(request: request, response: response, method: method, target: target,
+        let pending = PendingReply(request: request, response: response, journal: journal, method: method, target: target,
                                    receivedAt: receivedAt, closeAfter: closeAfter)
         inFlight += 1
         guard let connection else {
@@ -122,33 +124,6 @@ extension HTTPServer {
         if draining { deferral.expire() }
     }
 
-    /// While a long poll waits, evhttp does not read its connection, so a client that hangs up
-    /// would go unnoticed until the reply is written. A read event on the socket notices: end
-    /// of stream (or an error) closes the connection, whose close callback cancels the wait.
-    /// Bytes instead (a pipelined request) just end the watch; evhttp reads them after the reply.
-    func watchForHangup(_ pending: PendingReply, on connection: Connection) {
-        let fd = bufferevent_getfd(connection.bufferevent)
-        guard fd >= 0 else { return }
-        let watch = EventHandle(event_new(base, fd, Int16(EV_READ), { fd, _, context in
-            guard let context else { return }
-            let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
-            // Closing frees the pending reply and this event with it: keep the event alive until its callback returns.
-            let watch = connection.current?.hangupWatch
-            withExtendedLifetime(watch) {
-                var byte: UInt8 = 0
-                let peeked = recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
-                let gone = peeked == 0 || (peeked < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
-                if gone, connection.current?.deferral != nil, let evcon = connection.evcon {
-                    evhttp_connection_free(evcon)
-                } else if peeked < 0 {
-                    connection.current?.hangupWatch?.add()  // spurious wake-up: keep watching
-                }
-            }
-        }, Unmanaged.passUnretained(connection).toOpaque()))
-        pending.hangupWatch = watch
-        watch?.add()
-    }
-
     /// Answers every pending long poll with what it has (the server is stopping).
     func expireDeferredReplies() {
         for connection in Array(connections.values) {
@@ -171,17 +146,20 @@ extension HTTPServer {
                 pending.timer?.add(afterSeconds: Double(pending.dueAt - now) / 1_000_000_000)
                 return
             }
+            if pending.response.fault == nil { server.openJournalBatch() }
             server.send(pending, on: connection)
         }, context))
         pending.timer = timer
         pending.dueAt = pending.receivedAt + UInt64(max(0, milliseconds) * 1_000_000)
         timer?.add(afterSeconds: milliseconds / 1000)
+        if milliseconds > 0 { watchForHangup(pending, on: connection) }
     }
 
     /// Writes the response (or carries out its fault).
     func send(_ pending: PendingReply, on connection: Connection?) {
         guard !pending.sent else { return }
         pending.sent = true
+        pending.hangupWatch = nil
         let response = pending.response
         if let fault = response.fault, let connection {
             carryOut(fault, for: pending, on: connection)
@@ -224,9 +202,53 @@ extension HTTPServer {
         if carriesBody, !response.body.isEmpty, let output = evhttp_request_get_output_buffer(request) {
             response.body.withUnsafeBytes { _ = evbuffer_add(output, $0.baseAddress, $0.count) }
         }
+        guard connection != nil else {
+            // Not our connection (cannot happen): evhttp may free the request as it replies.
+            journalAnswer(pending, carriesBody: carriesBody)
+            evhttp_send_reply(request, Int32(response.status), response.reason ?? ReasonPhrase.of(response.status), nil)
+            finishRequest()
+            return
+        }
         evhttp_send_reply(request, Int32(response.status), response.reason ?? ReasonPhrase.of(response.status), nil)
+        // evhttp has formatted the head into the connection's output buffer, which reaches the
+        // socket only on a later pass of the loop (when the socket is writable): journaling now
+        // is still before the first byte, and records the head exactly as evhttp completed it.
+        journalAnswer(pending, carriesBody: carriesBody)
         if let connection, connection.secure { coalesceTLSOutput(of: connection) }
-        if connection == nil { finishRequest() }
+    }
+
+    /// Commits the journal entry of an answer: its status, the head as evhttp holds it (lent as
+    /// raw bytes, no `String` made) and the body sent.
+    func journalAnswer(_ pending: PendingReply, carriesBody: Bool) {
+        guard let journal = pending.journal else { return }
+        let status = pending.response.status, body = carriesBody ? pending.response.body : []
+        guard let list = evhttp_request_get_output_headers(pending.request) else {
+            return journal.commit(.answered(status: status, headers: HTTPHeaders(), body: body))
+        }
+        var count = 0
+        var field = understudy_keyvalq_first(list)
+        while let current = field {
+            count += 1
+            field = understudy_keyval_next(current)
+        }
+        withUnsafeTemporaryAllocation(of: RawHeaderField.self, capacity: count) { raw in
+            var filled = 0
+            field = understudy_keyvalq_first(list)
+            while let current = field, filled < count {
+                if let key = current.pointee.key, let value = current.pointee.value {
+                    raw.initializeElement(at: filled, to: RawHeaderField(name: Self.bytes(key), value: Self.bytes(value)))
+                    filled += 1
+                }
+                field = understudy_keyval_next(current)
+            }
+            journal.commit(.answered(status: status, rawHeaders: UnsafeBufferPointer(rebasing: raw[..<filled]), body: body))
+            raw.baseAddress?.deinitialize(count: filled)
+        }
+    }
+
+    /// A C string's bytes, without the NUL.
+    static func bytes(_ text: UnsafeMutablePointer<CChar>) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: strlen(text))
     }
 
     /// Journals a request evhttp refuses on its own (evhttp sends the refusal itself and never
@@ -236,17 +258,19 @@ extension HTTPServer {
         openJournalBatch()
         var request = head.request()
         request.isSecure = secure
-        let response = responder.reject(request, status: status, reason: reason)
+        let (response, journal) = responder.rejectAwaitingDelivery(request, status: status, reason: reason)
+        journal?.commit(LibeventErrorPage.delivery(status: status))
         accessLog?(AccessLogEntry(method: head.method, target: head.target, status: response.status,
                                   stubID: response.stubID, fault: nil, milliseconds: clock.milliseconds(since: start)))
     }
 
-    func log(_ pending: PendingReply, status: Int, fault: Fault?) {
+    func log(_ pending: PendingReply, status: Int?, fault: Fault?, outcome: ReplyOutcome = .answered) {
         guard let accessLog else { return }
         accessLog(AccessLogEntry(method: pending.method, target: pending.target, status: status,
-                                 stubID: pending.response.stubID, fault: fault,
+                                 stubID: pending.response.stubID, fault: fault, outcome: outcome,
                                  milliseconds: clock.milliseconds(since: pending.receivedAt)))
     }
+
 
     /// Whether a response carries a body (and so a Content-Length, which evhttp adds exactly
     /// then): not for HEAD, 1xx, 204 or 304 (RFC 9110 §6.4.1).
@@ -315,6 +339,11 @@ extension HTTPServer {
     /// The request's header fields in arrival order, in an array allocated once at its size.
     static func headers(of request: OpaquePointer) -> HTTPHeaders {
         guard let list = evhttp_request_get_input_headers(request) else { return HTTPHeaders() }
+        return fields(of: list)
+    }
+
+    /// An evhttp header list's fields in order, in an array allocated once at its size.
+    static func fields(of list: UnsafeMutablePointer<evkeyvalq>) -> HTTPHeaders {
         var count = 0
         var field = understudy_keyvalq_first(list)
         while let current = field {

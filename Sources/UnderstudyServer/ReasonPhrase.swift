@@ -12,6 +12,16 @@ enum ReasonPhrase {
         }
     }
 
+    /// The phrase libevent 2.1's own table gives `status`, for the error pages it sends itself.
+    static func libevent(_ status: Int) -> String {
+        switch status {
+        case 400: return "Bad Request"
+        case 413: return "Request Entity Too Large"
+        case 431: return "Client Error"
+        default: return of(status)
+        }
+    }
+
     private static let phrases: [Int: String] = [
         100: "Continue", 101: "Switching Protocols", 102: "Processing", 103: "Early Hints",
         200: "OK", 201: "Created", 202: "Accepted", 203: "Non-Authoritative Information", 204: "No Content",

@@ -2,14 +2,19 @@
 public struct DaemonHealth: Codable, Sendable, Equatable {
     public var status: String
     public var stubs: Int
+    /// Journal entries in memory.
     public var requests: Int
-    /// Pending `requests/wait` long polls (daemons that report it).
+    /// Requests received whose answer is still waiting out a delay, not yet journaled (nil from a
+    /// daemon that predates the field).
+    public var pending: Int?
+    /// Pending `requests/wait` long polls (nil from a daemon that predates the field).
     public var waiting: Int?
 
-    public init(status: String, stubs: Int, requests: Int, waiting: Int? = nil) {
+    public init(status: String, stubs: Int, requests: Int, pending: Int? = nil, waiting: Int? = nil) {
         self.status = status
         self.stubs = stubs
         self.requests = requests
+        self.pending = pending
         self.waiting = waiting
     }
 }

@@ -11,9 +11,11 @@ enum JournalTable {
             if let fault = entry.fault { notes.append("fault \(fault)") }
             if entry.rateLimited { notes.append("rate-limited") }
             if let index = entry.responseIndex, entry.matched { notes.append("response #\(index)") }
+            if entry.outcome == .clientGone { notes.append("client gone") }
+            if let delay = entry.delayMs, delay > 0 { notes.append("delayed \(format(delay)) ms") }
             let target = entry.path + (entry.query.map { "?\($0)" } ?? "")
             rows.append([mark.contains(entry.seq) ? "▶" : "", String(entry.seq), format(entry.elapsedMs - origin),
-                         entry.method, clip(target, 48), String(entry.status), clip(entry.stub ?? "-", 24),
+                         entry.method, clip(target, 48), entry.status.map(String.init) ?? "-", clip(entry.stub ?? "-", 24),
                          notes.joined(separator: ", ")]
                         + headers.map { clip(entry.headers[$0.lowercased()]?.joined(separator: ", ") ?? "-", 40) })
         }

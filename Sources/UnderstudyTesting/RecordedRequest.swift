@@ -1,8 +1,14 @@
 import Foundation
 
-/// One request the daemon received, as its journal recorded it.
+/// One request the daemon received, as its journal recorded it, with what was sent back.
+///
+/// An entry is written when the request's fate is known: as its answer is sent (before any byte
+/// of it), when its fault is carried out, or when its client is seen to leave before a delayed
+/// answer. ``status`` is the status line actually sent, so it is nil for a fault that sent none
+/// and for a client that left (``outcome`` says which).
 public struct RecordedRequest: Codable, Sendable, Equatable {
-    /// 1, 2, … in arrival order.
+    /// 1, 2, … in the order entries were written: arrival order, except that a delayed answer
+    /// is journaled when it goes out.
     public var seq: Int
     /// Wall-clock arrival time, ISO 8601 UTC with milliseconds.
     public var time: String
@@ -26,8 +32,9 @@ public struct RecordedRequest: Codable, Sendable, Equatable {
     public var stub: String?
     /// Which response of the stub's sequence was served.
     public var responseIndex: Int?
-    /// The status sent (also for faults and rejected requests).
-    public var status: Int
+    /// The status line sent, or nil when none was: a fault before the head (every fault but
+    /// `close-after-headers`), a client that left before its answer, or a shutdown.
+    public var status: Int?
     /// The fault carried out instead of a normal response (`connection-reset`…).
     public var fault: String?
     /// The scenario transition this request caused.
@@ -36,6 +43,27 @@ public struct RecordedRequest: Codable, Sendable, Equatable {
     public var rateLimited: Bool
     /// The id of the session that received it; `nil` on the daemon's main port.
     public var session: String?
+    /// How the request ended on the wire (nil only from a daemon that predates the field).
+    public var outcome: Outcome?
+    /// The delay the stub asked for before answering, in milliseconds (0 when none).
+    public var delayMs: Double?
+    /// When the outcome happened (the answer sent, the fault carried out, the client seen gone),
+    /// on the same clock as ``elapsedMs``: `outcomeMs - elapsedMs` is how long the request was held.
+    public var outcomeMs: Double?
+    /// What was sent back: nil when no status line was sent.
+    public var response: RecordedResponse?
+
+    /// How a journaled request ended on the wire.
+    public enum Outcome: String, Codable, Sendable, Equatable {
+        /// The response was handed to the connection in full.
+        case answered
+        /// A fault was carried out (``RecordedRequest/fault``).
+        case fault
+        /// The client closed the connection before its (delayed) answer; nothing was sent.
+        case clientGone = "client-gone"
+        /// The daemon stopped before the (delayed) answer was due; nothing was sent.
+        case shutdown
+    }
 
     /// The first value of header `name` (any case).
     public func header(_ name: String) -> String? {

@@ -8,8 +8,11 @@ import Darwin
 /// for its readiness line.
 ///
 /// A fresh exec rather than fork(): forking a Swift process that may already run threads is
-/// unsafe. The child's stdout is a pipe to this process; its stderr is ours, so start-up errors
-/// reach the caller directly.
+/// unsafe. The child's stdin is /dev/null and its stdout a pipe to this process; its stderr is
+/// ours until it is ready, so start-up errors reach the caller directly. Just before its readiness
+/// line the child points stderr at `--log-file` or /dev/null, and just after it stdout at
+/// /dev/null, so once the line has reached the caller the daemon holds none of its descriptors
+/// (`out=$(understudy serve --detach 2>&1)` returns, as does Python's `capture_output`).
 enum Detacher {
     /// Seconds to wait for the child's readiness line before giving up on it.
     static let readinessTimeout: Double = 30
@@ -76,13 +79,20 @@ enum Detacher {
         return code == 0 ? 1 : code
     }
 
-    /// Points stdout at /dev/null once the readiness line is out: the parent that read it exits,
-    /// and a later write to its pipe would fail.
-    static func releaseStandardOutput() {
-        let null = open("/dev/null", O_WRONLY)
-        guard null >= 0 else { return }
-        dup2(null, 1)
-        close(null)
+    /// Makes `target` (1 or 2) a copy of `descriptor`, which is then closed: the daemon's output
+    /// moves to the log file, and the caller's descriptor is let go.
+    static func redirect(_ target: Int32, to descriptor: Int32) {
+        guard descriptor != target else { return }
+        while dup2(descriptor, target) < 0 && errno == EINTR {}
+        close(descriptor)
+    }
+
+    /// Points `target` (1 or 2) at `path` (`/dev/null`): once the readiness line is out, the
+    /// parent that read it exits, and the caller waiting on our output must see it end.
+    static func redirect(_ target: Int32, toDevice path: String) {
+        let fd = open(path, O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        redirect(target, to: fd)
     }
 
     private static func markDescriptorsCloseOnExec(except kept: Set<Int32>) {

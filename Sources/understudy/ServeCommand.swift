@@ -56,6 +56,11 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "How many journal entries to keep in memory (older ones are dropped and counted).")
     var journalLimit: Int = 100_000
 
+    @Option(help: ArgumentHelp(
+        "How many bytes of each response body the journal records (longer ones are cut and marked truncated); 0 records none.",
+        valueName: "bytes"))
+    var journalBodyLimit: Int = EngineConfiguration.defaultJournalBodyLimit
+
     @Option(help: "The status for requests no stub matches.")
     var unmatchedStatus: Int = 404
 
@@ -89,13 +94,20 @@ struct ServeCommand: ParsableCommand {
     @OptionGroup(title: "HTTPS")
     var tls: TLSOptions
 
-    @Flag(help: "Run in the background: return once the server is ready (exit 0), or fail with its error.")
+    @Flag(help: ArgumentHelp(
+        "Run in the background: return once the server is ready (exit 0), or fail with its error.",
+        discussion: "The daemon keeps none of the caller's descriptors: after the readiness line its output goes to --log-file, or nowhere."))
     var detach = false
 
     @Option(help: ArgumentHelp("Seed the generator random delays (`delayMs` distributions) are drawn from, so runs repeat; default: a random seed.", valueName: "n"))
     var seed: UInt64?
 
-    @Flag(help: "Do not write the access log (one line per request on stderr).")
+    @Option(help: ArgumentHelp(
+        "Once ready, write the access log and later messages (reload errors, warnings) to this file, appending, instead of stderr.",
+        valueName: "file"))
+    var logFile: String?
+
+    @Flag(help: "Do not write the access log (one line per request on stderr or --log-file).")
     var quiet = false
 
     @Flag(name: .customLong("exit-on-stdin-eof"), help: "Stop (as on SIGTERM) when standard input reaches end of file, so a test process that gives the daemon a pipe as stdin takes it along when it dies, even by SIGKILL.")
@@ -111,6 +123,8 @@ struct ServeCommand: ParsableCommand {
         guard (100...599).contains(unmatchedStatus) else { throw ValidationError("--unmatched-status must be between 100 and 599") }
         guard maxBody >= 0 else { throw ValidationError("--max-body must not be negative") }
         guard journalLimit >= 1 else { throw ValidationError("--journal-limit must be at least 1") }
+        guard journalBodyLimit >= 0 else { throw ValidationError("--journal-body-limit must not be negative") }
+        if let logFile, logFile.isEmpty { throw ValidationError("--log-file must name a file") }
         guard (256...(16 << 20)).contains(maxHeaderBytes) else {
             throw ValidationError("--max-header-bytes must be between 256 and \(16 << 20)")
         }
@@ -187,8 +201,19 @@ struct ServeCommand: ParsableCommand {
                 throw ExitCode(1)
             }
         }
+        // Opened before start-up completes, so a log file that cannot be written is a start-up error.
+        var logDescriptor: Int32?
+        if let logFile {
+            let fd = open(logFile, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+            guard fd >= 0 else {
+                Console.error("understudy: cannot open log file \(logFile): \(String(cString: strerror(errno)))")
+                throw ExitCode(1)
+            }
+            logDescriptor = fd
+        }
         var engineConfiguration = EngineConfiguration(unmatchedStatus: unmatchedStatus, journalLimit: journalLimit,
-                                                      journalSink: journalWriter, adminToken: token, seed: seed)
+                                                      journalSink: journalWriter, adminToken: token, seed: seed,
+                                                      journalBodyLimit: journalBodyLimit)
         engineConfiguration.certificateAuthorityPEM = tlsContext?.certificateAuthorityPEM
         let responder: UnderstudyResponder
         do {
@@ -253,10 +278,17 @@ struct ServeCommand: ParsableCommand {
             Console.error("understudy: warning: listening on \(host) (--allow-remote), reachable from other machines; stubs and the journal are open to them and \(admin)")
         }
         if exitOnStdinEOF { StandardInputWatcher.stopAtEndOfInput(server.controller) }
+        // From here on stderr is the log file, or (detached, without one) /dev/null: a detached
+        // daemon lets go of the caller's stderr before the readiness line lets the caller go on.
+        if let logDescriptor {
+            Detacher.redirect(2, to: logDescriptor)
+        } else if detachedChild {
+            Detacher.redirect(2, toDevice: "/dev/null")
+        }
         // One line; the HTTPS URL after the plain one, so readers of the first URL keep working.
         Console.out("understudy listening on \(server.url)" + (server.httpsURL.map { " \($0)" } ?? ""))
         if detachedChild {
-            Detacher.releaseStandardOutput()
+            Detacher.redirect(1, toDevice: "/dev/null")
         }
 
         server.run()

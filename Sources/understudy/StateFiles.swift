@@ -33,7 +33,7 @@ enum StateFiles {
         unlink(path)
     }
 
-    /// Reads a whole small file as text.
+    /// Reads a whole small file as text; nil (with `errno` set) when it cannot be opened.
     static func read(_ path: String) -> String? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }

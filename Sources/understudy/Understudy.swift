@@ -5,6 +5,6 @@ struct Understudy: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "understudy",
         abstract: "A local HTTP stub server for testing clients.",
-        subcommands: [ServeCommand.self, CheckCommand.self, StopCommand.self, ConvertWireMockCommand.self]
+        subcommands: [ServeCommand.self, CheckCommand.self, StopCommand.self, ConvertWireMockCommand.self, HARCommand.self]
     )
 }

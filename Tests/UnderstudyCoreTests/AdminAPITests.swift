@@ -18,7 +18,7 @@ final class AdminAPITests: XCTestCase {
         let response = engine.adminCall("GET", "/__admin/health")
         XCTAssertEqual(response.status, 200)
         XCTAssertEqual(response.headers["Content-Type"], "application/json")
-        XCTAssertEqual(response.text, #"{"status":"ok","stubs":3,"requests":1,"waiting":0}"#)
+        XCTAssertEqual(response.text, #"{"status":"ok","stubs":3,"requests":1,"pending":0,"waiting":0}"#)
     }
 
     func testListRequestsWithEveryFilter() throws {

@@ -14,7 +14,7 @@ final class JournalTests: XCTestCase {
         headers.append(name: "x-multi", value: "b")
         _ = engine.handle(HTTPRequest(method: "GET", target: "/posts?page=1", headers: headers, body: Array("hi \"there\"\n".utf8)))
         let line = String(decoding: engine.journalEntries[0].json, as: UTF8.self)
-        XCTAssertEqual(line, #"{"seq":1,"time":"2026-11-22T04:27:58.136Z","elapsedMs":12.345,"method":"GET","path":"/posts","query":"page=1","headers":{"host":["127.0.0.1:8080"],"x-multi":["a","b"]},"body":"hi \"there\"\n","matched":true,"stub":"p","responseIndex":0,"status":201,"fault":null,"scenario":null,"rateLimited":false,"delayMs":0}"#)
+        XCTAssertEqual(line, #"{"seq":1,"time":"2026-11-22T04:27:58.136Z","elapsedMs":12.345,"method":"GET","path":"/posts","query":"page=1","headers":{"host":["127.0.0.1:8080"],"x-multi":["a","b"]},"body":"hi \"there\"\n","matched":true,"stub":"p","responseIndex":0,"status":201,"fault":null,"scenario":null,"rateLimited":false,"outcome":"answered","delayMs":0,"outcomeMs":12.345,"response":{"status":201,"headers":{},"bodySize":0,"body":"","truncated":false}}"#)
     }
 
     func testLinesEscapeControlsQuotesAndLongValuesThatOutgrowTheScratchBuffer() throws {

@@ -5,7 +5,7 @@ import XCTest
 /// Builds an engine from stub JSON, with a manual clock so no test sleeps.
 func makeEngine(_ json: String, clock: ManualEngineClock = ManualEngineClock(), unmatchedStatus: Int = 404,
                 journalLimit: Int = 100_000, sink: (any JournalSink)? = nil,
-                file: StaticString = #filePath, line: UInt = #line) throws -> StubEngine {
+                journalBodyLimit: Int = EngineConfiguration.defaultJournalBodyLimit, file: StaticString = #filePath, line: UInt = #line) throws -> StubEngine {
     let set: StubSet
     do {
         set = try StubLoader.parse(bytes: Array(json.utf8), file: "test.json", root: nil)
@@ -14,7 +14,8 @@ func makeEngine(_ json: String, clock: ManualEngineClock = ManualEngineClock(), 
         throw error
     }
     return StubEngine(stubs: set, configuration: EngineConfiguration(
-        unmatchedStatus: unmatchedStatus, journalLimit: journalLimit, journalSink: sink, clock: clock))
+        unmatchedStatus: unmatchedStatus, journalLimit: journalLimit, journalSink: sink, clock: clock,
+        journalBodyLimit: journalBodyLimit))
 }
 
 /// Parses stub JSON expecting failure and returns the errors.

@@ -48,13 +48,19 @@ final class DaemonTests: XCTestCase {
     func testSigtermWithRequestsInFlightAnswersThemAndJournalsEachOnce() async throws {
         let journal = directory + "/journal.jsonl"
         let daemon = try Daemon([TestPaths.fixture("valid"), "--journal", journal, "--quiet"], directory: directory)
+        // Long enough that the six requests are surely all waiting when SIGTERM comes.
+        let added = try curl(["-X", "POST", daemon.url + "/__admin/stubs", "--data-binary",
+                              #"{"stubs":[{"id":"slower","request":{"path":"/slower"},"responses":[{"body":"slow","delayMs":2000}]}]}"#])
+        XCTAssertTrue(added.stdout.contains("slower"), added.stdout + added.stderr)
         let client = HTTPClient(base: daemon.url)
         async let slow = withThrowingTaskGroup(of: Int.self) { group in
-            for _ in 0..<6 { group.addTask { try await client.fetch("/slow").status } }
+            for _ in 0..<6 { group.addTask { try await client.fetch("/slower").status } }
             return try await group.reduce(into: [Int]()) { $0.append($1) }
         }
-        // Every slow request has been received (and journaled) once six lines are in the file.
-        XCTAssertTrue(waitUntil { Self.lines(journal).count == 6 })
+        // Every slow request has been received once the daemon counts six pending answers (they
+        // are journaled when answered).
+        XCTAssertTrue(waitUntil { (try? Self.pending(daemon.url)) == 6 })
+        XCTAssertEqual(Self.lines(journal).count, 0, "a delayed request is journaled when its answer goes out")
         daemon.signal(SIGTERM)
         let statuses = try await slow
         XCTAssertEqual(statuses, Array(repeating: 200, count: 6), "in-flight delayed responses finish")
@@ -63,7 +69,15 @@ final class DaemonTests: XCTestCase {
         let entries = try Self.lines(journal).map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:] }
         XCTAssertEqual(entries.count, 6)
         XCTAssertEqual(Set(entries.compactMap { $0["seq"] as? Int }), Set(1...6), "each answered request exactly once")
-        XCTAssertTrue(entries.allSatisfy { $0["path"] as? String == "/slow" && $0["status"] as? Int == 200 })
+        XCTAssertTrue(entries.allSatisfy { $0["path"] as? String == "/slower" && $0["status"] as? Int == 200 })
+        XCTAssertTrue(entries.allSatisfy { $0["outcome"] as? String == "answered" })
+    }
+
+    /// `pending` from `GET /__admin/health`: requests whose delayed answer is not out yet.
+    static func pending(_ url: String) throws -> Int? {
+        let health = try curl([url + "/__admin/health"])
+        let object = try JSONSerialization.jsonObject(with: Data(health.stdout.utf8)) as? [String: Any]
+        return object?["pending"] as? Int
     }
 
     func testJournalFileHoldsAnEntryBeforeTheClientHasItsResponse() async throws {
@@ -119,7 +133,8 @@ final class DaemonTests: XCTestCase {
 
         let stopped = try runUnderstudy(["stop", "--pid-file", pidFile])
         XCTAssertEqual(stopped.exitCode, 0, stopped.stderr)
-        XCTAssertNotEqual(kill(pid, 0), 0, "the daemon is gone")
+        // `stop` returns once the pid file is gone, the daemon's last act before it exits.
+        XCTAssertTrue(waitUntil(timeout: 5) { processHasEnded(pid) }, "the daemon is gone")
         XCTAssertFalse(FileManager.default.fileExists(atPath: pidFile))
         XCTAssertFalse(FileManager.default.fileExists(atPath: portFile))
     }

@@ -131,7 +131,8 @@ final class SessionTransportTests: XCTestCase {
         kept.send("GET /__admin/health HTTP/1.1\r\nHost: x\r\n\r\n")
         XCTAssertEqual(kept.readResponse()?.status, 200)
         slow.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
-        XCTAssertTrue(waitUntil { (try? self.call(self.server.port, "GET", "/__admin/requests").body.contains("/slow")) ?? false })
+        // Received and waiting out its delay (a delayed request is journaled once answered).
+        XCTAssertTrue(waitUntil { (try? self.call(self.server.port, "GET", "/__admin/health").body.contains("\"pending\":1")) ?? false })
         server.requestStop()  // drains: the delayed answer holds the stop for 1.5 s
         XCTAssertTrue(waitUntil { self.refuses(self.server.port) }, "the listener closes as the drain starts")
         let sent = Date()

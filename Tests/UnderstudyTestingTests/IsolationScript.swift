@@ -37,7 +37,8 @@ enum IsolationStep: String, Sendable, CaseIterable {
 struct ExpectedEntry: Equatable, CustomStringConvertible {
     var method: String
     var path: String
-    var status: Int
+    /// The status line sent (the journal's `status`, nil when none was).
+    var status: Int?
     var matched: Bool
     var stub: String?
     var rateLimited: Bool
@@ -60,7 +61,7 @@ struct ExpectedEntry: Equatable, CustomStringConvertible {
         rateLimited = entry.rateLimited
     }
 
-    var description: String { "\(method) \(path) → \(status)\(stub.map { " (\($0))" } ?? "")\(rateLimited ? " limited" : "")" }
+    var description: String { "\(method) \(path) → \(status.map(String.init) ?? "-")\(stub.map { " (\($0))" } ?? "")\(rateLimited ? " limited" : "")" }
 }
 
 /// What a session that has seen only this test's requests must answer: an independent model

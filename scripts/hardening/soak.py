@@ -120,6 +120,10 @@ def client(number, port, deadline, tally, rng, lock, tls=None):
             body = b"x" * rng.randrange(0, 300) if method == "POST" and kind == "answer" else None
             if exclusive:
                 body = b""
+                # A request is journaled when its answer goes out or its client is seen to leave:
+                # wait until none is pending, so every request sent before the reset or reload
+                # is journaled before it.
+                wait_until_nothing_pending(connection)
             connection.request(method, path, body=body)
             response = connection.getresponse()
             response.read()
@@ -158,6 +162,17 @@ def client(number, port, deadline, tally, rng, lock, tls=None):
             lock.release_write() if exclusive else lock.release_read()
     if connection is not None:
         connection.close()
+
+
+def wait_until_nothing_pending(connection, timeout=15.0):
+    """Polls `GET /__admin/health` until `pending` (requests awaiting their answer) is 0."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        connection.request("GET", "/__admin/health")
+        health = json.loads(connection.getresponse().read())
+        if health.get("pending", 0) == 0:
+            return
+        time.sleep(0.01)
 
 
 def one_shot(port, method, path, kind, tls=None):

@@ -25,13 +25,25 @@ ensure_command() {
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$package" >&2
 }
 
+# Installs a PyPI module for python3 if it cannot be imported (pip from Debian's python3-pip when
+# missing; --break-system-packages only where the interpreter is Debian's externally managed one).
+ensure_python_module() {
+    local module=$1 package=${2:-$1}
+    python3 -c "import $module" >/dev/null 2>&1 && return 0
+    echo "understudy: installing $package from PyPI (for the black-box tests)" >&2
+    local sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    if ! python3 -m pip --version >/dev/null 2>&1; then
+        $sudo apt-get update -qq >&2 || true
+        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq python3-pip >&2
+    fi
+    python3 -m pip install --quiet "$package" >&2 2>/dev/null \
+        || python3 -m pip install --quiet --break-system-packages "$package" >&2
+}
+
 # Java and the PyPI `wiremock` package (which bundles the WireMock 2.35 standalone jar), for the
 # WireMock differential suite and SDK test in Tests/BlackBox.
 ensure_wiremock() {
     ensure_command java default-jre-headless
-    python3 -c 'import wiremock' 2>/dev/null && return 0
-    echo "understudy: installing the wiremock Python package (WireMock SDK and jar)" >&2
-    python3 -m pip --version >/dev/null 2>&1 || ensure_command pip3 python3-pip
-    python3 -m pip install -q 'wiremock==2.7.0' >&2 2>/dev/null \
-        || python3 -m pip install -q --break-system-packages 'wiremock==2.7.0' >&2
+    ensure_python_module wiremock 'wiremock==2.7.0'
 }

@@ -1,12 +1,15 @@
-/// The query filters of `GET /__admin/requests` and `GET /__admin/requests/wait`: which journal
-/// entries to return (`stub`, `method`, `path`, `matched`, `since`) and how many (`limit`).
+/// The query filters of `GET /__admin/requests`, `GET /__admin/requests/wait` and
+/// `GET /__admin/requests.har`: which journal entries to return (`stub`, `method`, `path`,
+/// `matched`, `status` — `404` or a class like `4xx` — and `since`) and how many (`limit`).
 struct JournalFilter {
-    static let names = ["stub", "method", "path", "matched", "since", "limit"]
+    static let names = ["stub", "method", "path", "matched", "status", "since", "limit"]
 
     var stub: String?
     var method: String?
     var path: String?
     var matched: Bool?
+    /// Inclusive status range: `404` is 404...404, `4xx` is 400...499.
+    var status: ClosedRange<Int>?
     var since = 0
     var limit = Int.max
 
@@ -29,6 +32,11 @@ struct JournalFilter {
                 case "false": filter.matched = false
                 default: return fail("matched must be true or false, found `\(value)`")
                 }
+            case "status":
+                guard let range = statusRange(value) else {
+                    return fail("status must be a status code like 404 or a class like 4xx, found `\(value)`")
+                }
+                filter.status = range
             case "since":
                 guard let number = Int(value), number >= 0 else { return fail("since must be a seq number (0 or more), found `\(value)`") }
                 filter.since = number
@@ -53,6 +61,25 @@ struct JournalFilter {
         if let method, entry.request.method.uppercased() != method { return false }
         if let path, entry.request.path != path, PercentDecoding.decodePath(entry.request.path) != path { return false }
         if let matched, entry.matched != matched { return false }
+        if let status, !Self.status(entry.status, isIn: status) { return false }
         return true
+    }
+
+    static func status(_ code: Int, isIn range: ClosedRange<Int>) -> Bool {
+        range.contains(code)
+    }
+
+    /// An entry with no status line sent passes no status filter.
+    static func status(_ code: Int?, isIn range: ClosedRange<Int>) -> Bool {
+        code.map(range.contains) ?? false
+    }
+
+    private static func statusRange(_ text: String) -> ClosedRange<Int>? {
+        let lowered = text.lowercased()
+        if lowered.count == 3, lowered.hasSuffix("xx"), let digit = Int(lowered.prefix(1)), (1...5).contains(digit) {
+            return (digit * 100)...(digit * 100 + 99)
+        }
+        guard let code = Int(text), (100...599).contains(code) else { return nil }
+        return code...code
     }
 }

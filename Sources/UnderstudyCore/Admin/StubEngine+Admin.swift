@@ -27,6 +27,7 @@ extension StubEngine {
     /// header gets 401 before anything else is looked at. A wait (`requests/wait`) called here
     /// answers with what the journal holds now, since nothing can complete it later.
     public func admin(_ request: HTTPRequest, reload: () -> Result<Int, StubLoadFailure>) -> HTTPResponse {
+        if let page = AdminPage.response(for: request) { return page }  // static, holds no data: served without the token
         if let refusal = authorizationRefusal(request) { return refusal }
         let method = request.method.uppercased()
         let segments = Self.adminSegments(request.path)
@@ -38,6 +39,7 @@ extension StubEngine {
                 JSONMember("status", .string("ok")),
                 JSONMember("stubs", .int(stubs.count)),
                 JSONMember("requests", .int(journal.count)),
+                JSONMember("pending", .int(awaitingDelivery)),
                 JSONMember("waiting", .int(waiters.count)),
             ]))
         case ["requests"]:
@@ -49,6 +51,15 @@ extension StubEngine {
                 return AdminResponse.value(.object([JSONMember("cleared", .int(cleared))]))
             default: return AdminResponse.methodNotAllowed(method, allowed: ["GET", "DELETE"])
             }
+        case ["requests.har"]:
+            guard method == "GET" else { return AdminResponse.methodNotAllowed(method, allowed: ["GET"]) }
+            return exportHAR(request)
+        case _ where segments.count == 3 && segments[0] == "requests" && segments[2] == "near-misses":
+            guard method == "GET" else { return AdminResponse.methodNotAllowed(method, allowed: ["GET"]) }
+            return explainRequest(segments[1])
+        case ["rate-limits"]:
+            guard method == "GET" else { return AdminResponse.methodNotAllowed(method, allowed: ["GET"]) }
+            return listRateLimits()
         case ["requests", "count"]:
             guard method == "POST" else { return AdminResponse.methodNotAllowed(method, allowed: ["POST"]) }
             return countRequests(request.body)

@@ -188,7 +188,7 @@ extension StubEngine {
         requestMembers += fields.filter { $0.key != "id" && $0.key != "wasMatched" }
         return JSONValue.object(fields + [
             JSONMember("request", .object(requestMembers)),
-            JSONMember("responseDefinition", .object([JSONMember("status", .int(entry.status))])),
+            JSONMember("responseDefinition", .object([JSONMember("status", entry.status.map { .int($0) } ?? .null)])),
         ]).jsonBytes
     }
 }

@@ -1,5 +1,5 @@
-/// How an engine behaves: the unmatched status, the journal cap and sink, the clock, and the
-/// admin token.
+/// How an engine behaves: the unmatched status, the journal cap, sink and body limit, the clock,
+/// and the admin token.
 ///
 /// Not `Sendable`: it may hold a sink object and a clock owned by the thread driving the engine.
 public struct EngineConfiguration {
@@ -23,16 +23,25 @@ public struct EngineConfiguration {
     /// `GET /__admin/tls/ca.pem`; `nil` when the daemon has no generated CA (no `--https`, or the
     /// user's own `--tls-cert`).
     public var certificateAuthorityPEM: String?
+    /// How many bytes of each response body the journal keeps (`response.body`); longer bodies are
+    /// cut there and flagged `truncated`. 0 keeps none (the size is still recorded).
+    public var journalBodyLimit: Int
+
+    /// The default ``journalBodyLimit``: 4 KiB, enough for the bodies stubs usually send while
+    /// bounding the in-memory journal.
+    public static let defaultJournalBodyLimit = 4096
 
     /// Creates a configuration; every parameter has the documented default.
     public init(unmatchedStatus: Int = 404, journalLimit: Int = 100_000,
                 journalSink: (any JournalSink)? = nil, clock: any EngineClock = SystemEngineClock(),
-                adminToken: String? = nil, sessionID: String? = nil, seed: UInt64? = nil) {
+                adminToken: String? = nil, sessionID: String? = nil, seed: UInt64? = nil,
+                journalBodyLimit: Int = EngineConfiguration.defaultJournalBodyLimit) {
         self.unmatchedStatus = unmatchedStatus
         self.journalLimit = max(1, journalLimit)
         self.journalSink = journalSink
         self.clock = clock
         self.adminToken = adminToken
+        self.journalBodyLimit = max(0, journalBodyLimit)
         self.seed = seed
         self.sessionID = sessionID
     }

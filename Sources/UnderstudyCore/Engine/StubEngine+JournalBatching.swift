@@ -2,10 +2,10 @@
 /// sinks keep getting every line as it is made.
 extension StubEngine: JournalBatching {
     public func beginJournalBatch() {
-        (configuration.journalSink as? any JournalBatching)?.beginJournalBatch()
+        sinkBatching?.beginJournalBatch()
     }
 
     public func endJournalBatch() {
-        (configuration.journalSink as? any JournalBatching)?.endJournalBatch()
+        sinkBatching?.endJournalBatch()
     }
 }

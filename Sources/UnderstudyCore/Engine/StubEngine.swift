@@ -10,30 +10,40 @@ import Foundation
 /// **Threading:** one thread drives an engine — in the daemon, the transport's event loop. It holds
 /// mutable state without locks, so it is deliberately not `Sendable`; the compiler keeps it on the
 /// thread that owns it.
+/// Hot stored properties are `@exclusivity(unchecked)`: only the event-loop thread touches them and
+/// no access overlaps another, so the runtime's dynamic exclusivity check (~65 instructions per
+/// access, several per request) buys nothing.
 public final class StubEngine {
     /// The loaded stubs in load order (the order they are tried in).
     public private(set) var stubs: [Stub] {
         didSet { boxes = stubs.map(StubBox.init) }
     }
     /// `stubs`, boxed, for the request path (see ``StubBox``).
-    private(set) var boxes: [StubBox]
-    var runtimes: [StubRuntime]
-    var index: StubIndex
-    var scenarios: ScenarioBook
-    var journal: Journal
+    @exclusivity(unchecked) private(set) var boxes: [StubBox]
+    @exclusivity(unchecked) var runtimes: [StubRuntime]
+    @exclusivity(unchecked) var index: StubIndex
+    @exclusivity(unchecked) var scenarios: ScenarioBook
+    @exclusivity(unchecked) var journal: Journal
     let configuration: EngineConfiguration
     /// The monotonic reading at creation; `elapsedMs` counts from here, across resets.
     let startNanoseconds: UInt64
+    /// Requests handed to the transport whose journal entry waits for their answer (a delay).
+    @exclusivity(unchecked) var awaitingDelivery = 0
+    /// The ticket last issued, reused once it is committed and no one else holds it.
+    @exclusivity(unchecked) private var spareTicket: JournalTicket?
     /// Names stubs posted to the admin API without an id.
     var adminStubCounter = 0
     /// Pending `GET /__admin/requests/wait` calls, completed as entries are journaled.
-    var waiters: [JournalWaiter] = []
-    private var cachedSecond: Int64 = .min
-    private var cachedTimePrefix = ""
+    @exclusivity(unchecked) var waiters: [JournalWaiter] = []
+    @exclusivity(unchecked) private var cachedSecond: Int64 = .min
+    @exclusivity(unchecked) private var cachedTimePrefix = ""
     /// Draws random delays; seeded from `configuration.seed` when given, so runs repeat.
     var delayGenerator: SeededGenerator
     /// Scratch space journal lines are encoded into.
     private let lineBuffer = JournalLineBuffer()
+    /// The journal sink as ``JournalBatching``, cast once (a protocol cast is a conformance
+    /// lookup, and batches open and close on every loop pass).
+    let sinkBatching: (any JournalBatching)?
 
     /// Creates an engine serving `stubs`.
     public init(stubs: StubSet, configuration: EngineConfiguration = EngineConfiguration()) {
@@ -44,29 +54,50 @@ public final class StubEngine {
         self.scenarios = ScenarioBook(stubs: stubs.stubs)
         self.journal = Journal(limit: configuration.journalLimit)
         self.configuration = configuration
+        self.sinkBatching = configuration.journalSink as? any JournalBatching
         self.startNanoseconds = configuration.clock.monotonicNanoseconds
         var system = SystemRandomNumberGenerator()
         self.delayGenerator = SeededGenerator(seed: configuration.seed ?? system.next())
     }
 
-    /// Answers one request and journals it before returning.
+    /// Answers one request and journals it before returning, as sending the response in full (or
+    /// carrying out its fault) would: for callers without a transport.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
+        let (response, ticket) = handle(request, awaitingDelivery: true)
+        ticket?.commit(.planned(response))
+        return response
+    }
+
+    /// Answers one request for a transport: the journal entry waits in the returned ticket until
+    /// the transport reports what it did (``JournalTicket/commit(_:)``), so the entry records
+    /// what was really sent, or that the client left first.
+    public func handle(_ request: HTTPRequest, awaitingDelivery: Bool) -> (response: HTTPResponse, journal: JournalTicket?) {
         let context = MatchContext(request)
         let now = configuration.clock.monotonicNanoseconds
         let winner = index.firstCandidate(method: context.method, path: context.path) { candidate in
             isEligible(candidate) && boxes[candidate].stub.request.matches(context)
         }
-        guard let winner else { return unmatched(context) }
-        return serve(winner, context, now: now)
+        if winner == nil, let icon = browserIcon(for: context) { return (icon, nil) }  // a browser's, not the client's: not journaled
+        let (response, record) = winner.map { serve($0, context, now: now) } ?? unmatched(context)
+        return journal(response, record, awaitingDelivery: awaitingDelivery, arrival: now)
     }
 
     /// Journals a request the transport refused (oversized body, say) and returns what to send.
     public func reject(_ request: HTTPRequest, status: Int, reason: String) -> HTTPResponse {
+        let (response, ticket) = reject(request, status: status, reason: reason, awaitingDelivery: true)
+        ticket?.commit(.planned(response))
+        return response
+    }
+
+    /// ``reject(_:status:reason:)`` for a transport, which commits the ticket with what it sent.
+    public func reject(_ request: HTTPRequest, status: Int, reason: String,
+                       awaitingDelivery: Bool) -> (response: HTTPResponse, journal: JournalTicket?) {
         let response = HTTPResponse(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"],
                                     body: Array((reason + "\n").utf8))
-        record(JournalRecord(request: request, matched: false, stubID: nil, responseIndex: nil, status: status,
-                             fault: nil, scenario: nil, rateLimited: false))
-        return response
+        let record = JournalRecord(request: request, matched: false, stubID: nil, responseIndex: nil, scenario: nil,
+                                   rateLimited: false)
+        return journal(response, record, awaitingDelivery: awaitingDelivery,
+                       arrival: configuration.clock.monotonicNanoseconds)
     }
 
     /// Replaces every stub (a reload): sequences, scenarios and rate limits start over; the journal stays.
@@ -97,6 +128,10 @@ public final class StubEngine {
     /// The journal in ascending `seq`.
     public var journalEntries: [JournalEntry] { journal.entries }
 
+    /// Requests received and not journaled yet because their answer is still pending (waiting
+    /// out a delay); each is journaled once its fate is known.
+    public var pendingRequests: Int { awaitingDelivery }
+
     /// How many entries the in-memory cap has evicted since start or reset.
     public var droppedJournalEntries: Int { journal.dropped }
 
@@ -115,7 +150,7 @@ public final class StubEngine {
         return true
     }
 
-    private func serve(_ winner: Int, _ context: MatchContext, now: UInt64) -> HTTPResponse {
+    private func serve(_ winner: Int, _ context: MatchContext, now: UInt64) -> (HTTPResponse, JournalRecord) {
         let box = boxes[winner]
         var limitHeaders: RateLimitHeaders?
         if let rule = box.stub.rateLimit {
@@ -148,14 +183,14 @@ public final class StubEngine {
             break
         }
         limitHeaders?.add(to: &headers)
-        record(JournalRecord(request: context.request, matched: true, stubID: box.stub.id, responseIndex: responseIndex,
-                             status: response.status, fault: response.fault, scenario: transition, rateLimited: false,
-                             delayMs: delayMs))
-        return HTTPResponse(status: response.status, headers: headers, body: response.body,
-                            delayMs: delayMs, fault: response.fault, stubID: box.stub.id, reason: response.statusMessage)
+        let record = JournalRecord(request: context.request, matched: true, stubID: box.stub.id, responseIndex: responseIndex,
+                                   scenario: transition, rateLimited: false, delayMs: delayMs)
+        return (HTTPResponse(status: response.status, headers: headers, body: response.body,
+                             delayMs: delayMs, fault: response.fault, stubID: box.stub.id, reason: response.statusMessage), record)
     }
 
-    private func rateLimited(_ stub: Stub, _ rule: RateLimitRule, _ decision: RateLimitState.Decision, _ context: MatchContext) -> HTTPResponse {
+    private func rateLimited(_ stub: Stub, _ rule: RateLimitRule, _ decision: RateLimitState.Decision,
+                             _ context: MatchContext) -> (HTTPResponse, JournalRecord) {
         var headers = HTTPHeaders()
         headers.append(name: "Content-Type", value: "text/plain; charset=utf-8")
         let retryAfter: String
@@ -171,17 +206,17 @@ public final class StubEngine {
         headers.append(name: "Retry-After", value: retryAfter)
         RateLimitHeaders(rule: rule, decision: decision).add(to: &headers)
         let body = "Rate limit exceeded for stub \(stub.id): \(rule.limit) requests per \(Self.formatSeconds(rule.window)) s; retry after \(retryAfter)\n"
-        record(JournalRecord(request: context.request, matched: true, stubID: stub.id, responseIndex: nil, status: 429,
-                             fault: nil, scenario: nil, rateLimited: true))
-        return HTTPResponse(status: 429, headers: headers, body: Array(body.utf8), stubID: stub.id)
+        let record = JournalRecord(request: context.request, matched: true, stubID: stub.id, responseIndex: nil,
+                                   scenario: nil, rateLimited: true)
+        return (HTTPResponse(status: 429, headers: headers, body: Array(body.utf8), stubID: stub.id), record)
     }
 
-    private func unmatched(_ context: MatchContext) -> HTTPResponse {
+    private func unmatched(_ context: MatchContext) -> (HTTPResponse, JournalRecord) {
         let status = configuration.unmatchedStatus
         let body = nearMissReport(context)
-        record(JournalRecord(request: context.request, matched: false, stubID: nil, responseIndex: nil, status: status,
-                             fault: nil, scenario: nil, rateLimited: false))
-        return HTTPResponse(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Array(body.utf8))
+        let record = JournalRecord(request: context.request, matched: false, stubID: nil, responseIndex: nil,
+                                   scenario: nil, rateLimited: false)
+        return (HTTPResponse(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Array(body.utf8)), record)
     }
 
     static func formatSeconds(_ seconds: Double) -> String {
@@ -190,11 +225,38 @@ public final class StubEngine {
 
     // MARK: - Journal
 
+    /// Stamps the record with the request's arrival and either writes it now, as `response`
+    /// would be delivered, or hands it out in a ticket for the transport to commit.
+    private func journal(_ response: HTTPResponse, _ record: consuming JournalRecord, awaitingDelivery: Bool,
+                         arrival: UInt64) -> (response: HTTPResponse, journal: JournalTicket?) {
+        record.arrivalElapsed = arrival &- startNanoseconds
+        record.arrivalMilliseconds = Int64((configuration.clock.now.timeIntervalSince1970 * 1000).rounded(.down))
+        let ticket = issueTicket(record)  // the record moves into the ticket
+        guard awaitingDelivery else {
+            ticket.commit(.planned(response))
+            return (response, nil)
+        }
+        return (response, ticket)
+    }
+
+    /// A ticket for `record`: the spare one when its last request is done with it (on a
+    /// keep-alive connection, the previous request's), else a new one that becomes the spare.
+    func issueTicket(_ record: consuming JournalRecord) -> JournalTicket {
+        if isKnownUniquelyReferenced(&spareTicket), let spare = spareTicket, spare.isCommitted {
+            spare.reissue(engine: self, record: record)
+            return spare
+        }
+        let ticket = JournalTicket(engine: self, record: record)
+        spareTicket = ticket
+        return ticket
+    }
+
+    /// Writes one entry: `record` (the request, as it arrived) with `delivery` (what was sent).
+    /// `seq` is given now, so the JSONL file is in `seq` order; `time` and `elapsedMs` are the
+    /// arrival's, `outcomeMs` is now.
     @discardableResult
-    func record(_ record: JournalRecord) -> JournalEntry {
-        let clock = configuration.clock
-        let elapsed = clock.monotonicNanoseconds &- startNanoseconds
-        let milliseconds = Int64((clock.now.timeIntervalSince1970 * 1000).rounded(.down))
+    func record(_ record: JournalRecord, _ delivery: Delivery) -> JournalEntry {
+        let milliseconds = record.arrivalMilliseconds
         let second = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
         if second != cachedSecond {
             // The part up to the seconds changes once a second; reuse it in between.
@@ -203,12 +265,13 @@ public final class StubEngine {
             cachedSecond = second
         }
         let fraction = Int(milliseconds - second * 1000)
+        let outcomeElapsed = configuration.clock.monotonicNanoseconds &- startNanoseconds
         let entry = journal.append { seq in
             JournalEntry(seq: seq, request: record.request, matched: record.matched, stubID: record.stubID,
-                         status: record.status, rateLimited: record.rateLimited,
-                         line: JournalEntry.encode(seq: seq, session: configuration.sessionID, timePrefix: cachedTimePrefix,
-                                                   milliseconds: fraction, elapsedNanoseconds: elapsed, record: record,
-                                                   into: lineBuffer))
+                         status: delivery.status, outcome: delivery.outcome, rateLimited: record.rateLimited,
+                         line: JournalEntry.encode(seq: seq, session: configuration.sessionID, timePrefix: cachedTimePrefix, milliseconds: fraction,
+                                                   record: record, delivery: delivery, outcomeElapsed: outcomeElapsed,
+                                                   bodyLimit: configuration.journalBodyLimit, into: lineBuffer))
         }
         // The same bytes as the in-memory entry: encoded once, never copied.
         configuration.journalSink?.write(line: entry.line)

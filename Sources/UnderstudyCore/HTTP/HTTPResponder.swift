@@ -14,6 +14,27 @@ public protocol HTTPResponder: AnyObject {
     /// Records a request the transport refused on its own (a body over the limit, say) and returns
     /// the response to send, so refused requests are journaled like any other.
     func reject(_ request: HTTPRequest, status: Int, reason: String) -> HTTPResponse
+
+    /// ``answer(_:)`` for a transport that reports what it delivered. When the request is
+    /// journaled, the ticket carries its entry: the transport must ``JournalTicket/commit(_:)``
+    /// it exactly once, before any byte of the answer reaches the socket (or when the client or
+    /// the server goes away first). A nil ticket means nothing waits (admin requests, or a
+    /// responder that journals in ``answer(_:)``, the default).
+    func answerAwaitingDelivery(_ request: HTTPRequest) -> (answer: HTTPAnswer, journal: JournalTicket?)
+
+    /// ``reject(_:status:reason:)`` with the journal entry left to the transport, as in
+    /// ``answerAwaitingDelivery(_:)``.
+    func rejectAwaitingDelivery(_ request: HTTPRequest, status: Int, reason: String) -> (response: HTTPResponse, journal: JournalTicket?)
+}
+
+extension HTTPResponder {
+    public func answerAwaitingDelivery(_ request: HTTPRequest) -> (answer: HTTPAnswer, journal: JournalTicket?) {
+        (answer(request), nil)
+    }
+
+    public func rejectAwaitingDelivery(_ request: HTTPRequest, status: Int, reason: String) -> (response: HTTPResponse, journal: JournalTicket?) {
+        (reject(request, status: status, reason: reason), nil)
+    }
 }
 
 extension HTTPResponder {

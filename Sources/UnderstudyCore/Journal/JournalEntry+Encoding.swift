@@ -6,49 +6,42 @@ import Foundation
 
 extension JournalEntry {
     /// Encodes an entry as one JSON Lines line (newline included) in the documented field order:
-    /// `{"seq","session"?,"scheme"?,"time","elapsedMs","method","path","query","headers","body"|"bodyBase64","matched",
-    /// "stub","responseIndex","status","fault","scenario","rateLimited","delayMs"}`.
+    /// `{"seq","session"?,"scheme"?,"time","elapsedMs","method","path","query","headers","body"|"bodyBase64",
+    /// "matched","stub","responseIndex","status","fault","scenario","rateLimited","outcome","delayMs",
+    /// "outcomeMs","response"}`.
     ///
-    /// `timePrefix` is the timestamp up to and including the seconds' `.`; the milliseconds and
-    /// `elapsedMs` are written as digits straight into the buffer. `buffer` is scratch space,
-    /// reused across calls; the line is returned as an array of exactly its size. `session` is
-    /// the id of the session whose engine journals the entry (absent on the main port).
-    static func encode(seq: Int, session: String? = nil, timePrefix: String, milliseconds: Int, elapsedNanoseconds: UInt64, record: JournalRecord,
-                       into buffer: JournalLineBuffer) -> [UInt8] {
+    /// `timePrefix` is the arrival timestamp up to and including the seconds' `.`; the
+    /// milliseconds and the elapsed times are written as digits straight into the buffer.
+    /// `buffer` is scratch space, reused across calls; the line is returned as an array of
+    /// exactly its size. `session` is the id of the session whose engine journals the entry
+    /// (absent on the main port).
+    static func encode(seq: Int, session: String? = nil, timePrefix: String, milliseconds: Int, record: JournalRecord,
+                       delivery: Delivery, outcomeElapsed: UInt64, bodyLimit: Int, into buffer: JournalLineBuffer) -> [UInt8] {
         let request = record.request
         let out = buffer
         out.reset()
-        out.append("{" as StaticString)
-        out.key("seq", first: true); out.int(seq)
-        if let session { out.key("session"); out.appendJSONString(session) }
+        // Keys go in as whole fragments with their punctuation (`,"method":`): one copy each.
+        out.append(#"{"seq":"# as StaticString); out.int(seq)
+        if let session { out.append(#","session":"# as StaticString); out.appendJSONString(session) }
         // Only TLS requests carry a scheme, so plain-HTTP lines stay as they were ("http" when absent).
-        if request.isSecure { out.key("scheme"); out.append("\"https\"" as StaticString) }
-        out.key("time")
-        out.append(UInt8(ascii: "\""))
+        if request.isSecure { out.append(#","scheme":"https""# as StaticString) }
+        out.append(#","time":""# as StaticString)
         out.append(timePrefix)
         out.digits(UInt64(milliseconds), minimumWidth: 3)
-        out.append("Z\"" as StaticString)
-        let micro = elapsedNanoseconds / 1_000
-        out.key("elapsedMs"); out.digits(micro / 1_000); out.append(UInt8(ascii: ".")); out.digits(micro % 1_000, minimumWidth: 3)
-        out.key("method"); out.appendJSONString(request.method)
-        out.key("path"); out.appendJSONString(request.path)
-        out.key("query"); out.optionalJSONString(request.query)
-        out.key("headers"); encodeHeaders(request.headers, into: out)
-        if request.body.isEmpty {
-            out.key("body"); out.append("\"\"" as StaticString)
-        } else if String(validating: request.body, as: UTF8.self) != nil {
-            out.key("body")
-            request.body.withUnsafeBufferPointer { out.appendJSONString(utf8: $0) }
-        } else {
-            out.key("bodyBase64"); out.appendJSONString(Data(request.body).base64EncodedString())
-        }
-        out.key("matched"); out.bool(record.matched)
-        out.key("stub"); out.optionalJSONString(record.stubID)
-        out.key("responseIndex")
+        out.append(#"Z","elapsedMs":"# as StaticString); elapsed(record.arrivalElapsed, into: out)
+        out.append(#","method":"# as StaticString); out.appendJSONString(request.method)
+        out.append(#","path":"# as StaticString); out.appendJSONString(request.path)
+        out.append(#","query":"# as StaticString); out.optionalJSONString(request.query)
+        out.append(#","headers":"# as StaticString); encodeHeaders(request.headers, into: out)
+        encodeBody(request.body, into: out)
+        out.append(record.matched ? #","matched":true,"stub":"# as StaticString : #","matched":false,"stub":"# as StaticString)
+        out.optionalJSONString(record.stubID)
+        out.append(#","responseIndex":"# as StaticString)
         if let index = record.responseIndex { out.int(index) } else { out.append("null" as StaticString) }
-        out.key("status"); out.int(record.status)
-        out.key("fault"); out.optionalJSONString(record.fault?.rawValue)
-        out.key("scenario")
+        out.append(#","status":"# as StaticString)
+        if let status = delivery.status { out.int(status) } else { out.append("null" as StaticString) }
+        out.append(#","fault":"# as StaticString); out.optionalJSONString(delivery.fault?.rawValue)
+        out.append(#","scenario":"# as StaticString)
         if let move = record.scenario {
             out.append(UInt8(ascii: "{"))
             out.key("name", first: true); out.appendJSONString(move.name)
@@ -58,12 +51,30 @@ extension JournalEntry {
         } else {
             out.append("null" as StaticString)
         }
-        out.key("rateLimited"); out.bool(record.rateLimited)
+        out.append(record.rateLimited ? #","rateLimited":true"# as StaticString : #","rateLimited":false"# as StaticString)
+        // The rest in as few appends as the shape allows: this runs for every request.
+        switch delivery.outcome {
+        case .answered: out.append(#","outcome":"answered""# as StaticString)
+        case .fault: out.append(#","outcome":"fault""# as StaticString)
+        case .clientGone: out.append(#","outcome":"client-gone""# as StaticString)
+        case .shutdown: out.append(#","outcome":"shutdown""# as StaticString)
+        }
         if record.delayMs == 0 {
             // The common case in one copy; the rest out of line, so this function stays small.
             out.append(",\"delayMs\":0" as StaticString)
         } else {
             encodeDelay(record.delayMs, into: out)
+        }
+        out.append(#","outcomeMs":"# as StaticString); elapsed(outcomeElapsed, into: out)
+        if let status = delivery.status {
+            out.append(#","response":{"status":"# as StaticString); out.int(status)
+            out.append(#","headers":"# as StaticString)
+            if let raw = delivery.rawHeaders { encodeHeaders(raw, into: out) } else { encodeHeaders(delivery.headers, into: out) }
+            out.append(#","bodySize":"# as StaticString); out.int(delivery.body.count)
+            let truncated = encodeBody(delivery.body, limit: bodyLimit, into: out)
+            out.append(truncated ? #","truncated":true}"# as StaticString : #","truncated":false}"# as StaticString)
+        } else {
+            out.append(#","response":null"# as StaticString)
         }
         out.append("}\n" as StaticString)
         return out.bytes
@@ -83,32 +94,121 @@ extension JournalEntry {
     }
 
     /// Encodes an entry with a buffer of its own (tests and one-off callers).
-    static func encode(seq: Int, timePrefix: String, milliseconds: Int, elapsedNanoseconds: UInt64, record: JournalRecord) -> [UInt8] {
-        encode(seq: seq, timePrefix: timePrefix, milliseconds: milliseconds, elapsedNanoseconds: elapsedNanoseconds,
-               record: record, into: JournalLineBuffer(capacity: 384 + record.request.body.count))
+    static func encode(seq: Int, timePrefix: String, milliseconds: Int, record: JournalRecord, delivery: Delivery,
+                       outcomeElapsed: UInt64, bodyLimit: Int = EngineConfiguration.defaultJournalBodyLimit) -> [UInt8] {
+        encode(seq: seq, timePrefix: timePrefix, milliseconds: milliseconds, record: record, delivery: delivery,
+               outcomeElapsed: outcomeElapsed, bodyLimit: bodyLimit,
+               into: JournalLineBuffer(capacity: 512 + record.request.body.count + min(delivery.body.count, bodyLimit)))
+    }
+
+    /// Nanoseconds as milliseconds with three decimals (microsecond resolution).
+    private static func elapsed(_ nanoseconds: UInt64, into out: JournalLineBuffer) {
+        let micro = nanoseconds / 1_000
+        out.digits(micro / 1_000); out.append(UInt8(ascii: ".")); out.digits(micro % 1_000, minimumWidth: 3)
+    }
+
+    /// `"body": text` for UTF-8, otherwise `"bodyBase64": base64`; at most `limit` bytes of it.
+    /// Returns whether the body was cut. A cut inside a UTF-8 sequence moves back to the
+    /// sequence's start, so a text body stays text.
+    @discardableResult
+    private static func encodeBody(_ body: [UInt8], limit: Int = .max, into out: JournalLineBuffer) -> Bool {
+        if body.isEmpty {
+            out.append(#","body":"""# as StaticString)
+            return false
+        }
+        var end = min(limit, body.count)
+        let truncated = end < body.count
+        var text = isUTF8(body[..<end])
+        if !text && truncated {
+            // The cut may have split a character: up to three continuation bytes go back.
+            var back = end
+            while back > 0 && back > end - 3 && body[back] & 0xC0 == 0x80 { back -= 1 }
+            if back < end && isUTF8(body[..<back]) {
+                end = back
+                text = true
+            }
+        }
+        if text {
+            out.append(#","body":"# as StaticString)
+            body.withUnsafeBufferPointer { out.appendJSONString(utf8: UnsafeBufferPointer(rebasing: $0[..<end])) }
+        } else {
+            out.append(#","bodyBase64":"# as StaticString); out.appendJSONString(Data(body[..<end]).base64EncodedString())
+        }
+        return truncated
+    }
+
+    /// Whether `bytes` are valid UTF-8; pure ASCII (the usual case) is checked without allocating.
+    private static func isUTF8(_ bytes: ArraySlice<UInt8>) -> Bool {
+        if bytes.allSatisfy({ $0 < 0x80 }) { return true }
+        return String(validating: bytes, as: UTF8.self) != nil
     }
 
     /// `{"name":[values...]}` with lower-cased names in first-seen order; repeated names grouped.
     /// Quadratic in the number of fields, which is small, and allocation-free.
-    private static func encodeHeaders(_ headers: HTTPHeaders, into out: JournalLineBuffer) {
-        let fields = headers.fields
+    private static func encodeHeaders<Fields: JournalHeaderFields>(_ fields: Fields, into out: JournalLineBuffer) {
         out.append(UInt8(ascii: "{"))
         var first = true
-        for i in fields.indices {
-            let name = fields[i].name
-            if i > 0 && fields[..<i].contains(where: { HTTPHeaders.namesMatch($0.name, name) }) { continue }
+        let count = fields.count
+        for i in 0..<count {
+            if i > 0 && (0..<i).contains(where: { fields.namesMatch($0, i) }) { continue }
             if !first { out.append(UInt8(ascii: ",")) }
             first = false
-            var lowered = name
-            lowered.withUTF8 { out.appendJSONString(utf8: $0, lowercasingASCII: true) }
+            fields.appendName(i, to: out)
             out.append(":[" as StaticString)
-            out.appendJSONString(fields[i].value)
-            for j in (i + 1)..<fields.count where HTTPHeaders.namesMatch(fields[j].name, name) {
+            fields.appendValue(i, to: out)
+            for j in (i + 1)..<count where fields.namesMatch(j, i) {
                 out.append(UInt8(ascii: ","))
-                out.appendJSONString(fields[j].value)
+                fields.appendValue(j, to: out)
             }
             out.append(UInt8(ascii: "]"))
         }
         out.append(UInt8(ascii: "}"))
+    }
+}
+
+/// Header fields as the journal encoder reads them, so one encoder serves the request's
+/// ``HTTPHeaders`` and the response head a transport lends as raw bytes (``RawHeaderField``).
+protocol JournalHeaderFields {
+    var count: Int { get }
+    /// Whether fields `i` and `j` have the same name, ignoring ASCII case.
+    func namesMatch(_ i: Int, _ j: Int) -> Bool
+    /// Field `i`'s name, lower-cased, as a JSON string.
+    func appendName(_ i: Int, to out: JournalLineBuffer)
+    /// Field `i`'s value as a JSON string.
+    func appendValue(_ i: Int, to out: JournalLineBuffer)
+}
+
+extension HTTPHeaders: JournalHeaderFields {
+    func namesMatch(_ i: Int, _ j: Int) -> Bool {
+        HTTPHeaders.namesMatch(fields[i].name, fields[j].name)
+    }
+
+    func appendName(_ i: Int, to out: JournalLineBuffer) {
+        var name = fields[i].name
+        name.withUTF8 { out.appendJSONString(utf8: $0, lowercasingASCII: true) }
+    }
+
+    func appendValue(_ i: Int, to out: JournalLineBuffer) {
+        out.appendJSONString(fields[i].value)
+    }
+}
+
+extension UnsafeBufferPointer: JournalHeaderFields where Element == RawHeaderField {
+    func namesMatch(_ i: Int, _ j: Int) -> Bool {
+        let a = self[i].name, b = self[j].name
+        guard a.count == b.count else { return false }
+        for k in 0..<a.count where a[k] != b[k] {
+            let x = a[k] | 0x20, y = b[k] | 0x20
+            if x != y || x < UInt8(ascii: "a") || x > UInt8(ascii: "z") { return false }
+        }
+        return true
+    }
+
+    func appendName(_ i: Int, to out: JournalLineBuffer) {
+        out.appendJSONString(utf8: self[i].name, lowercasingASCII: true)
+    }
+
+    func appendValue(_ i: Int, to out: JournalLineBuffer) {
+        out.appendJSONString(utf8: self[i].value)
     }
 }

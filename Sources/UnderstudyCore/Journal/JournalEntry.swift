@@ -1,7 +1,7 @@
 /// One journaled request and how it was answered. The JSON line is encoded once, when the entry
 /// is made, and the same bytes serve the in-memory journal, the admin API and the JSONL file.
 public struct JournalEntry: Sendable {
-    /// 1, 2, … since the engine started or was last reset.
+    /// 1, 2, … in the order entries were written, since the engine started or was last reset.
     public var seq: Int
     /// The request as received.
     public var request: HTTPRequest
@@ -9,8 +9,11 @@ public struct JournalEntry: Sendable {
     public var matched: Bool
     /// The stub that answered (or rate-limited) it.
     public var stubID: String?
-    /// The status sent.
-    public var status: Int
+    /// The status line sent, or nil when none was (a fault before the head, a client that left,
+    /// a shutdown).
+    public var status: Int?
+    /// How the request ended on the wire.
+    public var outcome: ReplyOutcome
     /// Whether the stub's rate limit refused it.
     public var rateLimited: Bool
     /// The entry as one line of JSON Lines: the object followed by `"\n"`, exactly the bytes the

@@ -44,6 +44,16 @@ final class Session: HTTPResponder {
         return responder.reject(request, status: status, reason: reason)
     }
 
+    func answerAwaitingDelivery(_ request: HTTPRequest) -> (answer: HTTPAnswer, journal: JournalTicket?) {
+        note(request)
+        return responder.answerAwaitingDelivery(request)
+    }
+
+    func rejectAwaitingDelivery(_ request: HTTPRequest, status: Int, reason: String) -> (response: HTTPResponse, journal: JournalTicket?) {
+        note(request)
+        return responder.rejectAwaitingDelivery(request, status: status, reason: reason)
+    }
+
     /// Milliseconds since the last request.
     func idleMilliseconds(now: UInt64) -> Int {
         Int((now &- lastActivity) / 1_000_000)

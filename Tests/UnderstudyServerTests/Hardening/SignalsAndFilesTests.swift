@@ -157,6 +157,7 @@ final class SignalsAndFilesTests: XCTestCase {
         XCTAssertEqual(kill(pid, 0), 0, "the daemon outlived its terminal")
         let stopped = try runUnderstudy(["stop", "--pid-file", pidFile])
         XCTAssertEqual(stopped.exitCode, 0, stopped.stderr)
-        XCTAssertNotEqual(kill(pid, 0), 0)
+        // `stop` returns once the pid file is gone, the daemon's last act before it exits.
+        XCTAssertTrue(waitUntil(timeout: 5) { processHasEnded(pid) }, "the daemon is gone")
     }
 }

@@ -17,3 +17,13 @@ func timed<T>(_ body: () async throws -> T) async rethrows -> (T, Double) {
     let value = try await body()
     return (value, Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000)
 }
+
+/// Whether `pid` has ended: it no longer exists, or it has exited and waits as a zombie for a
+/// parent that has not reaped it yet (a detached daemon's parent is whatever adopted it).
+func processHasEnded(_ pid: pid_t) -> Bool {
+    if kill(pid, 0) != 0 && errno == ESRCH { return true }
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+          let close = stat.lastIndex(of: ")") else { return false }
+    let state = stat[stat.index(after: close)...].drop { $0 == " " }.first
+    return state == "Z" || state == "X"
+}

@@ -118,10 +118,21 @@ func fuzzEngine(_ bytes: [UInt8]) {
             let bodyLength = Int(next() ?? 0) % 4
             let body = Array(bytes[cursor..<min(bytes.count, cursor + bodyLength)])
             cursor += body.count
-            let response = responder.respond(to: HTTPRequest(method: method, target: path,
-                                                              headers: ["Host": "fuzz"], body: body))
+            let request = HTTPRequest(method: method, target: path, headers: ["Host": "fuzz"], body: body)
+            let how = Int(next() ?? 0) % 4
+            if how == 0 {
+                _ = responder.respond(to: request)
+            } else {
+                // As a transport does: the entry waits for the delivery report, given exactly once
+                // however often it is reported (answered as planned, or the client gone).
+                let (answer, ticket) = responder.answerAwaitingDelivery(request)
+                guard case .now(let response) = answer else { fatalError("invariant violated: a stub request was deferred") }
+                fuzzCheck(ticket != nil, "a stub request got no journal ticket")
+                fuzzCheck(sink.lines - sinkBase == expectedSeq, "journaled before the delivery was reported")
+                ticket?.commit(how == 1 ? .clientGone : .planned(response))
+                ticket?.commit(.shutdown)
+            }
             expectedSeq += 1
-            _ = response
         }
         // Exactly one journal entry per non-admin request, seq advancing by one; checked on the
         // sink's bytes (what the JSON Lines file gets) and on the in-memory journal's counters.
@@ -137,6 +148,15 @@ func fuzzEngine(_ bytes: [UInt8]) {
                 if case .bool(true) = member.value.kind { return true }
                 return false
             } ?? false
+            // The journal tells what was sent: no status line for a fault other than
+            // close-after-headers and malformed-response-chunk, nor for a client that left.
+            let fault = node.members?.first(where: { $0.key == "fault" })?.value.stringValue
+            let outcome = node.members?.first(where: { $0.key == "outcome" })?.value.stringValue
+            fuzzCheck(["answered", "fault", "client-gone"].contains(outcome ?? ""), "outcome \(outcome ?? "absent")")
+            if (fault != nil && fault != "close-after-headers" && fault != "malformed-response-chunk") || outcome == "client-gone" {
+                fuzzCheck(integerField(node, "status") == nil, "a status for outcome \(outcome ?? "") fault \(fault ?? "none")")
+            }
+            fuzzCheck((fault != nil) == (outcome == "fault"), "fault \(fault ?? "none") with outcome \(outcome ?? "")")
             if let stub, let index = integerField(node, "responseIndex") {
                 if stub.hasPrefix("seq-") && stub != "seq-cycle" {
                     // Sequence indexes only advance (cycle wraps by design).

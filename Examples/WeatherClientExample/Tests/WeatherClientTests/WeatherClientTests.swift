@@ -103,6 +103,8 @@ struct WeatherClientTests {
             if case WeatherError.timedOut = error { return true }
             return false
         }
+        // A delayed request is journaled when its client leaves: wait for that, then prove no retry.
+        try await understudy.admin.waitForRequests(path: "/v1/forecast", count: 1)
         await understudy.verify(.once, .get("/v1/forecast"))
         await understudy.verifyNoRequests(path: "/v1/forecast", since: 1, within: .milliseconds(500))
     }

@@ -1,0 +1,106 @@
+import XCTest
+@testable import UnderstudyCore
+
+/// Journal entries → HAR 1.2, without sockets: the admin endpoint over a real engine, and the JSON Lines
+/// conversion over hand-written lines in the documented journal shape (including `response`).
+final class HARExportTests: XCTestCase {
+    private func entries(_ har: [String: Any]) -> [[String: Any]] {
+        ((har["log"] as? [String: Any])?["entries"] as? [[String: Any]]) ?? []
+    }
+
+    func testTheAdminExportCarriesRequestsInOrderWithMonotonicTimes() throws {
+        let clock = ManualEngineClock()
+        let engine = try makeEngine(#"{"stubs":[{"id":"a","request":{"path":"/a"},"responses":[{"status":201}]}]}"#, clock: clock)
+        _ = engine.send("POST", "/a?x=1&x=2", headers: ["Host": "example.test:8080", "Content-Type": "text/plain"], body: "hi")
+        clock.advance(milliseconds: 250.5)
+        _ = engine.get("/b")
+        let response = engine.adminCall("GET", "/__admin/requests.har")
+        XCTAssertEqual(response.status, 200)
+        XCTAssertEqual(response.headers["Content-Disposition"], #"attachment; filename="understudy.har""#)
+        let har = response.jsonObject
+        let log = try XCTUnwrap(har["log"] as? [String: Any])
+        XCTAssertEqual(log["version"] as? String, "1.2")
+        let list = entries(har)
+        XCTAssertEqual(list.count, 2)
+        let request = try XCTUnwrap(list[0]["request"] as? [String: Any])
+        XCTAssertEqual(request["method"] as? String, "POST")
+        XCTAssertEqual(request["url"] as? String, "http://example.test:8080/a?x=1&x=2")
+        XCTAssertEqual((request["queryString"] as? [[String: String]])?.map { $0["value"]! }, ["1", "2"])
+        XCTAssertEqual((request["postData"] as? [String: Any])?["text"] as? String, "hi")
+        XCTAssertEqual((request["postData"] as? [String: Any])?["mimeType"] as? String, "text/plain")
+        XCTAssertEqual(request["bodySize"] as? Int, 2)
+        XCTAssertEqual((list[0]["response"] as? [String: Any])?["status"] as? Int, 201)
+        XCTAssertEqual((list[1]["request"] as? [String: Any])?["url"] as? String, "http://127.0.0.1/b", "no Host: the default")
+        XCTAssertEqual(list[0]["startedDateTime"] as? String, "2026-01-01T00:00:00.000Z")
+        XCTAssertEqual(list[1]["startedDateTime"] as? String, "2026-01-01T00:00:00.251Z", "250.5 ms later, to the millisecond")
+        XCTAssertEqual(engine.journalEntries.count, 2, "exporting is not journaled")
+    }
+
+    func testFiltersApplyAndBadOnesAreRefused() throws {
+        let engine = try makeEngine(#"{"stubs":[{"id":"a","request":{"path":"/a"},"responses":[{}]}]}"#)
+        _ = engine.get("/a"); _ = engine.get("/b"); _ = engine.get("/a")
+        XCTAssertEqual(entries(engine.adminCall("GET", "/__admin/requests.har?matched=false").jsonObject).count, 1)
+        XCTAssertEqual(entries(engine.adminCall("GET", "/__admin/requests.har?stub=a&limit=1").jsonObject).count, 1)
+        XCTAssertEqual(entries(engine.adminCall("GET", "/__admin/requests.har?since=1").jsonObject).count, 2)
+        XCTAssertEqual(engine.adminCall("GET", "/__admin/requests.har?matchd=true").status, 400)
+        XCTAssertEqual(engine.adminCall("DELETE", "/__admin/requests.har").status, 405)
+    }
+
+    func testJournalLinesWithResponsesConvert() throws {
+        let lines = """
+        {"seq":7,"time":"2026-11-22T02:14:38.123Z","elapsedMs":12.345,"method":"PUT","path":"/bin","query":null,"headers":{"host":["h:1"],"content-type":["application/octet-stream"],"x-a":["1","2"]},"bodyBase64":"/wAB","matched":true,"stub":"bin","responseIndex":0,"status":200,"fault":null,"scenario":{"name":"s","from":"Started","to":"B"},"rateLimited":false,"outcome":"answered","delayMs":40,"outcomeMs":52.845,"response":{"status":200,"headers":{"content-type":["application/json"],"set-cookie":["a=1"]},"bodySize":9000,"body":"{\\"ok\\":1}","truncated":true}}
+
+        {"seq":8,"time":"2026-11-22T02:14:39.000Z","elapsedMs":1012.345,"method":"GET","path":"/gone","query":"","headers":{},"body":"","matched":true,"stub":"r","responseIndex":0,"status":null,"fault":"connection-reset","scenario":null,"rateLimited":false,"delayMs":25}
+        """
+        let har = jsonObject(try HARExport.har(fromJournalLines: Array(lines.utf8)))
+        let list = entries(har)
+        XCTAssertEqual(list.count, 2, "blank lines are skipped")
+        let first = list[0]
+        let request = try XCTUnwrap(first["request"] as? [String: Any])
+        XCTAssertEqual((request["postData"] as? [String: Any])?["text"] as? String, "/wAB")
+        XCTAssertEqual((request["postData"] as? [String: Any])?["_encoding"] as? String, "base64")
+        XCTAssertEqual(request["bodySize"] as? Int, 3)
+        XCTAssertEqual((request["headers"] as? [[String: String]])?.filter { $0["name"] == "x-a" }.map { $0["value"]! }, ["1", "2"])
+        let response = try XCTUnwrap(first["response"] as? [String: Any])
+        XCTAssertEqual(response["status"] as? Int, 200)
+        XCTAssertEqual(response["bodySize"] as? Int, 9000)
+        let content = try XCTUnwrap(response["content"] as? [String: Any])
+        XCTAssertEqual(content["text"] as? String, #"{"ok":1}"#)
+        XCTAssertEqual(content["mimeType"] as? String, "application/json")
+        XCTAssertEqual(content["size"] as? Int, 9000)
+        XCTAssertEqual(content["_truncated"] as? Bool, true)
+        XCTAssertEqual(first["time"] as? Double, 40.5, "held from arrival to outcome: 52.845 - 12.345")
+        XCTAssertEqual((first["timings"] as? [String: Any])?["wait"] as? Double, 40.5)
+        XCTAssertEqual((first["_understudy"] as? [String: Any])?["outcome"] as? String, "answered")
+        XCTAssertEqual(((first["_understudy"] as? [String: Any])?["scenario"] as? [String: Any])?["to"] as? String, "B")
+        XCTAssertEqual(first["startedDateTime"] as? String, "2026-11-22T02:14:38.123Z")
+        XCTAssertEqual(list[1]["startedDateTime"] as? String, "2026-11-22T02:14:39.123Z", "from elapsedMs, not the wall clock")
+        let second = try XCTUnwrap(list[1]["response"] as? [String: Any])
+        XCTAssertEqual(second["status"] as? Int, 0)
+        XCTAssertEqual(second["_error"] as? String, "connection-reset")
+        XCTAssertEqual(second["bodySize"] as? Int, -1)
+        XCTAssertEqual(list[1]["time"] as? Int, 25, "no outcomeMs: the delay asked for")
+        XCTAssertEqual((list[1]["request"] as? [String: Any])?["url"] as? String, "http://127.0.0.1/gone?")
+    }
+
+    func testLinesThatAreNotJournalEntriesAreRefusedByNumber() {
+        for (text, line) in [("{\"seq\":1,\"method\":\"GET\",\"path\":\"/\"}\n[1]\n", 2), ("nope", 1), ("{\"seq\":1}", 1)] {
+            XCTAssertThrowsError(try HARExport.har(fromJournalLines: Array(text.utf8))) { error in
+                XCTAssertEqual((error as? HARExportError)?.line, line, text)
+            }
+        }
+        XCTAssertNoThrow(try HARExport.har(fromJournalLines: []))
+    }
+
+    func testTimestampsParseBackToWhatWasFormatted() {
+        for seconds in [0.0, 1_767_225_600.123, 951_782_400.5, 4_102_444_799.999] {
+            let text = TimeFormatting.iso8601Milliseconds(seconds)
+            let parsed = TimeFormatting.parseISO8601Milliseconds(text)
+            XCTAssertEqual(parsed ?? -1, (seconds * 1000).rounded(.down), accuracy: 0.001, text)
+        }
+        XCTAssertEqual(TimeFormatting.parseISO8601Milliseconds("2026-01-01T00:00:00Z"), 1_767_225_600_000)
+        for bad in ["", "2026-01-01", "2026-13-01T00:00:00Z", "2026-01-01T00:00:00", "2026-01-01T00:00:00.1+01:00"] {
+            XCTAssertNil(TimeFormatting.parseISO8601Milliseconds(bad), bad)
+        }
+    }
+}
