@@ -63,6 +63,10 @@ enum Detacher {
         defer { close(readEnd) }
 
         if let line = readLine(from: readEnd, timeout: readinessTimeout), line.hasPrefix("understudy listening on ") {
+            // The child points its stdout at /dev/null right after the line, which closes the pipe's
+            // last write end. Waiting for that EOF means that when this command returns, the daemon
+            // already holds nothing but /dev/null (or the log file) on 0, 1 and 2.
+            waitForEndOfFile(on: readEnd, timeout: 5)
             Console.out(line)
             return 0
         }
@@ -116,6 +120,23 @@ enum Detacher {
             return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
         return CommandLine.arguments[0]
+    }
+
+    /// Reads and discards until end of file or the timeout.
+    private static func waitForEndOfFile(on fd: Int32, timeout: Double) {
+        let deadline = Monotonic.seconds() + timeout
+        var scratch = [UInt8](repeating: 0, count: 256)
+        while true {
+            let remaining = deadline - Monotonic.seconds()
+            guard remaining > 0 else { return }
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, Int32(max(1, min(remaining, 1) * 1000)))
+            if ready < 0 && errno == EINTR { continue }
+            if ready < 0 { return }
+            if ready == 0 { continue }
+            let count = read(fd, &scratch, scratch.count)
+            if count == 0 || (count < 0 && errno != EINTR && errno != EAGAIN) { return }
+        }
     }
 
     /// Reads up to the first newline, or nil on EOF or timeout.

@@ -1,7 +1,10 @@
 /// A condition on a query parameter, header or cookie value. In a stub file it is a plain string
 /// (exact equality) or an object with exactly one of `equals`, `equalsIgnoringCase`, `contains`,
 /// `doesNotContain`, `matches`, `doesNotMatch`, `present`, `absent`, `allOf`, `anyOf`, `not`.
-public indirect enum ValueMatcher: Sendable {
+/// Only `not` is `indirect`: the other recursive cases hold arrays, which are boxed already, so the
+/// common cases stay inline (no allocation per matcher, and no boxed payload behind a tagged pointer,
+/// which LeakSanitizer cannot follow and reported as a leak).
+public enum ValueMatcher: Sendable {
     /// The value equals the string exactly.
     case equals(String)
     /// The value equals the string, ignoring case.
@@ -23,7 +26,7 @@ public indirect enum ValueMatcher: Sendable {
     /// One value satisfies at least one matcher.
     case anyOf([ValueMatcher])
     /// One value does not satisfy the matcher.
-    case not(ValueMatcher)
+    indirect case not(ValueMatcher)
 
     /// Whether the values received for one name (empty when absent) satisfy the matcher; with
     /// repeated names, any one value may satisfy it. Every matcher but `absent` needs the name
