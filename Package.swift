@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "UnderstudyCore", targets: ["UnderstudyCore"]),
         .library(name: "UnderstudyServer", targets: ["UnderstudyServer"]),
         .library(name: "UnderstudyTesting", targets: ["UnderstudyTesting"]),
+        .library(name: "UnderstudyJSON", targets: ["UnderstudyJSON"]),
         .library(name: "RESTNetworking", targets: ["RESTNetworking"]),
     ],
     dependencies: [
@@ -30,8 +31,13 @@ let package = Package(
     ],
     targets: [
         // Pure Swift: stub model, loader/validator, matching engine, journal, admin API. No sockets, no C.
-        // Mustache (swift-mustache, Foundation-free) renders responses that opt in with `"template": true`.
-        .target(name: "UnderstudyCore", dependencies: [.product(name: "Mustache", package: "swift-mustache")]),
+        // The one JSON value type, shared by the engine and the test kit (which must not depend on the engine).
+        .target(name: "UnderstudyJSON"),
+        // swift-mustache renders responses that opt in with `"template": true` (it imports Foundation).
+        .target(name: "UnderstudyCore", dependencies: [
+            "UnderstudyJSON",
+            .product(name: "Mustache", package: "swift-mustache"),
+        ]),
         // The only C in the package: libevent's headers behind a module map and a small shim.
         .systemLibrary(
             name: "CLibevent",
@@ -56,7 +62,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .target(name: "UnderstudyTesting"),
+        .target(name: "UnderstudyTesting", dependencies: ["UnderstudyJSON"]),
         // Micro-benchmark of the engine alone (requests/s through `handle`), run by scripts/bench-engine.
         .executableTarget(name: "understudy-engine-bench", dependencies: ["UnderstudyCore"]),
         // RFC 9651 structured fields: the IETF RateLimit draft's `RateLimit`/`RateLimit-Policy` headers.

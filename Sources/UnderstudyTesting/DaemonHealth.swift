@@ -7,11 +7,14 @@ public struct DaemonHealth: Codable, Sendable, Equatable {
     /// Requests received whose answer is still waiting out a delay, not yet journaled (nil from a
     /// daemon that predates the field).
     public var pending: Int?
+    /// Pending `requests/wait` long polls (nil from a daemon that predates the field).
+    public var waiting: Int?
 
-    public init(status: String, stubs: Int, requests: Int, pending: Int? = nil) {
+    public init(status: String, stubs: Int, requests: Int, pending: Int? = nil, waiting: Int? = nil) {
         self.status = status
         self.stubs = stubs
         self.requests = requests
         self.pending = pending
+        self.waiting = waiting
     }
 }

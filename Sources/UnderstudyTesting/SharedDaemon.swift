@@ -40,7 +40,7 @@ final class SharedDaemon: @unchecked Sendable {
 
     /// An empty directory to give the daemon as its stub path (without one it would load
     /// `./stubs`, and every session would start with those).
-    private static func emptyStubDirectory() throws(UnderstudyError) -> String {
+    static func emptyStubDirectory() throws(UnderstudyError) -> String {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("understudy-shared-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
         do {

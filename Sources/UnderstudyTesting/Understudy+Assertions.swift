@@ -28,9 +28,8 @@ extension Understudy {
         do {
             let unmatched = reportedUnmatched.claimNew(try await admin.unmatchedRequests())
             guard !unmatched.isEmpty else { return nil }
-            let list = unmatched.map { "  #\($0.seq) \($0.method) \($0.path)\($0.query.map { "?\($0)" } ?? "") → \($0.status.map(String.init) ?? "-")" }
             return "\(unmatched.count) request(s) matched no stub\(context.isEmpty ? "" : " (\(context))"):\n"
-                + list.joined(separator: "\n")
+                + JournalTable.render(unmatched)
         } catch {
             return "could not read unmatched requests: \(error)"
         }

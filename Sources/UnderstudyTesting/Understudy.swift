@@ -54,7 +54,8 @@ public final class Understudy: Sendable {
     /// process ends in any way (SIGKILL included: it watches a stdin pipe only this process holds).
     ///
     /// - Parameters:
-    ///   - stubs: stub files or directories, relative to the current directory or absolute.
+    ///   - stubs: stub files or directories, relative to the current directory or absolute; `[]`
+    ///     starts a daemon with no stubs (add them with `install` or `admin.addStubs`).
     ///   - journalFile: also write the journal as JSON Lines to this file.
     ///   - unmatchedStatus: the status for requests no stub matches (the daemon's default is 404).
     ///   - adminToken: start the daemon with this admin token (passed in `UNDERSTUDY_ADMIN_TOKEN`, so
@@ -67,7 +68,8 @@ public final class Understudy: Sendable {
     public static func launch(stubs: [String], journalFile: String? = nil, unmatchedStatus: Int? = nil,
                               adminToken: String? = nil, extraArguments: [String] = [], binary: String? = nil,
                               startupTimeout: TimeInterval = 15) async throws(UnderstudyError) -> Understudy {
-        var arguments = stubs
+        // No stubs means none: without a path the daemon would load ./stubs.
+        var arguments = stubs.isEmpty ? [try SharedDaemon.emptyStubDirectory()] : stubs
         if let journalFile { arguments += ["--journal", journalFile] }
         if let unmatchedStatus { arguments += ["--unmatched-status", String(unmatchedStatus)] }
         let (url, process) = try await startDaemon(arguments: arguments + extraArguments, adminToken: adminToken,

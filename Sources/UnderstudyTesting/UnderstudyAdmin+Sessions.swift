@@ -6,10 +6,10 @@ extension UnderstudyAdmin {
     /// as `POST /__admin/stubs` adds them). Most tests want `Understudy.session(stubs:)`, which
     /// returns a handle that deletes the session when done.
     public func createSession(name: String? = nil, stubs: [JSONValue] = []) async throws -> SessionInfo {
-        var body: [String: JSONValue] = [:]
-        if let name { body["name"] = .string(name) }
-        if !stubs.isEmpty { body["stubs"] = .array(stubs) }
-        return try await send("POST", "/__admin/sessions", body: try JSONEncoder().encode(JSONValue.object(body)))
+        var body: [JSONMember] = []
+        if let name { body.append(JSONMember("name", .string(name))) }
+        if !stubs.isEmpty { body.append(JSONMember("stubs", .array(stubs))) }
+        return try await send("POST", "/__admin/sessions", body: Data(JSONValue.object(body).jsonText.utf8))
     }
 
     /// `GET /__admin/sessions`: the live sessions, with request counts and idle times.

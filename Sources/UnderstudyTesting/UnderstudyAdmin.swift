@@ -8,7 +8,6 @@ import FoundationNetworking
 public struct UnderstudyAdmin: Sendable {
     /// The daemon's base URL (`http://127.0.0.1:PORT`).
     public let baseURL: URL
-    private let session: URLSession
     /// Sent as `Authorization: Bearer …` with every call, when set.
     let adminToken: String?
 
@@ -17,19 +16,7 @@ public struct UnderstudyAdmin: Sendable {
     public init(baseURL: URL, adminToken: String? = nil) {
         self.baseURL = baseURL
         self.adminToken = adminToken
-        self.session = Self.sharedSession
     }
-
-    /// One URLSession for every admin handle of the process: a test run makes hundreds of
-    /// sessions, and a URLSession per handle would never be invalidated. Connections are pooled
-    /// per port, so sessions never share one; a deleted session's connections are closed by the
-    /// daemon. Room for many concurrent calls per port, since `requests/wait` holds one open.
-    private static let sharedSession: URLSession = {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 30
-        configuration.httpMaximumConnectionsPerHost = 64
-        return URLSession(configuration: configuration)
-    }()
 
     // MARK: Journal
 
@@ -147,27 +134,22 @@ public struct UnderstudyAdmin: Sendable {
         components?.percentEncodedPath = path
         components?.queryItems = query.isEmpty ? nil : query
         guard let url = components?.url else { throw UnderstudyError.invalidURL(baseURL.absoluteString + path) }
-        var request = URLRequest(url: url)
-        request.httpMethod = method
-        if let timeout { request.timeoutInterval = timeout }
-        if let adminToken {
-            request.setValue("Bearer \(adminToken)", forHTTPHeaderField: "Authorization")
-        }
-        if let body {
-            request.httpBody = body
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        }
+        var headers: [(String, String)] = []
+        if let adminToken { headers.append(("Authorization", "Bearer \(adminToken)")) }
+        if body != nil { headers.append(("Content-Type", "application/json")) }
         let failure = { (status: Int, message: String, errors: [StubValidationError]) in
             UnderstudyError.admin(AdminError(method: method, path: path, status: status, message: message, errors: errors))
         }
-        let data: Data
-        let response: URLResponse
+        let response: AdminHTTPClient.Response
         do {
-            (data, response) = try await session.data(for: request)
+            // Not URLSession: see AdminHTTPClient (cancellation cannot reach, or freeze, admin calls).
+            response = try await AdminHTTPClient.send(method: method, url: url, headers: headers, body: body,
+                                                      timeout: timeout ?? 30)
         } catch {
             throw failure(0, "\(error)", [])
         }
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        let status = response.status
+        let data = response.body
         guard (200...299).contains(status) else {
             let problem = try? JSONDecoder().decode(AdminProblem.self, from: data)
             throw failure(status, problem?.error ?? String(decoding: data, as: UTF8.self), problem?.errors ?? [])

@@ -26,6 +26,8 @@ extension Understudy {
 public struct UnderstudyTrait: TestTrait, SuiteTrait, TestScoping {
     /// Stub files or directories each session starts with.
     public var stubs: [String]
+    /// Typed stubs each session starts with too (after the files).
+    public var installing: [Stub] = []
     /// Where sessions are created; `nil` means the process-wide daemon (`Understudy.shared()`).
     public var daemon: Understudy?
 
@@ -39,11 +41,15 @@ public struct UnderstudyTrait: TestTrait, SuiteTrait, TestScoping {
         if let enclosing = Understudy.current {
             // The suite's trait already made this test's session: add to it rather than hide it.
             for file in try StubPaths.files(in: stubs) { try await enclosing.admin.addStubs(stubFile: file) }
+            if !installing.isEmpty { try await enclosing.install(installing) }
             try await function()
             return
         }
         // Named after the test, for the daemon's session list and stderr notes.
         let session = try await Understudy.session(stubs: stubs, name: test.id.description, on: daemon)
+        if !installing.isEmpty {
+            do { try await session.install(installing) } catch { await session.stop(); throw error }
+        }
         do {
             try await Understudy.$current.withValue(session, operation: function)
         } catch {
@@ -72,6 +78,11 @@ extension Trait where Self == UnderstudyTrait {
     /// A session per test on the process-wide daemon, with these stub files or directories.
     public static func understudy(stubs: [String], daemon: Understudy? = nil) -> Self {
         UnderstudyTrait(stubs: stubs, daemon: daemon)
+    }
+
+    /// A session per test on the process-wide daemon, with these typed stubs (and `files`).
+    public static func understudy(_ stubs: Stub..., files: [String] = [], daemon: Understudy? = nil) -> Self {
+        UnderstudyTrait(stubs: files, installing: stubs, daemon: daemon)
     }
 }
 #endif

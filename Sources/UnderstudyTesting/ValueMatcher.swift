@@ -32,3 +32,16 @@ public enum ValueMatcher: Codable, Sendable, Equatable, ExpressibleByStringLiter
         }
     }
 }
+
+extension ValueMatcher {
+    /// The matcher as the stub format writes it (a plain string for `equals`).
+    public var json: JSONValue {
+        switch self {
+        case let .equals(value): .string(value)
+        case let .contains(value): ["contains": .string(value)]
+        case let .matches(value): ["matches": .string(value)]
+        case .present: ["present": true]
+        case .absent: ["absent": true]
+        }
+    }
+}

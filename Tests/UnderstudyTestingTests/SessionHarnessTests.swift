@@ -70,7 +70,7 @@ struct SessionHarnessTests {
         await withKnownIssue {
             await understudy.assertNoUnmatchedRequests()
         } matching: { issue in
-            issue.comments.contains { $0.rawValue.contains("GET /harness/typo → 404") }
+            issue.comments.contains { $0.rawValue.contains("/harness/typo") && $0.rawValue.contains("404") }
         }
         // Reported once: neither a second assertion nor the trait at the end reports it again.
         await understudy.assertNoUnmatchedRequests()

@@ -14,7 +14,7 @@ struct UnderstudyHarnessTests {
         #expect(understudy.baseURL.host == "127.0.0.1")
         #expect(understudy.isLaunched)
         let health = try await understudy.admin.health()
-        #expect(health == DaemonHealth(status: "ok", stubs: 2, requests: 0, pending: 0))
+        #expect(health == DaemonHealth(status: "ok", stubs: 2, requests: 0, pending: 0, waiting: 0))
         #expect(await understudy.stop() == 0)
     }
 

@@ -78,6 +78,8 @@ class Daemon:
                 self.process.kill()
                 self.process.wait()
         self.stderr_file.close()
+        if self.process.stdout:
+            self.process.stdout.close()
         return self.process.returncode
 
 

@@ -1,7 +1,8 @@
-/// A JSON value that keeps what Foundation's parser loses: object key order (bodies are written
+/// The package's one JSON value (the engine's stub model and the test kit's typed stubs and
+/// admin answers alike). It keeps what Foundation's parser loses: object key order (bodies are written
 /// back in the order the stub author wrote them) and a number's text as written (`1.5` stays
 /// `1.5`, `1e3` stays `1e3`).
-public enum JSONValue: Sendable, Equatable {
+public enum JSONValue: Sendable {
     case null
     case bool(Bool)
     /// A number, as its JSON text.
