@@ -71,6 +71,13 @@ public final class UnderstudyResponder: HTTPResponder {
         set { engine.serverURL = newValue }
     }
 
+    /// The HTTPS base URL (`https://127.0.0.1:PORT`) for `{{server.url}}` in requests that arrive
+    /// over TLS; set by the transport's HTTPS listener for this responder.
+    public var secureServerURL: String? {
+        get { engine.secureServerURL }
+        set { engine.secureServerURL = newValue }
+    }
+
     /// The request header that sends a main-port request to a session instead, for the rare
     /// client that cannot change its base URL.
     public static let sessionHeader = "Understudy-Session"

@@ -42,7 +42,6 @@ extension HTTPServer: SessionHosting {
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         let session = SessionPort(server: self, http: http, bound: bound, port: port, url: "http://\(host):\(port)",
                                   responder: responder)
-        (responder as? UnderstudyResponder)?.serverURL = session.url  // the session's own `{{server.url}}`
         let context = Unmanaged.passUnretained(session).toOpaque()
         evhttp_set_gencb(http, { request, context in
             guard let request, let context else { return }

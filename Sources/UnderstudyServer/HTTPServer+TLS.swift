@@ -10,6 +10,7 @@ extension HTTPServer {
     public func openHTTPS(_ settings: TLSSettings, tls: TLSContext) throws(ServerError) {
         guard httpsListener == nil else { throw .setupFailed("the HTTPS listener is already open") }
         httpsListener = try TLSPort(server: self, port: settings.port, tls: tls, mode: settings.mode, responder: responder)
+        (responder as? UnderstudyResponder)?.secureServerURL = httpsListener?.url  // `{{server.url}}` over TLS
         tlsContext = tls
     }
 

@@ -30,6 +30,9 @@ STUBS = {
          "responses": [{"status": 200, "fault": "malformed-response"}]},
         {"id": "cut", "request": {"method": "GET", "path": "/cut"},
          "responses": [{"status": 200, "body": "abcdef", "fault": "close-after-headers"}]},
+        {"id": "self", "request": {"method": "GET", "path": "/self"},
+         "responses": [{"status": 200, "template": True, "body": "{{server.url}}",
+                        "headers": {"Link": "<{{server.url}}/self?page=2>; rel=\"next\""}}]},
     ]
 }
 
@@ -128,6 +131,14 @@ class HTTPSListenerTests(unittest.TestCase):
         code, body, _ = curl(f"{self.server.plain}/__admin/requests")
         listed = [e for e in json.loads(body)["requests"] if e["path"] == "/hello"]
         self.assertEqual(sorted(str(e.get("scheme")) for e in listed), ["None", "https"])
+
+    def test_server_url_template_names_the_scheme_and_port_the_request_arrived_on(self):
+        code, body, err = curl("--cacert", str(self.server.ca), "-D", "-", f"{self.server.url}/self")
+        self.assertEqual(code, 0, err)
+        self.assertTrue(body.endswith(self.server.url), body)
+        self.assertIn(f"Link: <{self.server.url}/self?page=2>", body)
+        code, body, err = curl(f"{self.server.plain}/self")
+        self.assertEqual((code, body), (0, self.server.plain), err)
 
     def test_keep_alive_and_pipelining_over_tls(self):
         with self.server.tls_socket() as tls:
@@ -250,9 +261,13 @@ class SessionTLSTests(unittest.TestCase):
         code, body, err = curl("--cacert", str(server.ca), f"{good['httpsUrl']}/mine")
         self.assertEqual((code, body), (0, "session\n"), err)
         self.assertEqual(python_get(good["httpsUrl"], cafile=str(server.ca)), (200, b"hi\n"))  # file stubs too
+        # `{{server.url}}` is the session's own URL, for the scheme the request used.
+        self.assertEqual(curl("--cacert", str(server.ca), f"{good['httpsUrl']}/self")[1], good["httpsUrl"])
+        self.assertEqual(curl(f"{good['url']}/self")[1], good["url"])
         # Journaled in the session, with the scheme; the main journal file holds the line too.
         code, out, _ = curl(f"{good['url']}/__admin/requests")
-        self.assertEqual([(e.get("scheme"), e["session"]) for e in json.loads(out)["requests"]], [("https", good["id"])] * 2)
+        journaled = [(e.get("scheme"), e["session"]) for e in json.loads(out)["requests"]]
+        self.assertEqual(journaled, [("https", good["id"])] * 3 + [(None, good["id"])])
         for mode, (curl_message, verify_code) in BAD_MODES.items():
             with self.subTest(mode=mode):
                 status, session = self.post_session(server, {"tls": mode})

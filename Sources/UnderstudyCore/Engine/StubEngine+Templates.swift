@@ -26,7 +26,9 @@ extension StubEngine {
     /// would cost every static request an allocation.
     func render(_ template: ResponseTemplate, _ response: StubResponse, _ request: HTTPRequest,
                 headers: inout HTTPHeaders, body: inout [UInt8], streaming: inout ResponseStreaming?) {
-        let context = TemplateContext(match: MatchContext(request), serverURL: serverURL ?? Self.baseURL(fromHostOf: request),
+        // `{{server.url}}` is the URL this request arrived on: the HTTPS one for a TLS request.
+        let arrivedOn = request.isSecure ? (secureServerURL ?? serverURL) : serverURL
+        let context = TemplateContext(match: MatchContext(request), serverURL: arrivedOn ?? Self.baseURL(fromHostOf: request),
                                       now: configuration.clock.now.timeIntervalSince1970,
                                       seq: journal.nextSeq, generator: templateGenerator)
         template.render(response, into: &headers, body: &body, stream: &streaming, context)

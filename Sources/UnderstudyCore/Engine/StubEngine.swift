@@ -44,6 +44,8 @@ public final class StubEngine {
     var templateGenerator: SeededGenerator
     /// The base URL requests arrive on, set by the transport (see ``UnderstudyResponder/serverURL``).
     public var serverURL: String?
+    /// The base URL TLS requests arrive on (`https://…`), set by the transport's HTTPS listener.
+    public var secureServerURL: String?
     /// Scratch space journal lines are encoded into.
     private let lineBuffer = JournalLineBuffer()
     /// The journal sink as ``JournalBatching``, cast once (a protocol cast is a conformance

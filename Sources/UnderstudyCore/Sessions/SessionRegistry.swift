@@ -85,6 +85,7 @@ public final class SessionRegistry {
         switch host.openListener(for: session) {
         case .success(let listener):
             session.listener = listener
+            responder.serverURL = listener.url  // the session's own `{{server.url}}`
         case .failure(let error):
             return AdminResponse.error(503, "cannot open a port for a new session: \(error.message)")
         }
@@ -92,6 +93,7 @@ public final class SessionRegistry {
             switch host.openSecureListener(for: session, mode: mode) {
             case .success(let listener):
                 session.secureListener = listener
+                responder.secureServerURL = listener.url
             case .failure(let error):
                 session.close()
                 return AdminResponse.error(503, "cannot open an HTTPS port for a new session: \(error.message)")
