@@ -1,24 +1,61 @@
+import Foundation
+
 /// How a stub (or `find`/`count`) matches a request body.
-public enum BodyMatcher: Sendable, Equatable {
+public indirect enum BodyMatcher: Sendable, Equatable {
     /// The whole body is exactly this text.
     case equals(String)
+    /// The whole body is this text, ignoring case: `{"equalsIgnoringCase": s}`.
+    case equalsIgnoringCase(String)
     /// The body contains this text.
     case contains(String)
+    /// The body does not contain this text: `{"doesNotContain": s}`.
+    case doesNotContain(String)
     /// The regular expression matches the whole body.
     case matches(String)
+    /// The regular expression does not match the whole body: `{"doesNotMatch": regex}`.
+    case doesNotMatch(String)
     /// The body is JSON equal to this (key order and number spelling ignored).
     case json(JSONValue)
     /// The body is JSON containing at least this (extra keys allowed).
     case jsonSubset(JSONValue)
+    /// The body is JSON equal to `value`, optionally ignoring array order and extra members or
+    /// elements: `{"jsonEquals": {"value": v, "ignoreArrayOrder": true, "ignoreExtraElements": true}}`
+    /// (an option is written only when on; off is the format's default).
+    case jsonEquals(JSONValue, ignoreArrayOrder: Bool = false, ignoreExtraElements: Bool = false)
+    /// The JSON path selects something (not `null`), or, with `matcher`, a value whose text (or
+    /// an element of a selected array) satisfies it: `{"jsonPath": "$.a"}` or
+    /// `{"jsonPath": {"expression": "$.a", "matcher": m}}`.
+    case jsonPath(String, ValueMatcher? = nil)
+    /// The body is exactly these bytes: `{"binary": base64}`.
+    case binary(Data)
+    /// Every matcher matches: `{"allOf": [...]}` (at least one).
+    case allOf([BodyMatcher])
+    /// Some matcher matches: `{"anyOf": [...]}` (at least one).
+    case anyOf([BodyMatcher])
+    /// The matcher does not match: `{"not": matcher}`.
+    case not(BodyMatcher)
 
     /// The matcher as the stub format writes it.
     public var json: JSONValue {
         switch self {
         case .equals(let text): ["equals": .string(text)]
+        case .equalsIgnoringCase(let text): ["equalsIgnoringCase": .string(text)]
         case .contains(let text): ["contains": .string(text)]
+        case .doesNotContain(let text): ["doesNotContain": .string(text)]
         case .matches(let pattern): ["matches": .string(pattern)]
+        case .doesNotMatch(let pattern): ["doesNotMatch": .string(pattern)]
         case .json(let value): ["json": value]
         case .jsonSubset(let value): ["jsonSubset": value]
+        case let .jsonEquals(value, ignoreArrayOrder, ignoreExtraElements):
+            ["jsonEquals": .object([JSONMember("value", value)]
+                + (ignoreArrayOrder ? [JSONMember("ignoreArrayOrder", true)] : [])
+                + (ignoreExtraElements ? [JSONMember("ignoreExtraElements", true)] : []))]
+        case let .jsonPath(expression, matcher):
+            ["jsonPath": matcher.map { ["expression": .string(expression), "matcher": $0.json] } ?? .string(expression)]
+        case .binary(let bytes): ["binary": .string(bytes.base64EncodedString())]
+        case .allOf(let matchers): ["allOf": .array(matchers.map(\.json))]
+        case .anyOf(let matchers): ["anyOf": .array(matchers.map(\.json))]
+        case .not(let matcher): ["not": matcher.json]
         }
     }
 }

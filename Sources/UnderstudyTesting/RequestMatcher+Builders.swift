@@ -55,8 +55,14 @@ extension ValueMatcher {
         case .equals(let value): "= \(value)"
         case .contains(let value): "contains \(value)"
         case .matches(let value): "~ \(value)"
+        case .equalsIgnoringCase(let value): "=~ \(value) (any case)"
+        case .doesNotContain(let value): "does not contain \(value)"
+        case .doesNotMatch(let value): "!~ \(value)"
         case .present: "present"
         case .absent: "absent"
+        case .allOf(let matchers): "all of (" + matchers.map(\.summary).joined(separator: "; ") + ")"
+        case .anyOf(let matchers): "any of (" + matchers.map(\.summary).joined(separator: "; ") + ")"
+        case .not(let matcher): "not (\(matcher.summary))"
         }
     }
 }

@@ -53,6 +53,25 @@ public struct Stub: Sendable {
         return Stub(request: .object(request), fileID: fileID, line: line)
     }
 
+    /// Matches `method` (any, when `nil`) and the request target exactly as sent, path and query
+    /// undecoded (`url`: `/search?q=a&page=2`; parameters in another order do not match).
+    public static func request(_ method: String?, url: String, fileID: String = #fileID, line: Int = #line) -> Stub {
+        target(method, "url", url, fileID: fileID, line: line)
+    }
+
+    /// Matches `method` (any, when `nil`) and targets (path and query as sent) the regular
+    /// expression `pattern` matches whole (`urlPattern`).
+    public static func request(_ method: String?, urlPattern pattern: String, fileID: String = #fileID, line: Int = #line) -> Stub {
+        target(method, "urlPattern", pattern, fileID: fileID, line: line)
+    }
+
+    private static func target(_ method: String?, _ key: String, _ value: String, fileID: String, line: Int) -> Stub {
+        var request: [JSONMember] = []
+        if let method { request.append(JSONMember("method", .string(method))) }
+        request.append(JSONMember(key, .string(value)))
+        return Stub(request: .object(request), fileID: fileID, line: line)
+    }
+
     /// `GET path`.
     public static func get(_ path: String, fileID: String = #fileID, line: Int = #line) -> Stub { request("GET", path, fileID: fileID, line: line) }
     /// `POST path`.
@@ -85,6 +104,9 @@ public struct Stub: Sendable {
     /// `id`: unique across the daemon (or session); replaces a stub with the same id.
     public func id(_ id: String) -> Stub { setting("id", .string(id)) }
 
+    /// `priority` (≥ 1): lower is tried first; the default is 5, and equal priorities go in load order.
+    public func priority(_ priority: Int) -> Stub { setting("priority", JSONValue(priority)) }
+
     /// `description`: free text for readers.
     public func description(_ text: String) -> Stub { setting("description", .string(text)) }
 
@@ -96,6 +118,11 @@ public struct Stub: Sendable {
     /// Header `name` (any case) must match `matcher` (a plain string is exact equality).
     public func header(_ name: String, _ matcher: ValueMatcher) -> Stub {
         settingRequest("headers", (json["request"]?["headers"] ?? [:]).setting(name, to: matcher.json))
+    }
+
+    /// Cookie `name` (from the `Cookie` header) must match `matcher` (a plain string is exact equality).
+    public func cookie(_ name: String, _ matcher: ValueMatcher) -> Stub {
+        settingRequest("cookies", (json["request"]?["cookies"] ?? [:]).setting(name, to: matcher.json))
     }
 
     /// The body must match `matcher`.

@@ -16,6 +16,9 @@ extension StubResponse {
     /// `bytesPerSecond`: the body at no more than this rate.
     public func bytesPerSecond(_ rate: Int) -> StubResponse { setting("bytesPerSecond", JSONValue(rate)) }
 
+    /// 200 with a `text/event-stream` of these events (`events`) instead of a body.
+    public static func events(_ events: [ServerSentEvent]) -> StubResponse { StubResponse(json: [:]).events(events) }
+
     /// `events`: a `text/event-stream` of these events instead of a body.
     public func events(_ events: [ServerSentEvent]) -> StubResponse { setting("events", .array(events.map(\.json))) }
 

@@ -1,35 +1,59 @@
-/// How a header or query value is matched.
-public enum ValueMatcher: Codable, Sendable, Equatable, ExpressibleByStringLiteral {
+/// How a header, query, cookie or JSON-path value is matched (the stub format's matcher object).
+public indirect enum ValueMatcher: Codable, Sendable, Equatable, ExpressibleByStringLiteral {
+    /// Exactly this text (a plain string in the stub format).
     case equals(String)
+    /// This text, ignoring case: `{"equalsIgnoringCase": s}`.
+    case equalsIgnoringCase(String)
+    /// Contains this text.
     case contains(String)
+    /// Present and does not contain this text: `{"doesNotContain": s}`.
+    case doesNotContain(String)
+    /// The regular expression matches the whole value.
     case matches(String)
+    /// Present and the regular expression does not match the whole value: `{"doesNotMatch": regex}`.
+    case doesNotMatch(String)
+    /// Present, any value.
     case present
+    /// Not present.
     case absent
+    /// Every matcher matches: `{"allOf": [...]}` (at least one).
+    case allOf([ValueMatcher])
+    /// Some matcher matches: `{"anyOf": [...]}` (at least one).
+    case anyOf([ValueMatcher])
+    /// The matcher does not match: `{"not": matcher}`.
+    case not(ValueMatcher)
 
     public init(stringLiteral value: String) { self = .equals(value) }
 
-    public init(from decoder: any Decoder) throws {
-        if let text = try? decoder.singleValueContainer().decode(String.self) {
+    /// The matcher a stub-format matcher (a string or a one-member object) describes; an object
+    /// this kit does not know reads as `absent`, as before the newer matchers existed.
+    public init(json: JSONValue) {
+        if let text = json.stringValue {
             self = .equals(text)
             return
         }
-        let object = try decoder.singleValueContainer().decode([String: JSONValue].self)
-        if let value = object["equals"]?.stringValue { self = .equals(value) }
-        else if let value = object["contains"]?.stringValue { self = .contains(value) }
-        else if let value = object["matches"]?.stringValue { self = .matches(value) }
-        else if object["present"] != nil { self = .present }
+        let list = { (key: String) in json[key]?.arrayValue?.map(ValueMatcher.init(json:)) }
+        if let value = json["equals"]?.stringValue { self = .equals(value) }
+        else if let value = json["equalsIgnoringCase"]?.stringValue { self = .equalsIgnoringCase(value) }
+        else if let value = json["contains"]?.stringValue { self = .contains(value) }
+        else if let value = json["doesNotContain"]?.stringValue { self = .doesNotContain(value) }
+        else if let value = json["matches"]?.stringValue { self = .matches(value) }
+        else if let value = json["doesNotMatch"]?.stringValue { self = .doesNotMatch(value) }
+        else if json["present"] != nil { self = .present }
+        else if let matchers = list("allOf") { self = .allOf(matchers) }
+        else if let matchers = list("anyOf") { self = .anyOf(matchers) }
+        else if let inner = json["not"] { self = .not(ValueMatcher(json: inner)) }
         else { self = .absent }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        self.init(json: try decoder.singleValueContainer().decode(JSONValue.self))
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
-        switch self {
-        case let .equals(value): try container.encode(["equals": value])
-        case let .contains(value): try container.encode(["contains": value])
-        case let .matches(value): try container.encode(["matches": value])
-        case .present: try container.encode(["present": true])
-        case .absent: try container.encode(["absent": true])
-        }
+        // Codable output spells `equals` out, so a decoder that expects an object always finds one.
+        if case let .equals(value) = self { try container.encode(["equals": value]) } else { try container.encode(json) }
     }
 }
 
@@ -38,10 +62,16 @@ extension ValueMatcher {
     public var json: JSONValue {
         switch self {
         case let .equals(value): .string(value)
+        case let .equalsIgnoringCase(value): ["equalsIgnoringCase": .string(value)]
         case let .contains(value): ["contains": .string(value)]
+        case let .doesNotContain(value): ["doesNotContain": .string(value)]
         case let .matches(value): ["matches": .string(value)]
+        case let .doesNotMatch(value): ["doesNotMatch": .string(value)]
         case .present: ["present": true]
         case .absent: ["absent": true]
+        case let .allOf(matchers): ["allOf": .array(matchers.map(\.json))]
+        case let .anyOf(matchers): ["anyOf": .array(matchers.map(\.json))]
+        case let .not(matcher): ["not": matcher.json]
         }
     }
 }
