@@ -11,16 +11,10 @@ import UnderstudyCore
 /// `accept`, journal, delays and faults). Owns its evhttp and frees it once, in ``close()``.
 ///
 /// Only the loop thread touches it.
-final class TLSPort: SessionListener {
-    let port: Int
-    let url: String
-    private(set) var responder: (any HTTPResponder)?
-    private(set) weak var server: HTTPServer?
+final class TLSPort: ListeningPort {
     /// The OpenSSL context; kept alive by `tls`.
     let sslContext: OpaquePointer
     private let tls: TLSContext
-    private var http: OpaquePointer?
-    private var bound: OpaquePointer?
 
     /// Binds a new HTTPS port on `server`'s loop presenting `mode`'s certificate.
     init(server: HTTPServer, port requested: Int, tls: TLSContext, mode: CertificateMode,
@@ -44,14 +38,9 @@ final class TLSPort: SessionListener {
         _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
         let port = HTTPServer.localPort(of: fd) ?? requested
         let host = server.configuration.host.contains(":") ? "[\(server.configuration.host)]" : server.configuration.host
-        self.server = server
-        self.http = http
-        self.bound = bound
-        self.port = port
-        self.url = "https://\(host):\(port)"
-        self.responder = responder
         self.tls = tls
         self.sslContext = sslContext
+        super.init(server: server, http: http, bound: bound, port: port, url: "https://\(host):\(port)", responder: responder)
 
         let context = Unmanaged.passUnretained(self).toOpaque()
         evhttp_set_gencb(http, { request, context in
@@ -70,37 +59,9 @@ final class TLSPort: SessionListener {
         server.tlsPorts[ObjectIdentifier(self)] = self
     }
 
-    deinit {
-        close()
-    }
-
-    /// The libevent listener behind the port, while it accepts.
-    var listener: OpaquePointer? {
-        bound.flatMap { evhttp_bound_socket_get_listener($0) }
-    }
-
-    /// Stops accepting (the server is draining); open connections carry on.
-    func stopAccepting() {
-        guard let http, let bound else { return }
-        if let listener { ListenerOwners[listener] = nil }
-        evhttp_del_accept_socket(http, bound)
-        self.bound = nil
-    }
-
-    /// Re-enables accepting after the listener paused for lack of descriptors.
-    func resumeAccepting() {
-        if let listener { evconnlistener_enable(listener) }
-    }
-
-    /// Closes the port and every connection on it. Idempotent.
-    func close() {
-        guard let http else { return }
-        stopAccepting()
-        self.http = nil
-        let responder = self.responder
-        self.responder = nil
-        evhttp_free(http)
-        server?.tlsPorts[ObjectIdentifier(self)] = nil
-        if let server, let responder, responder !== server.responder { server.forgetConnections(answeredBy: responder) }
+    override func forget(in server: HTTPServer, responder: (any HTTPResponder)?) {
+        server.tlsPorts[ObjectIdentifier(self)] = nil
+        // The main HTTPS port shares the server's own responder: its connections stay the server's.
+        if let responder, responder !== server.responder { server.forgetConnections(answeredBy: responder) }
     }
 }
