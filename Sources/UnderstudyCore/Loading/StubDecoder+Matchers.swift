@@ -42,15 +42,25 @@ extension StubDecoder {
         case "doesNotMatch": return regex(member.value, path).map(ValueMatcher.doesNotMatch)
         case "not": return valueMatcher(member.value, path).map(ValueMatcher.not)
         default:
-            guard let elements = member.value.elements, !elements.isEmpty else {
-                typeMismatch(member.value, path, expected: "a non-empty array of matchers")
-                return nil
-            }
-            let before = errors.count
-            let inner = elements.enumerated().compactMap { valueMatcher($1, path.element($0)) }
-            guard errors.count == before else { return nil }
+            guard let inner = matcherList(member.value, path, kind: "matchers", decode: { $0.valueMatcher($1, $2) }) else { return nil }
             return member.key == "allOf" ? .allOf(inner) : .anyOf(inner)
         }
+    }
+
+    /// The operands of `allOf`/`anyOf`: a non-empty array whose every element decodes, or nil
+    /// (with the errors recorded) — shared by value and body matchers.
+    mutating func matcherList<Matcher>(_ node: JSONNode, _ path: JSONPath, kind: String,
+                                       decode: (inout StubDecoder, JSONNode, JSONPath) -> Matcher?) -> [Matcher]? {
+        guard let elements = node.elements, !elements.isEmpty else {
+            typeMismatch(node, path, expected: "a non-empty array of \(kind)")
+            return nil
+        }
+        let before = errors.count
+        var inner: [Matcher] = []
+        for (index, element) in elements.enumerated() {
+            if let matcher = decode(&self, element, path.element(index)) { inner.append(matcher) }
+        }
+        return errors.count == before ? inner : nil
     }
 
     mutating func extraBodyMatcher(_ member: JSONNode.Member, _ path: JSONPath) -> BodyMatcher? {
@@ -94,13 +104,7 @@ extension StubDecoder {
             guard let matcherNode = keys["matcher"] else { return .jsonPath(expression, nil) }
             return valueMatcher(matcherNode.value, path.member("matcher")).map { .jsonPath(expression, $0) }
         default:
-            guard let elements = member.value.elements, !elements.isEmpty else {
-                typeMismatch(member.value, path, expected: "a non-empty array of body matchers")
-                return nil
-            }
-            let before = errors.count
-            let inner = elements.enumerated().compactMap { bodyMatcher($1, path.element($0)) }
-            guard errors.count == before else { return nil }
+            guard let inner = matcherList(member.value, path, kind: "body matchers", decode: { $0.bodyMatcher($1, $2) }) else { return nil }
             return member.key == "allOf" ? .allOf(inner) : .anyOf(inner)
         }
     }
