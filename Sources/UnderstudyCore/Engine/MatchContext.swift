@@ -1,11 +1,17 @@
 /// One request prepared for matching. Derived forms (decoded path, query pairs, body text and JSON)
 /// are computed at most once, and only if some stub asks for them.
+///
+/// The engine keeps one context and reloads it for each request (``load(_:)``, then
+/// ``unload()``), so no context is allocated per request. Other callers (the admin API,
+/// templates, tests) make a context of their own with ``init(_:)``.
+/// Stored properties are `@exclusivity(unchecked)`: one thread uses a context, and no access
+/// overlaps another.
 final class MatchContext {
-    let request: HTTPRequest
+    @exclusivity(unchecked) private(set) var request: HTTPRequest
     /// The method upper-cased, for case-insensitive comparison.
-    let method: String
+    @exclusivity(unchecked) private(set) var method: String
     /// The path percent-decoded.
-    let path: String
+    @exclusivity(unchecked) private(set) var path: String
 
     init(_ request: HTTPRequest) {
         self.request = request
@@ -13,12 +19,44 @@ final class MatchContext {
         self.path = PercentDecoding.decodePath(request.path)
     }
 
-    private(set) lazy var queryPairs: [(name: String, value: String)] = PercentDecoding.queryPairs(request.query)
+    /// An empty context for the engine to ``load(_:)`` requests into.
+    init() {
+        self.request = .empty
+        self.method = ""
+        self.path = ""
+    }
+
+    /// Prepares the context for `request`.
+    func load(_ request: HTTPRequest) {
+        self.request = request
+        method = Self.uppercasedASCII(request.method)
+        path = PercentDecoding.decodePath(request.path)
+    }
+
+    /// Lets go of the request and of everything derived from it, so a reused context holds no
+    /// request (or its body) between requests.
+    func unload() {
+        request = .empty
+        if cachedQueryPairs != nil { cachedQueryPairs = nil }
+        if cachedBodyText != nil { cachedBodyText = nil }
+        if cachedBodyJSON != nil { cachedBodyJSON = nil }
+    }
+
+    // Derived forms, cached on first use. Plain optionals rather than `lazy` so a reused context
+    // can drop them (``unload()``).
+    @exclusivity(unchecked) private var cachedQueryPairs: [(name: String, value: String)]?
+    @exclusivity(unchecked) private var cachedBodyText: String?
+    @exclusivity(unchecked) private var cachedBodyJSON: JSONValue??
+
+    var queryPairs: [(name: String, value: String)] {
+        if let cachedQueryPairs { return cachedQueryPairs }
+        let pairs = PercentDecoding.queryPairs(request.query)
+        cachedQueryPairs = pairs
+        return pairs
+    }
 
     // `target` and the cookies are computed when asked, not stored: only stubs with `url`,
-    // `urlPattern` or `cookies` ask, and a stored lazy field costs every request its upkeep.
-    // Both are plain loops with no closure capturing `self`, which would keep the compiler from
-    // allocating the context on the stack.
+    // `urlPattern` or `cookies` ask, and a stored field costs every request its upkeep.
 
     /// The request target as sent: the raw path, then `?` and the query when there was one.
     var target: String {
@@ -40,9 +78,19 @@ final class MatchContext {
         return values
     }
 
-    private(set) lazy var bodyText: String = String(decoding: request.body, as: UTF8.self)
+    var bodyText: String {
+        if let cachedBodyText { return cachedBodyText }
+        let text = String(decoding: request.body, as: UTF8.self)
+        cachedBodyText = text
+        return text
+    }
 
-    private(set) lazy var bodyJSON: JSONValue? = JSONValue.parse(request.body)
+    var bodyJSON: JSONValue? {
+        if let cachedBodyJSON { return cachedBodyJSON }
+        let json = JSONValue.parse(request.body)
+        cachedBodyJSON = .some(json)
+        return json
+    }
 
     func queryValues(_ name: String) -> [String] {
         queryPairs.filter { $0.name == name }.map(\.value)

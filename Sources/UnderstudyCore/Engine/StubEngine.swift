@@ -29,8 +29,12 @@ public final class StubEngine {
     let startNanoseconds: UInt64
     /// Requests handed to the transport whose journal entry waits for their answer (a delay).
     @exclusivity(unchecked) var awaitingDelivery = 0
-    /// The ticket last issued, reused once it is committed and no one else holds it.
-    @exclusivity(unchecked) private var spareTicket: JournalTicket?
+    /// Tickets issued before, reused once committed and held by no one else (see ``issueTicket(_:)``).
+    @exclusivity(unchecked) private var spareTickets: [JournalTicket] = []
+    /// The slot of `spareTickets` the next request tries.
+    @exclusivity(unchecked) private var nextSpareTicket = 0
+    /// The context every request is matched in, reloaded per request (see ``MatchContext``).
+    private let matchContext = MatchContext()
     /// Names stubs posted to the admin API without an id.
     var adminStubCounter = 0
     /// Pending `GET /__admin/requests/wait` calls, completed as entries are journaled.
@@ -80,7 +84,9 @@ public final class StubEngine {
     /// the transport reports what it did (``JournalTicket/commit(_:)``), so the entry records
     /// what was really sent, or that the client left first.
     public func handle(_ request: HTTPRequest, awaitingDelivery: Bool) -> (response: HTTPResponse, journal: JournalTicket?) {
-        let context = MatchContext(request)
+        let context = matchContext
+        context.load(request)
+        defer { context.unload() }
         let now = configuration.clock.monotonicNanoseconds
         let winner = index.firstCandidate(method: context.method, path: context.path) { candidate in
             isEligible(candidate) && boxes[candidate].stub.request.matches(context)
@@ -252,23 +258,38 @@ public final class StubEngine {
         return (response, ticket)
     }
 
-    /// A ticket for `record`: the spare one when its last request is done with it (on a
-    /// keep-alive connection, the previous request's), else a new one that becomes the spare.
+    /// A ticket for `record`. Tickets are kept in a small ring and handed out round-robin: the
+    /// slot's ticket is reused when its request is done with it (committed, and nothing else
+    /// holds it), else a new ticket takes the slot. One spare was not enough: with several
+    /// keep-alive connections, the ticket issued last is usually still held by another
+    /// connection's reply, and each request paid for a new ticket.
     func issueTicket(_ record: consuming JournalRecord) -> JournalTicket {
-        if isKnownUniquelyReferenced(&spareTicket), let spare = spareTicket, spare.isCommitted {
+        let slot = nextSpareTicket
+        nextSpareTicket = (slot + 1) & (Self.spareTicketSlots - 1)
+        guard slot < spareTickets.count else {
+            let ticket = JournalTicket(engine: self, record: record)
+            spareTickets.append(ticket)
+            return ticket
+        }
+        if isKnownUniquelyReferenced(&spareTickets[slot]), spareTickets[slot].isCommitted {
+            let spare = spareTickets[slot]
             spare.reissue(engine: self, record: record)
             return spare
         }
         let ticket = JournalTicket(engine: self, record: record)
-        spareTicket = ticket
+        spareTickets[slot] = ticket
         return ticket
     }
+
+    /// How many tickets ``issueTicket(_:)`` keeps for reuse (a power of two): more than the
+    /// requests usually in flight at once.
+    static let spareTicketSlots = 32
 
     /// Writes one entry: `record` (the request, as it arrived) with `delivery` (what was sent).
     /// `seq` is given now, so the JSONL file is in `seq` order; `time` and `elapsedMs` are the
     /// arrival's, `outcomeMs` is now.
-    @discardableResult
-    func record(_ record: JournalRecord, _ delivery: Delivery) -> JournalEntry {
+    /// The record is consumed: its request moves into the entry.
+    func record(_ record: consuming JournalRecord, _ delivery: Delivery) {
         let milliseconds = record.arrivalMilliseconds
         let second = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
         if second != cachedSecond {
@@ -279,17 +300,24 @@ public final class StubEngine {
         }
         let fraction = Int(milliseconds - second * 1000)
         let outcomeElapsed = configuration.clock.monotonicNanoseconds &- startNanoseconds
-        let entry = journal.append { seq in
-            JournalEntry(seq: seq, request: record.request, matched: record.matched, stubID: record.stubID,
-                         status: delivery.status, outcome: delivery.outcome, rateLimited: record.rateLimited,
-                         line: JournalEntry.encode(seq: seq, session: configuration.sessionID, timePrefix: cachedTimePrefix, milliseconds: fraction,
-                                                   record: record, delivery: delivery, outcomeElapsed: outcomeElapsed,
-                                                   bodyLimit: configuration.journalBodyLimit, into: lineBuffer))
+        let seq = journal.nextSeq
+        let line = JournalEntry.encode(seq: seq, session: configuration.sessionID, timePrefix: cachedTimePrefix, milliseconds: fraction,
+                                       record: record, delivery: delivery, outcomeElapsed: outcomeElapsed,
+                                       bodyLimit: configuration.journalBodyLimit, into: lineBuffer)
+        let entry = JournalEntry(seq: seq, request: record.request, matched: record.matched, stubID: record.stubID,
+                                 status: delivery.status, outcome: delivery.outcome, rateLimited: record.rateLimited,
+                                 line: line)
+        // Memory, then the sink, then waiters; the sink gets the same bytes as the in-memory
+        // entry (encoded once, never copied). The entry moves into the journal when no waiter
+        // needs it afterwards.
+        if waiters.isEmpty {
+            journal.append(entry)
+            configuration.journalSink?.write(line: line)
+        } else {
+            journal.append(entry)
+            configuration.journalSink?.write(line: line)
+            wakeWaiters(for: entry)
         }
-        // The same bytes as the in-memory entry: encoded once, never copied.
-        configuration.journalSink?.write(line: entry.line)
-        if !waiters.isEmpty { wakeWaiters(for: entry) }
-        return entry
     }
 }
 

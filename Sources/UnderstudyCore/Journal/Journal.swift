@@ -16,17 +16,17 @@ struct Journal {
 
     var count: Int { storage.count }
 
-    mutating func append(_ makeEntry: (Int) -> JournalEntry) -> JournalEntry {
-        let entry = makeEntry(nextSeq)
+    /// Adds `entry`, which must carry ``nextSeq`` (the journal hands out each seq once, in order).
+    mutating func append(_ entry: consuming JournalEntry) {
+        precondition(entry.seq == nextSeq, "journal entries are appended in seq order")
         nextSeq += 1
         if storage.count < limit {
             storage.append(entry)
         } else {
             storage[start] = entry
-            start = (start + 1) % limit
+            start = start + 1 == limit ? 0 : start + 1
             dropped += 1
         }
-        return entry
     }
 
     /// Entries in ascending `seq`.

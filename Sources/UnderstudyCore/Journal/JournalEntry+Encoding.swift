@@ -96,8 +96,7 @@ extension JournalEntry {
         if delayMs == delayMs.rounded() {
             out.digits(UInt64(max(0, delayMs)))
         } else {
-            let micro = UInt64(max(0, delayMs) * 1000)
-            out.digits(micro / 1_000); out.append(UInt8(ascii: ".")); out.digits(micro % 1_000, minimumWidth: 3)
+            out.thousandths(UInt64(max(0, delayMs) * 1000))
         }
     }
 
@@ -111,8 +110,7 @@ extension JournalEntry {
 
     /// Nanoseconds as milliseconds with three decimals (microsecond resolution).
     private static func elapsed(_ nanoseconds: UInt64, into out: JournalLineBuffer) {
-        let micro = nanoseconds / 1_000
-        out.digits(micro / 1_000); out.append(UInt8(ascii: ".")); out.digits(micro % 1_000, minimumWidth: 3)
+        out.thousandths(nanoseconds / 1_000)
     }
 
     /// `"body": text` for UTF-8, otherwise `"bodyBase64": base64`; at most `limit` bytes of it.
@@ -153,10 +151,33 @@ extension JournalEntry {
 
     /// `{"name":[values...]}` with lower-cased names in first-seen order; repeated names grouped.
     /// Quadratic in the number of fields, which is small, and allocation-free.
+    ///
+    /// Names are compared only when their lengths are equal, and a head with no repeated name
+    /// (nearly every one) is written in one straight pass.
     private static func encodeHeaders<Fields: JournalHeaderFields>(_ fields: Fields, into out: JournalLineBuffer) {
+        let count = fields.count
+        var repeated = false
+        search: for i in 1..<max(1, count) {
+            let length = fields.nameLength(i)
+            for j in 0..<i where fields.nameLength(j) == length && fields.namesMatch(i, j) {
+                repeated = true
+                break search
+            }
+        }
+        guard repeated else {
+            out.append(UInt8(ascii: "{"))
+            for i in 0..<count {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                fields.appendName(i, to: out)
+                out.append(":[" as StaticString)
+                fields.appendValue(i, to: out)
+                out.append(UInt8(ascii: "]"))
+            }
+            out.append(UInt8(ascii: "}"))
+            return
+        }
         out.append(UInt8(ascii: "{"))
         var first = true
-        let count = fields.count
         for i in 0..<count {
             if i > 0 && (0..<i).contains(where: { fields.namesMatch($0, i) }) { continue }
             if !first { out.append(UInt8(ascii: ",")) }
@@ -178,6 +199,8 @@ extension JournalEntry {
 /// ``HTTPHeaders`` and the response head a transport lends as raw bytes (``RawHeaderField``).
 protocol JournalHeaderFields {
     var count: Int { get }
+    /// The length of field `i`'s name in bytes.
+    func nameLength(_ i: Int) -> Int
     /// Whether fields `i` and `j` have the same name, ignoring ASCII case.
     func namesMatch(_ i: Int, _ j: Int) -> Bool
     /// Field `i`'s name, lower-cased, as a JSON string.
@@ -187,6 +210,10 @@ protocol JournalHeaderFields {
 }
 
 extension HTTPHeaders: JournalHeaderFields {
+    func nameLength(_ i: Int) -> Int {
+        fields[i].name.utf8.count
+    }
+
     func namesMatch(_ i: Int, _ j: Int) -> Bool {
         HTTPHeaders.namesMatch(fields[i].name, fields[j].name)
     }
@@ -202,6 +229,10 @@ extension HTTPHeaders: JournalHeaderFields {
 }
 
 extension UnsafeBufferPointer: JournalHeaderFields where Element == RawHeaderField {
+    func nameLength(_ i: Int) -> Int {
+        self[i].name.count
+    }
+
     func namesMatch(_ i: Int, _ j: Int) -> Bool {
         let a = self[i].name, b = self[j].name
         guard a.count == b.count else { return false }

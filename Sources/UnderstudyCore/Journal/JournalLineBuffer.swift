@@ -53,6 +53,9 @@ final class JournalLineBuffer {
         count += 1
     }
 
+    // The appends are always inlined: the encoder makes some twenty of them per line, and a
+    // call each (the optimizer's choice once the encoder grew) cost about 50 instructions.
+    @inline(__always)
     func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
         reserve(bytes.count)
@@ -60,6 +63,7 @@ final class JournalLineBuffer {
         count += bytes.count
     }
 
+    @inline(__always)
     func append(_ text: StaticString) {
         append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
@@ -77,11 +81,14 @@ final class JournalLineBuffer {
 
     /// UTF-8 bytes as a JSON string (quotes included). Eight bytes at a time: a word with nothing
     /// to escape (no control byte, `"`, `\\` or DEL) is copied whole (and lower-cased with bit
-    /// arithmetic when asked); only words holding such a byte go byte by byte.
+    /// arithmetic when asked); only words holding such a byte go byte by byte. The last one to
+    /// seven bytes (all of most header names and values) go as one word too, gathered by
+    /// overlapping loads that stay inside the string (see ``tailWord(_:_:_:)``).
     @inline(__always)
     func appendJSONString(utf8: UnsafeBufferPointer<UInt8>, lowercasingASCII: Bool = false) {
-        // Worst case every byte becomes `\u00XX`; reserving for it keeps the loop free of checks.
-        reserve(utf8.count * 6 + 2)
+        // Worst case every byte becomes `\u00XX`; reserving for it keeps the loop free of checks
+        // (and 8 more, for the whole word the tail stores).
+        reserve(utf8.count * 6 + 10)
         var out = base + count
         out.pointee = UInt8(ascii: "\""); out += 1
         let n = utf8.count
@@ -98,13 +105,48 @@ final class JournalLineBuffer {
                 }
                 i += 8
             }
-            while i < n {
-                out = Self.appendByte(source[i], lowercasing: lowercasingASCII, at: out)
-                i += 1
+            if i < n {
+                var word = Self.tailWord(source, i, n)
+                if Self.needsEscaping(word) {
+                    while i < n {
+                        out = Self.appendByte(source[i], lowercasing: lowercasingASCII, at: out)
+                        i += 1
+                    }
+                } else {
+                    if lowercasingASCII { word = Self.lowercased(word) }
+                    UnsafeMutableRawPointer(out).storeBytes(of: word, as: UInt64.self)
+                    out += n - i
+                }
             }
         }
         out.pointee = UInt8(ascii: "\""); out += 1
         count = out - base
+    }
+
+    /// Bytes `i..<n` of `source` (one to seven of them) in the low bytes of a word, the rest
+    /// filled with `a` (which needs no escaping and is already lower case). Reads only inside
+    /// `source[0..<n]`: the last eight bytes when the string has eight, else two overlapping
+    /// loads of four or two bytes.
+    @inline(__always)
+    private static func tailWord(_ source: UnsafePointer<UInt8>, _ i: Int, _ n: Int) -> UInt64 {
+        let r = n - i
+        let raw = UnsafeRawPointer(source)
+        var word: UInt64
+        if n >= 8 {
+            word = raw.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self) >> UInt64((8 - r) * 8)
+        } else if r >= 4 {
+            let low = UInt64(raw.loadUnaligned(fromByteOffset: i, as: UInt32.self))
+            let high = UInt64(raw.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self))
+            word = low | high << UInt64((r - 4) * 8)
+        } else if r >= 2 {
+            let low = UInt64(raw.loadUnaligned(fromByteOffset: i, as: UInt16.self))
+            let high = UInt64(raw.loadUnaligned(fromByteOffset: n - 2, as: UInt16.self))
+            word = low | high << UInt64((r - 2) * 8)
+        } else {
+            word = UInt64(source[i])
+        }
+        let kept: UInt64 = (1 << UInt64(r * 8)) &- 1
+        return word | (0x6161_6161_6161_6161 & ~kept)
     }
 
     private static let ones: UInt64 = 0x0101_0101_0101_0101
@@ -202,9 +244,22 @@ final class JournalLineBuffer {
         count += length
     }
 
+    /// Thousandths as a decimal with three places: `micro` 1234567 is `1234.567`. One pass of
+    /// ``digits(_:minimumWidth:)`` (at least four digits), then the last three move up one byte
+    /// for the point.
+    func thousandths(_ value: UInt64) {
+        digits(value, minimumWidth: 4)
+        reserve(1)
+        let end = base + count
+        end[0] = end[-1]; end[-1] = end[-2]; end[-2] = end[-3]
+        end[-3] = UInt8(ascii: ".")
+        count += 1
+    }
+
     /// "00", "01", … "99" back to back.
     private static let digitPairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
 
+    @inline(__always)
     func int(_ value: Int) {
         if value < 0 { append(UInt8(ascii: "-")) }
         digits(UInt64(value.magnitude))

@@ -8,11 +8,14 @@
 public final class JournalTicket {
     /// The engine that writes the entry; held only while the ticket is outstanding, so a spare
     /// ticket (see ``StubEngine/issueTicket(_:)``) does not keep its engine alive.
-    private var engine: StubEngine?
-    private(set) var record: JournalRecord
+    /// Stored properties are `@exclusivity(unchecked)`: the event-loop thread alone touches a
+    /// ticket, and no access overlaps another.
+    @exclusivity(unchecked) private var engine: StubEngine?
+    /// The record until the entry is written; it moves into the entry then.
+    @exclusivity(unchecked) private var record: JournalRecord?
     /// Whether the entry has been written; later commits are ignored, so a request is journaled
     /// exactly once whichever of its endings is reported first.
-    public private(set) var isCommitted = false
+    @exclusivity(unchecked) public private(set) var isCommitted = false
 
     init(engine: StubEngine, record: consuming JournalRecord) {
         self.engine = engine
@@ -35,6 +38,7 @@ public final class JournalTicket {
         isCommitted = true
         self.engine = nil
         engine.awaitingDelivery -= 1
+        guard let record = record.take() else { return }
         engine.record(record, delivery)
     }
 }
