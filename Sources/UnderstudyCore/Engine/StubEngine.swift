@@ -176,18 +176,19 @@ public final class StubEngine {
         }
         let responses = box.stub.responses
         let responseIndex = runtimes[winner].takeResponse(of: responses, afterLast: box.stub.afterLast)
-        let response = responses[responseIndex]
+        // Fields are read in place (`responses[responseIndex].x`): copying the whole response out
+        // retained, and later released, every one of its fields.
         var transition: ScenarioTransition?
         if let scenario = box.stub.scenario, let target = box.stub.setState {
             transition = ScenarioTransition(name: scenario, from: scenarios.state(of: scenario), to: target)
             scenarios.set(scenario, to: target)
         }
-        var headers = response.headers
-        var delayMs = response.delayMs
-        if let distribution = response.delayDistribution {
+        var headers = responses[responseIndex].headers
+        var delayMs = responses[responseIndex].delayMs
+        if let distribution = responses[responseIndex].delayDistribution {
             delayMs += distribution.sample(&delayGenerator)
         }
-        switch response.retryAfter {
+        switch responses[responseIndex].retryAfter {
         case .seconds(let text)?:
             headers.append(name: "Retry-After", value: text)
         case .httpDateIn(let seconds)?:
@@ -197,15 +198,16 @@ public final class StubEngine {
             break
         }
         limitHeaders?.add(to: &headers)
-        if response.template != nil || response.streaming != nil {
+        if responses[responseIndex].template != nil || responses[responseIndex].streaming != nil {
             // Templates and paced bodies: their own path, so a static response pays one check.
-            return dynamicAnswer(response, box.stub.id, responseIndex, context.request, headers: headers, delayMs: delayMs,
+            return dynamicAnswer(responses[responseIndex], box.stub.id, responseIndex, context.request, headers: headers, delayMs: delayMs,
                                  transition: transition)
         }
         let record = JournalRecord(request: context.request, matched: true, stubID: box.stub.id, responseIndex: responseIndex,
                                    scenario: transition, rateLimited: false, delayMs: delayMs)
-        return (HTTPResponse(status: response.status, headers: headers, body: response.body,
-                             delayMs: delayMs, fault: response.fault, stubID: box.stub.id, reason: response.statusMessage), record)
+        return (HTTPResponse(status: responses[responseIndex].status, headers: headers, body: responses[responseIndex].body,
+                             delayMs: delayMs, fault: responses[responseIndex].fault, stubID: box.stub.id,
+                             reason: responses[responseIndex].statusMessage), record)
     }
 
     private func rateLimited(_ stub: Stub, _ rule: RateLimitRule, _ decision: RateLimitState.Decision,
@@ -246,7 +248,7 @@ public final class StubEngine {
 
     /// Stamps the record with the request's arrival and either writes it now, as `response`
     /// would be delivered, or hands it out in a ticket for the transport to commit.
-    private func journal(_ response: HTTPResponse, _ record: consuming JournalRecord, awaitingDelivery: Bool,
+    private func journal(_ response: consuming HTTPResponse, _ record: consuming JournalRecord, awaitingDelivery: Bool,
                          arrival: UInt64) -> (response: HTTPResponse, journal: JournalTicket?) {
         record.arrivalElapsed = arrival &- startNanoseconds
         record.arrivalMilliseconds = Int64((configuration.clock.now.timeIntervalSince1970 * 1000).rounded(.down))
