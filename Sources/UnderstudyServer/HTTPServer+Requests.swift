@@ -199,23 +199,21 @@ extension HTTPServer {
             }, Unmanaged.passUnretained(connection).toOpaque())
         }
         log(pending, status: response.status, fault: nil)
-        // Straight into the request's own output buffer: evhttp would only move a separate one there.
-        if carriesBody, !response.body.isEmpty, let output = evhttp_request_get_output_buffer(request) {
-            response.body.withUnsafeBytes { _ = evbuffer_add(output, $0.baseAddress, $0.count) }
-        }
-        guard connection != nil else {
+        guard let connection else {
             // Not our connection (cannot happen): evhttp may free the request as it replies.
+            if carriesBody, !response.body.isEmpty, let output = evhttp_request_get_output_buffer(request) {
+                response.body.withUnsafeBytes { _ = evbuffer_add(output, $0.baseAddress, $0.count) }
+            }
             journalAnswer(pending, carriesBody: carriesBody)
             evhttp_send_reply(request, Int32(response.status), response.reason ?? ReasonPhrase.of(response.status), nil)
             finishRequest()
             return
         }
-        evhttp_send_reply(request, Int32(response.status), response.reason ?? ReasonPhrase.of(response.status), nil)
-        // evhttp has formatted the head into the connection's output buffer, which reaches the
-        // socket only on a later pass of the loop (when the socket is writable): journaling now
-        // is still before the first byte, and records the head exactly as evhttp completed it.
-        journalAnswer(pending, carriesBody: carriesBody)
-        if let connection, connection.secure { coalesceTLSOutput(of: connection) }
+        // The head and body go into the connection's output buffer, which reaches the socket
+        // only on a later pass of the loop (when the socket is writable): the journal entry,
+        // committed in `reply`, is still written before the first byte.
+        reply(pending, carriesBody: carriesBody, on: connection)
+        if connection.secure { coalesceTLSOutput(of: connection) }
     }
 
     /// Commits the journal entry of an answer: its status, the head as evhttp holds it (lent as
@@ -223,16 +221,23 @@ extension HTTPServer {
     func journalAnswer(_ pending: PendingReply, carriesBody: Bool) {
         guard let journal = pending.journal else { return }
         let status = pending.response.status, body = carriesBody ? pending.response.body : []
-        guard let list = evhttp_request_get_output_headers(pending.request) else {
-            return journal.commit(.answered(status: status, headers: HTTPHeaders(), body: body))
+        Self.withOutputFields(of: pending.request) { fields in
+            journal.commit(.answered(status: status, rawHeaders: fields, body: body))
         }
+    }
+
+    /// Calls `body` with the request's output header fields as evhttp holds them, lent as raw
+    /// bytes (valid only during the call) in an allocation on the stack.
+    static func withOutputFields<Result>(of request: OpaquePointer,
+                                         _ body: (UnsafeBufferPointer<RawHeaderField>) -> Result) -> Result {
+        guard let list = evhttp_request_get_output_headers(request) else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
         var count = 0
         var field = understudy_keyvalq_first(list)
         while let current = field {
             count += 1
             field = understudy_keyval_next(current)
         }
-        withUnsafeTemporaryAllocation(of: RawHeaderField.self, capacity: count) { raw in
+        return withUnsafeTemporaryAllocation(of: RawHeaderField.self, capacity: count) { raw in
             var filled = 0
             field = understudy_keyvalq_first(list)
             while let current = field, filled < count {
@@ -242,8 +247,8 @@ extension HTTPServer {
                 }
                 field = understudy_keyval_next(current)
             }
-            journal.commit(.answered(status: status, rawHeaders: UnsafeBufferPointer(rebasing: raw[..<filled]), body: body))
-            raw.baseAddress?.deinitialize(count: filled)
+            defer { raw.baseAddress?.deinitialize(count: filled) }
+            return body(UnsafeBufferPointer(rebasing: raw[..<filled]))
         }
     }
 
