@@ -119,7 +119,9 @@ extension HTTPServer {
         connection.tap = evbuffer_add_cb(input, { buffer, info, context in
             guard let buffer, let info, let context, info.pointee.n_added > 0 else { return }
             let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
-            connection.server?.inspect(buffer, added: Int(info.pointee.n_added), on: connection)
+            guard let server = connection.server else { return }
+            if server.readingConnection !== connection { server.readingConnection = connection }
+            server.inspect(buffer, added: Int(info.pointee.n_added), on: connection)
         }, Unmanaged.passUnretained(connection).toOpaque())
         connection.server = self
         return bufferevent
@@ -247,6 +249,7 @@ extension HTTPServer {
             connection.tap = nil
         }
         connection.server = nil
+        if readingConnection === connection { readingConnection = nil }
         connections.removeValue(forKey: UnsafeMutableRawPointer(connection.bufferevent))
     }
 

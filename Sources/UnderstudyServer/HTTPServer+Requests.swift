@@ -14,7 +14,9 @@ extension HTTPServer {
         let receivedAt = clock.nanoseconds()
         guard let evcon = evhttp_request_get_connection(request) else { return }
         let bufferevent = evhttp_connection_get_bufferevent(evcon)
-        let connection = bufferevent.flatMap { connections[UnsafeMutableRawPointer($0)] }
+        // Usually the connection whose bytes were just read (see `readingConnection`); else the table.
+        let connection = readingConnection.flatMap { $0.bufferevent == bufferevent ? $0 : nil }
+            ?? bufferevent.flatMap { connections[UnsafeMutableRawPointer($0)] }
         if let connection, connection.evcon == nil { attach(connection) }
         connection?.cancelDeadline()
 
@@ -24,7 +26,7 @@ extension HTTPServer {
         let knownMethod = Self.knownMethodName(evhttp_request_get_command(request))
         let head = knownMethod == nil ? connection?.takeHead(target: target) : nil
         let method = knownMethod ?? head?.method ?? "UNKNOWN"
-        let headers = Self.headers(of: request)
+        let (headers, contentLengths) = Self.headers(of: request)
         var body = Self.drain(evhttp_request_get_input_buffer(request))
         var closeAfter = false
         var refusal: String?
@@ -43,7 +45,7 @@ extension HTTPServer {
 
         // RFC 9112 §6.3: differing Content-Length values make the framing ambiguous (a smuggling
         // risk); refuse and close. Identical repeats are harmless.
-        if refusal == nil, let conflict = Self.conflictingContentLengths(headers) {
+        if refusal == nil, contentLengths > 1, let conflict = Self.conflictingContentLengths(headers) {
             closeAfter = true
             refusal = "conflicting Content-Length values: \(conflict)"
         }
@@ -342,14 +344,16 @@ extension HTTPServer {
         return values.count > 1 ? values.joined(separator: ", ") : nil
     }
 
-    /// The request's header fields in arrival order, in an array allocated once at its size.
-    static func headers(of request: OpaquePointer) -> HTTPHeaders {
-        guard let list = evhttp_request_get_input_headers(request) else { return HTTPHeaders() }
+    /// The request's header fields in arrival order, and how many are named Content-Length (only
+    /// a repeat needs the closer look of ``conflictingContentLengths(_:)``).
+    static func headers(of request: OpaquePointer) -> (HTTPHeaders, contentLengths: Int) {
+        guard let list = evhttp_request_get_input_headers(request) else { return (HTTPHeaders(), 0) }
         return fields(of: list)
     }
 
-    /// An evhttp header list's fields in order, in an array allocated once at its size.
-    static func fields(of list: UnsafeMutablePointer<evkeyvalq>) -> HTTPHeaders {
+    /// An evhttp header list's fields in order, in an array allocated once at its size, and how
+    /// many are named Content-Length.
+    static func fields(of list: UnsafeMutablePointer<evkeyvalq>) -> (HTTPHeaders, contentLengths: Int) {
         var count = 0
         var field = understudy_keyvalq_first(list)
         while let current = field {
@@ -358,14 +362,16 @@ extension HTTPServer {
         }
         var fields: [HTTPHeaders.Field] = []
         fields.reserveCapacity(count)
+        var contentLengths = 0
         field = understudy_keyvalq_first(list)
         while let current = field {
             if let key = current.pointee.key, let value = current.pointee.value {
+                if strcasecmp(key, "Content-Length") == 0 { contentLengths += 1 }
                 fields.append(HTTPHeaders.Field(name: String(cString: key), value: String(cString: value)))
             }
             field = understudy_keyval_next(current)
         }
-        return HTTPHeaders(fields)
+        return (HTTPHeaders(fields), contentLengths)
     }
 
     /// Removes `count` bytes (all, when nil) from an evbuffer.
