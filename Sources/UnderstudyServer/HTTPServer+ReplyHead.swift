@@ -14,13 +14,12 @@ import UnderstudyCore
 // (`HTTP/%d.%d %d %s\r\n`, `%s: %s\r\n` per field, `\r\n`), from the same fields. The journal
 // entry is made from the same walk of those fields.
 extension HTTPServer {
-    /// Sends `pending`'s response on `connection` and commits its journal entry: evhttp's
+    /// Sends `response` to `request` on `connection` and commits its journal entry: evhttp's
     /// `evhttp_send_reply` with the head written here (see above) and the body after it.
     /// Nothing reaches the socket before a later pass of the loop, so the entry is still written
     /// before the first byte.
-    func reply(_ pending: PendingReply, carriesBody: Bool, on connection: Connection) {
-        let request = pending.request
-        let response = pending.response
+    func reply(_ response: HTTPResponse, to request: OpaquePointer, journal: JournalTicket?, carriesBody: Bool,
+               on connection: Connection) {
         guard let wire = bufferevent_get_output(connection.bufferevent) else { return }
         evbuffer_freeze(wire, 0)
         evhttp_send_reply(request, Int32(response.status), response.reason ?? ReasonPhrase.of(response.status), nil)
@@ -28,7 +27,7 @@ extension HTTPServer {
         let body = carriesBody ? response.body : []
         Self.withOutputFields(of: request) { fields in
             Self.writeHead(of: request, fields: fields, body: body, into: wire)
-            pending.journal?.commit(.answered(status: response.status, rawHeaders: fields, body: body))
+            journal?.commit(.answered(status: response.status, rawHeaders: fields, body: body))
         }
     }
 

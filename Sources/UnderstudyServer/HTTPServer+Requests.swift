@@ -67,9 +67,16 @@ extension HTTPServer {
             }
         }
 
+        inFlight += 1
+        if let connection, response.delayMs <= 0, response.fault == nil, response.streaming == nil {
+            // Answered at once, the usual case: written now, with nothing to keep for later
+            // (no ``PendingReply``); the connection counts as writing until evhttp is done.
+            transmit(response, for: request, journal: journal, closeAfter: closeAfter,
+                     logAs: (method, target, receivedAt), on: connection)
+            return
+        }
         let pending = PendingReply(request: request, response: response, journal: journal, method: method, target: target,
                                    receivedAt: receivedAt, closeAfter: closeAfter)
-        inFlight += 1
         guard let connection else {
             // Not a connection we created (cannot happen with our bufferevent callback); answer plainly.
             send(pending, on: nil)
@@ -81,7 +88,7 @@ extension HTTPServer {
             // callback would free it under evhttp's feet.
             schedule(pending, on: connection, afterMilliseconds: response.delayMs)
         } else {
-            send(pending, on: connection)
+            send(pending, on: connection)  // a paced body, started now
         }
     }
 
@@ -168,41 +175,12 @@ extension HTTPServer {
             return
         }
         if response.streaming != nil, let connection, startStream(pending, on: connection) { return }
-        let request = pending.request
-        // No body for HEAD, 1xx, 204 or 304. libevent 2.1 would write whatever is in the output
-        // buffer regardless, and on a kept-alive connection the client would read those bytes as
-        // the start of the next response.
-        let carriesBody = Self.carriesBody(status: response.status, command: evhttp_request_get_command(request))
-        if let output = evhttp_request_get_output_headers(request) {
-            var hasDate = false, hasLength = false
-            for field in response.headers where !HTTPHeaders.namesMatch(field.name, "Transfer-Encoding") {
-                evhttp_add_header(output, field.name, field.value)
-                if !hasDate && HTTPHeaders.namesMatch(field.name, "Date") { hasDate = true }
-                if !hasLength && HTTPHeaders.namesMatch(field.name, "Content-Length") { hasLength = true }
-            }
-            if !hasDate {
-                dateHeader.withCurrentValue { _ = evhttp_add_header(output, "Date", $0) }
-            }
-            // evhttp formats the Content-Length it adds with snprintf; give it the same value.
-            if !hasLength && carriesBody {
-                Self.withDecimal(response.body.count) { _ = evhttp_add_header(output, "Content-Length", $0) }
-            }
-            if draining || pending.closeAfter {
-                evhttp_remove_header(output, "Connection")
-                evhttp_add_header(output, "Connection", "close")
-            }
-        }
-        if let connection {
-            evhttp_request_set_on_complete_cb(request, { _, context in
-                guard let context else { return }
-                let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
-                connection.current = nil
-                connection.server?.finishRequest()
-            }, Unmanaged.passUnretained(connection).toOpaque())
-        }
-        log(pending, status: response.status, fault: nil)
         guard let connection else {
             // Not our connection (cannot happen): evhttp may free the request as it replies.
+            let request = pending.request
+            let carriesBody = Self.carriesBody(status: response.status, command: evhttp_request_get_command(request))
+            addHeaders(of: response, to: request, carriesBody: carriesBody, closeAfter: pending.closeAfter)
+            log(pending, status: response.status, fault: nil)
             if carriesBody, !response.body.isEmpty, let output = evhttp_request_get_output_buffer(request) {
                 response.body.withUnsafeBytes { _ = evbuffer_add(output, $0.baseAddress, $0.count) }
             }
@@ -211,11 +189,60 @@ extension HTTPServer {
             finishRequest()
             return
         }
+        transmit(response, for: pending.request, journal: pending.journal, closeAfter: pending.closeAfter,
+                 logAs: (pending.method, pending.target, pending.receivedAt), on: connection)
+    }
+
+    /// Writes `response` to `request` on `connection`, whose ``Connection/writing`` stays set
+    /// until evhttp has written it all (its on-complete callback), and commits the journal entry.
+    func transmit(_ response: HTTPResponse, for request: OpaquePointer, journal: JournalTicket?, closeAfter: Bool,
+                  logAs entry: (method: String, target: String, receivedAt: UInt64), on connection: Connection) {
+        // No body for HEAD, 1xx, 204 or 304. libevent 2.1 would write whatever is in the output
+        // buffer regardless, and on a kept-alive connection the client would read those bytes as
+        // the start of the next response.
+        let carriesBody = Self.carriesBody(status: response.status, command: evhttp_request_get_command(request))
+        addHeaders(of: response, to: request, carriesBody: carriesBody, closeAfter: closeAfter)
+        connection.writing = true
+        evhttp_request_set_on_complete_cb(request, { _, context in
+            guard let context else { return }
+            let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
+            connection.current = nil
+            connection.writing = false
+            connection.server?.finishRequest()
+        }, Unmanaged.passUnretained(connection).toOpaque())
+        if accessLog != nil {
+            log(method: entry.method, target: entry.target, stubID: response.stubID, receivedAt: entry.receivedAt,
+                status: response.status, fault: nil)
+        }
         // The head and body go into the connection's output buffer, which reaches the socket
         // only on a later pass of the loop (when the socket is writable): the journal entry,
         // committed in `reply`, is still written before the first byte.
-        reply(pending, carriesBody: carriesBody, on: connection)
+        reply(response, to: request, journal: journal, carriesBody: carriesBody, on: connection)
         if connection.secure { coalesceTLSOutput(of: connection) }
+    }
+
+    /// The response's own fields (all but `Transfer-Encoding`: evhttp frames the body), then a
+    /// `Date` and a `Content-Length` unless it has them, and `Connection: close` when the
+    /// connection must close.
+    func addHeaders(of response: HTTPResponse, to request: OpaquePointer, carriesBody: Bool, closeAfter: Bool) {
+        guard let output = evhttp_request_get_output_headers(request) else { return }
+        var hasDate = false, hasLength = false
+        for field in response.headers where !HTTPHeaders.namesMatch(field.name, "Transfer-Encoding") {
+            evhttp_add_header(output, field.name, field.value)
+            if !hasDate && HTTPHeaders.namesMatch(field.name, "Date") { hasDate = true }
+            if !hasLength && HTTPHeaders.namesMatch(field.name, "Content-Length") { hasLength = true }
+        }
+        if !hasDate {
+            dateHeader.withCurrentValue { _ = evhttp_add_header(output, "Date", $0) }
+        }
+        // evhttp formats the Content-Length it adds with snprintf; give it the same value.
+        if !hasLength && carriesBody {
+            Self.withDecimal(response.body.count) { _ = evhttp_add_header(output, "Content-Length", $0) }
+        }
+        if draining || closeAfter {
+            evhttp_remove_header(output, "Connection")
+            evhttp_add_header(output, "Connection", "close")
+        }
     }
 
     /// Commits the journal entry of an answer: its status, the head as evhttp holds it (lent as
@@ -273,10 +300,15 @@ extension HTTPServer {
     }
 
     func log(_ pending: PendingReply, status: Int?, fault: Fault?, outcome: ReplyOutcome = .answered) {
+        log(method: pending.method, target: pending.target, stubID: pending.response.stubID, receivedAt: pending.receivedAt,
+            status: status, fault: fault, outcome: outcome)
+    }
+
+    func log(method: String, target: String, stubID: String?, receivedAt: UInt64, status: Int?, fault: Fault?,
+             outcome: ReplyOutcome = .answered) {
         guard let accessLog else { return }
-        accessLog(AccessLogEntry(method: pending.method, target: pending.target, status: status,
-                                 stubID: pending.response.stubID, fault: fault, outcome: outcome,
-                                 milliseconds: clock.milliseconds(since: pending.receivedAt)))
+        accessLog(AccessLogEntry(method: method, target: target, status: status, stubID: stubID, fault: fault,
+                                 outcome: outcome, milliseconds: clock.milliseconds(since: receivedAt)))
     }
 
 
