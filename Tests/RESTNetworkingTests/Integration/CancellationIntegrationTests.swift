@@ -81,6 +81,14 @@ final class CancellationIntegrationTests: DaemonTestCase {
         let result = await task.result
         XCTAssertTrue(result.failure is CancellationError, "\(String(describing: result.failure))")
         XCTAssertLessThan(Date().timeIntervalSince(cancelledAt), 1.5, "ended by cancellation, not by the 2 s response")
+        // The entry is written when the daemon sees the client leave, which can come after the
+        // client's own cancellation returns: wait for nothing to be pending before counting.
+        for _ in 0..<2000 {  // at most ten seconds
+            pending = try await understudy.admin.health().pending ?? 0
+            if pending == 0 { break }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        XCTAssertEqual(pending, 0, "the cancelled request was journaled")
         let requestCount = try await journal("/rest/slow").count
         XCTAssertEqual(requestCount, 1, "a cancelled call is not retried")
     }
