@@ -6,9 +6,20 @@ final class StubBox {
     /// `box.stub.request` copied the pattern out of the box first (retaining, then releasing,
     /// each of its fields: about 340 instructions a candidate).
     private let pattern: UnsafeMutablePointer<RequestPattern>
+    /// Whether the pattern is only an exact path (and perhaps a method): ``StubIndex`` finds such
+    /// a stub by its path and checks its method, the very comparisons `matches` would make, so
+    /// being its candidate is matching it.
+    let decidedByIndex: Bool
 
     init(_ stub: Stub) {
         self.stub = stub
+        let request = stub.request
+        if case .exact? = request.path, request.query.isEmpty, request.headers.isEmpty, request.cookies.isEmpty,
+           request.body == nil {
+            decidedByIndex = true
+        } else {
+            decidedByIndex = false
+        }
         pattern = .allocate(capacity: 1)
         pattern.initialize(to: stub.request)
     }

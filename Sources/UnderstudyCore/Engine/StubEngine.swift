@@ -89,7 +89,10 @@ public final class StubEngine {
         defer { context.unload() }
         let now = configuration.clock.monotonicNanoseconds
         let winner = index.firstCandidate(method: context.method, path: context.path) { candidate in
-            isEligible(candidate) && boxes[candidate].matches(context)
+            // An exact-path stub with no other condition is matched by being found (see StubBox.decidedByIndex).
+            guard isEligible(candidate) else { return false }
+            let box = boxes[candidate]
+            return box.decidedByIndex || box.matches(context)
         }
         if winner == nil, let icon = browserIcon(for: context) { return (icon, nil) }  // a browser's, not the client's: not journaled
         let (response, record) = winner.map { serve($0, context, now: now) } ?? unmatched(context)
