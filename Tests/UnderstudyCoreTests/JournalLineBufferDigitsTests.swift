@@ -30,6 +30,17 @@ final class JournalLineBufferDigitsTests: XCTestCase {
         }
     }
 
+    /// `elapsedMs`, `outcomeMs` and `delayMs`: thousandths as a decimal with three places.
+    func testThousandthsPutThePointBeforeTheLastThreeDigits() {
+        for (value, text) in [(0, "0.000"), (5, "0.005"), (42, "0.042"), (999, "0.999"), (1_000, "1.000"), (1_234, "1.234"),
+                              (1_234_567, "1234.567"), (UInt64.max, "18446744073709551.615")] as [(UInt64, String)] {
+            let buffer = JournalLineBuffer(capacity: 64)
+            buffer.append("x" as StaticString)
+            buffer.thousandths(value)
+            XCTAssertEqual(String(decoding: buffer.bytes.dropFirst(), as: UTF8.self), text, "\(value)")
+        }
+    }
+
     func testIntWritesNegativeNumbersWithTheirSign() {
         let buffer = JournalLineBuffer(capacity: 64)
         buffer.int(-1_234_567)

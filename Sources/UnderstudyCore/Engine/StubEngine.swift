@@ -95,7 +95,12 @@ public final class StubEngine {
             return box.decidedByIndex || box.matches(context)
         }
         if winner == nil, let icon = browserIcon(for: context) { return (icon, nil) }  // a browser's, not the client's: not journaled
-        let (response, record) = winner.map { serve($0, context, now: now) } ?? unmatched(context)
+        // An `if` rather than `map … ??`: the autoclosure and optional copied the response and record.
+        if let winner {
+            let (response, record) = serve(winner, context, now: now)
+            return journal(response, record, awaitingDelivery: awaitingDelivery, arrival: now)
+        }
+        let (response, record) = unmatched(context)
         return journal(response, record, awaitingDelivery: awaitingDelivery, arrival: now)
     }
 
@@ -316,7 +321,7 @@ public final class StubEngine {
         // entry (encoded once, never copied). The entry moves into the journal when no waiter
         // needs it afterwards.
         if waiters.isEmpty {
-            journal.append(entry)
+            journal.append(consume entry)
             configuration.journalSink?.write(line: line)
         } else {
             journal.append(entry)

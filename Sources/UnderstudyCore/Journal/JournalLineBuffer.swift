@@ -206,42 +206,55 @@ final class JournalLineBuffer {
         base[count] = UInt8(ascii: "\""); base[count + 1] = UInt8(ascii: ":"); count += 2
     }
 
-    /// A non-negative integer, at least `minimumWidth` digits (zero-padded). The length is found
-    /// by comparisons and the digits written two at a time from a table, so a number costs about
-    /// half the divisions of a digit-by-digit loop (several numbers go into every journal line).
+    /// A non-negative integer, at least `minimumWidth` digits (zero-padded). The digits are
+    /// written two at a time from a table, backwards from the end of the number, whose length is
+    /// found with at most a few comparisons (several numbers go into every journal line).
     func digits(_ value: UInt64, minimumWidth: Int = 1) {
-        var length = 1
-        var bound: UInt64 = 10
+        let length = max(Self.decimalLength(value), minimumWidth)
+        reserve(length)
+        let pairs = Self.digitPairs.utf8Start
+        var rest = value
+        var position = base + count + length
+        while rest >= 100 {
+            let pair = Int(truncatingIfNeeded: rest % 100) &* 2
+            rest /= 100
+            position -= 2
+            position[0] = pairs[pair]
+            position[1] = pairs[pair &+ 1]
+        }
+        if rest >= 10 {
+            let pair = Int(truncatingIfNeeded: rest) &* 2
+            position -= 2
+            position[0] = pairs[pair]
+            position[1] = pairs[pair &+ 1]
+        } else {
+            position -= 1
+            position[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest)
+        }
+        let start = base + count
+        while position > start {
+            position -= 1
+            position[0] = UInt8(ascii: "0")
+        }
+        count += length
+    }
+
+    /// How many decimal digits `value` has (1 for 0).
+    @inline(__always)
+    private static func decimalLength(_ value: UInt64) -> Int {
+        if value < 10_000 {
+            return value < 100 ? (value < 10 ? 1 : 2) : (value < 1_000 ? 3 : 4)
+        }
+        if value < 100_000_000 {
+            return value < 1_000_000 ? (value < 100_000 ? 5 : 6) : (value < 10_000_000 ? 7 : 8)
+        }
+        var length = 9
+        var bound: UInt64 = 1_000_000_000
         while length < 20 && value >= bound {
             length += 1
             bound = bound &* 10
         }
-        length = max(length, minimumWidth)
-        reserve(length)
-        let pairs = Self.digitPairs.utf8Start
-        var rest = value
-        var position = count + length
-        while rest >= 100 {
-            let pair = Int(rest % 100) &* 2
-            rest /= 100
-            position -= 2
-            base[position] = pairs[pair]
-            base[position + 1] = pairs[pair + 1]
-        }
-        if rest >= 10 {
-            let pair = Int(rest) &* 2
-            position -= 2
-            base[position] = pairs[pair]
-            base[position + 1] = pairs[pair + 1]
-        } else {
-            position -= 1
-            base[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest)
-        }
-        while position > count {
-            position -= 1
-            base[position] = UInt8(ascii: "0")
-        }
-        count += length
+        return length
     }
 
     /// Thousandths as a decimal with three places: `micro` 1234567 is `1234.567`. One pass of
