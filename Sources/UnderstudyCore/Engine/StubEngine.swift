@@ -184,13 +184,19 @@ public final class StubEngine {
         }
         let responses = box.stub.responses
         let responseIndex = runtimes[winner].takeResponse(of: responses, afterLast: box.stub.afterLast)
-        // Fields are read in place (`responses[responseIndex].x`): copying the whole response out
-        // retained, and later released, every one of its fields.
         var transition: ScenarioTransition?
         if let scenario = box.stub.scenario, let target = box.stub.setState {
             transition = ScenarioTransition(name: scenario, from: scenarios.state(of: scenario), to: target)
             scenarios.set(scenario, to: target)
         }
+        if limitHeaders == nil, let answer = box.staticAnswers[responseIndex] {
+            // A static response: the box's ready-made answer, as the general path below would build it.
+            let record = JournalRecord(request: context.request, matched: true, stubID: box.stub.id, responseIndex: responseIndex,
+                                       scenario: transition, rateLimited: false, delayMs: answer.delayMs)
+            return (answer, record)
+        }
+        // Fields are read in place (`responses[responseIndex].x`): copying the whole response out
+        // retained, and later released, every one of its fields.
         var headers = responses[responseIndex].headers
         var delayMs = responses[responseIndex].delayMs
         if let distribution = responses[responseIndex].delayDistribution {
