@@ -7,7 +7,14 @@ extension StubEngine {
 
     /// Whether `path` belongs to the admin API.
     public static func isAdminPath(_ path: String) -> Bool {
-        path == adminPrefix || path.hasPrefix(adminPrefix + "/")
+        // Every request asks, so the common answer comes from the first bytes: a path that does
+        // not start with `/__admin` is not one. Only paths that do are compared as strings
+        // (by characters, as before: `/__admin/` followed by a combining mark is not a prefix).
+        let mayBeAdmin = path.utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.count >= 8 && bytes[1] == UInt8(ascii: "_") && bytes[2] == UInt8(ascii: "_")
+                && bytes[0] == UInt8(ascii: "/")
+        } ?? true
+        return mayBeAdmin && (path == adminPrefix || path.hasPrefix(adminPrefix + "/"))
     }
 
     /// Answers one admin request now or later: `GET /__admin/requests/wait` is a long poll the
