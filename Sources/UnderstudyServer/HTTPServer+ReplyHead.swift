@@ -22,7 +22,7 @@ extension HTTPServer {
                on connection: Connection) {
         guard let wire = bufferevent_get_output(connection.bufferevent) else { return }
         evbuffer_freeze(wire, 0)
-        evhttp_send_reply(request, Int32(response.status), response.reason ?? ReasonPhrase.of(response.status), nil)
+        ReasonPhrase.withCString(response.status, reason: response.reason) { evhttp_send_reply(request, Int32(response.status), $0, nil) }
         evbuffer_unfreeze(wire, 0)
         let body = carriesBody ? response.body : []
         Self.withOutputFields(of: request) { fields in

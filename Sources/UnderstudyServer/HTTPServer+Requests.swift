@@ -185,7 +185,7 @@ extension HTTPServer {
                 response.body.withUnsafeBytes { _ = evbuffer_add(output, $0.baseAddress, $0.count) }
             }
             journalAnswer(pending, carriesBody: carriesBody)
-            evhttp_send_reply(request, Int32(response.status), response.reason ?? ReasonPhrase.of(response.status), nil)
+            ReasonPhrase.withCString(response.status, reason: response.reason) { evhttp_send_reply(request, Int32(response.status), $0, nil) }
             finishRequest()
             return
         }
@@ -228,7 +228,9 @@ extension HTTPServer {
         guard let output = evhttp_request_get_output_headers(request) else { return }
         var hasDate = false, hasLength = false
         for field in response.headers where !HTTPHeaders.namesMatch(field.name, "Transfer-Encoding") {
-            evhttp_add_header(output, field.name, field.value)
+            // `withCString` explicitly: passing a small `String` as a C string argument copies
+            // it into a new array, where `withCString` uses the stack.
+            field.name.withCString { name in field.value.withCString { _ = evhttp_add_header(output, name, $0) } }
             if !hasDate && HTTPHeaders.namesMatch(field.name, "Date") { hasDate = true }
             if !hasLength && HTTPHeaders.namesMatch(field.name, "Content-Length") { hasLength = true }
         }
