@@ -20,7 +20,8 @@ extension HTTPServer {
         if let connection, connection.evcon == nil { attach(connection) }
         connection?.cancelDeadline()
 
-        let target = evhttp_request_get_uri(request).map { String(cString: $0) } ?? "/"
+        let uri = evhttp_request_get_uri(request)
+        let target = uri.map { String(cString: $0) } ?? "/"
         // The raw-stream reader keeps heads only for methods evhttp does not know (it hands
         // those over nameless); every other request is described by evhttp's own parse.
         let knownMethod = Self.knownMethodName(evhttp_request_get_command(request))
@@ -50,7 +51,7 @@ extension HTTPServer {
             refusal = "conflicting Content-Length values: \(conflict)"
         }
 
-        var engineRequest = Self.makeRequest(method: method, target: target, headers: headers, body: body)
+        var engineRequest = Self.makeRequest(method: method, target: target, uri: uri, headers: headers, body: body)
         if let connection, connection.secure { engineRequest.isSecure = true }
         openJournalBatch()
         let response: HTTPResponse
@@ -352,10 +353,24 @@ extension HTTPServer {
         }
     }
 
-    /// The engine's request, the target split at its first `?` by bytes (a `Character` search
-    /// would walk grapheme clusters on every request).
+    /// The engine's request, the target split at its first `?`. An origin-form target (the usual
+    /// case) is split on evhttp's C string (`uri`, the same bytes as `target`): no `?`, and the
+    /// path is `target` itself; absolute-form is reduced to origin-form first.
+    static func makeRequest(method: String, target: String, uri: UnsafePointer<CChar>?, headers: HTTPHeaders,
+                            body: [UInt8]) -> HTTPRequest {
+        guard let uri, uri.pointee == CChar(UInt8(ascii: "/")) else {
+            return makeRequest(method: method, target: RequestHead.originForm(target), headers: headers, body: body)
+        }
+        guard let question = strchr(uri, Int32(UInt8(ascii: "?"))) else {
+            return HTTPRequest(method: method, path: target, query: nil, headers: headers, body: body)
+        }
+        let path = UnsafeRawBufferPointer(start: uri, count: uri.distance(to: question))
+        return HTTPRequest(method: method, path: String(decoding: path, as: UTF8.self),
+                           query: String(cString: question + 1), headers: headers, body: body)
+    }
+
+    /// ``makeRequest(method:target:uri:headers:body:)`` for an origin-form `target` alone.
     static func makeRequest(method: String, target: String, headers: HTTPHeaders, body: [UInt8]) -> HTTPRequest {
-        let target = RequestHead.originForm(target)
         guard let offset = target.firstUTF8Offset(of: UInt8(ascii: "?")) else {
             return HTTPRequest(method: method, path: target, query: nil, headers: headers, body: body)
         }
