@@ -41,6 +41,19 @@ final class JournalLineBufferDigitsTests: XCTestCase {
         }
     }
 
+    /// Statuses and timestamp milliseconds: three digits from the table, anything else as `int`.
+    func testThreeDigitsMatchesIntAndPadsOnlyWhenAsked() {
+        for value in [-5, 0, 7, 42, 99, 100, 101, 200, 404, 599, 999, 1000, 12_345] {
+            for padded in [false, true] {
+                let buffer = JournalLineBuffer(capacity: 64)
+                buffer.append("x" as StaticString)
+                buffer.threeDigits(value, padded: padded)
+                let expected = padded && (0...999).contains(value) ? expected(UInt64(value), minimumWidth: 3) : String(value)
+                XCTAssertEqual(String(decoding: buffer.bytes.dropFirst(), as: UTF8.self), expected, "\(value) padded \(padded)")
+            }
+        }
+    }
+
     func testIntWritesNegativeNumbersWithTheirSign() {
         let buffer = JournalLineBuffer(capacity: 64)
         buffer.int(-1_234_567)

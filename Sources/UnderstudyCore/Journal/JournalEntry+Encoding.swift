@@ -27,7 +27,7 @@ extension JournalEntry {
         if request.isSecure { out.append(#","scheme":"https""# as StaticString) }
         out.append(#","time":""# as StaticString)
         out.append(timePrefix)
-        out.digits(UInt64(milliseconds), minimumWidth: 3)
+        out.threeDigits(milliseconds, padded: true)
         out.append(#"Z","elapsedMs":"# as StaticString); elapsed(record.arrivalElapsed, into: out)
         out.append(#","method":"# as StaticString); out.appendJSONString(request.method)
         out.append(#","path":"# as StaticString); out.appendJSONString(request.path)
@@ -39,7 +39,7 @@ extension JournalEntry {
         out.append(#","responseIndex":"# as StaticString)
         if let index = record.responseIndex { out.int(index) } else { out.append("null" as StaticString) }
         out.append(#","status":"# as StaticString)
-        if let status = delivery.status { out.int(status) } else { out.append("null" as StaticString) }
+        if let status = delivery.status { out.threeDigits(status) } else { out.append("null" as StaticString) }
         out.append(#","fault":"# as StaticString); out.optionalJSONString(delivery.fault?.rawValue)
         out.append(#","scenario":"# as StaticString)
         if let move = record.scenario {
@@ -67,7 +67,7 @@ extension JournalEntry {
         }
         out.append(#","outcomeMs":"# as StaticString); elapsed(outcomeElapsed, into: out)
         if let status = delivery.status {
-            out.append(#","response":{"status":"# as StaticString); out.int(status)
+            out.append(#","response":{"status":"# as StaticString); out.threeDigits(status)
             out.append(#","headers":"# as StaticString)
             if let raw = delivery.rawHeaders { encodeHeaders(raw, into: out) } else { encodeHeaders(delivery.headers, into: out) }
             out.append(#","bodySize":"# as StaticString); out.int(delivery.body.count)

@@ -257,6 +257,21 @@ final class JournalLineBuffer {
         return length
     }
 
+    /// A three-digit number straight from the table: a status (100-999), or with `padded` the
+    /// milliseconds of a timestamp (0-999, as `007`), in every line. Anything else is written
+    /// by ``int(_:)`` (so a status outside 100-999 comes out as before).
+    @inline(__always)
+    func threeDigits(_ value: Int, padded: Bool = false) {
+        guard value >= (padded ? 0 : 100) && value <= 999 else { return int(value) }
+        reserve(3)
+        let pairs = Self.digitPairs.utf8Start
+        let pair = (value % 100) &* 2
+        base[count] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 100)
+        base[count + 1] = pairs[pair]
+        base[count + 2] = pairs[pair &+ 1]
+        count += 3
+    }
+
     /// Thousandths as a decimal with three places: `micro` 1234567 is `1234.567`. One pass of
     /// ``digits(_:minimumWidth:)`` (at least four digits), then the last three move up one byte
     /// for the point.
