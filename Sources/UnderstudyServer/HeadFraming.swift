@@ -4,6 +4,10 @@
 /// It follows libevent 2.1's reading: the method token picks whether a body is read at all, the
 /// first `Transfer-Encoding` says whether it is chunked, and otherwise the first `Content-Length`
 /// gives its size.
+///
+/// It runs on every line of every request, so it only looks closely at what can change the
+/// framing: a header line is classified by the length of its name, and only a name as long as
+/// `Content-Length` or `Transfer-Encoding` is compared (case-insensitively) and has its value read.
 struct HeadFraming {
     /// How libevent 2.1 treats a method.
     enum Method {
@@ -31,53 +35,87 @@ struct HeadFraming {
     private var sawTransferEncoding = false
 
     /// Takes one complete line (without its line ending); false when evhttp would refuse the head.
+    @inline(__always)
     mutating func take(line: UnsafeBufferPointer<UInt8>) -> Bool {
         lines += 1
         if lines == 1 { return takeRequestLine(line) }
-        guard let first = line.first else { return true }
+        guard let start = line.baseAddress, line.count > 0 else { return true }
         // A folded continuation: evhttp appends it to the previous value; framing ignores it.
-        if first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") { return true }
-        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return false }
-        let name = UnsafeBufferPointer(rebasing: line[..<colon])
-        let value = Self.trimmed(line[(colon + 1)...])
-        if !sawTransferEncoding && Self.equalsIgnoringCase(name, "transfer-encoding") {
-            sawTransferEncoding = true
-            chunked = Self.equalsIgnoringCase(UnsafeBufferPointer(rebasing: value), "chunked")
-        } else if case .absent = contentLength, Self.equalsIgnoringCase(name, "content-length") {
-            contentLength = Self.decimal(value).map { .value($0) } ?? .invalid
-        }
+        if start[0] == UInt8(ascii: " ") || start[0] == UInt8(ascii: "\t") { return true }
+        guard let colon = ByteScan.firstIndex(of: UInt8(ascii: ":"), in: start, from: 0, to: line.count) else { return false }
+        // Only two names matter, and no other length can be either of them.
+        if colon == 14 || colon == 17 { takeFramingField(line, nameLength: colon) }
         return true
+    }
+
+    /// A field whose name is as long as `Content-Length` (14) or `Transfer-Encoding` (17): the
+    /// first of each decides the framing.
+    @inline(never)
+    private mutating func takeFramingField(_ line: UnsafeBufferPointer<UInt8>, nameLength: Int) {
+        let start = line.baseAddress!  // the caller found a colon in it
+        if nameLength == 17 && !sawTransferEncoding && Self.equalsIgnoringCase(start, "transfer-encoding") {
+            sawTransferEncoding = true
+            let value = Self.trimmed(line[(nameLength + 1)...])
+            chunked = value.count == 7 && Self.equalsIgnoringCase(start + value.startIndex, "chunked")
+        } else if nameLength == 14, case .absent = contentLength, Self.equalsIgnoringCase(start, "content-length") {
+            contentLength = Self.decimal(Self.trimmed(line[(nameLength + 1)...])).map { .value($0) } ?? .invalid
+        }
     }
 
     /// `METHOD TARGET VERSION`, split on single spaces into exactly three parts, method and
     /// target UTF-8.
     private mutating func takeRequestLine(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let firstSpace = line.firstIndex(of: UInt8(ascii: " ")), firstSpace > 0 else { return false }
-        let afterMethod = line[(firstSpace + 1)...]
-        guard let secondSpace = afterMethod.firstIndex(of: UInt8(ascii: " ")),
-              !line[(secondSpace + 1)...].contains(UInt8(ascii: " ")) else { return false }
-        let token = UnsafeBufferPointer(rebasing: line[..<firstSpace])
-        let target = UnsafeBufferPointer(rebasing: line[(firstSpace + 1)..<secondSpace])
-        guard Self.isUTF8(token), Self.isUTF8(target) else { return false }
-        method = Self.classify(token)
+        guard let start = line.baseAddress else { return false }
+        let count = line.count
+        let space = UInt8(ascii: " ")
+        let firstSpace: Int
+        if count > 4, let common = Self.commonMethod(start) {
+            (firstSpace, method) = common
+        } else {
+            guard let found = ByteScan.firstIndex(of: space, in: start, from: 0, to: count), found > 0 else { return false }
+            firstSpace = found
+            method = Self.classify(UnsafeBufferPointer(start: start, count: firstSpace))
+        }
+        guard let secondSpace = ByteScan.firstIndex(of: space, in: start, from: firstSpace + 1, to: count),
+              ByteScan.firstIndex(of: space, in: start, from: secondSpace + 1, to: count) == nil else { return false }
+        // Method and target are UTF-8; ASCII (the usual case) is checked a word at a time.
+        if !ByteScan.isASCII(start, count: secondSpace) {
+            let token = UnsafeBufferPointer(start: start, count: firstSpace)
+            let target = UnsafeBufferPointer(start: start + firstSpace + 1, count: secondSpace - firstSpace - 1)
+            guard Self.isUTF8(token), Self.isUTF8(target) else { return false }
+        }
         return true
+    }
+
+    /// GET, PUT, POST and HEAD followed by a space, told from the first four bytes at once (at
+    /// least five are there); nil for any other start, which ``classify(_:)`` sorts out.
+    @inline(__always)
+    private static func commonMethod(_ start: UnsafePointer<UInt8>) -> (length: Int, method: Method)? {
+        // The four bytes as a little-endian word: "GET " is 0x20_54_45_47, and so on.
+        switch UInt32(littleEndian: UnsafeRawPointer(start).loadUnaligned(as: UInt32.self)) {
+        case 0x2054_4547, 0x2054_5550: return (3, .readsBody)  // "GET ", "PUT "
+        case 0x5453_4F50 where start[4] == UInt8(ascii: " "): return (4, .readsBody)  // "POST"
+        case 0x4441_4548 where start[4] == UInt8(ascii: " "): return (4, .noBody)  // "HEAD"
+        default: return nil
+        }
     }
 
     /// libevent 2.1's method table (case-sensitive, as it compares).
     static func classify(_ token: UnsafeBufferPointer<UInt8>) -> Method {
+        guard let start = token.baseAddress else { return .unknown }
         switch token.count {
         case 3:
-            if equals(token, "GET") || equals(token, "PUT") { return .readsBody }
+            if equals(start, "GET") || equals(start, "PUT") { return .readsBody }
         case 4:
-            if equals(token, "POST") { return .readsBody }
-            if equals(token, "HEAD") { return .noBody }
+            if equals(start, "POST") { return .readsBody }
+            if equals(start, "HEAD") { return .noBody }
         case 5:
-            if equals(token, "PATCH") { return .readsBody }
-            if equals(token, "TRACE") { return .noBody }
+            if equals(start, "PATCH") { return .readsBody }
+            if equals(start, "TRACE") { return .noBody }
         case 6:
-            if equals(token, "DELETE") { return .readsBody }
+            if equals(start, "DELETE") { return .readsBody }
         case 7:
-            if equals(token, "OPTIONS") || equals(token, "CONNECT") { return .readsBody }
+            if equals(start, "OPTIONS") || equals(start, "CONNECT") { return .readsBody }
         default:
             break
         }
@@ -122,22 +160,23 @@ struct HeadFraming {
         }
     }
 
-    private static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
-        bytes.count == text.utf8CodeUnitCount && memcmpEqual(bytes, text)
+    /// Whether the bytes at `start` are `text` (the caller has checked there are as many).
+    private static func equals(_ start: UnsafePointer<UInt8>, _ text: StaticString) -> Bool {
+        let wanted = text.utf8Start
+        for index in 0..<text.utf8CodeUnitCount where start[index] != wanted[index] {
+            return false
+        }
+        return true
     }
 
-    private static func memcmpEqual(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
-        let other = UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
-        return bytes.elementsEqual(other)
-    }
-
-    /// ASCII case-insensitive comparison with a lower-case literal.
-    private static func equalsIgnoringCase(_ bytes: UnsafeBufferPointer<UInt8>, _ lowercase: StaticString) -> Bool {
-        guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
-        let other = UnsafeBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)
-        for (byte, wanted) in zip(bytes, other) {
+    /// Whether the bytes at `start` are the lower-case literal, ignoring ASCII case (the caller
+    /// has checked there are as many).
+    private static func equalsIgnoringCase(_ start: UnsafePointer<UInt8>, _ lowercase: StaticString) -> Bool {
+        let wanted = lowercase.utf8Start
+        for index in 0..<lowercase.utf8CodeUnitCount {
+            let byte = start[index]
             let lowered = byte >= 65 && byte <= 90 ? byte + 32 : byte
-            if lowered != wanted { return false }
+            if lowered != wanted[index] { return false }
         }
         return true
     }

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import UnderstudyCore
 
 /// Follows the framing of the request byte stream on one connection, exactly as libevent 2.1
@@ -13,9 +8,11 @@ import UnderstudyCore
 /// each request starts stays in step with evhttp's; when the stream is something evhttp will
 /// refuse as malformed, it stops (evhttp answers 400 and closes the connection).
 ///
-/// It runs on every byte the server reads, so the common path is a scan: lines are found with a
-/// byte search and copied in runs into one reused buffer, and a head is only turned into a
-/// ``RequestHead`` (strings, header list) when it is reported (see ``Reporting``).
+/// It runs on every byte the server reads, so the common path is a scan in place: a head that
+/// lies whole in the bytes it is given (the usual case) is read where it is, its lines found with
+/// a byte search and only the framing fields looked at closely (see ``HeadFraming``); only a head
+/// split across reads is copied, into one reused buffer. A head is turned into a ``RequestHead``
+/// (strings, header list) only when it is reported or kept (see ``Reporting``).
 struct RequestStreamParser {
     /// What the parser found in the bytes it was given.
     enum Event {
@@ -58,10 +55,11 @@ struct RequestStreamParser {
     private let maxHeadBytes: Int
     private let reporting: Reporting
     private var state: State = .head
-    /// In the head state: the head's complete lines, each without its CR and followed by `\n`,
-    /// then the line being read. Otherwise the chunk-size or trailer line being read. Reused.
+    /// In the head state: the bytes of a head that began in an earlier call, as they arrived
+    /// (line endings included), or empty while the head is read in place. Otherwise the
+    /// chunk-size or trailer line being read, without its CR. Reused.
     private var buffer: [UInt8] = []
-    /// Where the line being read starts in `buffer`.
+    /// In the head state, where the line being read starts in `buffer`.
     private var lineStart = 0
     /// Bytes of the current head seen so far, line ends excepted (as evhttp counts them).
     private var headBytes = 0
@@ -99,57 +97,138 @@ struct RequestStreamParser {
 
     /// Reads bytes while ``need`` is `.inspect`; returns how many were used and what was found.
     mutating func inspect(_ bytes: UnsafeRawBufferPointer) -> (used: Int, events: [Event]) {
+        guard let raw = bytes.baseAddress else { return (0, []) }
+        let base = raw.assumingMemoryBound(to: UInt8.self)
+        let end = bytes.count
         var events: [Event] = []
         var used = 0
-        while used < bytes.count, need == .inspect {
-            let rest = UnsafeRawBufferPointer(rebasing: bytes[used...])
-            let start = rest.baseAddress!  // not empty: used < bytes.count
-            let newline = memchr(start, Int32(UInt8(ascii: "\n")), rest.count).map { UnsafeRawPointer($0) - start }
-            let run = UnsafeRawBufferPointer(rebasing: rest[..<(newline ?? rest.count)])
-            buffer.append(contentsOf: run)
-            used += run.count
-            if case .head = state { headBytes += run.count }
-            // Past the header limit (or an absurd chunk line) evhttp answers 400 and closes.
-            if headBytes > maxHeadBytes + 2 || buffer.count - lineStart > maxHeadBytes + 2 {
-                state = .stopped
-                break
+        while used < end {
+            let event: Event?
+            switch state {
+            case .head where buffer.isEmpty:
+                (used, event) = readHead(base, from: used, to: end)
+            case .head:
+                (used, event) = readSpilledHead(base, from: used, to: end)
+            case .chunkSize, .trailer:
+                (used, event) = readBodyLine(base, from: used, to: end)
+            case .fixedBody, .chunkData, .stopped:
+                return (used, events)
             }
-            guard newline != nil else { break }
-            used += 1
-            if buffer.last == UInt8(ascii: "\r") { buffer.removeLast() }
-            if let event = completeLine() { events.append(event) }
+            if let event { events.append(event) }
         }
         return (used, events)
     }
 
-    /// Handles the line that ends `buffer` (from `lineStart`, without its line ending).
-    private mutating func completeLine() -> Event? {
-        let lineLength = buffer.count - lineStart
-        switch state {
-        case .head:
-            if lineLength > 0 {
-                var framing = self.framing
-                let start = lineStart
-                let valid = buffer.withUnsafeBufferPointer { framing.take(line: UnsafeBufferPointer(rebasing: $0[start...])) }
-                self.framing = framing
-                if !valid {
+    /// Where the next line feed at or after `from` is, before `end`.
+    @inline(__always)
+    private static func lineFeed(_ base: UnsafePointer<UInt8>, from: Int, to end: Int) -> Int? {
+        ByteScan.firstIndex(of: UInt8(ascii: "\n"), in: base, from: from, to: end)
+    }
+
+    /// The line from `start` to the line feed at `lineFeed`, without the line ending (evhttp's
+    /// `EVBUFFER_EOL_CRLF`: the LF and one CR before it).
+    private static func line(_ base: UnsafePointer<UInt8>, from start: Int, lineFeed: Int) -> UnsafeBufferPointer<UInt8> {
+        let hasCR = lineFeed > start && base[lineFeed - 1] == UInt8(ascii: "\r")
+        return UnsafeBufferPointer(start: base + start, count: lineFeed - start - (hasCR ? 1 : 0))
+    }
+
+    /// Reads a head that starts at `from`, in place: the usual case, a whole head in one chunk,
+    /// copies nothing. A head that goes on past `end` is kept in `buffer` (see
+    /// ``readSpilledHead(_:from:to:)``).
+    ///
+    /// The head's size is checked only once its lines up to `end` have been taken: it only grows
+    /// line by line, and an oversized head stops the reader whether that shows at its last line
+    /// or earlier (no event comes of a head before its blank line).
+    private mutating func readHead(_ base: UnsafePointer<UInt8>, from: Int, to end: Int) -> (used: Int, event: Event?) {
+        var framing = HeadFraming()  // a head read in place starts here (see `inspect`)
+        var position = from
+        while let lineFeed = Self.lineFeed(base, from: position, to: end) {
+            let line = Self.line(base, from: position, lineFeed: lineFeed)
+            if line.isEmpty {
+                // As evhttp counts: every byte but the line feeds (one per line taken).
+                headBytes = lineFeed - from - framing.lines
+                guard headBytes <= maxHeadBytes + 2 else {
                     state = .stopped
-                    return nil
+                    return (lineFeed, nil)
                 }
-                buffer.append(UInt8(ascii: "\n"))
-                lineStart = buffer.count
-                return nil
+                return (lineFeed + 1, endHead(framing, lines: UnsafeBufferPointer(start: base + from, count: position - from)))
             }
-            defer { startHead() }
-            guard framing.lines > 0 else {
+            guard framing.take(line: line) else {
                 state = .stopped
-                return nil
+                return (lineFeed + 1, nil)
             }
-            return beginBody()
+            position = lineFeed + 1
+        }
+        headBytes = end - from - framing.lines
+        guard headBytes <= maxHeadBytes + 2 else {
+            state = .stopped
+            return (end, nil)
+        }
+        self.framing = framing
+        buffer.append(contentsOf: UnsafeBufferPointer(start: base + from, count: end - from))
+        lineStart = position - from
+        return (end, nil)
+    }
+
+    /// Reads on in a head whose earlier bytes are in `buffer`, one line at a time (a head split
+    /// across reads is rare; this path copies each line).
+    private mutating func readSpilledHead(_ base: UnsafePointer<UInt8>, from: Int, to end: Int) -> (used: Int, event: Event?) {
+        let lineFeed = Self.lineFeed(base, from: from, to: end)
+        let runEnd = lineFeed ?? end
+        buffer.append(contentsOf: UnsafeBufferPointer(start: base + from, count: runEnd - from))
+        headBytes += runEnd - from
+        if headBytes > maxHeadBytes + 2 {
+            state = .stopped
+            return (runEnd, nil)
+        }
+        guard lineFeed != nil else { return (end, nil) }
+        buffer.append(UInt8(ascii: "\n"))
+        // The head is taken out of `self` while its bytes are looked at, so that `self` can change.
+        var head: [UInt8] = []
+        swap(&head, &buffer)
+        let start = lineStart
+        var ended = false
+        let event: Event? = head.withUnsafeBufferPointer { all in
+            let base = all.baseAddress!  // not empty: it holds at least the line feed
+            let line = Self.line(base, from: start, lineFeed: all.count - 1)
+            if line.isEmpty {
+                ended = true
+                return endHead(framing, lines: UnsafeBufferPointer(start: base, count: start))
+            }
+            if !framing.take(line: line) { state = .stopped }
+            return nil
+        }
+        swap(&head, &buffer)
+        if ended {
+            clearLine()
+        } else {
+            lineStart = buffer.count
+        }
+        return (runEnd + 1, event)
+    }
+
+    /// Reads a chunk-size or trailer line, which are short and rare enough to copy.
+    private mutating func readBodyLine(_ base: UnsafePointer<UInt8>, from: Int, to end: Int) -> (used: Int, event: Event?) {
+        let lineFeed = Self.lineFeed(base, from: from, to: end)
+        let runEnd = lineFeed ?? end
+        buffer.append(contentsOf: UnsafeBufferPointer(start: base + from, count: runEnd - from))
+        // An absurdly long chunk line: evhttp answers 400 and closes.
+        if buffer.count > maxHeadBytes + 2 {
+            state = .stopped
+            return (runEnd, nil)
+        }
+        guard lineFeed != nil else { return (end, nil) }
+        if buffer.last == UInt8(ascii: "\r") { buffer.removeLast() }
+        defer { clearLine() }
+        return (runEnd + 1, completeBodyLine())
+    }
+
+    /// Handles the chunk-size or trailer line in `buffer` (without its line ending).
+    private mutating func completeBodyLine() -> Event? {
+        switch state {
         case .chunkSize:
-            defer { clearLine() }
             // evhttp skips blank lines here: they are the CRLF that ends the previous chunk.
-            if lineLength == 0 { return nil }
+            if buffer.isEmpty { return nil }
             guard let size = Self.chunkSize(buffer), let head = chunkedHead else {
                 state = .stopped
                 return chunkedHead.map { .refused($0, reason: "malformed chunked request body") }
@@ -162,13 +241,12 @@ struct RequestStreamParser {
             state = size == 0 ? .trailer : .chunkData(remaining: size)
             return nil
         case .trailer:
-            clearLine()
-            if lineLength == 0 {
+            if buffer.isEmpty {
                 state = .head
                 headBytes = 0
             }
             return nil
-        case .fixedBody, .chunkData, .stopped:
+        case .head, .fixedBody, .chunkData, .stopped:
             return nil
         }
     }
@@ -178,29 +256,44 @@ struct RequestStreamParser {
         lineStart = 0
     }
 
-    private mutating func startHead() {
-        clearLine()
+    /// The blank line that ends a head has been read; `framing` is what its lines said and
+    /// `lines` are those lines, as they arrived. Decides what follows and readies the reader for
+    /// the next head (its bytes must already be out of `buffer`, or be dropped from it by the
+    /// caller).
+    @inline(__always)
+    private mutating func endHead(_ framing: HeadFraming, lines: UnsafeBufferPointer<UInt8>) -> Event? {
         headBytes = 0
-        framing = HeadFraming()
+        self.framing = HeadFraming()
+        // The usual request: a method evhttp knows and reads, no body, nothing to report.
+        if reporting == .unknownMethods, framing.method == .readsBody, !framing.chunked, case .absent = framing.contentLength {
+            state = .head
+            return nil
+        }
+        guard framing.lines > 0 else {
+            state = .stopped
+            return nil
+        }
+        return beginBody(framing, lines)
     }
 
     /// Decides how the body after the completed head is framed, as evhttp 2.1 does, and what to
-    /// report. `buffer` still holds the head.
-    private mutating func beginBody() -> Event? {
+    /// report.
+    @inline(never)
+    private mutating func beginBody(_ framing: HeadFraming, _ lines: UnsafeBufferPointer<UInt8>) -> Event? {
         let method = framing.method
         let reportHead = reporting == .everyHead || method == .unknown
         // evhttp reads no body for HEAD, TRACE or methods it does not know. The transport takes the
         // body of an unknown method itself when it declared a length, so count those bytes too.
         guard method != .noBody else {
             state = .head
-            return reportHead ? makeHead().map { .head($0) } : nil
+            return reportHead ? makeHead(framing, lines).map { .head($0) } : nil
         }
         if framing.chunked {
             guard method == .readsBody else {
                 state = .stopped  // the server refuses it and closes the connection
-                return makeHead().map { .head($0) }
+                return makeHead(framing, lines).map { .head($0) }
             }
-            chunkedHead = makeHead()
+            chunkedHead = makeHead(framing, lines)
             chunkedTotal = 0
             state = .chunkSize
             return reportHead ? chunkedHead.map { .head($0) } : nil
@@ -215,16 +308,22 @@ struct RequestStreamParser {
         }
         if length > maxBodyBytes && method == .readsBody {
             state = .stopped
-            return makeHead().map { .refused($0, reason: "request body of \(length) bytes exceeds the \(maxBodyBytes)-byte limit") }
+            return makeHead(framing, lines).map { .refused($0, reason: "request body of \(length) bytes exceeds the \(maxBodyBytes)-byte limit") }
         }
         state = length > 0 ? .fixedBody(remaining: length) : .head
-        return reportHead ? makeHead().map { .head($0) } : nil
+        return reportHead ? makeHead(framing, lines).map { .head($0) } : nil
     }
 
-    /// The head in `buffer` as strings; only built for heads that are reported or kept.
-    private func makeHead() -> RequestHead? {
-        var lines = buffer.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-        if lines.last?.isEmpty == true { lines.removeLast() }
+    /// The head's lines (each with its line ending) as strings; only built for heads that are
+    /// reported or kept.
+    private func makeHead(_ framing: HeadFraming, _ bytes: UnsafeBufferPointer<UInt8>) -> RequestHead? {
+        var lines: [UnsafeBufferPointer<UInt8>] = []
+        guard let base = bytes.baseAddress else { return nil }
+        var start = 0
+        while let lineFeed = Self.lineFeed(base, from: start, to: bytes.count) {
+            lines.append(Self.line(base, from: start, lineFeed: lineFeed))
+            start = lineFeed + 1
+        }
         guard let first = lines.first else { return nil }
         let parts = first.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
         guard parts.count == 3,
