@@ -34,6 +34,39 @@ enum ByteScan {
         return nil
     }
 
+    /// The index of the first byte in `base[from..<end]` that is `byte` or `other`, or nil (one
+    /// pass where two searches would each load the same words).
+    @inline(__always)
+    static func firstIndex(of byte: UInt8, or other: UInt8, in base: UnsafePointer<UInt8>, from: Int, to end: Int) -> Int? {
+        let raw = UnsafeRawPointer(base)
+        let pattern = UInt64(byte) &* ones, otherPattern = UInt64(other) &* ones
+        var index = from
+        while index &+ 8 <= end {
+            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            if let found = match(word, pattern, otherPattern) { return index &+ found }
+            index &+= 8
+        }
+        guard index < end else { return nil }
+        if end &- from >= 8 {
+            let last = end &- 8  // see firstIndex(of:in:from:to:)
+            return match(raw.loadUnaligned(fromByteOffset: last, as: UInt64.self), pattern, otherPattern).map { last &+ $0 }
+        }
+        while index < end {
+            if base[index] == byte || base[index] == other { return index }
+            index &+= 1
+        }
+        return nil
+    }
+
+    /// The offset of the first byte of `word` equal to either repeated byte (see
+    /// ``match(_:_:)``: each test's lowest set bit is exact, so the lower of the two is).
+    @inline(__always)
+    private static func match(_ word: UInt64, _ pattern: UInt64, _ otherPattern: UInt64) -> Int? {
+        let bytes = UInt64(littleEndian: word) ^ pattern, others = UInt64(littleEndian: word) ^ otherPattern
+        let zero = ((bytes &- ones) & ~bytes | (others &- ones) & ~others) & highBits
+        return zero == 0 ? nil : zero.trailingZeroBitCount &>> 3
+    }
+
     /// The offset of the first byte of `word` (in memory order) equal to the byte repeated in
     /// `pattern`. The classic zero-byte test: its lowest set bit is exact (a borrow only carries
     /// upwards from a zero byte).

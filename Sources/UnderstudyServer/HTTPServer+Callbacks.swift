@@ -153,17 +153,24 @@ extension HTTPServer {
                 }
                 guard let base = chunk.iov_base, chunk.iov_len > 0 else { return }
                 let bytes = UnsafeRawBufferPointer(start: base, count: min(chunk.iov_len, total - offset))
-                let (used, events) = connection.parser.inspect(bytes)
-                guard used > 0 || !events.isEmpty else { return }
+                let (used, event) = connection.parser.inspect(bytes)
                 offset += used
-                for event in events {
-                    switch event {
-                    case .head(let head):
-                        connection.heads.append(head)
-                    case .refused(let head, let reason):
-                        refuse(head, status: 413, reason: reason, responder: connection.responder, secure: connection.secure)
-                    }
+                if let event {
+                    found(event)
+                } else if used == 0 {
+                    return
                 }
+            }
+        }
+
+        /// Rare (a head evhttp will hand over nameless, or a refusal): kept out of the loop above.
+        @inline(never)
+        func found(_ event: RequestStreamParser.Event) {
+            switch event {
+            case .head(let head):
+                connection.heads.append(head)
+            case .refused(let head, let reason):
+                refuse(head, status: 413, reason: reason, responder: connection.responder, secure: connection.secure)
             }
         }
     }

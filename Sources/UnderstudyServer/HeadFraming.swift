@@ -34,18 +34,67 @@ struct HeadFraming {
     private(set) var contentLength = ContentLength.absent
     private var sawTransferEncoding = false
 
-    /// Takes one complete line (without its line ending); false when evhttp would refuse the head.
+    /// What ``takeLine(_:from:to:)`` found.
+    enum LineRead {
+        /// The line ending at this line feed was taken.
+        case taken(lineFeed: Int)
+        /// The blank line that ends the head (nothing taken).
+        case blank(lineFeed: Int)
+        /// A complete line evhttp would refuse.
+        case invalid
+        /// The line goes on past `end` (nothing taken).
+        case incomplete
+    }
+
+    /// Takes the line that starts at `base[from]`, if it ends (in a line feed) before `end`.
+    ///
+    /// It runs for every line of every request, in place, so it makes one pass over a line's
+    /// bytes where it can: a field's name runs to the first colon or line feed (none: evhttp
+    /// refuses the line), and only names as long as `Content-Length` or `Transfer-Encoding` are
+    /// looked at further. Line ends are evhttp's `EVBUFFER_EOL_CRLF`: a LF, and one CR before it
+    /// is not part of the line.
     @inline(__always)
-    mutating func take(line: UnsafeBufferPointer<UInt8>) -> Bool {
+    mutating func takeLine(_ base: UnsafePointer<UInt8>, from: Int, to end: Int) -> LineRead {
+        guard from < end else { return .incomplete }
+        let lineFeed = UInt8(ascii: "\n")
+        if lines == 0 { return takeFirstLine(base, from: from, to: end) }
+        let first = base[from]
+        if first == lineFeed { return .blank(lineFeed: from) }
+        if first == UInt8(ascii: "\r") && from + 1 < end && base[from + 1] == lineFeed { return .blank(lineFeed: from + 1) }
+        if first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
+            // A folded continuation: evhttp appends it to the previous value; framing ignores it.
+            guard let end = ByteScan.firstIndex(of: lineFeed, in: base, from: from, to: end) else { return .incomplete }
+            lines += 1
+            return .taken(lineFeed: end)
+        }
+        guard let nameEnd = ByteScan.firstIndex(of: UInt8(ascii: ":"), or: lineFeed, in: base, from: from, to: end) else { return .incomplete }
+        guard base[nameEnd] != lineFeed else { return .invalid }  // not blank: it needs a colon
+        guard let fieldEnd = ByteScan.firstIndex(of: lineFeed, in: base, from: nameEnd + 1, to: end) else { return .incomplete }
         lines += 1
-        if lines == 1 { return takeRequestLine(line) }
-        guard let start = line.baseAddress, line.count > 0 else { return true }
-        // A folded continuation: evhttp appends it to the previous value; framing ignores it.
-        if start[0] == UInt8(ascii: " ") || start[0] == UInt8(ascii: "\t") { return true }
-        guard let colon = ByteScan.firstIndex(of: UInt8(ascii: ":"), in: start, from: 0, to: line.count) else { return false }
         // Only two names matter, and no other length can be either of them.
-        if colon == 14 || colon == 17 { takeFramingField(line, nameLength: colon) }
-        return true
+        let nameLength = nameEnd - from
+        if nameLength == 14 || nameLength == 17 {
+            takeFramingField(Self.line(base, from: from, lineFeed: fieldEnd), nameLength: nameLength)
+        }
+        return .taken(lineFeed: fieldEnd)
+    }
+
+    /// The line from `start` to the line feed at `lineFeed`, without the line ending (the LF and
+    /// one CR before it).
+    static func line(_ base: UnsafePointer<UInt8>, from start: Int, lineFeed: Int) -> UnsafeBufferPointer<UInt8> {
+        let hasCR = lineFeed > start && base[lineFeed - 1] == UInt8(ascii: "\r")
+        return UnsafeBufferPointer(start: base + start, count: lineFeed - start - (hasCR ? 1 : 0))
+    }
+
+    /// The request line (or a blank line where it should be).
+    @inline(__always)
+    private mutating func takeFirstLine(_ base: UnsafePointer<UInt8>, from: Int, to end: Int) -> LineRead {
+        if let lineFeed = takeCommonRequestLine(base, from: from, to: end) { return .taken(lineFeed: lineFeed) }
+        guard let lineFeed = ByteScan.firstIndex(of: UInt8(ascii: "\n"), in: base, from: from, to: end) else { return .incomplete }
+        let line = Self.line(base, from: from, lineFeed: lineFeed)
+        if line.isEmpty { return .blank(lineFeed: lineFeed) }
+        lines = 1
+        return takeRequestLine(line) ? .taken(lineFeed: lineFeed) : .invalid
     }
 
     /// A field whose name is as long as `Content-Length` (14) or `Transfer-Encoding` (17): the
@@ -60,6 +109,29 @@ struct HeadFraming {
         } else if nameLength == 14, case .absent = contentLength, Self.equalsIgnoringCase(start, "content-length") {
             contentLength = Self.decimal(Self.trimmed(line[(nameLength + 1)...])).map { .value($0) } ?? .invalid
         }
+    }
+
+    /// The request line at `base[from...]`, in one pass over its bytes when its method is GET,
+    /// PUT, POST or HEAD, it ends before `end` and it is well formed (the usual case): returns the
+    /// index of its line feed. Otherwise nil and nothing taken: ``takeRequestLine(_:)`` judges
+    /// the line once its end is found, as it does every other request line.
+    @inline(__always)
+    private mutating func takeCommonRequestLine(_ base: UnsafePointer<UInt8>, from: Int, to end: Int) -> Int? {
+        let start = base + from
+        let count = end - from
+        guard count > 4, let (firstSpace, common) = Self.commonMethod(start) else { return nil }
+        let space = UInt8(ascii: " "), lineFeed = UInt8(ascii: "\n")
+        // The target ends at the next space, the version at the line feed (a CR before it is no
+        // space); a line feed before the target's end, or a space in the version, is for
+        // takeRequestLine(_:).
+        guard let secondSpace = ByteScan.firstIndex(of: space, or: lineFeed, in: start, from: firstSpace + 1, to: count),
+              start[secondSpace] == space,
+              let versionEnd = ByteScan.firstIndex(of: space, or: lineFeed, in: start, from: secondSpace + 1, to: count),
+              start[versionEnd] == lineFeed,
+              ByteScan.isASCII(start, count: secondSpace) else { return nil }
+        lines = 1
+        method = common
+        return from + versionEnd
     }
 
     /// `METHOD TARGET VERSION`, split on single spaces into exactly three parts, method and

@@ -61,9 +61,9 @@ struct RequestStreamParser {
     private var buffer: [UInt8] = []
     /// In the head state, where the line being read starts in `buffer`.
     private var lineStart = 0
-    /// Bytes of the current head seen so far, line ends excepted (as evhttp counts them).
+    /// While a head is in `buffer`: its bytes so far, line feeds excepted (as evhttp counts them).
     private var headBytes = 0
-    /// What the current head's lines said so far.
+    /// While a head is in `buffer`: what its lines said so far.
     private var framing = HeadFraming()
     private var chunkedHead: RequestHead?
     private var chunkedTotal = 0
@@ -95,12 +95,13 @@ struct RequestStreamParser {
         }
     }
 
-    /// Reads bytes while ``need`` is `.inspect`; returns how many were used and what was found.
-    mutating func inspect(_ bytes: UnsafeRawBufferPointer) -> (used: Int, events: [Event]) {
-        guard let raw = bytes.baseAddress else { return (0, []) }
+    /// Reads bytes while ``need`` is `.inspect`, up to and including the first thing found;
+    /// returns how many were used and that thing. The caller calls again for the rest: events
+    /// are rare (most heads are not reported), so the usual call returns no event and no array.
+    mutating func inspect(_ bytes: UnsafeRawBufferPointer) -> (used: Int, event: Event?) {
+        guard let raw = bytes.baseAddress else { return (0, nil) }
         let base = raw.assumingMemoryBound(to: UInt8.self)
         let end = bytes.count
-        var events: [Event] = []
         var used = 0
         while used < end {
             let event: Event?
@@ -112,24 +113,17 @@ struct RequestStreamParser {
             case .chunkSize, .trailer:
                 (used, event) = readBodyLine(base, from: used, to: end)
             case .fixedBody, .chunkData, .stopped:
-                return (used, events)
+                return (used, nil)
             }
-            if let event { events.append(event) }
+            if event != nil { return (used, event) }
         }
-        return (used, events)
+        return (used, nil)
     }
 
     /// Where the next line feed at or after `from` is, before `end`.
     @inline(__always)
     private static func lineFeed(_ base: UnsafePointer<UInt8>, from: Int, to end: Int) -> Int? {
         ByteScan.firstIndex(of: UInt8(ascii: "\n"), in: base, from: from, to: end)
-    }
-
-    /// The line from `start` to the line feed at `lineFeed`, without the line ending (evhttp's
-    /// `EVBUFFER_EOL_CRLF`: the LF and one CR before it).
-    private static func line(_ base: UnsafePointer<UInt8>, from start: Int, lineFeed: Int) -> UnsafeBufferPointer<UInt8> {
-        let hasCR = lineFeed > start && base[lineFeed - 1] == UInt8(ascii: "\r")
-        return UnsafeBufferPointer(start: base + start, count: lineFeed - start - (hasCR ? 1 : 0))
     }
 
     /// Reads a head that starts at `from`, in place: the usual case, a whole head in one chunk,
@@ -139,50 +133,51 @@ struct RequestStreamParser {
     /// The head's size is checked only once its lines up to `end` have been taken: it only grows
     /// line by line, and an oversized head stops the reader whether that shows at its last line
     /// or earlier (no event comes of a head before its blank line).
+    @inline(__always)
     private mutating func readHead(_ base: UnsafePointer<UInt8>, from: Int, to end: Int) -> (used: Int, event: Event?) {
         var framing = HeadFraming()  // a head read in place starts here (see `inspect`)
         var position = from
-        while let lineFeed = Self.lineFeed(base, from: position, to: end) {
-            let line = Self.line(base, from: position, lineFeed: lineFeed)
-            if line.isEmpty {
+        while true {
+            switch framing.takeLine(base, from: position, to: end) {
+            case .taken(let lineFeed):
+                position = lineFeed + 1
+            case .blank(let lineFeed):
                 // As evhttp counts: every byte but the line feeds (one per line taken).
-                headBytes = lineFeed - from - framing.lines
-                guard headBytes <= maxHeadBytes + 2 else {
+                guard lineFeed - from - framing.lines <= maxHeadBytes + 2 else {
                     state = .stopped
                     return (lineFeed, nil)
                 }
                 return (lineFeed + 1, endHead(framing, lines: UnsafeBufferPointer(start: base + from, count: position - from)))
-            }
-            guard framing.take(line: line) else {
+            case .invalid:
                 state = .stopped
-                return (lineFeed + 1, nil)
+                return (end, nil)
+            case .incomplete:
+                headBytes = end - from - framing.lines
+                guard headBytes <= maxHeadBytes + 2 else {
+                    state = .stopped
+                    return (end, nil)
+                }
+                self.framing = framing
+                buffer.append(contentsOf: UnsafeBufferPointer(start: base + from, count: end - from))
+                lineStart = position - from
+                return (end, nil)
             }
-            position = lineFeed + 1
         }
-        headBytes = end - from - framing.lines
-        guard headBytes <= maxHeadBytes + 2 else {
-            state = .stopped
-            return (end, nil)
-        }
-        self.framing = framing
-        buffer.append(contentsOf: UnsafeBufferPointer(start: base + from, count: end - from))
-        lineStart = position - from
-        return (end, nil)
     }
 
     /// Reads on in a head whose earlier bytes are in `buffer`, one line at a time (a head split
-    /// across reads is rare; this path copies each line).
+    /// across reads is rare; this path copies each line). `framing` and `headBytes` are the
+    /// head's so far.
     private mutating func readSpilledHead(_ base: UnsafePointer<UInt8>, from: Int, to end: Int) -> (used: Int, event: Event?) {
         let lineFeed = Self.lineFeed(base, from: from, to: end)
-        let runEnd = lineFeed ?? end
+        let runEnd = lineFeed.map { $0 + 1 } ?? end
         buffer.append(contentsOf: UnsafeBufferPointer(start: base + from, count: runEnd - from))
-        headBytes += runEnd - from
+        headBytes += lineFeed.map { $0 - from } ?? end - from
         if headBytes > maxHeadBytes + 2 {
             state = .stopped
             return (runEnd, nil)
         }
         guard lineFeed != nil else { return (end, nil) }
-        buffer.append(UInt8(ascii: "\n"))
         // The head is taken out of `self` while its bytes are looked at, so that `self` can change.
         var head: [UInt8] = []
         swap(&head, &buffer)
@@ -190,12 +185,16 @@ struct RequestStreamParser {
         var ended = false
         let event: Event? = head.withUnsafeBufferPointer { all in
             let base = all.baseAddress!  // not empty: it holds at least the line feed
-            let line = Self.line(base, from: start, lineFeed: all.count - 1)
-            if line.isEmpty {
+            // The line is whole: it ends in the buffer's last byte, a line feed.
+            switch framing.takeLine(base, from: start, to: all.count) {
+            case .blank:
                 ended = true
                 return endHead(framing, lines: UnsafeBufferPointer(start: base, count: start))
+            case .invalid:
+                state = .stopped
+            case .taken, .incomplete:
+                break
             }
-            if !framing.take(line: line) { state = .stopped }
             return nil
         }
         swap(&head, &buffer)
@@ -204,7 +203,7 @@ struct RequestStreamParser {
         } else {
             lineStart = buffer.count
         }
-        return (runEnd + 1, event)
+        return (runEnd, event)
     }
 
     /// Reads a chunk-size or trailer line, which are short and rare enough to copy.
@@ -241,10 +240,7 @@ struct RequestStreamParser {
             state = size == 0 ? .trailer : .chunkData(remaining: size)
             return nil
         case .trailer:
-            if buffer.isEmpty {
-                state = .head
-                headBytes = 0
-            }
+            if buffer.isEmpty { state = .head }
             return nil
         case .head, .fixedBody, .chunkData, .stopped:
             return nil
@@ -260,10 +256,10 @@ struct RequestStreamParser {
     /// `lines` are those lines, as they arrived. Decides what follows and readies the reader for
     /// the next head (its bytes must already be out of `buffer`, or be dropped from it by the
     /// caller).
+    /// (`self.framing` and ``headBytes`` are left as they are: they only count while a head is
+    /// spilled, and a spill sets them.)
     @inline(__always)
     private mutating func endHead(_ framing: HeadFraming, lines: UnsafeBufferPointer<UInt8>) -> Event? {
-        headBytes = 0
-        self.framing = HeadFraming()
         // The usual request: a method evhttp knows and reads, no body, nothing to report.
         if reporting == .unknownMethods, framing.method == .readsBody, !framing.chunked, case .absent = framing.contentLength {
             state = .head
@@ -321,7 +317,7 @@ struct RequestStreamParser {
         guard let base = bytes.baseAddress else { return nil }
         var start = 0
         while let lineFeed = Self.lineFeed(base, from: start, to: bytes.count) {
-            lines.append(Self.line(base, from: start, lineFeed: lineFeed))
+            lines.append(HeadFraming.line(base, from: start, lineFeed: lineFeed))
             start = lineFeed + 1
         }
         guard let first = lines.first else { return nil }

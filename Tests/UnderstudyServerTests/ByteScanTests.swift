@@ -3,7 +3,7 @@ import XCTest
 
 /// The word-at-a-time searches agree with a byte-by-byte look at every start, end and position.
 final class ByteScanTests: XCTestCase {
-    func testFirstIndexFindsTheFirstMatchOfEveryRun() {
+    func testFirstIndexFindsTheFirstMatchOfEveryRunForOneByteOrEitherOfTwo() {
         // Matches next to each other and near bytes that differ from the wanted one by one bit
         // (`:` is 0x3A; 0x3B and 0xBA must not match), at every offset inside a word.
         let bytes: [UInt8] = Array("ab:c;\u{BA}:d".utf8) + Array(repeating: UInt8(ascii: "x"), count: 13) + [0x3A, 0x3A, 0xBA, 0x0A, 0x3B, 0x3A]
@@ -14,6 +14,9 @@ final class ByteScanTests: XCTestCase {
                     for end in from...bytes.count {
                         let expected = bytes[from..<end].firstIndex(of: wanted)
                         XCTAssertEqual(ByteScan.firstIndex(of: wanted, in: base, from: from, to: end), expected, "\(wanted) in \(from)..<\(end)")
+                        let either = bytes[from..<end].firstIndex { $0 == wanted || $0 == UInt8(ascii: "x") }
+                        XCTAssertEqual(ByteScan.firstIndex(of: wanted, or: UInt8(ascii: "x"), in: base, from: from, to: end), either,
+                                       "\(wanted) or x in \(from)..<\(end)")
                     }
                 }
             }
