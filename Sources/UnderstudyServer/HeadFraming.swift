@@ -126,7 +126,8 @@ struct HeadFraming {
         // takeRequestLine(_:).
         guard let secondSpace = ByteScan.firstIndex(of: space, or: lineFeed, in: start, from: firstSpace + 1, to: count),
               start[secondSpace] == space,
-              let versionEnd = ByteScan.firstIndex(of: space, or: lineFeed, in: start, from: secondSpace + 1, to: count),
+              let versionEnd = Self.http1LineEnd(start, from: secondSpace + 1, to: count)
+                ?? ByteScan.firstIndex(of: space, or: lineFeed, in: start, from: secondSpace + 1, to: count),
               start[versionEnd] == lineFeed,
               ByteScan.isASCII(start, count: secondSpace) else { return nil }
         lines = 1
@@ -157,6 +158,20 @@ struct HeadFraming {
             guard Self.isUTF8(token), Self.isUTF8(target) else { return false }
         }
         return true
+    }
+
+    /// Where the line feed is when `HTTP/1.1` or `HTTP/1.0` and the line's end (CRLF or LF) are
+    /// at `from` (nearly every request line); nil otherwise.
+    @inline(__always)
+    private static func http1LineEnd(_ start: UnsafePointer<UInt8>, from: Int, to end: Int) -> Int? {
+        guard end - from >= 9 else { return nil }
+        // The eight bytes as a little-endian word: "HTTP/1.1" is 0x31_2E_31_2F_50_54_54_48.
+        let version = UInt64(littleEndian: UnsafeRawPointer(start + from).loadUnaligned(as: UInt64.self))
+        guard version == 0x312E_312F_5054_5448 || version == 0x302E_312F_5054_5448 else { return nil }
+        let after = start[from + 8]
+        if after == UInt8(ascii: "\n") { return from + 8 }
+        if after == UInt8(ascii: "\r") && end - from >= 10 && start[from + 9] == UInt8(ascii: "\n") { return from + 9 }
+        return nil
     }
 
     /// GET, PUT, POST and HEAD followed by a space, told from the first four bytes at once (at

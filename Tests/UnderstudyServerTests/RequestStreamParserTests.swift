@@ -161,6 +161,7 @@ final class RequestStreamParserTests: XCTestCase {
         // A request line that will be refused once it ends, but has not ended yet.
         "GET /a HTTP/1.1\r\n\r\nGET /b c d",
         "HEAD /h\r\n\r\n",
+        "GET /v HTTP/1.0\nHost: x\n\nGET /w HTTP/1.1x\r\n\r\nPOST /x HTTP/1.1\r\r\n\r\nGET /y HTTP/1.1 \r\n\r\n",
     ]
 
     func testSplittingAStreamAnywhereGivesTheSameEventsAsFeedingItWhole() {
@@ -201,6 +202,8 @@ final class RequestStreamParserTests: XCTestCase {
         XCTAssertEqual(traces[18], ["need nothing"])
         XCTAssertEqual(traces[19], ["head GET /a [] length - chunked false", "need inspect"])
         XCTAssertEqual(traces[20], ["need nothing"])
+        XCTAssertEqual(traces[21], ["head GET /v [Host=x] length - chunked false", "head GET /w [] length - chunked false",
+                                    "head POST /x [] length - chunked false", "need nothing"])
     }
 
     func testAbsoluteFormTargetsBecomeOriginForm() {
