@@ -16,6 +16,15 @@
 #include <event2/util.h>
 #include <event2/listener.h>
 
+// libevent 2.1 has no accessor for a request's HTTP version, which is also the version its reply's
+// status line carries (`HTTP/%d.%d` from these two `char`s). Its public (if deprecated)
+// http_struct.h has the layout; it is read under another tag, because a complete
+// `struct evhttp_request` would make Swift import every `evhttp_request *` as a typed pointer
+// instead of the OpaquePointer the transport passes around.
+#define evhttp_request understudy_evhttp_request_layout
+#include <event2/http_struct.h>
+#undef evhttp_request
+
 // Header lists are TAILQs; TAILQ_FIRST/TAILQ_NEXT are macros Swift cannot call, so these two
 // wrappers are the only way to walk evhttp's parsed request headers in arrival order.
 static inline struct evkeyval *understudy_keyvalq_first(struct evkeyvalq *headers) {
@@ -24,6 +33,14 @@ static inline struct evkeyval *understudy_keyvalq_first(struct evkeyvalq *header
 
 static inline struct evkeyval *understudy_keyval_next(struct evkeyval *header) {
     return header->next.tqe_next;
+}
+
+static inline int understudy_request_major(struct evhttp_request *request) {
+    return ((struct understudy_evhttp_request_layout *)request)->major;
+}
+
+static inline int understudy_request_minor(struct evhttp_request *request) {
+    return ((struct understudy_evhttp_request_layout *)request)->minor;
 }
 
 #endif

@@ -25,6 +25,11 @@ final class Connection {
     /// The request being answered. evhttp reads the next request on a connection only after
     /// the previous response is written, so there is at most one.
     @exclusivity(unchecked) var current: PendingReply?
+    /// Whether evhttp is writing an answer (set when it is handed over, cleared by its on-complete
+    /// callback). An answer sent at once has no ``current``; this says the connection is busy.
+    @exclusivity(unchecked) var writing = false
+    /// Whether a request is being answered (waiting, or being written).
+    var answering: Bool { current != nil || writing }
     /// The server, while the connection is open.
     weak var server: HTTPServer?
     /// The raw-stream reader's registration on the input buffer, removed on close.

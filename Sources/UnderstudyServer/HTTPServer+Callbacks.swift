@@ -119,7 +119,9 @@ extension HTTPServer {
         connection.tap = evbuffer_add_cb(input, { buffer, info, context in
             guard let buffer, let info, let context, info.pointee.n_added > 0 else { return }
             let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
-            connection.server?.inspect(buffer, added: Int(info.pointee.n_added), on: connection)
+            guard let server = connection.server else { return }
+            if server.readingConnection !== connection { server.readingConnection = connection }
+            server.inspect(buffer, added: Int(info.pointee.n_added), on: connection)
         }, Unmanaged.passUnretained(connection).toOpaque())
         connection.server = self
         return bufferevent
@@ -129,7 +131,7 @@ extension HTTPServer {
     /// looks at evbuffer's own chunks (`evbuffer_peek`), so nothing is copied or allocated here.
     func inspect(_ buffer: OpaquePointer, added: Int, on connection: Connection) {
         if connection.evcon == nil { attach(connection) }
-        if !connection.deadlineArmed && connection.current == nil { armRequestDeadline(on: connection) }
+        if !connection.deadlineArmed && !connection.answering { armRequestDeadline(on: connection) }
         let total = evbuffer_get_length(buffer)
         var offset = total - added
         while offset < total {
@@ -189,7 +191,7 @@ extension HTTPServer {
                 guard let context else { return }
                 let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
                 connection.deadlineTimerPending = false
-                guard connection.deadlineArmed, let server = connection.server, connection.current == nil,
+                guard connection.deadlineArmed, let server = connection.server, !connection.answering,
                       let evcon = connection.evcon else { return }
                 // The timer may have been armed for an earlier request: expire only once this
                 // request's own deadline has passed, else wait out the rest of it.
@@ -254,12 +256,16 @@ extension HTTPServer {
             pending.hangupWatch = nil
             pending.deferral?.cancel()  // the client left before a long poll was answered
             finishRequest()
+        } else if connection.writing {
+            finishRequest()  // an answer sent at once, cut off mid-write
         }
+        connection.writing = false
         if let tap = connection.tap {
             evbuffer_remove_cb_entry(bufferevent_get_input(connection.bufferevent), tap)
             connection.tap = nil
         }
         connection.server = nil
+        if readingConnection === connection { readingConnection = nil }
         connections.removeValue(forKey: UnsafeMutableRawPointer(connection.bufferevent))
     }
 

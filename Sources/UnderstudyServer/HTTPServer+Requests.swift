@@ -14,17 +14,20 @@ extension HTTPServer {
         let receivedAt = clock.nanoseconds()
         guard let evcon = evhttp_request_get_connection(request) else { return }
         let bufferevent = evhttp_connection_get_bufferevent(evcon)
-        let connection = bufferevent.flatMap { connections[UnsafeMutableRawPointer($0)] }
+        // Usually the connection whose bytes were just read (see `readingConnection`); else the table.
+        let connection = readingConnection.flatMap { $0.bufferevent == bufferevent ? $0 : nil }
+            ?? bufferevent.flatMap { connections[UnsafeMutableRawPointer($0)] }
         if let connection, connection.evcon == nil { attach(connection) }
         connection?.cancelDeadline()
 
-        let target = evhttp_request_get_uri(request).map { String(cString: $0) } ?? "/"
+        let uri = evhttp_request_get_uri(request)
+        let target = uri.map { String(cString: $0) } ?? "/"
         // The raw-stream reader keeps heads only for methods evhttp does not know (it hands
         // those over nameless); every other request is described by evhttp's own parse.
         let knownMethod = Self.knownMethodName(evhttp_request_get_command(request))
         let head = knownMethod == nil ? connection?.takeHead(target: target) : nil
         let method = knownMethod ?? head?.method ?? "UNKNOWN"
-        let headers = Self.headers(of: request)
+        let (headers, contentLengths) = Self.headers(of: request)
         var body = Self.drain(evhttp_request_get_input_buffer(request))
         var closeAfter = false
         var refusal: String?
@@ -43,12 +46,12 @@ extension HTTPServer {
 
         // RFC 9112 §6.3: differing Content-Length values make the framing ambiguous (a smuggling
         // risk); refuse and close. Identical repeats are harmless.
-        if refusal == nil, let conflict = Self.conflictingContentLengths(headers) {
+        if refusal == nil, contentLengths > 1, let conflict = Self.conflictingContentLengths(headers) {
             closeAfter = true
             refusal = "conflicting Content-Length values: \(conflict)"
         }
 
-        var engineRequest = Self.makeRequest(method: method, target: target, headers: headers, body: body)
+        var engineRequest = Self.makeRequest(method: method, target: target, uri: uri, headers: headers, body: body)
         if let connection, connection.secure { engineRequest.isSecure = true }
         openJournalBatch()
         let response: HTTPResponse
@@ -65,9 +68,16 @@ extension HTTPServer {
             }
         }
 
+        inFlight += 1
+        if let connection, response.delayMs <= 0, response.fault == nil, response.streaming == nil {
+            // Answered at once, the usual case: written now, with nothing to keep for later
+            // (no ``PendingReply``); the connection counts as writing until evhttp is done.
+            transmit(response, for: request, journal: journal, closeAfter: closeAfter,
+                     logAs: (method, target, receivedAt), on: connection)
+            return
+        }
         let pending = PendingReply(request: request, response: response, journal: journal, method: method, target: target,
                                    receivedAt: receivedAt, closeAfter: closeAfter)
-        inFlight += 1
         guard let connection else {
             // Not a connection we created (cannot happen with our bufferevent callback); answer plainly.
             send(pending, on: nil)
@@ -79,7 +89,7 @@ extension HTTPServer {
             // callback would free it under evhttp's feet.
             schedule(pending, on: connection, afterMilliseconds: response.delayMs)
         } else {
-            send(pending, on: connection)
+            send(pending, on: connection)  // a paced body, started now
         }
     }
 
@@ -166,56 +176,76 @@ extension HTTPServer {
             return
         }
         if response.streaming != nil, let connection, startStream(pending, on: connection) { return }
-        let request = pending.request
+        guard let connection else {
+            // Not our connection (cannot happen): evhttp may free the request as it replies.
+            let request = pending.request
+            let carriesBody = Self.carriesBody(status: response.status, command: evhttp_request_get_command(request))
+            addHeaders(of: response, to: request, carriesBody: carriesBody, closeAfter: pending.closeAfter)
+            log(pending, status: response.status, fault: nil)
+            if carriesBody, !response.body.isEmpty, let output = evhttp_request_get_output_buffer(request) {
+                response.body.withUnsafeBytes { _ = evbuffer_add(output, $0.baseAddress, $0.count) }
+            }
+            journalAnswer(pending, carriesBody: carriesBody)
+            ReasonPhrase.withCString(response.status, reason: response.reason) { evhttp_send_reply(request, Int32(response.status), $0, nil) }
+            finishRequest()
+            return
+        }
+        transmit(response, for: pending.request, journal: pending.journal, closeAfter: pending.closeAfter,
+                 logAs: (pending.method, pending.target, pending.receivedAt), on: connection)
+    }
+
+    /// Writes `response` to `request` on `connection`, whose ``Connection/writing`` stays set
+    /// until evhttp has written it all (its on-complete callback), and commits the journal entry.
+    func transmit(_ response: HTTPResponse, for request: OpaquePointer, journal: JournalTicket?, closeAfter: Bool,
+                  logAs entry: (method: String, target: String, receivedAt: UInt64), on connection: Connection) {
         // No body for HEAD, 1xx, 204 or 304. libevent 2.1 would write whatever is in the output
         // buffer regardless, and on a kept-alive connection the client would read those bytes as
         // the start of the next response.
         let carriesBody = Self.carriesBody(status: response.status, command: evhttp_request_get_command(request))
-        if let output = evhttp_request_get_output_headers(request) {
-            var hasDate = false, hasLength = false
-            for field in response.headers where !HTTPHeaders.namesMatch(field.name, "Transfer-Encoding") {
-                evhttp_add_header(output, field.name, field.value)
-                if !hasDate && HTTPHeaders.namesMatch(field.name, "Date") { hasDate = true }
-                if !hasLength && HTTPHeaders.namesMatch(field.name, "Content-Length") { hasLength = true }
-            }
-            if !hasDate {
-                dateHeader.withCurrentValue { _ = evhttp_add_header(output, "Date", $0) }
-            }
-            // evhttp formats the Content-Length it adds with snprintf; give it the same value.
-            if !hasLength && carriesBody {
-                Self.withDecimal(response.body.count) { _ = evhttp_add_header(output, "Content-Length", $0) }
-            }
-            if draining || pending.closeAfter {
-                evhttp_remove_header(output, "Connection")
-                evhttp_add_header(output, "Connection", "close")
-            }
+        addHeaders(of: response, to: request, carriesBody: carriesBody, closeAfter: closeAfter)
+        connection.writing = true
+        evhttp_request_set_on_complete_cb(request, { _, context in
+            guard let context else { return }
+            let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
+            connection.current = nil
+            connection.writing = false
+            connection.server?.finishRequest()
+        }, Unmanaged.passUnretained(connection).toOpaque())
+        if accessLog != nil {
+            log(method: entry.method, target: entry.target, stubID: response.stubID, receivedAt: entry.receivedAt,
+                status: response.status, fault: nil)
         }
-        if let connection {
-            evhttp_request_set_on_complete_cb(request, { _, context in
-                guard let context else { return }
-                let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
-                connection.current = nil
-                connection.server?.finishRequest()
-            }, Unmanaged.passUnretained(connection).toOpaque())
+        // The head and body go into the connection's output buffer, which reaches the socket
+        // only on a later pass of the loop (when the socket is writable): the journal entry,
+        // committed in `reply`, is still written before the first byte.
+        reply(response, to: request, journal: journal, carriesBody: carriesBody, on: connection)
+        if connection.secure { coalesceTLSOutput(of: connection) }
+    }
+
+    /// The response's own fields (all but `Transfer-Encoding`: evhttp frames the body), then a
+    /// `Date` and a `Content-Length` unless it has them, and `Connection: close` when the
+    /// connection must close.
+    func addHeaders(of response: HTTPResponse, to request: OpaquePointer, carriesBody: Bool, closeAfter: Bool) {
+        guard let output = evhttp_request_get_output_headers(request) else { return }
+        var hasDate = false, hasLength = false
+        for field in response.headers where !HTTPHeaders.namesMatch(field.name, "Transfer-Encoding") {
+            // `withCString` explicitly: passing a small `String` as a C string argument copies
+            // it into a new array, where `withCString` uses the stack.
+            field.name.withCString { name in field.value.withCString { _ = evhttp_add_header(output, name, $0) } }
+            if !hasDate && HTTPHeaders.namesMatch(field.name, "Date") { hasDate = true }
+            if !hasLength && HTTPHeaders.namesMatch(field.name, "Content-Length") { hasLength = true }
         }
-        log(pending, status: response.status, fault: nil)
-        // Straight into the request's own output buffer: evhttp would only move a separate one there.
-        if carriesBody, !response.body.isEmpty, let output = evhttp_request_get_output_buffer(request) {
-            response.body.withUnsafeBytes { _ = evbuffer_add(output, $0.baseAddress, $0.count) }
+        if !hasDate {
+            dateHeader.withCurrentValue { _ = evhttp_add_header(output, "Date", $0) }
         }
-        guard connection != nil else {
-            // Not our connection (cannot happen): evhttp may free the request as it replies.
-            journalAnswer(pending, carriesBody: carriesBody)
-            evhttp_send_reply(request, Int32(response.status), response.reason ?? ReasonPhrase.of(response.status), nil)
-            finishRequest()
-            return
+        // evhttp formats the Content-Length it adds with snprintf; give it the same value.
+        if !hasLength && carriesBody {
+            Self.withDecimal(response.body.count) { _ = evhttp_add_header(output, "Content-Length", $0) }
         }
-        evhttp_send_reply(request, Int32(response.status), response.reason ?? ReasonPhrase.of(response.status), nil)
-        // evhttp has formatted the head into the connection's output buffer, which reaches the
-        // socket only on a later pass of the loop (when the socket is writable): journaling now
-        // is still before the first byte, and records the head exactly as evhttp completed it.
-        journalAnswer(pending, carriesBody: carriesBody)
-        if let connection, connection.secure { coalesceTLSOutput(of: connection) }
+        if draining || closeAfter {
+            evhttp_remove_header(output, "Connection")
+            evhttp_add_header(output, "Connection", "close")
+        }
     }
 
     /// Commits the journal entry of an answer: its status, the head as evhttp holds it (lent as
@@ -223,16 +253,23 @@ extension HTTPServer {
     func journalAnswer(_ pending: PendingReply, carriesBody: Bool) {
         guard let journal = pending.journal else { return }
         let status = pending.response.status, body = carriesBody ? pending.response.body : []
-        guard let list = evhttp_request_get_output_headers(pending.request) else {
-            return journal.commit(.answered(status: status, headers: HTTPHeaders(), body: body))
+        Self.withOutputFields(of: pending.request) { fields in
+            journal.commit(.answered(status: status, rawHeaders: fields, body: body))
         }
+    }
+
+    /// Calls `body` with the request's output header fields as evhttp holds them, lent as raw
+    /// bytes (valid only during the call) in an allocation on the stack.
+    static func withOutputFields<Result>(of request: OpaquePointer,
+                                         _ body: (UnsafeBufferPointer<RawHeaderField>) -> Result) -> Result {
+        guard let list = evhttp_request_get_output_headers(request) else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
         var count = 0
         var field = understudy_keyvalq_first(list)
         while let current = field {
             count += 1
             field = understudy_keyval_next(current)
         }
-        withUnsafeTemporaryAllocation(of: RawHeaderField.self, capacity: count) { raw in
+        return withUnsafeTemporaryAllocation(of: RawHeaderField.self, capacity: count) { raw in
             var filled = 0
             field = understudy_keyvalq_first(list)
             while let current = field, filled < count {
@@ -242,8 +279,8 @@ extension HTTPServer {
                 }
                 field = understudy_keyval_next(current)
             }
-            journal.commit(.answered(status: status, rawHeaders: UnsafeBufferPointer(rebasing: raw[..<filled]), body: body))
-            raw.baseAddress?.deinitialize(count: filled)
+            defer { raw.baseAddress?.deinitialize(count: filled) }
+            return body(UnsafeBufferPointer(rebasing: raw[..<filled]))
         }
     }
 
@@ -266,10 +303,15 @@ extension HTTPServer {
     }
 
     func log(_ pending: PendingReply, status: Int?, fault: Fault?, outcome: ReplyOutcome = .answered) {
+        log(method: pending.method, target: pending.target, stubID: pending.response.stubID, receivedAt: pending.receivedAt,
+            status: status, fault: fault, outcome: outcome)
+    }
+
+    func log(method: String, target: String, stubID: String?, receivedAt: UInt64, status: Int?, fault: Fault?,
+             outcome: ReplyOutcome = .answered) {
         guard let accessLog else { return }
-        accessLog(AccessLogEntry(method: pending.method, target: pending.target, status: status,
-                                 stubID: pending.response.stubID, fault: fault, outcome: outcome,
-                                 milliseconds: clock.milliseconds(since: pending.receivedAt)))
+        accessLog(AccessLogEntry(method: method, target: target, status: status, stubID: stubID, fault: fault,
+                                 outcome: outcome, milliseconds: clock.milliseconds(since: receivedAt)))
     }
 
 
@@ -311,10 +353,24 @@ extension HTTPServer {
         }
     }
 
-    /// The engine's request, the target split at its first `?` by bytes (a `Character` search
-    /// would walk grapheme clusters on every request).
+    /// The engine's request, the target split at its first `?`. An origin-form target (the usual
+    /// case) is split on evhttp's C string (`uri`, the same bytes as `target`): no `?`, and the
+    /// path is `target` itself; absolute-form is reduced to origin-form first.
+    static func makeRequest(method: String, target: String, uri: UnsafePointer<CChar>?, headers: HTTPHeaders,
+                            body: [UInt8]) -> HTTPRequest {
+        guard let uri, uri.pointee == CChar(UInt8(ascii: "/")) else {
+            return makeRequest(method: method, target: RequestHead.originForm(target), headers: headers, body: body)
+        }
+        guard let question = strchr(uri, Int32(UInt8(ascii: "?"))) else {
+            return HTTPRequest(method: method, path: target, query: nil, headers: headers, body: body)
+        }
+        let path = UnsafeRawBufferPointer(start: uri, count: uri.distance(to: question))
+        return HTTPRequest(method: method, path: String(decoding: path, as: UTF8.self),
+                           query: String(cString: question + 1), headers: headers, body: body)
+    }
+
+    /// ``makeRequest(method:target:uri:headers:body:)`` for an origin-form `target` alone.
     static func makeRequest(method: String, target: String, headers: HTTPHeaders, body: [UInt8]) -> HTTPRequest {
-        let target = RequestHead.originForm(target)
         guard let offset = target.firstUTF8Offset(of: UInt8(ascii: "?")) else {
             return HTTPRequest(method: method, path: target, query: nil, headers: headers, body: body)
         }
@@ -337,14 +393,16 @@ extension HTTPServer {
         return values.count > 1 ? values.joined(separator: ", ") : nil
     }
 
-    /// The request's header fields in arrival order, in an array allocated once at its size.
-    static func headers(of request: OpaquePointer) -> HTTPHeaders {
-        guard let list = evhttp_request_get_input_headers(request) else { return HTTPHeaders() }
+    /// The request's header fields in arrival order, and how many are named Content-Length (only
+    /// a repeat needs the closer look of ``conflictingContentLengths(_:)``).
+    static func headers(of request: OpaquePointer) -> (HTTPHeaders, contentLengths: Int) {
+        guard let list = evhttp_request_get_input_headers(request) else { return (HTTPHeaders(), 0) }
         return fields(of: list)
     }
 
-    /// An evhttp header list's fields in order, in an array allocated once at its size.
-    static func fields(of list: UnsafeMutablePointer<evkeyvalq>) -> HTTPHeaders {
+    /// An evhttp header list's fields in order, in an array allocated once at its size, and how
+    /// many are named Content-Length.
+    static func fields(of list: UnsafeMutablePointer<evkeyvalq>) -> (HTTPHeaders, contentLengths: Int) {
         var count = 0
         var field = understudy_keyvalq_first(list)
         while let current = field {
@@ -353,14 +411,16 @@ extension HTTPServer {
         }
         var fields: [HTTPHeaders.Field] = []
         fields.reserveCapacity(count)
+        var contentLengths = 0
         field = understudy_keyvalq_first(list)
         while let current = field {
             if let key = current.pointee.key, let value = current.pointee.value {
+                if strcasecmp(key, "Content-Length") == 0 { contentLengths += 1 }
                 fields.append(HTTPHeaders.Field(name: String(cString: key), value: String(cString: value)))
             }
             field = understudy_keyval_next(current)
         }
-        return HTTPHeaders(fields)
+        return (HTTPHeaders(fields), contentLengths)
     }
 
     /// Removes `count` bytes (all, when nil) from an evbuffer.

@@ -67,6 +67,7 @@ extension HTTPServer: SessionHosting {
             connection.current?.deferral?.cancel()
             connection.current = nil
             connection.server = nil
+            if readingConnection === connection { readingConnection = nil }
             connections.removeValue(forKey: key)
         }
     }

@@ -50,7 +50,7 @@ extension HTTPServer {
         log(pending, status: response.status, fault: nil)
         let stream = ResponseStream(request: request, pieces: streaming.pieces(body: response.body), startedAt: clock.nanoseconds())
         pending.stream = stream
-        evhttp_send_reply_start(request, Int32(response.status), response.reason ?? ReasonPhrase.of(response.status))
+        ReasonPhrase.withCString(response.status, reason: response.reason) { evhttp_send_reply_start(request, Int32(response.status), $0) }
         // The head is in the connection's output buffer, not yet on the socket: the journal entry
         // is written now, before the first byte, with the head evhttp completed and the whole body.
         journalAnswer(pending, carriesBody: true)

@@ -31,6 +31,10 @@ public final class HTTPServer {
     var boundSocket: OpaquePointer?
     /// Connections by bufferevent address.
     @exclusivity(unchecked) var connections: [UnsafeMutableRawPointer: Connection] = [:]
+    /// The connection whose bytes were read last. evhttp parses and hands over requests in the
+    /// same read callback that delivered their bytes, so this is nearly always the connection of
+    /// the request being accepted: a pointer comparison instead of a table lookup (a hash).
+    @exclusivity(unchecked) var readingConnection: Connection?
     /// Requests handed over and not yet fully answered on the wire.
     @exclusivity(unchecked) var inFlight = 0
     @exclusivity(unchecked) var draining = false
@@ -169,6 +173,7 @@ public final class HTTPServer {
         }
         evhttp_free(http)  // closes every connection; their close callbacks empty the table
         connections.removeAll()
+        readingConnection = nil
         graceTimer = nil
         stopWatch = nil
         batchEnd = nil
@@ -219,7 +224,16 @@ public final class HTTPServer {
         evhttp_set_allowed_methods(http, UInt16.max)
         evhttp_set_max_body_size(http, Int(configuration.maxBodyBytes))
         evhttp_set_max_headers_size(http, Int(configuration.maxHeaderBytes))
-        evhttp_set_timeout(http, Int32(configuration.idleTimeoutSeconds))
+        // The idle timeout as the base's common timeout for that length: libevent re-adds a
+        // connection's read and write events with their timeout each time they fire (twice a
+        // keep-alive request), and a common timeout goes on the end of one queue instead of
+        // into the timer heap.
+        var idle = timeval(tv_sec: configuration.idleTimeoutSeconds, tv_usec: 0)
+        if configuration.idleTimeoutSeconds > 0, let common = event_base_init_common_timeout(base, &idle) {
+            evhttp_set_timeout_tv(http, common)  // libevent keeps the common value for the base's life
+        } else {
+            evhttp_set_timeout(http, Int32(configuration.idleTimeoutSeconds))
+        }
         // Only the stub decides Content-Type; evhttp would otherwise add text/html.
         evhttp_set_default_content_type(http, nil)
         // Read a too-large body to its end before answering 413, so the client sees the 413

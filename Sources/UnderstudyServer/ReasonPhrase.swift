@@ -2,14 +2,7 @@
 /// out as "429 Client Error"; clients ignore the phrase, but people reading traces do not.
 enum ReasonPhrase {
     static func of(_ status: Int) -> String {
-        if let phrase = phrases[status] { return phrase }
-        switch status {
-        case 100..<200: return "Informational"
-        case 200..<300: return "Success"
-        case 300..<400: return "Redirection"
-        case 400..<500: return "Client Error"
-        default: return "Server Error"
-        }
+        staticPhrase(status).description
     }
 
     /// The phrase libevent 2.1's own table gives `status`, for the error pages it sends itself.
@@ -22,22 +15,78 @@ enum ReasonPhrase {
         }
     }
 
-    private static let phrases: [Int: String] = [
-        100: "Continue", 101: "Switching Protocols", 102: "Processing", 103: "Early Hints",
-        200: "OK", 201: "Created", 202: "Accepted", 203: "Non-Authoritative Information", 204: "No Content",
-        205: "Reset Content", 206: "Partial Content", 207: "Multi-Status",
-        300: "Multiple Choices", 301: "Moved Permanently", 302: "Found", 303: "See Other", 304: "Not Modified",
-        307: "Temporary Redirect", 308: "Permanent Redirect",
-        400: "Bad Request", 401: "Unauthorized", 402: "Payment Required", 403: "Forbidden", 404: "Not Found",
-        405: "Method Not Allowed", 406: "Not Acceptable", 407: "Proxy Authentication Required",
-        408: "Request Timeout", 409: "Conflict", 410: "Gone", 411: "Length Required", 412: "Precondition Failed",
-        413: "Content Too Large", 414: "URI Too Long", 415: "Unsupported Media Type", 416: "Range Not Satisfiable",
-        417: "Expectation Failed", 418: "I'm a teapot", 421: "Misdirected Request", 422: "Unprocessable Content",
-        423: "Locked", 424: "Failed Dependency", 425: "Too Early", 426: "Upgrade Required",
-        428: "Precondition Required", 429: "Too Many Requests", 431: "Request Header Fields Too Large",
-        451: "Unavailable For Legal Reasons",
-        500: "Internal Server Error", 501: "Not Implemented", 502: "Bad Gateway", 503: "Service Unavailable",
-        504: "Gateway Timeout", 505: "HTTP Version Not Supported", 507: "Insufficient Storage",
-        511: "Network Authentication Required",
-    ]
+    /// The phrase as a static C string: a reply's status line is made from it on every request,
+    /// and a `String` would be copied into a fresh C array each time.
+    static func staticPhrase(_ status: Int) -> StaticString {
+        switch status {
+        case 100: "Continue"
+        case 101: "Switching Protocols"
+        case 102: "Processing"
+        case 103: "Early Hints"
+        case 200: "OK"
+        case 201: "Created"
+        case 202: "Accepted"
+        case 203: "Non-Authoritative Information"
+        case 204: "No Content"
+        case 205: "Reset Content"
+        case 206: "Partial Content"
+        case 207: "Multi-Status"
+        case 300: "Multiple Choices"
+        case 301: "Moved Permanently"
+        case 302: "Found"
+        case 303: "See Other"
+        case 304: "Not Modified"
+        case 307: "Temporary Redirect"
+        case 308: "Permanent Redirect"
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 402: "Payment Required"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 406: "Not Acceptable"
+        case 407: "Proxy Authentication Required"
+        case 408: "Request Timeout"
+        case 409: "Conflict"
+        case 410: "Gone"
+        case 411: "Length Required"
+        case 412: "Precondition Failed"
+        case 413: "Content Too Large"
+        case 414: "URI Too Long"
+        case 415: "Unsupported Media Type"
+        case 416: "Range Not Satisfiable"
+        case 417: "Expectation Failed"
+        case 418: "I'm a teapot"
+        case 421: "Misdirected Request"
+        case 422: "Unprocessable Content"
+        case 423: "Locked"
+        case 424: "Failed Dependency"
+        case 425: "Too Early"
+        case 426: "Upgrade Required"
+        case 428: "Precondition Required"
+        case 429: "Too Many Requests"
+        case 431: "Request Header Fields Too Large"
+        case 451: "Unavailable For Legal Reasons"
+        case 500: "Internal Server Error"
+        case 501: "Not Implemented"
+        case 502: "Bad Gateway"
+        case 503: "Service Unavailable"
+        case 504: "Gateway Timeout"
+        case 505: "HTTP Version Not Supported"
+        case 507: "Insufficient Storage"
+        case 511: "Network Authentication Required"
+        case 100..<200: "Informational"
+        case 200..<300: "Success"
+        case 300..<400: "Redirection"
+        case 400..<500: "Client Error"
+        default: "Server Error"
+        }
+    }
+
+    /// Calls `body` with `reason` (a stub's own phrase) or the standard phrase for `status`, as a C string.
+    static func withCString<Result>(_ status: Int, reason: String?, _ body: (UnsafePointer<CChar>) -> Result) -> Result {
+        if let reason { return reason.withCString(body) }
+        let phrase = staticPhrase(status)
+        return phrase.utf8Start.withMemoryRebound(to: CChar.self, capacity: phrase.utf8CodeUnitCount + 1, body)
+    }
 }

@@ -52,6 +52,19 @@ final class RawConnection {
         }
     }
 
+    /// Every byte still to come until the server closes the connection (nil on a read error or timeout).
+    func readUntilEnd() -> [UInt8]? {
+        while true {
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let count = recv(fd, &chunk, chunk.count, 0)
+            if count == 0 { break }
+            guard count > 0 else { return nil }
+            buffer += chunk[..<count]
+        }
+        defer { buffer.removeAll() }
+        return buffer
+    }
+
     /// Whether the server closed the connection (EOF) before the timeout.
     func readsEndOfStream() -> Bool {
         var byte: UInt8 = 0

@@ -1,0 +1,78 @@
+import Foundation
+import UnderstudyCore
+import UnderstudyServer
+import XCTest
+
+/// The transport writes each reply's head itself, from the fields evhttp settled on (see
+/// `HTTPServer+ReplyHead.swift`). These are the bytes evhttp 2.1's own formatting produced for the
+/// same requests (captured from the build before the change, `Date` values masked): status line
+/// with the request's version, fields in evhttp's order, the keep-alive and close rules, no body
+/// or `Content-Length` where none is allowed.
+final class ReplyHeadTests: XCTestCase {
+    private static let stubs = #"""
+        {"stubs":[
+          {"id":"a","request":{"method":"GET","path":"/a"},"responses":[{"status":200,"headers":{"Content-Type":"text/plain","X-Multi":["1","2"]},"body":"hello"}]},
+          {"id":"n","request":{"method":"GET","path":"/n"},"responses":[{"status":204}]},
+          {"id":"m","request":{"method":"GET","path":"/m"},"responses":[{"status":200,"statusMessage":"Fine Thanks","body":"x"}]},
+          {"id":"nm","request":{"method":"GET","path":"/304"},"responses":[{"status":304}]},
+          {"id":"big","request":{"method":"GET","path":"/big"},"responses":[{"status":200,"body":"\#(String(repeating: "B", count: 40_000))"}]}
+        ]}
+        """#
+
+    private var server: BackgroundServer!
+
+    override func setUpWithError() throws {
+        server = try BackgroundServer.start(configuration: ServerConfiguration()) {
+            UnderstudyResponder(stubs: try StubLoader.parse(bytes: Array(Self.stubs.utf8), file: "heads.json", root: nil))
+        }
+    }
+
+    override func tearDown() {
+        server?.stop()
+    }
+
+    /// Sends `requests` on one connection and returns everything the server wrote until it closed,
+    /// with every `Date` value replaced by `D`.
+    private func exchange(_ requests: String) throws -> String {
+        let connection = try RawConnection(port: server.port)
+        connection.send(requests)
+        let bytes = try XCTUnwrap(connection.readUntilEnd(), "the server closes the connection after the last reply")
+        return String(decoding: bytes, as: UTF8.self)
+            .replacingOccurrences(of: #"Date: [^\r]*"#, with: "Date: D", options: .regularExpression)
+    }
+
+    private let fields = "Content-Type: text/plain\r\nX-Multi: 1\r\nX-Multi: 2\r\n"
+
+    func testHTTP11RepliesKeepEvhttpsHeadsByteForByte() throws {
+        let sent = try exchange("GET /a HTTP/1.1\r\nHost: x\r\n\r\nHEAD /a HTTP/1.1\r\n\r\nGET /m HTTP/1.1\r\n\r\n"
+            + "GET /n HTTP/1.1\r\n\r\nGET /304 HTTP/1.1\r\n\r\nGET /a HTTP/1.1\r\nConnection: close\r\n\r\n")
+        XCTAssertEqual(sent, "HTTP/1.1 200 OK\r\n\(fields)Date: D\r\nContent-Length: 5\r\n\r\nhello"
+            + "HTTP/1.1 404 Not Found\r\nContent-Type: text/plain; charset=utf-8\r\nDate: D\r\n\r\n"
+            + "HTTP/1.1 200 Fine Thanks\r\nDate: D\r\nContent-Length: 1\r\n\r\nx"
+            + "HTTP/1.1 204 No Content\r\nDate: D\r\n\r\n"
+            + "HTTP/1.1 304 Not Modified\r\nDate: D\r\n\r\n"
+            + "HTTP/1.1 200 OK\r\n\(fields)Date: D\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello")
+    }
+
+    func testHTTP10RepliesCarryTheRequestsVersionAndKeepAliveRule() throws {
+        let sent = try exchange("GET /a HTTP/1.0\r\nConnection: keep-alive\r\n\r\nGET /a HTTP/1.0\r\n\r\n")
+        XCTAssertEqual(sent, "HTTP/1.0 200 OK\r\n\(fields)Date: D\r\nContent-Length: 5\r\nConnection: keep-alive\r\n\r\nhello"
+            + "HTTP/1.0 200 OK\r\n\(fields)Date: D\r\nContent-Length: 5\r\n\r\nhello")
+    }
+
+    /// evhttp keeps the version's numbers in `char`s and prints them with `%d`: odd versions it
+    /// accepts come back as it would have printed them.
+    func testOddVersionsComeBackAsEvhttpPrintsThem() throws {
+        let zeroNine = try exchange("GET /a HTTP/0.9\r\n\r\n")
+        XCTAssertEqual(zeroNine, "HTTP/0.9 200 OK\r\n\(fields)Date: D\r\nContent-Length: 5\r\n\r\nhello")
+        let negative = try exchange("GET /a HTTP/1.-2\r\n\r\n")
+        XCTAssertEqual(negative, "HTTP/1.-2 200 OK\r\n\(fields)Date: D\r\nContent-Length: 5\r\n\r\nhello")
+    }
+
+    /// A body past the inline limit goes in after the head rather than in the head's space.
+    func testALargeBodyFollowsItsHeadWhole() throws {
+        let sent = try exchange("GET /big HTTP/1.1\r\nConnection: close\r\n\r\n")
+        XCTAssertEqual(sent, "HTTP/1.1 200 OK\r\nDate: D\r\nContent-Length: 40000\r\nConnection: close\r\n\r\n"
+            + String(repeating: "B", count: 40_000))
+    }
+}
