@@ -202,7 +202,10 @@ extension HTTPServer {
         // buffer regardless, and on a kept-alive connection the client would read those bytes as
         // the start of the next response.
         let carriesBody = Self.carriesBody(status: response.status, command: evhttp_request_get_command(request))
-        addHeaders(of: response, to: request, carriesBody: carriesBody, closeAfter: closeAfter)
+        // The stub's own fields skip evhttp's list when nothing in it depends on them (see
+        // `HTTPServer+ReplyHead.swift`); evhttp then lists only what it decides on.
+        let direct = Self.writableDirectly(response.headers)
+        addHeaders(of: response, to: request, carriesBody: carriesBody, closeAfter: closeAfter, ownFields: !direct)
         connection.writing = true
         evhttp_request_set_on_complete_cb(request, { _, context in
             guard let context else { return }
@@ -218,17 +221,18 @@ extension HTTPServer {
         // The head and body go into the connection's output buffer, which reaches the socket
         // only on a later pass of the loop (when the socket is writable): the journal entry,
         // committed in `reply`, is still written before the first byte.
-        reply(response, to: request, journal: journal, carriesBody: carriesBody, on: connection)
+        reply(response, to: request, journal: journal, carriesBody: carriesBody, directFields: direct, on: connection)
         if connection.secure { coalesceTLSOutput(of: connection) }
     }
 
-    /// The response's own fields (all but `Transfer-Encoding`: evhttp frames the body), then a
-    /// `Date` and a `Content-Length` unless it has them, and `Connection: close` when the
-    /// connection must close.
-    func addHeaders(of response: HTTPResponse, to request: OpaquePointer, carriesBody: Bool, closeAfter: Bool) {
+    /// The response's own fields unless `ownFields` is false (all but `Transfer-Encoding`: evhttp
+    /// frames the body), then a `Date` and a `Content-Length` unless it has them, and
+    /// `Connection: close` when the connection must close.
+    func addHeaders(of response: HTTPResponse, to request: OpaquePointer, carriesBody: Bool, closeAfter: Bool,
+                    ownFields: Bool = true) {
         guard let output = evhttp_request_get_output_headers(request) else { return }
         var hasDate = false, hasLength = false
-        for field in response.headers where !HTTPHeaders.namesMatch(field.name, "Transfer-Encoding") {
+        for field in response.headers where ownFields && !HTTPHeaders.namesMatch(field.name, "Transfer-Encoding") {
             // `withCString` explicitly: passing a small `String` as a C string argument copies
             // it into a new array, where `withCString` uses the stack.
             field.name.withCString { name in field.value.withCString { _ = evhttp_add_header(output, name, $0) } }
@@ -253,25 +257,47 @@ extension HTTPServer {
     func journalAnswer(_ pending: PendingReply, carriesBody: Bool) {
         guard let journal = pending.journal else { return }
         let status = pending.response.status, body = carriesBody ? pending.response.body : []
-        Self.withOutputFields(of: pending.request) { fields in
+        Self.withOutputFields(of: pending.request, after: nil) { fields in
             journal.commit(.answered(status: status, rawHeaders: fields, body: body))
         }
     }
 
-    /// Calls `body` with the request's output header fields as evhttp holds them, lent as raw
-    /// bytes (valid only during the call) in an allocation on the stack.
-    static func withOutputFields<Result>(of request: OpaquePointer,
+    /// Calls `body` with the request's output header fields as evhttp holds them, after `direct`
+    /// (a response's own fields written without evhttp, `Transfer-Encoding` left out), lent as
+    /// raw bytes valid only during the call, from allocations on the stack.
+    static func withOutputFields<Result>(of request: OpaquePointer, after direct: HTTPHeaders?,
                                          _ body: (UnsafeBufferPointer<RawHeaderField>) -> Result) -> Result {
-        guard let list = evhttp_request_get_output_headers(request) else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
-        var count = 0
-        var field = understudy_keyvalq_first(list)
+        let list = evhttp_request_get_output_headers(request)
+        var count = direct?.count ?? 0
+        var field = list.flatMap { understudy_keyvalq_first($0) }
         while let current = field {
             count += 1
             field = understudy_keyval_next(current)
         }
-        return withUnsafeTemporaryAllocation(of: RawHeaderField.self, capacity: count) { raw in
+        guard let direct else { return withFields(count: count, direct: nil, list: list, body) }
+        var directBytes = 0
+        for field in direct { directBytes += field.name.utf8.count + field.value.utf8.count }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: directBytes) { bytes in
+            withFields(count: count, direct: bytes.baseAddress.map { (direct, $0) }, list: list, body)
+        }
+    }
+
+    /// ``withOutputFields(of:after:_:)``'s fields: `direct`'s copied to its bytes, then `list`'s.
+    private static func withFields<Result>(count: Int, direct: (HTTPHeaders, UnsafeMutablePointer<UInt8>)?,
+                                           list: UnsafeMutablePointer<evkeyvalq>?,
+                                           _ body: (UnsafeBufferPointer<RawHeaderField>) -> Result) -> Result {
+        withUnsafeTemporaryAllocation(of: RawHeaderField.self, capacity: count) { raw in
             var filled = 0
-            field = understudy_keyvalq_first(list)
+            if let (fields, start) = direct {
+                // Copied out of the strings (a small string has no storage to point into).
+                var next = start
+                for field in fields where !HTTPHeaders.namesMatch(field.name, "Transfer-Encoding") {
+                    let name = Self.copy(field.name, to: &next), value = Self.copy(field.value, to: &next)
+                    raw.initializeElement(at: filled, to: RawHeaderField(name: name, value: value))
+                    filled += 1
+                }
+            }
+            var field = list.flatMap { understudy_keyvalq_first($0) }
             while let current = field, filled < count {
                 if let key = current.pointee.key, let value = current.pointee.value {
                     raw.initializeElement(at: filled, to: RawHeaderField(name: Self.bytes(key), value: Self.bytes(value)))
@@ -282,6 +308,17 @@ extension HTTPServer {
             defer { raw.baseAddress?.deinitialize(count: filled) }
             return body(UnsafeBufferPointer(rebasing: raw[..<filled]))
         }
+    }
+
+    /// Copies `text`'s UTF-8 to `next`, moves `next` past it, and returns the copy.
+    private static func copy(_ text: String, to next: inout UnsafeMutablePointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        var text = text
+        let start = next
+        text.withUTF8 { utf8 in
+            if let source = utf8.baseAddress { next.update(from: source, count: utf8.count) }
+            next += utf8.count
+        }
+        return UnsafeBufferPointer(start: start, count: next - start)
     }
 
     /// A C string's bytes, without the NUL.

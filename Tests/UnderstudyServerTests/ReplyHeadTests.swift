@@ -15,6 +15,10 @@ final class ReplyHeadTests: XCTestCase {
           {"id":"n","request":{"method":"GET","path":"/n"},"responses":[{"status":204}]},
           {"id":"m","request":{"method":"GET","path":"/m"},"responses":[{"status":200,"statusMessage":"Fine Thanks","body":"x"}]},
           {"id":"nm","request":{"method":"GET","path":"/304"},"responses":[{"status":304}]},
+          {"id":"dt","request":{"method":"GET","path":"/dt"},"responses":[{"status":200,"headers":{"X-First":"1","Date":"Mon, 01 Jan 2001 00:00:00 GMT","X-Last":"2"},"body":"d"}]},
+          {"id":"cn","request":{"method":"GET","path":"/cn"},"responses":[{"status":200,"headers":{"X-First":"1","Connection":"keep-alive","X-Last":"2"},"body":"c"}]},
+          {"id":"cl","request":{"method":"GET","path":"/cl"},"responses":[{"status":200,"headers":{"Content-Length":"1","X-Last":"2"},"body":"c"}]},
+          {"id":"te","request":{"method":"GET","path":"/te"},"responses":[{"status":200,"headers":{"X-A":"1","Transfer-Encoding":"chunked","X-B":"2"},"body":"t"}]},
           {"id":"big","request":{"method":"GET","path":"/big"},"responses":[{"status":200,"body":"\#(String(repeating: "B", count: 40_000))"}]}
         ]}
         """#
@@ -67,6 +71,18 @@ final class ReplyHeadTests: XCTestCase {
         XCTAssertEqual(zeroNine, "HTTP/0.9 200 OK\r\n\(fields)Date: D\r\nContent-Length: 5\r\n\r\nhello")
         let negative = try exchange("GET /a HTTP/1.-2\r\n\r\n")
         XCTAssertEqual(negative, "HTTP/1.-2 200 OK\r\n\(fields)Date: D\r\nContent-Length: 5\r\n\r\nhello")
+    }
+
+    /// Stub fields evhttp reads from its list (`Date`, `Content-Length`, `Connection`) keep their
+    /// place among the others; `Transfer-Encoding` is left to evhttp's framing.
+    func testFieldsEvhttpReadsKeepTheirPlace() throws {
+        let sent = try exchange("GET /dt HTTP/1.1\r\n\r\nGET /cl HTTP/1.1\r\n\r\nGET /te HTTP/1.1\r\n\r\n"
+            + "GET /cn HTTP/1.1\r\n\r\nGET /cn HTTP/1.1\r\nConnection: close\r\n\r\n")
+        XCTAssertEqual(sent, "HTTP/1.1 200 OK\r\nX-First: 1\r\nDate: D\r\nX-Last: 2\r\nContent-Length: 1\r\n\r\nd"
+            + "HTTP/1.1 200 OK\r\nContent-Length: 1\r\nX-Last: 2\r\nDate: D\r\n\r\nc"
+            + "HTTP/1.1 200 OK\r\nX-A: 1\r\nX-B: 2\r\nDate: D\r\nContent-Length: 1\r\n\r\nt"
+            + "HTTP/1.1 200 OK\r\nX-First: 1\r\nConnection: keep-alive\r\nX-Last: 2\r\nDate: D\r\nContent-Length: 1\r\n\r\nc"
+            + "HTTP/1.1 200 OK\r\nX-First: 1\r\nX-Last: 2\r\nDate: D\r\nContent-Length: 1\r\nConnection: close\r\n\r\nc")
     }
 
     /// A body past the inline limit goes in after the head rather than in the head's space.
