@@ -20,6 +20,8 @@ final class Connection {
     @exclusivity(unchecked) var evcon: OpaquePointer?
     /// Reads the raw request stream alongside evhttp (method names, refused requests).
     @exclusivity(unchecked) var parser: RequestStreamParser
+    /// The previous request's header fields, reused when the next one sends the same bytes.
+    @exclusivity(unchecked) var headerCache = RequestHeaderCache()
     /// Heads seen on the wire and not yet handed over by evhttp, oldest first.
     @exclusivity(unchecked) var heads: [RequestHead] = []
     /// The request being answered. evhttp reads the next request on a connection only after

@@ -143,23 +143,36 @@ extension HTTPServer {
                 connection.parser.skip(count)
                 offset += count
             case .inspect:
-                var position = evbuffer_ptr()
-                guard evbuffer_ptr_set(buffer, &position, offset, EVBUFFER_PTR_SET) == 0 else { return }
                 var chunk = iovec()  // evbuffer_iovec is a macro for struct iovec
-                guard evbuffer_peek(buffer, total - offset, &position, &chunk, 1) > 0,
-                      let base = chunk.iov_base, chunk.iov_len > 0 else { return }
-                let bytes = UnsafeRawBufferPointer(start: base, count: min(chunk.iov_len, total - offset))
-                let (used, events) = connection.parser.inspect(bytes)
-                guard used > 0 || !events.isEmpty else { return }
-                offset += used
-                for event in events {
-                    switch event {
-                    case .head(let head):
-                        connection.heads.append(head)
-                    case .refused(let head, let reason):
-                        refuse(head, status: 413, reason: reason, responder: connection.responder, secure: connection.secure)
-                    }
+                // Usually the buffer was empty before these bytes came (evhttp had taken the last
+                // request), so the chunk to look at is the first one and needs no position.
+                if offset == 0 {
+                    guard evbuffer_peek(buffer, total, nil, &chunk, 1) > 0 else { return }
+                } else {
+                    var position = evbuffer_ptr()
+                    guard evbuffer_ptr_set(buffer, &position, offset, EVBUFFER_PTR_SET) == 0,
+                          evbuffer_peek(buffer, total - offset, &position, &chunk, 1) > 0 else { return }
                 }
+                guard let base = chunk.iov_base, chunk.iov_len > 0 else { return }
+                let bytes = UnsafeRawBufferPointer(start: base, count: min(chunk.iov_len, total - offset))
+                let (used, event) = connection.parser.inspect(bytes)
+                offset += used
+                if let event {
+                    found(event)
+                } else if used == 0 {
+                    return
+                }
+            }
+        }
+
+        /// Rare (a head evhttp will hand over nameless, or a refusal): kept out of the loop above.
+        @inline(never)
+        func found(_ event: RequestStreamParser.Event) {
+            switch event {
+            case .head(let head):
+                connection.heads.append(head)
+            case .refused(let head, let reason):
+                refuse(head, status: 413, reason: reason, responder: connection.responder, secure: connection.secure)
             }
         }
     }

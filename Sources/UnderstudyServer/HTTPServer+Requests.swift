@@ -27,7 +27,9 @@ extension HTTPServer {
         let knownMethod = Self.knownMethodName(evhttp_request_get_command(request))
         let head = knownMethod == nil ? connection?.takeHead(target: target) : nil
         let method = knownMethod ?? head?.method ?? "UNKNOWN"
-        let (headers, contentLengths) = Self.headers(of: request)
+        let (headers, contentLengths) = evhttp_request_get_input_headers(request).map { list in
+            connection?.headerCache.headers(of: list) ?? Self.fields(of: list)
+        } ?? (HTTPHeaders(), 0)
         var body = Self.drain(evhttp_request_get_input_buffer(request))
         var closeAfter = false
         var refusal: String?
@@ -428,13 +430,6 @@ extension HTTPServer {
             }
         }
         return values.count > 1 ? values.joined(separator: ", ") : nil
-    }
-
-    /// The request's header fields in arrival order, and how many are named Content-Length (only
-    /// a repeat needs the closer look of ``conflictingContentLengths(_:)``).
-    static func headers(of request: OpaquePointer) -> (HTTPHeaders, contentLengths: Int) {
-        guard let list = evhttp_request_get_input_headers(request) else { return (HTTPHeaders(), 0) }
-        return fields(of: list)
     }
 
     /// An evhttp header list's fields in order, in an array allocated once at its size, and how

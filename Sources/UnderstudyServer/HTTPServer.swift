@@ -22,8 +22,9 @@ public final class HTTPServer {
     public let port: Int
     /// Stops the server from any thread.
     public let controller: ServerController
-    /// Called once per answered or refused request, on the loop thread.
-    public var accessLog: ((AccessLogEntry) -> Void)?
+    /// Called once per answered or refused request, on the loop thread. Set it before `run()`:
+    /// the loop reads it on every request without an exclusivity check.
+    @exclusivity(unchecked) public var accessLog: ((AccessLogEntry) -> Void)?
 
     let responder: any HTTPResponder
     let base: OpaquePointer

@@ -152,6 +152,13 @@ final class LockedLines: JournalSink, @unchecked Sendable {
         lines.append(line)
     }
 
+    /// The lines as text, without their newlines.
+    var texts: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return lines.map { String(decoding: $0.dropLast(), as: UTF8.self) }
+    }
+
     var objects: [[String: Any]] {
         lock.lock()
         let copy = lines

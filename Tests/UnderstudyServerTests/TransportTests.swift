@@ -109,6 +109,30 @@ final class TransportTests: XCTestCase {
         XCTAssertEqual(connection.readResponse()?.headers["x-query"], "after=purge")
     }
 
+    /// The raw-stream reader reads a head that arrives in many reads as it reads a whole one (it
+    /// copies only then): an unknown method keeps its name and body, a folded line and the next
+    /// pipelined request stay in step, and a body over the limit is refused and journaled.
+    func testHeadsTrickledAByteAtATimeAreReadAsWhole() throws {
+        try startServer(ServerConfiguration(maxBodyBytes: 64))
+        let connection = try RawConnection(port: server.port)
+        let pipeline = "PURGE /cache?x=1 HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello"
+            + "GET /echo?after=purge HTTP/1.1\r\nX-Folded: a\r\n b\r\n\r\n"
+        for byte in pipeline.utf8 { connection.send([byte]) }
+        let purge = try XCTUnwrap(connection.readResponse())
+        XCTAssertEqual(purge.headers["x-method"], "PURGE")
+        XCTAssertEqual(purge.headers["x-query"], "x=1")
+        XCTAssertEqual(purge.body, "hello")
+        XCTAssertEqual(connection.readResponse()?.headers["x-query"], "after=purge")
+
+        let refused = try RawConnection(port: server.port)
+        for byte in "POST /upload?y=2 HTTP/1.1\r\nHost: x\r\nContent-Length: 65\r\n\r\n".utf8 { refused.send([byte]) }
+        refused.send(String(repeating: "b", count: 65))  // evhttp answers once it has drained the body
+        XCTAssertEqual(refused.readResponse()?.status, 413)
+        XCTAssertEqual(log.entries.map(\.request.method), ["PURGE", "GET", "POST"])
+        XCTAssertEqual(log.entries.map(\.rejectedWith), [nil, nil, 413])
+        XCTAssertEqual(log.entries.last?.request.query, "y=2")
+    }
+
     func testChunkedRequestBodies() throws {
         let payload = String(repeating: "chunk-", count: 5000)
         let result = try curl(["-H", "Transfer-Encoding: chunked", "--data-binary", "@-", server.url + "/echo"],
