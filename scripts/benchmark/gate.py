@@ -6,7 +6,9 @@ number of keep-alive requests is sent over a few connections (fixed_load.c) afte
 instructions the server executed for them (user space only; instrumentation is on for exactly that
 load) are divided by the number of requests. The run fails when a workload's Ir per request exceeds
 its budget in gate-budget.json. The C evhttp "hello" server (hello_server.c) is measured the same way
-in the same run and printed beside each figure, with the ratio.
+in the same run and printed beside each figure, with the ratio; a workload listed under `ratios` in
+gate-budget.json also fails when that ratio exceeds its ceiling (the issue's 1.15 x for exact100),
+which holds on any machine where the absolute counts may shift a little.
 
 The counts are not bit-for-bit identical from run to run: how many requests one event-loop pass picks
 up (journal batching, one write per pass) and the once-a-second Date header cache depend on timing.
@@ -153,18 +155,24 @@ def run(config, tools, understudy):
         values = [r[name]["ir_per_request"] for r in runs]
         worst = max(values)
         limit = budget["budgets"][name]
-        verdict = "pass" if worst <= limit else "**OVER BUDGET**"
-        failed |= worst > limit
+        # The issue's own measure, which holds on any machine: the ratio to the C server counted
+        # in the same run (budgets are absolute counts, which move a little with the CPU's libc paths).
+        ratio_limit = budget.get("ratios", {}).get(name)
+        over_ratio = ratio_limit is not None and worst / hello > ratio_limit
+        verdict = ("**OVER BUDGET**" if worst > limit else
+                   f"**OVER {ratio_limit:.2f} × C**" if over_ratio else "pass")
+        failed |= worst > limit or over_ratio
         spread = (f"{min(values):,.0f}–{worst:,.0f} ({100 * (worst - min(values)) / min(values):.2f} %)"
                   if len(values) > 1 else f"{worst:,.0f}")
         allocs = max(r[name]["allocations_per_request"] for r in runs)
-        print(f"| {name}: {WORKLOADS[name][2]} | {spread} | {hello:,.0f} | {worst / hello:.2f} × | "
+        ceiling = f" (≤ {ratio_limit:.2f} ×)" if ratio_limit is not None else ""
+        print(f"| {name}: {WORKLOADS[name][2]} | {spread} | {hello:,.0f} | {worst / hello:.2f} ×{ceiling} | "
               f"{allocs:.1f} | {limit:,} | {verdict} |")
     for name in missing:
         print(f"| {name}: {WORKLOADS[name][2]} | no budget in {os.path.basename(BUDGET_FILE)} | | | | | skipped |")
     print(f"\n(profiles: `callgrind_annotate {session.out_dir}/callgrind.NAME.out | swift demangle --simplified`)")
     if failed:
-        print(f"\nscripts/bench --gate: over budget. Find the cost with `scripts/bench --callgrind` and remove it; "
+        print(f"\nscripts/bench --gate: over budget or over a ratio to the C server. Find the cost with `scripts/bench --callgrind` and remove it; "
               f"raise a budget in {os.path.relpath(BUDGET_FILE)} only in a commit that says why.", file=sys.stderr)
         return 1
     return 0
