@@ -1,17 +1,19 @@
 # Sourced by the scripts in scripts/: installs what a fresh Debian machine with Swift lacks.
-# Only libevent's and OpenSSL's headers are needed; everything else comes from Swift's toolchain.
+# Only C libraries' headers are needed (libevent's, OpenSSL's, and mimalloc, which the daemon links
+# on Linux as its allocator); everything else comes from Swift's toolchain.
 ensure_libevent() {
-    if pkg-config --exists libevent libevent_openssl openssl 2>/dev/null && [ -f /usr/include/event2/http.h ] && [ -f /usr/include/openssl/ssl.h ]; then
+    if pkg-config --exists libevent libevent_openssl openssl 2>/dev/null && [ -f /usr/include/event2/http.h ] \
+        && [ -f /usr/include/openssl/ssl.h ] && [ -f /usr/include/mimalloc.h ]; then
         return 0
     fi
-    echo "understudy: installing libevent-dev (needed to build the evhttp transport)" >&2
+    echo "understudy: installing libevent-dev, libssl-dev and libmimalloc-dev (needed to build the daemon)" >&2
     local sudo=""
     if [ "$(id -u)" -ne 0 ]; then
-        command -v sudo >/dev/null 2>&1 || { echo "understudy: libevent-dev is missing and this user cannot install it; run: apt-get install -y libevent-dev libssl-dev" >&2; return 1; }
+        command -v sudo >/dev/null 2>&1 || { echo "understudy: a C library is missing and this user cannot install it; run: apt-get install -y libevent-dev libssl-dev libmimalloc-dev" >&2; return 1; }
         sudo="sudo"
     fi
     $sudo apt-get update -qq >&2 || true
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq libevent-dev libssl-dev pkg-config >&2
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq libevent-dev libssl-dev libmimalloc-dev pkg-config >&2
 }
 
 # Installs a Debian package if the command it provides is missing.

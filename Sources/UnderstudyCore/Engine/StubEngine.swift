@@ -319,7 +319,8 @@ public final class StubEngine {
         let seq = journal.nextSeq
         let line = JournalEntry.encode(seq: seq, session: configuration.sessionID, timePrefix: cachedTimePrefix, milliseconds: fraction,
                                        record: record, delivery: delivery, outcomeElapsed: outcomeElapsed,
-                                       bodyLimit: configuration.journalBodyLimit, into: lineBuffer)
+                                       bodyLimit: configuration.journalBodyLimit, into: lineBuffer,
+                                       reusing: journal.takeLineToEvict())
         let entry = JournalEntry(seq: seq, request: record.request, matched: record.matched, stubID: record.stubID,
                                  status: delivery.status, outcome: delivery.outcome, rateLimited: record.rateLimited,
                                  line: line)

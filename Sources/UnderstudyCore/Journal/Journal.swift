@@ -29,6 +29,16 @@ struct Journal {
         }
     }
 
+    /// When the journal is full, the line of the entry the next ``append(_:)`` evicts, moved out
+    /// so its storage can carry the next line (that entry's `line` is left empty until then);
+    /// else an empty array.
+    mutating func takeLineToEvict() -> [UInt8] {
+        guard storage.count == limit else { return [] }
+        var line: [UInt8] = []
+        swap(&line, &storage[start].line)
+        return line
+    }
+
     /// Entries in ascending `seq`.
     var entries: [JournalEntry] {
         start == 0 ? storage : Array(storage[start...] + storage[..<start])

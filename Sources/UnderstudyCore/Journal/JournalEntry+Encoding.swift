@@ -13,10 +13,12 @@ extension JournalEntry {
     /// `timePrefix` is the arrival timestamp up to and including the seconds' `.`; the
     /// milliseconds and the elapsed times are written as digits straight into the buffer.
     /// `buffer` is scratch space, reused across calls; the line is returned as an array of
-    /// exactly its size. `session` is the id of the session whose engine journals the entry
-    /// (absent on the main port).
+    /// exactly its size, in `spare`'s storage when that fits (see
+    /// ``JournalLineBuffer/bytes(reusing:)``). `session` is the id of the session whose engine
+    /// journals the entry (absent on the main port).
     static func encode(seq: Int, session: String? = nil, timePrefix: String, milliseconds: Int, record: JournalRecord,
-                       delivery: Delivery, outcomeElapsed: UInt64, bodyLimit: Int, into buffer: JournalLineBuffer) -> [UInt8] {
+                       delivery: Delivery, outcomeElapsed: UInt64, bodyLimit: Int, into buffer: JournalLineBuffer,
+                       reusing spare: consuming [UInt8] = []) -> [UInt8] {
         let request = record.request
         let out = buffer
         out.reset()
@@ -79,7 +81,7 @@ extension JournalEntry {
         // Only streamed responses carry `stream` (how the body was paced), so static lines stay as they were.
         if let stream = record.stream { appendStream(stream, into: out) }
         out.append("}\n" as StaticString)
-        return out.bytes
+        return out.bytes(reusing: spare)
     }
 
     /// `"stream":"KIND"`, out of line so the encoder every request runs stays as the optimizer had it.
