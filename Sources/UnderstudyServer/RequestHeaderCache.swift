@@ -23,11 +23,19 @@ struct RequestHeaderCache {
     private var contentLengths = 0
     /// Their bytes as evhttp held them: each name and value followed by a NUL.
     private var bytes: [UInt8] = []
+    /// Whether the connection has had a request. The first request's block is not remembered:
+    /// many connections carry one request (`Connection: close`), and remembering costs about as
+    /// much as reading the block; from the second request on it pays for itself.
+    private var hadRequest = false
 
     /// The fields of `list` in order (see ``HTTPServer/fields(of:)``), reusing the previous
     /// request's when every byte is the same.
     mutating func headers(of list: UnsafeMutablePointer<evkeyvalq>) -> (HTTPHeaders, contentLengths: Int) {
         if matches(list) { return (headers, contentLengths) }
+        guard hadRequest else {
+            hadRequest = true
+            return HTTPServer.fields(of: list)
+        }
         (headers, contentLengths) = HTTPServer.fields(of: list)
         bytes.removeAll(keepingCapacity: true)
         var field = understudy_keyvalq_first(list)

@@ -72,7 +72,7 @@ struct RequestStreamParser {
         self.maxBodyBytes = maxBodyBytes
         self.maxHeadBytes = maxHeadBytes
         self.reporting = reporting
-        buffer.reserveCapacity(512)
+        // `buffer` is allocated only when a head spans reads (most connections never need it).
     }
 
     var need: Need {
