@@ -115,9 +115,13 @@ final class TransportTests: XCTestCase {
     func testHeadsTrickledAByteAtATimeAreReadAsWhole() throws {
         try startServer(ServerConfiguration(maxBodyBytes: 64))
         let connection = try RawConnection(port: server.port)
-        let pipeline = "PURGE /cache?x=1 HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello"
-            + "GET /echo?after=purge HTTP/1.1\r\nX-Folded: a\r\n b\r\n\r\n"
-        for byte in pipeline.utf8 { connection.send([byte]) }
+        // libevent 2.1 reads no body for a method it does not know, so the transport takes one only
+        // when it arrives with its head: the head trickles in up to its last byte, which comes with
+        // the body (trickling the body too would make the outcome depend on how fast the server reads).
+        let purgeHead = "PURGE /cache?x=1 HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r"
+        for byte in purgeHead.utf8 { connection.send([byte]) }
+        connection.send("\nhello")
+        for byte in "GET /echo?after=purge HTTP/1.1\r\nX-Folded: a\r\n b\r\n\r\n".utf8 { connection.send([byte]) }
         let purge = try XCTUnwrap(connection.readResponse())
         XCTAssertEqual(purge.headers["x-method"], "PURGE")
         XCTAssertEqual(purge.headers["x-query"], "x=1")
