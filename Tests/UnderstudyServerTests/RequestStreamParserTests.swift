@@ -9,27 +9,34 @@ final class RequestStreamParserTests: XCTestCase {
         var parser = RequestStreamParser(maxBodyBytes: maxBody, maxHeadBytes: 1000, reporting: reporting)
         let bytes = Array(text.utf8)
         var events: [RequestStreamParser.Event] = []
-        var offset = 0
-        while offset < bytes.count {
-            let end = min(bytes.count, offset + step)
-            var position = offset
+        Self.feed(bytes, cuts: Array(stride(from: step, to: bytes.count, by: step)), to: &parser) { events.append($0) }
+        return events
+    }
+
+    /// Feeds `bytes` to `parser` cut at `cuts` (ascending offsets) and calls `found` with each event;
+    /// stops once the reader needs nothing more (or, which fails the test, takes nothing).
+    static func feed(_ bytes: [UInt8], cuts: [Int], to parser: inout RequestStreamParser,
+                     _ found: (RequestStreamParser.Event) -> Void) {
+        let bounds = [0] + cuts + [bytes.count]
+        pieces: for (start, end) in zip(bounds, bounds.dropFirst()) {
+            var position = start
             while position < end {
                 switch parser.need {
                 case .nothing:
-                    return events
+                    break pieces
                 case .skip(let count):
                     let taken = min(count, end - position)
                     parser.skip(taken)
                     position += taken
                 case .inspect:
-                    let (used, found) = bytes[position..<end].withUnsafeBytes { parser.inspect($0) }
-                    events += found.map { [$0] } ?? []
+                    let (used, event) = bytes[position..<end].withUnsafeBytes { parser.inspect($0) }
+                    XCTAssert(used > 0 || event != nil, "the reader took nothing at \(position)")
+                    if used == 0 && event == nil { break pieces }
+                    if let event { found(event) }
                     position += used
                 }
             }
-            offset = end
         }
-        return events
     }
 
     private func summary(_ events: [RequestStreamParser.Event]) -> [String] {
@@ -100,26 +107,7 @@ final class RequestStreamParserTests: XCTestCase {
                       reporting: RequestStreamParser.Reporting = .everyHead) -> [String] {
         var parser = RequestStreamParser(maxBodyBytes: maxBody, maxHeadBytes: maxHead, reporting: reporting)
         var trace: [String] = []
-        let bounds = [0] + cuts + [bytes.count]
-        pieces: for (start, end) in zip(bounds, bounds.dropFirst()) {
-            var position = start
-            while position < end {
-                switch parser.need {
-                case .nothing:
-                    break pieces
-                case .skip(let count):
-                    let taken = min(count, end - position)
-                    parser.skip(taken)
-                    position += taken
-                case .inspect:
-                    let (used, found) = bytes[position..<end].withUnsafeBytes { parser.inspect($0) }
-                    XCTAssert(used > 0 || found != nil, "the reader took nothing at \(position)")
-                    if used == 0 && found == nil { break pieces }
-                    trace += found.map { [describe($0)] } ?? []
-                    position += used
-                }
-            }
-        }
+        feed(bytes, cuts: cuts, to: &parser) { trace.append(describe($0)) }
         return trace + ["need \(parser.need)"]
     }
 
