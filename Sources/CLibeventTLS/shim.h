@@ -246,10 +246,12 @@ static inline void understudy_tls_context_free(understudy_tls_context *context) 
     SSL_CTX_free((SSL_CTX *)context);
 }
 
-static inline struct bufferevent *understudy_tls_bufferevent_new(struct event_base *base, understudy_tls_context *context) {
+/// A server-side TLS bufferevent on an accepted socket, which it closes when freed.
+static inline struct bufferevent *understudy_tls_bufferevent_new_socket(struct event_base *base, evutil_socket_t fd,
+                                                                         understudy_tls_context *context) {
     SSL *ssl = SSL_new((SSL_CTX *)context);
     if (!ssl) return NULL;
-    struct bufferevent *bufferevent = bufferevent_openssl_socket_new(base, -1, ssl, BUFFEREVENT_SSL_ACCEPTING,
+    struct bufferevent *bufferevent = bufferevent_openssl_socket_new(base, fd, ssl, BUFFEREVENT_SSL_ACCEPTING,
                                                                      BEV_OPT_CLOSE_ON_FREE);
     if (!bufferevent) {
         SSL_free(ssl);

@@ -1,71 +1,479 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import CLibevent
 import UnderstudyCore
 
-/// What the server tracks for one client connection.
+/// One HTTP/1.1 client connection on a libevent bufferevent (a plain socket or OpenSSL): it reads
+/// bytes, parses them with ``RequestHeadParser`` and ``ChunkedBodyReader`` (the only parser),
+/// hands each complete request to its server, and writes replies straight into the
+/// bufferevent's output (see `Connection+Reply.swift`).
 ///
-/// Created with the connection's bufferevent (see `HTTPServer+Callbacks.swift`), kept alive by
-/// the server's table, and dropped in evhttp's close callback, which runs before evhttp frees
-/// the connection and its request.
+/// Requests on a connection are answered in order, one at a time: while one waits (a delay, a
+/// long poll, a paced body) the bytes of the next stay in the input buffer. A reply sent at once
+/// goes into the output buffer and the next pipelined request is read at once, so a pipeline
+/// of requests costs one read and one write.
+///
+/// Created by the server on accept, kept alive by its table, and released in ``close()``.
 /// Hot stored properties are `@exclusivity(unchecked)`: only the event-loop thread touches them and
-/// no access overlaps another, so the runtime's dynamic exclusivity check (~65 instructions per
-/// access, several per request) buys nothing.
+/// no access overlaps another, so the runtime's dynamic exclusivity check buys nothing.
 final class Connection {
-    /// The connection's bufferevent, which the server created for evhttp.
+    /// Where in a request the reader is.
+    enum Phase {
+        case head
+        /// The rest of a `Content-Length` body.
+        case body(remaining: Int)
+        case chunked(ChunkedBodyReader)
+        /// A refusal was sent: what the client still sends is read and dropped until it closes
+        /// (or the linger time passes), so it sees the refusal rather than a reset.
+        case lingering
+    }
+
+    /// What the reply to the request being answered needs to know about it.
+    struct Exchange {
+        var method: String = ""
+        var target: String = ""
+        var isHead = false
+        var keepAlive = true
+        /// 0 for HTTP/1.0.
+        var minorVersion = 1
+    }
+
     let bufferevent: OpaquePointer
     /// Who answers requests on this connection: the main port's responder or a session's.
     let responder: any HTTPResponder
-    /// Whether the connection speaks TLS (it came in on the HTTPS listener).
+    /// Whether the connection speaks TLS.
     let secure: Bool
-    /// The evhttp connection, learnt when the first bytes arrive.
-    @exclusivity(unchecked) var evcon: OpaquePointer?
-    /// Reads the raw request stream alongside evhttp (method names, refused requests).
-    @exclusivity(unchecked) var parser: RequestStreamParser
-    /// The previous request's header fields, reused when the next one sends the same bytes.
-    @exclusivity(unchecked) var headerCache = RequestHeaderCache()
-    /// Heads seen on the wire and not yet handed over by evhttp, oldest first.
-    @exclusivity(unchecked) var heads: [RequestHead] = []
-    /// The request being answered. evhttp reads the next request on a connection only after
-    /// the previous response is written, so there is at most one.
-    @exclusivity(unchecked) var current: PendingReply?
-    /// Whether evhttp is writing an answer (set when it is handed over, cleared by its on-complete
-    /// callback). An answer sent at once has no ``current``; this says the connection is busy.
-    @exclusivity(unchecked) var writing = false
-    /// Whether a request is being answered (waiting, or being written).
-    var answering: Bool { current != nil || writing }
+    /// The port it was accepted on (a session's port closes its connections with it).
+    let port: ListeningPort
     /// The server, while the connection is open.
-    weak var server: HTTPServer?
-    /// The raw-stream reader's registration on the input buffer, removed on close.
-    var tap: OpaquePointer?
+    @exclusivity(unchecked) var server: HTTPServer?
+    @exclusivity(unchecked) var head: RequestHeadParser
+    @exclusivity(unchecked) var phase = Phase.head
+    /// The request whose body is arriving (head read, body not yet whole).
+    @exclusivity(unchecked) var arriving: HTTPRequest?
+    @exclusivity(unchecked) var body: [UInt8] = []
+    /// The request being answered: its reply's framing rules.
+    @exclusivity(unchecked) var exchange = Exchange()
+    /// The previous request's header fields, reused when the next one sends the same bytes.
+    @exclusivity(unchecked) var headerCache = RequestHeaderBlockCache()
+    /// A request being answered later (a delay, a fault, a long poll or a paced body). While
+    /// it is set no further request is read.
+    @exclusivity(unchecked) var current: PendingReply?
+    /// Replies written to the output buffer and not yet flushed to the socket; each counts as
+    /// in flight for a graceful stop until it has.
+    @exclusivity(unchecked) var queued = 0
+    /// The connection closes once its output is flushed (a `Connection: close` reply, HTTP/1.0,
+    /// a refusal, the client's end of stream).
+    @exclusivity(unchecked) var closeWhenFlushed = false
+    /// Run once the output buffer is empty (a fault that must follow earlier replies).
+    var whenFlushed: (() -> Void)?
+    /// The client has closed its side.
+    @exclusivity(unchecked) var peerClosed = false
+    /// Reading is paused: too much unanswered input, or too much unsent output.
+    @exclusivity(unchecked) var readPaused = false
+    var closed = false
     /// A whole head (and body) must arrive within the idle timeout of its first byte, however
-    /// slowly it trickles. One timer per connection, made on its first request. It is not
-    /// removed when evhttp hands a request over (removing and re-adding it cost ~600
-    /// instructions a request): when it fires it checks whether a request is still arriving and
-    /// since when, and re-arms itself for what is left of that request's deadline.
+    /// slowly it trickles. One timer per connection, made on its first request; it stays
+    /// pending across requests and, when it fires, checks whether a request is still arriving
+    /// and since when, re-arming itself for what is left of that request's deadline.
     var requestDeadline: EventHandle?
-    /// Whether a request has begun arriving and has not been handed over (its deadline counts).
     @exclusivity(unchecked) var deadlineArmed = false
-    /// Monotonic nanoseconds when the arriving request's first byte came.
     @exclusivity(unchecked) var requestBegan: UInt64 = 0
-    /// Whether ``requestDeadline`` is pending in the loop.
     @exclusivity(unchecked) var deadlineTimerPending = false
+    /// Ends a lingering close.
+    var lingerTimer: EventHandle?
 
-    /// The request has been handed over: its deadline no longer counts (the timer stays pending
-    /// for the connection's next request, see ``requestDeadline``).
-    func cancelDeadline() {
-        deadlineArmed = false
-    }
+    /// Input or output beyond which reading pauses until the connection catches up.
+    static let backlogLimit = 1 << 20
 
-    init(bufferevent: OpaquePointer, responder: any HTTPResponder, secure: Bool = false, parser: RequestStreamParser) {
+    init(bufferevent: OpaquePointer, responder: any HTTPResponder, secure: Bool, port: ListeningPort, limits: RequestHeadParser.Limits) {
         self.bufferevent = bufferevent
         self.responder = responder
         self.secure = secure
-        self.parser = parser
+        self.port = port
+        self.head = RequestHeadParser(limits: limits)
     }
 
-    /// The head for the request evhttp just handed over, if the raw stream agrees on its target.
-    func takeHead(target: String) -> RequestHead? {
-        guard !heads.isEmpty else { return nil }
-        let head = heads.removeFirst()
-        return head.target == target ? head : nil
+    /// Whether a request is being answered.
+    var answering: Bool { current != nil }
+
+    /// Installs the callbacks and starts reading.
+    func start(timeout: timeval?) {
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        bufferevent_setcb(bufferevent, { _, context in
+            guard let context else { return }
+            let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
+            withExtendedLifetime(connection) { connection.readable() }
+        }, { _, context in
+            guard let context else { return }
+            let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
+            withExtendedLifetime(connection) { connection.flushed() }
+        }, { _, events, context in
+            guard let context else { return }
+            let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
+            withExtendedLifetime(connection) { connection.event(events) }
+        }, context)
+        if var timeout {
+            // The idle timeout, for reads and for writes that make no progress (a slow client).
+            var write = timeout
+            bufferevent_set_timeouts(bufferevent, &timeout, &write)
+        }
+        bufferevent_enable(bufferevent, Int16(EV_READ | EV_WRITE))
+    }
+
+    // MARK: - Reading
+
+    /// New bytes are in the input buffer.
+    func readable() {
+        guard let server, !closed else { return }
+        let input = bufferevent_get_input(bufferevent)
+        if case .lingering = phase {
+            evbuffer_drain(input, evbuffer_get_length(input))
+            return
+        }
+        if answering || closeWhenFlushed {
+            // The next request waits for this one's answer; don't buffer without bound meanwhile.
+            if evbuffer_get_length(input) > Self.backlogLimit { pauseReading() }
+            return
+        }
+        if !deadlineArmed { server.armRequestDeadline(on: self) }
+        process()
+    }
+
+    /// Reads and hands over every complete request in the input buffer, until one must wait.
+    func process() {
+        while !answering && !closeWhenFlushed && !closed, let server {
+            if evbuffer_get_length(bufferevent_get_output(bufferevent)) > Self.backlogLimit {
+                pauseReading()  // a pipelining client that does not read its replies
+                return
+            }
+            switch nextRequest() {
+            case nil:
+                if peerClosed { finishAfterPeerClosed() }
+                return
+            case .request(let request)?:
+                deadlineArmed = false
+                server.handle(request, on: self)
+            case .refused(let refusal)?:
+                deadlineArmed = false
+                server.refuse(refusal, on: self)
+            }
+        }
+    }
+
+    enum Arrival {
+        case request(HTTPRequest)
+        case refused(HTTPRefusal)
+    }
+
+    /// The next complete request in the input buffer, a refusal, or nil when more bytes are needed.
+    func nextRequest() -> Arrival? {
+        let input = bufferevent_get_input(bufferevent)
+        while true {
+            switch phase {
+            case .head:
+                let total = evbuffer_get_length(input)
+                guard total > 0 else { return nil }
+                // The head is read in place in the buffer's first chunk (usually all of it); a head
+                // that spans chunks is pulled up into one, only as far as the limits allow.
+                var count = evbuffer_get_contiguous_space(input)
+                guard var base = evbuffer_pullup(input, count) else { return nil }
+                var outcome = head.read(base, count: count)
+                while case .incomplete = outcome {
+                    let window = min(total, head.start + head.limits.maxRequestLine + head.limits.maxFieldBytes + 8)
+                    guard count < window, let pulled = evbuffer_pullup(input, window) else { return nil }
+                    base = pulled
+                    count = window
+                    outcome = head.read(base, count: count)
+                }
+                switch outcome {
+                case .incomplete:
+                    return nil
+                case .refused(let refusal):
+                    describeRefused(base)
+                    return .refused(refusal)
+                case .complete(let end):
+                    switch beginRequest(base, end: end) {
+                    case .failure(let refusal):
+                        return .refused(refusal)
+                    case .success(let request):
+                        evbuffer_drain(input, end)
+                        if let complete = request { return .request(complete) }
+                    }
+                }
+            case .body(let remaining):
+                guard evbuffer_get_length(input) >= remaining else { return nil }
+                body = Self.remove(remaining, from: input)
+                phase = .head
+                return completeRequest()
+            case .chunked(var reader):
+                let total = evbuffer_get_length(input)
+                guard total > 0 else { return nil }
+                let count = min(total, max(evbuffer_get_contiguous_space(input), ChunkedBodyReader.maxLine + 2))
+                guard let base = evbuffer_pullup(input, count) else { return nil }
+                let step = reader.step(base, count: count)
+                phase = .chunked(reader)
+                switch step {
+                case .needMore:
+                    return nil
+                case .framing(let length):
+                    evbuffer_drain(input, length)
+                case .data(let length):
+                    if body.isEmpty { body.reserveCapacity(length) }
+                    body.append(contentsOf: UnsafeBufferPointer(start: base, count: length))
+                    evbuffer_drain(input, length)
+                case .end(let length):
+                    evbuffer_drain(input, length)
+                    phase = .head
+                    return completeRequest()
+                case .refused(let refusal):
+                    return .refused(refusal)
+                }
+            case .lingering:
+                return nil
+            }
+        }
+    }
+
+    /// A complete head at `base[0..<end]`: the request it describes, with its body when it has
+    /// none (`.success(nil)` when a body must be read first).
+    private func beginRequest(_ base: UnsafePointer<UInt8>, end: Int) -> Result<HTTPRequest?, HTTPRefusal> {
+        let method = RequestHeadParser.text(base, from: head.start, to: head.methodEnd)
+        guard let target = String(validating: UnsafeBufferPointer(start: base + head.targetStart, count: head.targetEnd - head.targetStart),
+                                   as: UTF8.self) else {
+            exchange = Exchange(method: method, target: "", isHead: false, keepAlive: false, minorVersion: head.minorVersion)
+            return .failure(.badRequest("the request target is not UTF-8 (RFC 3986 §2)"))
+        }
+        let headers = headerCache.headers(base, head: head, end: end)
+        exchange = Exchange(method: method, target: target, isHead: head.methodEnd - head.start == 4 && method == "HEAD",
+                            keepAlive: head.keepAlive, minorVersion: head.minorVersion)
+        var request = RequestTarget.request(method: method, target: target, headers: headers)
+        if secure { request.isSecure = true }
+        let framing = head.framing
+        let expectsContinue = head.expectsContinue && head.minorVersion == 1
+        head.reset()
+        switch framing {
+        case .none:
+            return .success(request)
+        case .length(let length):
+            guard length <= server?.configuration.maxBodyBytes ?? 0 else {
+                arriving = request
+                return .failure(HTTPRefusal(status: 413, reason: "the request body of \(length) bytes is larger than the \(server?.configuration.maxBodyBytes ?? 0)-byte limit"))
+            }
+            phase = .body(remaining: length)
+            if expectsContinue && evbuffer_get_length(bufferevent_get_input(bufferevent)) < end + length { sendContinue() }
+        case .chunked:
+            let maximum = server?.configuration.maxBodyBytes ?? 0
+            phase = .chunked(ChunkedBodyReader(maxBody: maximum, maxTrailerBytes: head.limits.maxFieldBytes))
+            body = []
+            if expectsContinue { sendContinue() }
+        }
+        arriving = request
+        return .success(nil)
+    }
+
+    /// The arriving request with its body.
+    private func completeRequest() -> Arrival {
+        var request = arriving ?? HTTPRequest(method: exchange.method, target: exchange.target)
+        arriving = nil
+        request.body = body
+        body = []
+        return .request(request)
+    }
+
+    /// RFC 9110 §10.1.1: a client that sent `Expect: 100-continue` waits for this before its body.
+    private func sendContinue() {
+        let line: StaticString = "HTTP/1.1 100 Continue\r\n\r\n"
+        evbuffer_add(bufferevent_get_output(bufferevent), line.utf8Start, line.utf8CodeUnitCount)
+    }
+
+    /// What a refused head let us read, for the journal: its method and target when the request
+    /// line was read.
+    private func describeRefused(_ base: UnsafePointer<UInt8>) {
+        if head.requestLineRead {
+            let method = RequestHeadParser.text(base, from: head.start, to: head.methodEnd)
+            let target = RequestHeadParser.text(base, from: head.targetStart, to: head.targetEnd)
+            exchange = Exchange(method: method, target: target, isHead: false, keepAlive: false, minorVersion: head.minorVersion)
+            arriving = RequestTarget.request(method: method, target: target, headers: headerCache.partialHeaders(base, head: head))
+        } else {
+            exchange = Exchange()
+            arriving = nil
+        }
+    }
+
+    /// The request being refused, as far as it was read; nil when not even its request line was.
+    func takeRefusedRequest() -> HTTPRequest? {
+        defer { arriving = nil }
+        guard var request = arriving else { return nil }
+        if secure { request.isSecure = true }
+        return request
+    }
+
+    static func remove(_ count: Int, from buffer: OpaquePointer?) -> [UInt8] {
+        guard count > 0 else { return [] }
+        return [UInt8](unsafeUninitializedCapacity: count) { storage, initialized in
+            initialized = max(0, Int(evbuffer_remove(buffer, storage.baseAddress, count)))
+        }
+    }
+
+    // MARK: - Flow control
+
+    func pauseReading() {
+        guard !readPaused else { return }
+        readPaused = true
+        bufferevent_disable(bufferevent, Int16(EV_READ))
+    }
+
+    func resumeReading() {
+        guard readPaused, !closed else { return }
+        readPaused = false
+        bufferevent_enable(bufferevent, Int16(EV_READ))
+    }
+
+    /// The request being answered is done (its reply queued, or it ended otherwise): read on.
+    func answered() {
+        current = nil
+        if closeWhenFlushed || closed { return }
+        resumeReading()
+        process()
+    }
+
+    /// The output buffer has been written out.
+    func flushed() {
+        guard !closed else { return }
+        if queued > 0 {
+            let count = queued
+            queued = 0
+            server?.finishRequest(count: count)
+        }
+        if let action = whenFlushed {
+            whenFlushed = nil
+            action()
+            return
+        }
+        if closeWhenFlushed {
+            finishClosing()
+            return
+        }
+        if readPaused && !answering {
+            resumeReading()
+            process()
+        }
+    }
+
+    /// Closes once the output is flushed (now, when it is).
+    func closeAfterFlush() {
+        closeWhenFlushed = true
+        if evbuffer_get_length(bufferevent_get_output(bufferevent)) == 0 { finishClosing() }
+    }
+
+    /// The output is flushed and the connection is to close: after a refusal it lingers first.
+    private func finishClosing() {
+        if case .lingering = phase {
+            beginLinger()
+        } else {
+            close()
+        }
+    }
+
+    /// The client closed its side and nothing waits: close once every reply is out.
+    private func finishAfterPeerClosed() {
+        closeAfterFlush()
+    }
+
+    /// libevent reports end of stream, an error or a timeout.
+    func event(_ events: Int16) {
+        guard !closed else { return }
+        if events & Int16(BEV_EVENT_TIMEOUT) != 0 {
+            if events & Int16(BEV_EVENT_READING) != 0 && answering {
+                // Idle while its answer waits (a long poll, a delay, a paced body): not the client's fault.
+                bufferevent_enable(bufferevent, Int16(EV_READ))
+                return
+            }
+            close()  // idle past the timeout, or a client that stopped reading its reply
+            return
+        }
+        if events & Int16(BEV_EVENT_EOF) != 0 && events & Int16(BEV_EVENT_ERROR) == 0 {
+            peerClosed = true
+            if case .lingering = phase {
+                close()
+                return
+            }
+            if let pending = current {
+                if pending.sent { close() } else { server?.clientLeft(self) }
+                return
+            }
+            if !closeWhenFlushed { process() }
+            if !closed { closeAfterFlush() }
+            return
+        }
+        close()  // an error (a reset, a TLS failure)
+    }
+
+    // MARK: - Lingering close
+
+    /// After a refusal: stop sending, and read and drop what the client still sends, so closing
+    /// with unread input does not reset the connection before the client has read the refusal.
+    private func beginLinger() {
+        guard lingerTimer == nil, let server else {
+            close()
+            return
+        }
+        if peerClosed {
+            close()
+            return
+        }
+        if !secure { _ = shutdown(bufferevent_getfd(bufferevent), Int32(SHUT_WR)) }
+        evbuffer_drain(bufferevent_get_input(bufferevent), evbuffer_get_length(bufferevent_get_input(bufferevent)))
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        lingerTimer = EventHandle(event_new(server.base, -1, 0, { _, _, context in
+            guard let context else { return }
+            let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
+            withExtendedLifetime((connection, connection.lingerTimer)) { connection.close() }
+        }, context))
+        lingerTimer?.add(afterSeconds: HTTPServer.lingerSeconds)
+        closeWhenFlushed = false
+        resumeReading()
+    }
+
+    // MARK: - Closing
+
+    /// Closes the connection now. A request still waiting for its answer never gets one: its
+    /// client is gone (journaled so). Unless `reset`, the socket is shut down for writing first,
+    /// so the client reads an end of stream after everything sent rather than a reset caused by
+    /// input it sent that was never read. Idempotent.
+    func close(reset: Bool = false) {
+        guard !closed else { return }
+        closed = true
+        deadlineArmed = false
+        deadlineTimerPending = false
+        requestDeadline = nil
+        lingerTimer = nil
+        whenFlushed = nil
+        let server = self.server
+        if let pending = current {
+            current = nil
+            if !pending.sent {
+                pending.sent = true
+                pending.journal?.commit(.clientGone)
+                server?.log(pending, status: nil, fault: nil, outcome: .clientGone)
+            }
+            pending.timer = nil
+            pending.stream?.stop()
+            pending.deferral?.cancel()  // the client left before a long poll was answered
+            server?.finishRequest(count: 1)
+        }
+        if queued > 0 {
+            server?.finishRequest(count: queued)  // replies cut off mid-write
+            queued = 0
+        }
+        bufferevent_setcb(bufferevent, nil, nil, nil, nil)
+        if !reset { _ = shutdown(bufferevent_getfd(bufferevent), Int32(SHUT_WR)) }
+        bufferevent_free(bufferevent)  // closes the socket (BEV_OPT_CLOSE_ON_FREE)
+        self.server = nil
+        server?.forget(self)
     }
 }

@@ -28,15 +28,6 @@ extension HTTPServer {
         }
     }
 
-    /// Makes a just-queued response one contiguous chunk when it fits one TLS record (16 KiB).
-    /// OpenSSL's bufferevent writes each chunk (evhttp's head, then the body) as its own record
-    /// and send(); one record costs one encryption and one system call instead of two.
-    func coalesceTLSOutput(of connection: Connection) {
-        guard let output = bufferevent_get_output(connection.bufferevent) else { return }
-        let length = evbuffer_get_length(output)
-        if length > 0 && length <= 16_384 { _ = evbuffer_pullup(output, -1) }
-    }
-
     /// The HTTPS listener's bound port, when it is open.
     public var httpsPort: Int? { httpsListener?.port }
 

@@ -1,15 +1,11 @@
-import CLibevent
 import UnderstudyCore
 
-/// A request evhttp has handed over and that has not been answered on the wire yet: waiting
-/// out its delay, about to carry out a fault, or being written.
+/// A request handed to the responder whose answer is not written at once: waiting out its
+/// delay, about to carry out a fault, waiting for a long poll's answer, or a paced body being
+/// written. Owned by its ``Connection`` (``Connection/current``) until it is done.
 /// Hot stored properties are `@exclusivity(unchecked)`: only the event-loop thread touches them and
-/// no access overlaps another, so the runtime's dynamic exclusivity check (~65 instructions per
-/// access, several per request) buys nothing.
+/// no access overlaps another, so the runtime's dynamic exclusivity check buys nothing.
 final class PendingReply {
-    /// The evhttp request; valid while its connection is open (the connection's close callback
-    /// drops this object before evhttp frees the request).
-    let request: OpaquePointer
     /// What to send; for a deferred reply, filled in when the responder answers.
     @exclusivity(unchecked) var response: HTTPResponse
     /// The request's journal entry, written when the answer's fate is known (see
@@ -19,27 +15,22 @@ final class PendingReply {
     @exclusivity(unchecked) var deferral: DeferredReply?
     let method: String
     let target: String
-    /// When evhttp handed the request over (monotonic nanoseconds), for the access log.
+    /// When the request was complete (monotonic nanoseconds), for the access log and delays.
     let receivedAt: UInt64
-    /// Whether the connection must close after this response (the request body could not be read).
+    /// Whether the connection must close after this response.
     let closeAfter: Bool
     /// The timer for a delay, a fault or a long poll's timeout; freed with this object.
     @exclusivity(unchecked) var timer: EventHandle?
-    /// Watches the socket while the answer waits (a delay or a long poll), to notice a client
-    /// that hangs up (see `HTTPServer+HangUp.swift`); freed with this object.
-    @exclusivity(unchecked) var hangupWatch: EventHandle?
     /// Monotonic nanoseconds before which a delayed reply must not be sent.
     var dueAt: UInt64 = 0
-    /// A paced body being written (see `HTTPServer+Streaming.swift`); freed with this object,
-    /// which stops its timer.
+    /// A paced body being written (see `HTTPServer+Streaming.swift`).
     var stream: ResponseStream?
     /// Set once the answer's fate is settled (sent, faulted, or the client gone), so it is
     /// settled once.
     @exclusivity(unchecked) var sent = false
 
-    init(request: OpaquePointer, response: HTTPResponse, journal: JournalTicket? = nil, method: String, target: String,
+    init(response: HTTPResponse, journal: JournalTicket? = nil, method: String, target: String,
          receivedAt: UInt64, closeAfter: Bool) {
-        self.request = request
         self.response = response
         self.journal = journal
         self.method = method

@@ -6,8 +6,12 @@ public struct ServerConfiguration: Sendable {
     public var port: Int
     /// The largest request body accepted; larger requests get 413 (and are journaled).
     public var maxBodyBytes: Int
-    /// The largest request head (request line plus headers) accepted; larger ones get 400.
+    /// The most bytes of header fields accepted; more get 431 (RFC 6585 §5).
     public var maxHeaderBytes: Int
+    /// The longest request line accepted; longer ones get 414 (RFC 9112 §3).
+    public var maxRequestLineBytes: Int
+    /// The most header fields accepted; more get 431.
+    public var maxHeaderCount: Int
     /// Seconds a connection may sit idle (or stall mid-request) before it is closed.
     public var idleTimeoutSeconds: Int
     /// Seconds a graceful stop waits for in-flight responses (delayed ones included).
@@ -18,11 +22,14 @@ public struct ServerConfiguration: Sendable {
 
     /// Creates a configuration; every parameter has the default the CLI uses.
     public init(host: String = "127.0.0.1", port: Int = 0, maxBodyBytes: Int = ServerConfiguration.defaultMaxBodyBytes,
-                maxHeaderBytes: Int = 64 * 1024, idleTimeoutSeconds: Int = 60, shutdownGraceSeconds: Double = 5) {
+                maxHeaderBytes: Int = 64 * 1024, idleTimeoutSeconds: Int = 60, shutdownGraceSeconds: Double = 5,
+                maxRequestLineBytes: Int = 64 * 1024, maxHeaderCount: Int = 1000) {
         self.host = host
         self.port = port
         self.maxBodyBytes = maxBodyBytes
         self.maxHeaderBytes = maxHeaderBytes
+        self.maxRequestLineBytes = maxRequestLineBytes
+        self.maxHeaderCount = maxHeaderCount
         self.idleTimeoutSeconds = idleTimeoutSeconds
         self.shutdownGraceSeconds = shutdownGraceSeconds
     }

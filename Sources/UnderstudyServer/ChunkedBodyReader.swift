@@ -1,0 +1,141 @@
+/// Reads a chunked request body (RFC 9112 §7.1) from the front of a byte stream, one step at a
+/// time: the caller shows it the bytes it has, and it says how many of them are framing to drop,
+/// body to keep, or that it needs more. Strict where a lenient reading would let two parties
+/// disagree about where the body ends: a chunk size is 1 to 16 hex digits and nothing else
+/// (no sign, no `0x`, no leading whitespace), followed by the line's end or `;` extensions;
+/// every line ends in CRLF; chunk data is followed by exactly CRLF.
+struct ChunkedBodyReader {
+    enum Step: Equatable {
+        case needMore
+        /// Drop this many bytes (a chunk-size line, the CRLF after data, a trailer line).
+        case framing(Int)
+        /// Keep this many bytes as body.
+        case data(Int)
+        /// Drop this many bytes; the body is complete.
+        case end(Int)
+        case refused(HTTPRefusal)
+    }
+
+    private enum State {
+        case size
+        case data(remaining: Int)
+        case dataEnd
+        case trailer
+    }
+
+    /// The longest chunk-size line (with extensions) read.
+    static let maxLine = 4096
+
+    private var state = State.size
+    private(set) var total = 0
+    private var trailerBytes = 0
+    let maxBody: Int
+    let maxTrailerBytes: Int
+
+    init(maxBody: Int, maxTrailerBytes: Int) {
+        self.maxBody = maxBody
+        self.maxTrailerBytes = maxTrailerBytes
+    }
+
+    mutating func step(_ base: UnsafePointer<UInt8>, count: Int) -> Step {
+        switch state {
+        case .size:
+            guard let lineFeed = ByteScan.firstIndex(of: RequestHeadParser.lf, in: base, from: 0, to: min(count, Self.maxLine + 2)) else {
+                return count > Self.maxLine ? .refused(.badRequest("a chunk-size line is longer than \(Self.maxLine) bytes")) : .needMore
+            }
+            guard lineFeed > 0, base[lineFeed - 1] == RequestHeadParser.cr else {
+                return .refused(.badRequest("a chunk-size line ends in a bare LF without CR (RFC 9112 §7.1)"))
+            }
+            switch Self.chunkSize(base, end: lineFeed - 1) {
+            case .failure(let refusal):
+                return .refused(refusal)
+            case .success(0):
+                state = .trailer
+            case .success(let size):
+                guard size <= maxBody - total else {
+                    return .refused(HTTPRefusal(status: 413, reason: "the chunked request body is larger than the \(maxBody)-byte limit"))
+                }
+                total += size
+                state = .data(remaining: size)
+            }
+            return .framing(lineFeed + 1)
+        case .data(let remaining):
+            guard count > 0 else { return .needMore }
+            let taken = min(remaining, count)
+            state = remaining - taken > 0 ? .data(remaining: remaining - taken) : .dataEnd
+            return .data(taken)
+        case .dataEnd:
+            guard count > 0 else { return .needMore }
+            guard base[0] == RequestHeadParser.cr, count < 2 || base[1] == RequestHeadParser.lf else {
+                return .refused(.badRequest("chunk data is not followed by CRLF: the chunk is longer or shorter than its size (RFC 9112 §7.1)"))
+            }
+            guard count >= 2 else { return .needMore }
+            state = .size
+            return .framing(2)
+        case .trailer:
+            let window = min(count, maxTrailerBytes - trailerBytes + 2)
+            guard let lineFeed = ByteScan.firstIndex(of: RequestHeadParser.lf, in: base, from: 0, to: window) else {
+                return count > maxTrailerBytes - trailerBytes
+                    ? .refused(HTTPRefusal(status: 431, reason: "the chunked body's trailer fields are larger than \(maxTrailerBytes) bytes"))
+                    : .needMore
+            }
+            guard lineFeed > 0, base[lineFeed - 1] == RequestHeadParser.cr else {
+                return .refused(.badRequest("a trailer line ends in a bare LF without CR (RFC 9112 §7.1.2)"))
+            }
+            if lineFeed == 1 { return .end(2) }
+            if let refusal = Self.checkTrailerField(base, end: lineFeed - 1) { return .refused(refusal) }
+            trailerBytes += lineFeed + 1
+            return .framing(lineFeed + 1)
+        }
+    }
+
+    /// `chunk-size [ chunk-ext ]`: 1*HEXDIG then, optionally, `*( BWS ";" BWS ext-name [ BWS "=" BWS ext-val ] )`.
+    static func chunkSize(_ base: UnsafePointer<UInt8>, end: Int) -> Result<Int, HTTPRefusal> {
+        var index = 0
+        var size = 0
+        while index < end, let digit = hexValue(base[index]) {
+            guard index < 15 else {
+                return .failure(.badRequest("the chunk size `\(RequestHeadParser.text(base, from: 0, to: end))` is too large (RFC 9112 §7.1)"))
+            }
+            size = size << 4 | digit
+            index += 1
+        }
+        guard index > 0 else {
+            return .failure(.badRequest("the chunk size `\(RequestHeadParser.text(base, from: 0, to: min(end, 40)))` does not start with a hex digit (RFC 9112 §7.1)"))
+        }
+        guard index < end else { return .success(size) }
+        // Extensions: each after optional whitespace and a `;`; their bytes may not be controls.
+        var probe = index
+        while probe < end, base[probe] == RequestHeadParser.space || base[probe] == RequestHeadParser.tab { probe += 1 }
+        guard probe < end, base[probe] == UInt8(ascii: ";") else {
+            return .failure(.badRequest("the chunk size `\(RequestHeadParser.text(base, from: 0, to: min(end, 40)))` is followed by something other than `;` and an extension (RFC 9112 §7.1.1)"))
+        }
+        if let bad = RequestHeadParser.firstControl(base, from: probe, to: end) {
+            return .failure(.badRequest("a chunk extension has a control character \(RequestHeadParser.hex(base[bad])) (RFC 9112 §7.1.1)"))
+        }
+        return .success(size)
+    }
+
+    /// A trailer field line: `name ":" value` as in a head (RFC 9112 §7.1.2); its value is dropped.
+    private static func checkTrailerField(_ base: UnsafePointer<UInt8>, end: Int) -> HTTPRefusal? {
+        var index = 0
+        while index < end, RequestHeadParser.isTokenByte(base[index]) { index += 1 }
+        guard index > 0, index < end, base[index] == RequestHeadParser.colon else {
+            return .badRequest("a trailer line is not a field line `name: value` (RFC 9112 §7.1.2)")
+        }
+        if let bad = RequestHeadParser.firstControl(base, from: index + 1, to: end) {
+            return .badRequest("a trailer field has a control character \(RequestHeadParser.hex(base[bad])) (RFC 9110 §5.5)")
+        }
+        return nil
+    }
+
+    @inline(__always)
+    static func hexValue(_ byte: UInt8) -> Int? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return Int(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return Int(byte - UInt8(ascii: "a")) + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return Int(byte - UInt8(ascii: "A")) + 10
+        default: return nil
+        }
+    }
+}
