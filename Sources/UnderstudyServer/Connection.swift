@@ -337,7 +337,10 @@ final class Connection {
     func answered() {
         current = nil
         if closeWhenFlushed || closed { return }
-        resumeReading()
+        // The idle timeout counts from the answer, not from the request's last byte: enabling
+        // reading again re-adds the read event with its timeout.
+        readPaused = false
+        bufferevent_enable(bufferevent, Int16(EV_READ))
         process()
     }
 

@@ -11,10 +11,6 @@ extension HTTPServer {
         for port in tlsPorts.values { port.stopAccepting() }
         // Long polls answer now with what they have rather than hold the stop for their timeout.
         expireDeferredReplies()
-        // Idle kept-alive connections have nothing in flight: they close now.
-        for connection in Array(connections.values) where !connection.answering && connection.queued == 0 {
-            if connection.head.atStart, case .head = connection.phase { connection.closeAfterFlush() }
-        }
         if inFlight <= 0 {
             event_base_loopbreak(base)
             return

@@ -1,18 +1,7 @@
-/// Standard reason phrases. evhttp's own table stops at 417 and 505, so a stub's 429 would go
-/// out as "429 Client Error"; clients ignore the phrase, but people reading traces do not.
+/// Standard reason phrases (RFC 9110 §15), for status lines the transport writes.
 enum ReasonPhrase {
     static func of(_ status: Int) -> String {
         staticPhrase(status).description
-    }
-
-    /// The phrase libevent 2.1's own table gives `status`, for the error pages it sends itself.
-    static func libevent(_ status: Int) -> String {
-        switch status {
-        case 400: return "Bad Request"
-        case 413: return "Request Entity Too Large"
-        case 431: return "Client Error"
-        default: return of(status)
-        }
     }
 
     /// The phrase as a static C string: a reply's status line is made from it on every request,
