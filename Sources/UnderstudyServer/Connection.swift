@@ -390,6 +390,8 @@ final class Connection {
     /// libevent reports end of stream, an error or a timeout.
     func event(_ events: Int16) {
         guard !closed else { return }
+        // A TLS handshake has completed: nothing to do, requests follow as bytes.
+        if events & Int16(BEV_EVENT_CONNECTED) != 0 { return }
         if events & Int16(BEV_EVENT_TIMEOUT) != 0 {
             if events & Int16(BEV_EVENT_READING) != 0 && answering {
                 // Idle while its answer waits (a long poll, a delay, a paced body): not the client's fault.
