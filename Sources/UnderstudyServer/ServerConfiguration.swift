@@ -8,7 +8,8 @@ public struct ServerConfiguration: Sendable {
     public var maxBodyBytes: Int
     /// The most bytes of header fields accepted; more get 431 (RFC 6585 §5).
     public var maxHeaderBytes: Int
-    /// The longest request line accepted; longer ones get 414 (RFC 9112 §3).
+    /// The longest request line accepted; longer ones get 414 (RFC 9112 §3). By default the same
+    /// as ``maxHeaderBytes``.
     public var maxRequestLineBytes: Int
     /// The most header fields accepted; more get 431.
     public var maxHeaderCount: Int
@@ -23,12 +24,12 @@ public struct ServerConfiguration: Sendable {
     /// Creates a configuration; every parameter has the default the CLI uses.
     public init(host: String = "127.0.0.1", port: Int = 0, maxBodyBytes: Int = ServerConfiguration.defaultMaxBodyBytes,
                 maxHeaderBytes: Int = 64 * 1024, idleTimeoutSeconds: Int = 60, shutdownGraceSeconds: Double = 5,
-                maxRequestLineBytes: Int = 64 * 1024, maxHeaderCount: Int = 1000) {
+                maxRequestLineBytes: Int? = nil, maxHeaderCount: Int = 1000) {
         self.host = host
         self.port = port
         self.maxBodyBytes = maxBodyBytes
         self.maxHeaderBytes = maxHeaderBytes
-        self.maxRequestLineBytes = maxRequestLineBytes
+        self.maxRequestLineBytes = maxRequestLineBytes ?? maxHeaderBytes
         self.maxHeaderCount = maxHeaderCount
         self.idleTimeoutSeconds = idleTimeoutSeconds
         self.shutdownGraceSeconds = shutdownGraceSeconds
