@@ -31,11 +31,12 @@ public struct AccessLogEntry: Sendable, Equatable {
 
     /// The line written to stderr: `GET /posts?page=1 200 list-posts 0.41ms`, with `-` for no
     /// status or no stub, the fault's name after the stub when one was carried out, and the
-    /// outcome when nothing was sent (`client-gone`, `shutdown`).
+    /// outcome when nothing was sent (`client-gone`, `shutdown`) or the transport refused the
+    /// request (`refused`).
     public var line: String {
         let ms = (milliseconds * 100).rounded() / 100
         let faultPart = fault.map { " fault=\($0.rawValue)" } ?? ""
-        let outcomePart = outcome == .clientGone || outcome == .shutdown ? " \(outcome.rawValue)" : ""
+        let outcomePart = outcome == .clientGone || outcome == .shutdown || outcome == .refused ? " \(outcome.rawValue)" : ""
         return "\(method) \(target) \(status.map(String.init) ?? "-") \(stubID ?? "-")\(faultPart)\(outcomePart) \(ms)ms"
     }
 }

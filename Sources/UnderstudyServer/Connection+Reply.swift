@@ -33,8 +33,9 @@ extension Connection {
 
     /// Writes `response` for the request being answered and commits its journal entry; the
     /// connection closes after it when it must. Counts as queued until the output is flushed.
-    func writeReply(_ response: HTTPResponse, journal: JournalTicket?, closeAfter: Bool) {
-        let closing = writeHead(response, framing: .content, closeAfter: closeAfter, journal: journal).closing
+    /// With `refusal`, the entry's outcome is `refused` with that reason.
+    func writeReply(_ response: HTTPResponse, journal: JournalTicket?, closeAfter: Bool, refusal: String? = nil) {
+        let closing = writeHead(response, framing: .content, closeAfter: closeAfter, journal: journal, refusal: refusal).closing
         queued += 1
         if closing { closeAfterFlush() }
     }
@@ -69,7 +70,7 @@ extension Connection {
     /// Writes a head (and, for `.content`, the body) into the output and commits the journal
     /// entry from the bytes written.
     private func writeHead(_ response: HTTPResponse, framing: BodyFraming, closeAfter: Bool,
-                           journal: JournalTicket?) -> (chunked: Bool, closing: Bool) {
+                           journal: JournalTicket?, refusal: String? = nil) -> (chunked: Bool, closing: Bool) {
         let status = min(max(response.status, 100), 999)
         let carriesBody = !exchange.isHead && status >= 200 && status != 204 && status != 304
         var closing = closeAfter || !exchange.keepAlive || (server?.draining ?? true)
@@ -174,7 +175,14 @@ extension Connection {
             if inline && !body.isEmpty { body.withUnsafeBufferPointer { writer.put($0) } }
             defer { raw.baseAddress?.deinitialize(count: filled) }
             // The entry first: nothing of this reply is in the buffer until the commit below.
-            journal?.commit(.answered(status: status, rawHeaders: UnsafeBufferPointer(rebasing: raw[..<filled]), body: body))
+            if let journal {
+                let fields = UnsafeBufferPointer(rebasing: raw[..<filled])
+                if let refusal {
+                    journal.commit(.refused(status: status, rawHeaders: fields, body: body, reason: refusal))
+                } else {
+                    journal.commit(.answered(status: status, rawHeaders: fields, body: body))
+                }
+            }
         }
         extent.iov_len = writer.count(from: start.assumingMemoryBound(to: UInt8.self))
         evbuffer_commit_space(output, &extent, 1)

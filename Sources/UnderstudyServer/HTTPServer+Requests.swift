@@ -66,9 +66,9 @@ extension HTTPServer {
         let (response, journal) = connection.responder.rejectAwaitingDelivery(request, status: refusal.status, reason: refusal.reason)
         if accessLog != nil {
             log(method: connection.exchange.method, target: connection.exchange.target, stubID: response.stubID,
-                receivedAt: receivedAt, status: response.status, fault: nil)
+                receivedAt: receivedAt, status: response.status, fault: nil, outcome: .refused)
         }
-        connection.writeReply(response, journal: journal, closeAfter: true)
+        connection.writeReply(response, journal: journal, closeAfter: true, refusal: refusal.reason)
     }
 
     /// A request the responder answers later (a long poll): it stays in flight, holding its

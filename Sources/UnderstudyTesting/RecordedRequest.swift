@@ -52,6 +52,8 @@ public struct RecordedRequest: Codable, Sendable, Equatable {
     public var outcomeMs: Double?
     /// What was sent back: nil when no status line was sent.
     public var response: RecordedResponse?
+    /// Why the transport refused the request, when ``outcome`` is ``Outcome/refused``.
+    public var reason: String?
 
     /// How a journaled request ended on the wire.
     public enum Outcome: String, Codable, Sendable, Equatable {
@@ -63,6 +65,9 @@ public struct RecordedRequest: Codable, Sendable, Equatable {
         case clientGone = "client-gone"
         /// The daemon stopped before the (delayed) answer was due; nothing was sent.
         case shutdown
+        /// The daemon's transport refused the request (malformed, or over a limit) and answered
+        /// with a 4xx/5xx saying why (``RecordedRequest/reason``).
+        case refused
     }
 
     /// The first value of header `name` (any case).

@@ -17,6 +17,8 @@ public struct Delivery {
     public var body: [UInt8]
     /// The fault carried out, for ``ReplyOutcome/fault``.
     public var fault: Fault?
+    /// Why the transport refused the request, for ``ReplyOutcome/refused``.
+    public var reason: String?
 
     /// Creates a delivery report.
     public init(outcome: ReplyOutcome, status: Int? = nil, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [],
@@ -39,6 +41,15 @@ public struct Delivery {
     public static func answered(status: Int, rawHeaders: UnsafeBufferPointer<RawHeaderField>, body: [UInt8]) -> Delivery {
         var delivery = Delivery(outcome: .answered, status: status, body: body)
         delivery.rawHeaders = rawHeaders
+        return delivery
+    }
+
+    /// The transport refused the request for `reason` and sent this answer (its head lent as in
+    /// ``answered(status:rawHeaders:body:)``).
+    public static func refused(status: Int, rawHeaders: UnsafeBufferPointer<RawHeaderField>, body: [UInt8], reason: String) -> Delivery {
+        var delivery = Delivery(outcome: .refused, status: status, body: body)
+        delivery.rawHeaders = rawHeaders
+        delivery.reason = reason
         return delivery
     }
 

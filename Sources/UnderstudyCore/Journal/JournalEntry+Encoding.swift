@@ -60,6 +60,7 @@ extension JournalEntry {
         case .fault: out.append(#","outcome":"fault""# as StaticString)
         case .clientGone: out.append(#","outcome":"client-gone""# as StaticString)
         case .shutdown: out.append(#","outcome":"shutdown""# as StaticString)
+        case .refused: appendRefusal(delivery.reason, into: out)
         }
         if record.delayMs == 0 {
             // The common case in one copy; the rest out of line, so this function stays small.
@@ -82,6 +83,13 @@ extension JournalEntry {
         if let stream = record.stream { appendStream(stream, into: out) }
         out.append("}\n" as StaticString)
         return out.bytes(reusing: spare)
+    }
+
+    /// `"outcome":"refused","reason":"…"`, out of line (refusals are rare).
+    @inline(never)
+    static func appendRefusal(_ reason: String?, into out: JournalLineBuffer) {
+        out.append(#","outcome":"refused""# as StaticString)
+        out.key("reason"); out.appendJSONString(reason ?? "")
     }
 
     /// `"stream":"KIND"`, out of line so the encoder every request runs stays as the optimizer had it.

@@ -11,4 +11,7 @@ public enum ReplyOutcome: String, Sendable, CaseIterable, Codable {
     /// The server stopped before the answer was due (the shutdown grace period ran out during a
     /// `delayMs`), so nothing was sent.
     case shutdown
+    /// The transport refused the request without asking the stubs (a malformed request, or one
+    /// over a limit) and answered with a 4xx/5xx saying why; the entry's `reason` says the same.
+    case refused
 }
