@@ -172,7 +172,7 @@ extension Connection {
                 filled += 1
             }
             writer.put("\r\n")
-            if inline && !body.isEmpty { body.withUnsafeBufferPointer { writer.put($0) } }
+            if inline && !body.isEmpty { _ = body.withUnsafeBufferPointer { writer.put($0) } }
             defer { raw.baseAddress?.deinitialize(count: filled) }
             // The entry first: nothing of this reply is in the buffer until the commit below.
             if let journal {

@@ -22,6 +22,9 @@ def run_scenario(session, name):
     config = session.config
     if name == "keepalive":
         return scenarios.throughput(session, "exact100", stubgen.exact_path(100), config.connections)
+    if name == "pipelined":
+        return scenarios.throughput(session, "exact100", stubgen.exact_path(100), config.connections,
+                                    script=session.pipeline_script)
     if name == "stubs10k":
         return scenarios.throughput(session, "exact10000", stubgen.exact_path(10_000), config.connections,
                                     reference=("exact100", stubgen.exact_path(100)))

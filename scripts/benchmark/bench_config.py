@@ -3,7 +3,7 @@ import argparse
 import os
 from dataclasses import dataclass, field
 
-SCENARIOS = ["keepalive", "stubs10k", "patterns", "close", "session", "startup", "memory", "soak"]
+SCENARIOS = ["keepalive", "pipelined", "stubs10k", "patterns", "close", "session", "startup", "memory", "soak"]
 
 # name: (full, quick, environment variable, type)
 _KNOBS = {

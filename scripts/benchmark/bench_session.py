@@ -33,6 +33,7 @@ class BenchSession:
             "empty": stubgen.exact_path_stubs(os.path.join(self.tmp, "empty"), 1),
         }
         self.soak_script = stubgen.soak_lua(os.path.join(self.tmp, "soak.lua"))
+        self.pipeline_script = stubgen.pipeline_lua(os.path.join(self.tmp, "pipeline.lua"), depth=16)
         self._journals = 0
 
     def close(self):
@@ -52,6 +53,45 @@ class BenchSession:
         """The C hello server; `changelist` turns on libevent's EVENT_BASE_FLAG_EPOLL_USE_CHANGELIST
         (the second baseline: the same server with the one flag)."""
         return [self.tools["hello_server"], str(port)] + (["--changelist"] if changelist else [])
+
+    def start_nginx(self):
+        """nginx with one worker, no access log, `return 200 "hello"` for every path: the second anchor."""
+        port = self.free_port()
+        return ServerProcess("nginx", self.nginx_command(port), self.config.server_cpu,
+                             os.path.join(self.out_dir, "nginx.stderr.log"), ready_port=port)
+
+    def nginx_command(self, port):
+        """nginx in the foreground as one process (`master_process off; daemon off;`), so the same
+        command runs under callgrind; its prefix, config and logs live in the session's temp dir."""
+        prefix = os.path.join(self.tmp, f"nginx-{port}")
+        os.makedirs(prefix, exist_ok=True)
+        config = f"""daemon off;
+master_process off;
+worker_processes 1;
+error_log {prefix}/error.log warn;
+pid {prefix}/nginx.pid;
+events {{ worker_connections 4096; }}
+http {{
+    access_log off;
+    keepalive_requests 100000000;
+    client_body_temp_path {prefix}/body;
+    proxy_temp_path {prefix}/proxy;
+    fastcgi_temp_path {prefix}/fastcgi;
+    uwsgi_temp_path {prefix}/uwsgi;
+    scgi_temp_path {prefix}/scgi;
+    server {{
+        listen 127.0.0.1:{port};
+        location / {{ default_type text/plain; return 200 "hello"; }}
+    }}
+}}
+"""
+        with open(os.path.join(prefix, "nginx.conf"), "w") as handle:
+            handle.write(config)
+        return ["nginx", "-p", prefix, "-c", os.path.join(prefix, "nginx.conf")]
+
+    @staticmethod
+    def has_nginx():
+        return shutil.which("nginx") is not None
 
     def start_understudy(self, stub_dir, port=0, extra=()):
         journal = self.journal_path()

@@ -17,7 +17,7 @@ WARMUP_REQUESTS = 2000
 
 
 def profile(session_dir, tools, name, command, path, requests, cpu, load_cpu, warmup=WARMUP_REQUESTS,
-            connections=10, prepare=None):
+            connections=10, prepare=None, ready_port=None):
     """Runs `command` under callgrind with instrumentation off, sends `warmup` requests, then counts
     exactly `requests` keep-alive requests of GET `path` over `connections` connections.
 
@@ -29,7 +29,7 @@ def profile(session_dir, tools, name, command, path, requests, cpu, load_cpu, wa
         os.remove(out_file)
     valgrind = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out_file}", "--instr-atstart=no"]
     server = ServerProcess(name, valgrind + command, cpu, os.path.join(session_dir, f"callgrind.{name}.log"),
-                           ready_timeout=300)
+                           ready_timeout=300, ready_port=ready_port)
     pin = ["taskset", "-c", str(load_cpu)] if load_cpu is not None else []
     try:
         port = prepare(server) if prepare else server.port

@@ -72,11 +72,11 @@ def load_budget(path=BUDGET_FILE):
         return json.load(handle)
 
 
-def _profile_once(session, tools, name, command, path, load, prepare):
+def _profile_once(session, tools, name, command, path, load, prepare, ready_port=None):
     config = session.config
     out_file, totals, non_2xx, _ = profile(session.out_dir, tools, name, command, path, load["requests"],
                                            config.server_cpu, config.load_cpu, warmup=load["warmup"],
-                                           connections=load["connections"], prepare=prepare)
+                                           connections=load["connections"], prepare=prepare, ready_port=ready_port)
     if non_2xx:
         raise ScenarioError(f"{name}: {non_2xx} of {load['requests']} answers were not 2xx")
     return {"ir_per_request": totals / load["requests"],
@@ -99,6 +99,12 @@ def _measure(session, tools, understudy, load, names):
         command = session.baseline_command(0) + extra
         figures[name] = _profile_once(session, tools, name, command, any_path, load, _main_port(session, any_path))
         session.log(f"   {name:18} {figures[name]['ir_per_request']:9,.0f} Ir/request")
+    if session.has_nginx():
+        # The second anchor, counted the same way: nginx as one process (no master), one worker.
+        port = session.free_port()
+        figures["nginx"] = _profile_once(session, tools, "nginx", session.nginx_command(port), any_path, load,
+                                         _main_port(session, any_path), ready_port=port)
+        session.log(f"   {'nginx':18} {figures['nginx']['ir_per_request']:9,.0f} Ir/request")
     for name in names:
         stub_key, path, _, prepare = WORKLOADS[name]
         journal = session.journal_path()
@@ -143,13 +149,15 @@ def run(config, tools, understudy):
     changelist = max(r["hello-changelist"]["ir_per_request"] for r in runs)
     print(f"\n### Performance gate: instructions per keep-alive request (callgrind, {load['requests']} requests "
           f"over {load['connections']} connections, {len(runs)} run{'s' if len(runs) > 1 else ''})\n")
-    print(f"C evhttp hello: {hello:,.0f} Ir/request; with the epoll changelist flag: {changelist:,.0f}\n")
-    print("| workload | Understudy Ir/request | C hello | ratio | allocations/request | budget | verdict |")
-    print("|---|---|---|---|---|---|---|")
+    nginx = max((r["nginx"]["ir_per_request"] for r in runs if "nginx" in r), default=None)
+    print(f"C evhttp hello: {hello:,.0f} Ir/request; with the epoll changelist flag: {changelist:,.0f}"
+          + (f"; nginx (one worker, `return 200`): {nginx:,.0f}" if nginx else "; nginx: not installed") + "\n")
+    print("| workload | Understudy Ir/request | C hello | ratio | ratio to nginx | allocations/request | budget | verdict |")
+    print("|---|---|---|---|---|---|---|---|")
     failed = False
     for name in names:
         if any("skipped" in r[name] for r in runs):
-            print(f"| {name}: {WORKLOADS[name][2]} | skipped: {runs[0][name].get('skipped', '')} | | | | "
+            print(f"| {name}: {WORKLOADS[name][2]} | skipped: {runs[0][name].get('skipped', '')} | | | | | "
                   f"{budget['budgets'][name]:,} | skipped |")
             continue
         values = [r[name]["ir_per_request"] for r in runs]
@@ -166,10 +174,11 @@ def run(config, tools, understudy):
                   if len(values) > 1 else f"{worst:,.0f}")
         allocs = max(r[name]["allocations_per_request"] for r in runs)
         ceiling = f" (≤ {ratio_limit:.2f} ×)" if ratio_limit is not None else ""
-        print(f"| {name}: {WORKLOADS[name][2]} | {spread} | {hello:,.0f} | {worst / hello:.2f} ×{ceiling} | "
+        to_nginx = f"{worst / nginx:.2f} ×" if nginx else "—"
+        print(f"| {name}: {WORKLOADS[name][2]} | {spread} | {hello:,.0f} | {worst / hello:.2f} ×{ceiling} | {to_nginx} | "
               f"{allocs:.1f} | {limit:,} | {verdict} |")
     for name in missing:
-        print(f"| {name}: {WORKLOADS[name][2]} | no budget in {os.path.basename(BUDGET_FILE)} | | | | | skipped |")
+        print(f"| {name}: {WORKLOADS[name][2]} | no budget in {os.path.basename(BUDGET_FILE)} | | | | | | skipped |")
     print(f"\n(profiles: `callgrind_annotate {session.out_dir}/callgrind.NAME.out | swift demangle --simplified`)")
     if failed:
         print(f"\nscripts/bench --gate: over budget or over a ratio to the C server. Find the cost with `scripts/bench --callgrind` and remove it; "

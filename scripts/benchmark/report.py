@@ -59,7 +59,7 @@ def _throughput_figures(result, who):
 
 
 def _throughput_rows(table, label, result, rps_target=None, p99_target=None, changelist_target=None,
-                     reference_target=0.95):
+                     reference_target=0.95, nginx_target=None, nginx_p99_target=None):
     if "error" in result:
         table.add(label, "req/s", "—", "—", "—", "—", f"failed: {result['error'][:160]}")
         return None
@@ -80,6 +80,18 @@ def _throughput_rows(table, label, result, rps_target=None, p99_target=None, cha
         ok = None if c_ratio is None or changelist_target is None else c_ratio >= changelist_target
         table.add(label, "req/s vs C + changelist", _rps(c_rps), _rps(u_rps), _fmt_ratio(c_ratio),
                   f"≥ {changelist_target:.2f} × (stretch)" if changelist_target else "—", invalid or _verdict(ok))
+    if result.get("nginx"):
+        # The second anchor (issue 31): nginx, one worker, `return 200`, measured in the same rounds.
+        n_rps, n_p99, _, _ = _throughput_figures(result, "nginx")
+        n_ratio = _ratio(u_rps, n_rps)
+        ok = None if n_ratio is None or nginx_target is None else n_ratio >= nginx_target
+        table.add(label, "req/s vs nginx", _rps(n_rps), _rps(u_rps), _fmt_ratio(n_ratio),
+                  f"≥ {nginx_target:.2f} × nginx" if nginx_target else "—", invalid or _verdict(ok))
+        if nginx_p99_target:
+            np_ratio = _ratio(u_p99, n_p99)
+            ok = None if np_ratio is None else np_ratio <= nginx_p99_target
+            table.add(label, "p99 vs nginx", _ms(n_p99), _ms(u_p99), _fmt_ratio(np_ratio),
+                      f"≤ {nginx_p99_target:.1f} × nginx", invalid or _verdict(ok))
     if result.get("reference"):
         # Measured in the same rounds as the 10 000-stub server, so machine noise cancels out.
         r_rps, _, r_bad, _ = _throughput_figures(result, "reference")
@@ -96,18 +108,22 @@ def _throughput_rows(table, label, result, rps_target=None, p99_target=None, cha
 
 
 def build_table(results):
-    """The rows and targets of issue 10 (keep-alive ≥ 1.0 × C, stretch 0.9 × C with the changelist
-    flag, p99 ≤ 1.2 ×, Connection: close ≥ 1.0 ×, 10 000 stubs within 5 % of 100)."""
+    """The rows and targets of issues 10 and 31: keep-alive ≥ 1.5 × C and ≥ 0.8 × nginx with p99 ≤ 1.2 ×
+    nginx's, pipelined (depth 16) ≥ 0.8 × nginx, Connection: close ≥ 1.2 × C, 10 000 stubs within 5 %
+    of 100."""
     s = results["scenarios"]
     table = Table()
     if "keepalive" in s:
-        _throughput_rows(table, "1 keep-alive, 100 exact stubs, 50 conns", s["keepalive"], 1.0, 1.2, 0.9)
+        _throughput_rows(table, "1 keep-alive, 100 exact stubs, 50 conns", s["keepalive"], 1.5, 1.2, 0.9,
+                         nginx_target=0.8, nginx_p99_target=1.2)
+    if "pipelined" in s:
+        _throughput_rows(table, "1b pipelined (depth 16), 100 exact stubs, 50 conns", s["pipelined"], nginx_target=0.8)
     if "stubs10k" in s:
         _throughput_rows(table, "2 keep-alive, 10 000 exact stubs", s["stubs10k"])
     if "patterns" in s:
         _throughput_rows(table, "2 keep-alive, 100 pathPattern stubs", s["patterns"])
     if "close" in s:
-        _throughput_rows(table, "3 Connection: close, 20 conns", s["close"], 1.0)
+        _throughput_rows(table, "3 Connection: close, 20 conns", s["close"], 1.2)
     if "session" in s:
         _throughput_rows(table, "3 keep-alive through a session port, 100 stubs", s["session"])
     if "startup" in s:
@@ -201,13 +217,13 @@ def details(results):
     """Absolute figures per round, the journal check and the time series behind the table."""
     s = results["scenarios"]
     out = []
-    for name in ("keepalive", "stubs10k", "patterns", "close", "session"):
+    for name in ("keepalive", "pipelined", "stubs10k", "patterns", "close", "session"):
         result = s.get(name)
         if not result or "error" in result or "skipped" in result:
             continue
         out.append(f"**{name}** (`GET {result['path']}`, {result['connections']} connections"
                    f"{', Connection: close' if result['close'] else ', keep-alive'}):")
-        for who in ("baseline", "changelist", "understudy", "reference"):
+        for who in ("baseline", "changelist", "nginx", "understudy", "reference"):
             rounds = result.get(who, [])
             if rounds:
                 cells = ", ".join(f"{_rps(r['requests_per_second'])} req/s p50 {_ms(r['p50_ms'])} p99 {_ms(r['p99_ms'])}"
@@ -216,6 +232,7 @@ def details(results):
                                   for r in rounds)
                 label = {"reference": f"understudy, 100 stubs (`GET {result.get('reference_path')}`)",
                          "changelist": "baseline with the epoll changelist flag",
+                         "nginx": "nginx, one worker, `return 200`",
                          "understudy": "understudy, session port" if result.get("session_port") else "understudy",
                          }.get(who, who)
                 out.append(f"- {label}: {cells}")

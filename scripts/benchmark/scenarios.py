@@ -11,7 +11,7 @@ from bench_session import ScenarioError
 from session_port import SessionPort, SessionsUnavailable
 
 
-def throughput(session, stub_key, path, connections, close=False, reference=None, session_port=False):
+def throughput(session, stub_key, path, connections, close=False, reference=None, session_port=False, script=None):
     """Interleaved wrk rounds, the two C servers then Understudy (A A' B A A' B …), every server up
     throughout. The C servers are the plain evhttp hello and the same with libevent's epoll
     changelist flag.
@@ -20,14 +20,18 @@ def throughput(session, stub_key, path, connections, close=False, reference=None
     measured in the same rounds so the two stub counts are compared under the same machine state.
     `session_port`: Understudy starts with no stubs of `stub_key` loaded; a session is created with
     them (`POST /__admin/sessions`) and the load goes to the session's port.
+    nginx (one worker, no access log, `return 200`) is the second anchor when it is installed.
+    `script`: a wrk script for every server (the pipelining one).
     """
     config = session.config
     result = {"path": path, "connections": connections, "close": close, "baseline": [], "changelist": [],
-              "understudy": [], "session_port": session_port}
+              "nginx": [], "understudy": [], "session_port": session_port, "pipelined": script is not None}
     servers = []
     try:
         servers.append(("baseline", session.start_baseline(), path))
         servers.append(("changelist", session.start_baseline(changelist=True), path))
+        if session.has_nginx():
+            servers.append(("nginx", session.start_nginx(), path))
         if not config.baseline_only:
             if session_port:
                 daemon = session.start_understudy(session.stub_dirs["empty"])
@@ -46,10 +50,10 @@ def throughput(session, stub_key, path, connections, close=False, reference=None
         loaded = [(name, server, server_path) for name, server, server_path in servers if server_path]
         for name, server, server_path in loaded:
             session.check_answer(server, server_path)
-            session.wrk(server, server_path, config.warmup, connections, close)
+            session.wrk(server, server_path, config.warmup, connections, close, script=script)
         for round_index in range(config.rounds):
             for name, server, server_path in loaded:
-                figures = session.wrk(server, server_path, config.duration, connections, close)
+                figures = session.wrk(server, server_path, config.duration, connections, close, script=script)
                 result[name].append(dataclasses.asdict(figures))
                 session.log(f"  round {round_index + 1} {name:10} {figures.requests_per_second:10.0f} req/s  "
                             f"p99 {figures.p99_ms:7.2f} ms  non-2xx {figures.non_2xx}  errors {figures.socket_errors}")

@@ -5,6 +5,7 @@ import os
 import re
 import select
 import signal
+import socket
 import subprocess
 import time
 
@@ -25,7 +26,7 @@ class ServerStartError(Exception):
 class ServerProcess:
     """Runs `command` (a list) under `taskset -c cpu`, waits for `listening on http://127.0.0.1:PORT`."""
 
-    def __init__(self, name, command, cpu, log_path, ready_timeout=180.0):
+    def __init__(self, name, command, cpu, log_path, ready_timeout=180.0, ready_port=None):
         self.name = name
         self.log_path = log_path
         prefix = ["taskset", "-c", str(cpu)] if cpu is not None else []
@@ -35,7 +36,21 @@ class ServerProcess:
         self.process = subprocess.Popen(prefix + command, stdout=subprocess.PIPE, stderr=self._log,
                                         stdin=subprocess.DEVNULL)
         self.pid = self.process.pid
-        self.port = self._await_ready(ready_timeout)
+        # A server that prints no listening line (nginx) is ready once its port accepts.
+        self.port = self._await_port(ready_port, ready_timeout) if ready_port else self._await_ready(ready_timeout)
+
+    def _await_port(self, port, timeout):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and self.process.poll() is None:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    return port
+            except OSError:
+                time.sleep(0.05)  # polling with a deadline: the server gives no other readiness signal
+        code = self.process.poll()
+        self.stop()
+        reason = f"exited with status {code}" if code is not None else f"port {port} not accepting within {timeout:.0f} s"
+        raise ServerStartError(self.name, reason, self.log_path)
 
     def _await_ready(self, timeout):
         deadline = time.monotonic() + timeout
