@@ -72,11 +72,12 @@ def load_budget(path=BUDGET_FILE):
         return json.load(handle)
 
 
-def _profile_once(session, tools, name, command, path, load, prepare, ready_port=None):
+def _profile_once(session, tools, name, command, path, load, prepare, ready_port=None, instrument_off=True):
     config = session.config
     out_file, totals, non_2xx, _ = profile(session.out_dir, tools, name, command, path, load["requests"],
                                            config.server_cpu, config.load_cpu, warmup=load["warmup"],
-                                           connections=load["connections"], prepare=prepare, ready_port=ready_port)
+                                           connections=load["connections"], prepare=prepare, ready_port=ready_port,
+                                           instrument_off=instrument_off)
     if non_2xx:
         raise ScenarioError(f"{name}: {non_2xx} of {load['requests']} answers were not 2xx")
     return {"ir_per_request": totals / load["requests"],
@@ -103,7 +104,7 @@ def _measure(session, tools, understudy, load, names):
         # The second anchor, counted the same way: nginx as one process (no master), one worker.
         port = session.free_port()
         figures["nginx"] = _profile_once(session, tools, "nginx", session.nginx_command(port), any_path, load,
-                                         _main_port(session, any_path), ready_port=port)
+                                         _main_port(session, any_path), ready_port=port, instrument_off=False)
         session.log(f"   {'nginx':18} {figures['nginx']['ir_per_request']:9,.0f} Ir/request")
     for name in names:
         stub_key, path, _, prepare = WORKLOADS[name]
