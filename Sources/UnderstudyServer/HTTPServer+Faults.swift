@@ -25,7 +25,9 @@ extension HTTPServer {
         }
         // The fault's bytes (or reset) go out at once below, so the entry must be in the file
         // first: commit, then write out any batch this loop pass has collected.
-        pending.journal?.commit(.faulted(fault, head: head.map { (pending.response.status, $0) }))
+        var delivery = Delivery.faulted(fault, head: head.map { (pending.response.status, $0) })
+        if head != nil { delivery.reason = pending.response.reason }
+        pending.journal?.commit(delivery)
         closeJournalBatch()
         log(pending, status: head == nil ? nil : pending.response.status, fault: fault, outcome: .fault)
         connection.current = nil

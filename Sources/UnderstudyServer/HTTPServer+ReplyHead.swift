@@ -35,7 +35,7 @@ extension HTTPServer {
         let body = carriesBody ? response.body : []
         Self.withOutputFields(of: request, after: directFields && response.headers.count > 0 ? response.headers : nil) { fields in
             Self.writeHead(of: request, fields: fields, body: body, into: wire)
-            journal?.commit(.answered(status: response.status, rawHeaders: fields, body: body))
+            journal?.commit(.answered(status: response.status, rawHeaders: fields, body: body, reason: response.reason))
         }
     }
 

@@ -259,8 +259,9 @@ extension HTTPServer {
     func journalAnswer(_ pending: PendingReply, carriesBody: Bool) {
         guard let journal = pending.journal else { return }
         let status = pending.response.status, body = carriesBody ? pending.response.body : []
+        let reason = pending.response.reason
         Self.withOutputFields(of: pending.request, after: nil) { fields in
-            journal.commit(.answered(status: status, rawHeaders: fields, body: body))
+            journal.commit(.answered(status: status, rawHeaders: fields, body: body, reason: reason))
         }
     }
 

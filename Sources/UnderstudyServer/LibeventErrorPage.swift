@@ -13,6 +13,8 @@ enum LibeventErrorPage {
         var date = DateHeader()
         date.withCurrentValue { headers.append(name: "Date", value: String(cString: $0)) }
         headers.append(name: "Content-Length", value: String(body.count))
-        return .answered(status: status, headers: headers, body: body)
+        var delivery = Delivery.answered(status: status, headers: headers, body: body)
+        if reason != ReasonPhrase.of(status) { delivery.reason = reason }
+        return delivery
     }
 }

@@ -70,6 +70,7 @@ extension JournalEntry {
         out.append(#","outcomeMs":"# as StaticString); elapsed(outcomeElapsed, into: out)
         if let status = delivery.status {
             out.append(#","response":{"status":"# as StaticString); out.threeDigits(status)
+            if let reason = delivery.reason { out.append(#","reason":"# as StaticString); out.appendJSONString(reason) }
             out.append(#","headers":"# as StaticString)
             if let raw = delivery.rawHeaders { encodeHeaders(raw, into: out) } else { encodeHeaders(delivery.headers, into: out) }
             out.append(#","bodySize":"# as StaticString); out.int(delivery.body.count)
