@@ -13,8 +13,13 @@ enum LibeventErrorPage {
         var date = DateHeader()
         date.withCurrentValue { headers.append(name: "Date", value: String(cString: $0)) }
         headers.append(name: "Content-Length", value: String(body.count))
-        var delivery = Delivery.answered(status: status, headers: headers, body: body)
-        if reason != ReasonPhrase.of(status) { delivery.reason = reason }
-        return delivery
+        return .answered(status: status, headers: headers, body: body)
+    }
+
+    /// libevent's phrase for `status` when it is not the standard one (400 and 413 differ), for
+    /// the journal's `response.reason`.
+    static func nonstandardReason(_ status: Int) -> String? {
+        let reason = ReasonPhrase.libevent(status)
+        return reason == ReasonPhrase.of(status) ? nil : reason
     }
 }

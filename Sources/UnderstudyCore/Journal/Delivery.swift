@@ -17,9 +17,6 @@ public struct Delivery {
     public var body: [UInt8]
     /// The fault carried out, for ``ReplyOutcome/fault``.
     public var fault: Fault?
-    /// The reason phrase of the status line sent, when it was not ``ReasonPhrase/of(_:)``'s (a
-    /// stub's `statusMessage`, libevent's own error pages); journaled as `response.reason`.
-    public var reason: String?
 
     /// Creates a delivery report.
     public init(outcome: ReplyOutcome, status: Int? = nil, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [],
@@ -39,11 +36,9 @@ public struct Delivery {
     /// The response was sent in full; its head is given as the transport's own bytes, which need
     /// to stay valid only until ``JournalTicket/commit(_:)`` returns (the entry is encoded by then).
     /// Spares a transport making a `String` of every header it wrote.
-    public static func answered(status: Int, rawHeaders: UnsafeBufferPointer<RawHeaderField>, body: [UInt8],
-                                reason: String? = nil) -> Delivery {
+    public static func answered(status: Int, rawHeaders: UnsafeBufferPointer<RawHeaderField>, body: [UInt8]) -> Delivery {
         var delivery = Delivery(outcome: .answered, status: status, body: body)
         delivery.rawHeaders = rawHeaders
-        delivery.reason = reason
         return delivery
     }
 
@@ -63,15 +58,11 @@ public struct Delivery {
     /// engine's own ``StubEngine/handle(_:)``): its status, headers and body, or its fault.
     public static func planned(_ response: HTTPResponse) -> Delivery {
         guard let fault = response.fault else {
-            var delivery = Delivery.answered(status: response.status, headers: response.headers, body: response.body)
-            delivery.reason = response.reason
-            return delivery
+            return .answered(status: response.status, headers: response.headers, body: response.body)
         }
         switch fault {
         case .closeAfterHeaders, .malformedResponseChunk:
-            var delivery = Delivery.faulted(fault, head: (response.status, response.headers))  // these two send a head first
-            delivery.reason = response.reason
-            return delivery
+            return .faulted(fault, head: (response.status, response.headers))  // these two send a head first
         default:
             return .faulted(fault)
         }

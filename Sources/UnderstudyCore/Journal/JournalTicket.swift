@@ -16,6 +16,12 @@ public final class JournalTicket {
     /// Whether the entry has been written; later commits are ignored, so a request is journaled
     /// exactly once whichever of its endings is reported first.
     @exclusivity(unchecked) public private(set) var isCommitted = false
+    /// The reason phrase of the status line sent, set by the transport before ``commit(_:)`` only
+    /// when it was not the standard one (a stub's `statusMessage`, libevent's own error pages);
+    /// journaled as `response.reason`. On the ticket rather than in ``Delivery``: a field there
+    /// is copied with every delivery (+330 instructions per request measured), this one is set
+    /// only for the rare response that has one.
+    @exclusivity(unchecked) public var sentReason: String?
 
     init(engine: StubEngine, record: consuming JournalRecord) {
         self.engine = engine
@@ -33,13 +39,30 @@ public final class JournalTicket {
     }
 
     /// Writes the journal entry (memory, then the journal sink) for `delivery`, once.
+    /// ``sentReason`` is used once and cleared here, so a reissued ticket starts without one and
+    /// the common path (no phrase) never stores to it.
     public func commit(_ delivery: Delivery) {
-        guard !isCommitted, let engine else { return }
+        guard !isCommitted, let engine else {
+            sentReason = nil
+            return
+        }
         isCommitted = true
         self.engine = nil
         engine.awaitingDelivery -= 1
         guard let record = record.take() else { return }
-        engine.record(record, delivery)
+        if let reason = sentReason {
+            sentReason = nil
+            engine.record(record, delivery, reason: reason)
+        } else {
+            engine.record(record, delivery)
+        }
+    }
+
+    /// Commits what sending `response` as it stands amounts to (``Delivery/planned(_:)``), its
+    /// reason phrase included, for callers without a transport.
+    func commit(planned response: HTTPResponse) {
+        if let reason = response.reason { sentReason = reason }
+        commit(.planned(response))
     }
 }
 
