@@ -29,6 +29,9 @@ public final class StubEngine {
     let startNanoseconds: UInt64
     /// Requests handed to the transport whose journal entry waits for their answer (a delay).
     @exclusivity(unchecked) var awaitingDelivery = 0
+    /// The non-standard reason phrase of the response being committed (see
+    /// ``JournalTicket/sentReason``); nil between commits.
+    @exclusivity(unchecked) var sentReason: String?
     /// Tickets issued before, reused once committed and held by no one else (see ``issueTicket(_:)``).
     @exclusivity(unchecked) private var spareTickets: [JournalTicket] = []
     /// The slot of `spareTickets` the next request tries.
