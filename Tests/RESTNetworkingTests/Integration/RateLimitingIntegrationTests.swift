@@ -100,7 +100,7 @@ final class RateLimitingIntegrationTests: DaemonTestCase {
             api.call(.get, endpoint: "rest/limited") { $0.addingValue("\(client)", forHTTPHeaderField: "X-Client") }
                 .respondToRateLimiting(maxRetries: 20, maxSecondsToWait: 2, onRetry: { event in
                     // What the server asked for, as its 429 said — not what the client chose to wait.
-                    guard case let HTTPClientError.tooManyRequests(retryAfter?) = event.error else { return }
+                    guard let retryAfter = (event.error as? HTTPClientError)?.retryAfter else { return }
                     waits.withLock { $0[client, default: []].append(retryAfter) }
                 })
         }
