@@ -177,6 +177,8 @@ extension Connection {
             // The entry first: nothing of this reply is in the buffer until the commit below.
             if let journal {
                 let fields = UnsafeBufferPointer(rebasing: raw[..<filled])
+                // A stub's own phrase is journaled (`response.reason`); the standard one is implied.
+                if let customReason { journal.sentReason = customReason }
                 if let refusal {
                     journal.commit(.refused(status: status, rawHeaders: fields, body: body, reason: refusal))
                 } else {

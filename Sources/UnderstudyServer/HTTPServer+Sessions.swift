@@ -27,14 +27,13 @@ extension HTTPServer: SessionHosting {
 
     public func openListener(for responder: any HTTPResponder) -> Result<any SessionListener, SessionHostingError> {
         guard !closed, !draining else { return .failure(SessionHostingError("the server is stopping")) }
-        let socket: Int32
-        switch ListeningPort.bindSocket(host: configuration.host, port: 0) {
+        let socket: Int32, port: Int
+        switch bindFreshPort() {
         case .success(let bound):
-            socket = bound
+            (socket, port) = bound
         case .failure(let error):
             return .failure(SessionHostingError("\(error)"))
         }
-        let port = ListeningPort.localPort(of: socket) ?? 0
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         let session = SessionPort(server: self, socket: socket, port: port, url: "http://\(host):\(port)",
                                   responder: responder, sslContext: nil)

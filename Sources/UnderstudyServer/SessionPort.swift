@@ -7,5 +7,6 @@ import UnderstudyCore
 final class SessionPort: ListeningPort {
     override func forget(in server: HTTPServer, responder: (any HTTPResponder)?) {
         server.sessionPorts[ObjectIdentifier(self)] = nil
+        server.recentPorts.remember(port)
     }
 }

@@ -13,8 +13,11 @@ final class TLSPort: ListeningPort {
     init(server: HTTPServer, port requested: Int, tls: TLSContext, mode: CertificateMode,
          responder: any HTTPResponder) throws(ServerError) {
         let sslContext = try tls.context(for: mode)
+        // A kernel-chosen port is one no session closed lately, as for plain session ports.
+        let binding = requested == 0 ? server.bindFreshPort().map(\.socket)
+            : ListeningPort.bindSocket(host: server.configuration.host, port: requested)
         let socket: Int32
-        switch ListeningPort.bindSocket(host: server.configuration.host, port: requested) {
+        switch binding {
         case .success(let bound): socket = bound
         case .failure(let error): throw error
         }
@@ -28,5 +31,7 @@ final class TLSPort: ListeningPort {
 
     override func forget(in server: HTTPServer, responder: (any HTTPResponder)?) {
         server.tlsPorts[ObjectIdentifier(self)] = nil
+        // The main HTTPS port shares the server's own responder; a session's port is remembered.
+        if let responder, responder !== server.responder { server.recentPorts.remember(port) }
     }
 }

@@ -1,12 +1,18 @@
-/// Standard reason phrases (RFC 9110 §15), for status lines the transport writes.
-enum ReasonPhrase {
-    static func of(_ status: Int) -> String {
+/// Standard reason phrases (RFC 9110 §15), for status lines and the journal.
+///
+/// Here rather than in the transport so the HAR export names the phrase the transport sent (the
+/// journal records a phrase only when it is not this one).
+public enum ReasonPhrase {
+    /// The standard phrase for `status` ("Too Many Requests" for 429; the class's name for a code
+    /// without one).
+    public static func of(_ status: Int) -> String {
         staticPhrase(status).description
     }
 
     /// The phrase as a static C string: a reply's status line is made from it on every request,
     /// and a `String` would be copied into a fresh C array each time.
-    static func staticPhrase(_ status: Int) -> StaticString {
+    @inlinable
+    public static func staticPhrase(_ status: Int) -> StaticString {
         switch status {
         case 100: "Continue"
         case 101: "Switching Protocols"
@@ -70,12 +76,5 @@ enum ReasonPhrase {
         case 400..<500: "Client Error"
         default: "Server Error"
         }
-    }
-
-    /// Calls `body` with `reason` (a stub's own phrase) or the standard phrase for `status`, as a C string.
-    static func withCString<Result>(_ status: Int, reason: String?, _ body: (UnsafePointer<CChar>) -> Result) -> Result {
-        if let reason { return reason.withCString(body) }
-        let phrase = staticPhrase(status)
-        return phrase.utf8Start.withMemoryRebound(to: CChar.self, capacity: phrase.utf8CodeUnitCount + 1, body)
     }
 }
