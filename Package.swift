@@ -51,7 +51,8 @@ let package = Package(
             pkgConfig: "libevent_openssl",
             providers: [.apt(["libevent-dev", "libssl-dev"]), .brew(["libevent", "openssl"])]
         ),
-        // The evhttp adapter: the one module that imports CLibevent; no C type in its public API.
+        // The HTTP/1.1 transport on libevent's bufferevents: the one module that imports CLibevent; no C
+        // type in its public API.
         .target(name: "UnderstudyServer", dependencies: ["UnderstudyCore", "CLibevent", "CLibeventTLS"]),
         // The CLI only parses arguments and calls the libraries.
         .executableTarget(

@@ -6,9 +6,9 @@ import Darwin
 
 /// The `Date` response header, formatted once per second.
 ///
-/// evhttp adds a `Date` to every HTTP/1.1 response that lacks one, formatting it with `snprintf`
-/// each time; that was one of the larger costs of sending a reply. Supplying it from this cache
-/// (evhttp then leaves it alone) costs a `time(2)` read, which the vDSO answers without a syscall.
+/// Every response that lacks a `Date` gets one (RFC 9110 §6.6.1); formatting it each time was one of
+/// the larger costs of sending a reply. This cache costs a `time(2)` read, which the vDSO answers
+/// without a syscall.
 struct DateHeader {
     private var second: time_t = -1
     /// `Sun, 06 Nov 1994 08:49:37 GMT` and its terminating NUL.

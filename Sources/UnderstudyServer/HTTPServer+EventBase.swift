@@ -9,20 +9,19 @@ extension HTTPServer {
     /// The event loop, with epoll's changelist: libevent then collects a loop pass's
     /// `epoll_ctl` changes per descriptor and applies only their net effect before it waits
     /// again. A kept-alive request otherwise costs several `epoll_ctl` calls that cancel out
-    /// (evhttp stops reading while it answers, starts writing, stops writing, reads again).
+    /// (the bufferevent starts writing, stops writing, re-adds its read event).
     ///
     /// Why it is safe here. The flag's caveat is about a socket with a second descriptor (from
     /// `dup`, or kept by a forked child): closing the registered descriptor then leaves the
     /// kernel's registration in place, because it belongs to the open file, and with the
     /// changelist libevent's `EPOLL_CTL_DEL` comes only after that close. This daemon never
-    /// gives a socket a second descriptor: evhttp accepts with `SOCK_CLOEXEC`, nothing forks
-    /// while serving, and the one `dup2` (`HTTPServer+Faults.swift`) goes the other way — it
-    /// puts `/dev/null` *over* a socket's descriptor, which drops the socket's only reference,
-    /// so the kernel closes the socket (sending the reset) and removes its registration at
-    /// once. The late `EPOLL_CTL_DEL` then meets `/dev/null`, a closed descriptor or a new
-    /// socket that reused the number, and libevent 2.1 treats each answer as done (EPERM,
-    /// EBADF, ENOENT on DEL; a MOD that meets ENOENT is retried as ADD for the reused number).
-    /// The fault tests (`connection-reset` among them) run with the flag on.
+    /// gives a socket a second descriptor: the listener accepts with `SOCK_CLOEXEC`, nothing forks
+    /// while serving, and a connection's socket is closed only by freeing its bufferevent (a
+    /// `connection-reset` fault sets `SO_LINGER` 0 first), which deletes its events before it
+    /// closes the descriptor. A late `EPOLL_CTL_DEL` that meets a closed descriptor or a new
+    /// socket that reused the number is treated as done by libevent 2.1 (EBADF, ENOENT on DEL; a
+    /// MOD that meets ENOENT is retried as ADD for the reused number). The fault tests
+    /// (`connection-reset` among them) run with the flag on.
     static func makeEventBase() -> OpaquePointer? {
         guard let config = event_config_new() else { return event_base_new() }
         defer { event_config_free(config) }

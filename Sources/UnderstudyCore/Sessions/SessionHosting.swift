@@ -1,6 +1,6 @@
 /// What a transport offers the session registry: a listener on a new loopback port, on the same
 /// event loop, whose requests go to a responder of the registry's choosing. Core stays
-/// socket-free; `UnderstudyServer`'s `HTTPServer` implements this with one evhttp per session.
+/// socket-free; `UnderstudyServer`'s `HTTPServer` implements this with one listener per session.
 ///
 /// Called on the event-loop thread only.
 public protocol SessionHosting: AnyObject {
