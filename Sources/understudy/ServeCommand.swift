@@ -67,8 +67,11 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "The largest request body in bytes; larger requests get 413.")
     var maxBody: Int = ServerConfiguration.defaultMaxBodyBytes
 
-    @Option(help: ArgumentHelp("The largest request head (request line and headers) in bytes; larger requests are refused (400 or 431).", valueName: "bytes"))
+    @Option(help: ArgumentHelp("The most bytes of header fields, and of the request line; more get 431 (fields) or 414 (request line).", valueName: "bytes"))
     var maxHeaderBytes: Int = ServerConfiguration().maxHeaderBytes
+
+    @Option(help: ArgumentHelp("The most header fields in a request; more get 431.", valueName: "count"))
+    var maxHeaderCount: Int = ServerConfiguration().maxHeaderCount
 
     @Option(help: ArgumentHelp("Seconds a connection may stay idle, or stall mid-request, before it is closed.", valueName: "seconds"))
     var idleTimeout: Int = ServerConfiguration().idleTimeoutSeconds
@@ -128,6 +131,7 @@ struct ServeCommand: ParsableCommand {
         guard (256...(16 << 20)).contains(maxHeaderBytes) else {
             throw ValidationError("--max-header-bytes must be between 256 and \(16 << 20)")
         }
+        guard (1...100_000).contains(maxHeaderCount) else { throw ValidationError("--max-header-count must be between 1 and 100000") }
         guard (1...86_400).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be between 1 and 86400 seconds") }
         guard (0...100_000).contains(maxSessions) else { throw ValidationError("--max-sessions must be between 0 and 100000") }
         guard sessionIdleTimeout.isFinite, (0...604_800).contains(sessionIdleTimeout) else {
@@ -233,7 +237,8 @@ struct ServeCommand: ParsableCommand {
         do {
             server = try HTTPServer(
                 configuration: ServerConfiguration(host: host, port: port, maxBodyBytes: maxBody,
-                                                   maxHeaderBytes: maxHeaderBytes, idleTimeoutSeconds: idleTimeout),
+                                                   maxHeaderBytes: maxHeaderBytes, idleTimeoutSeconds: idleTimeout,
+                                                   maxHeaderCount: maxHeaderCount),
                 responder: responder)
         } catch {
             Console.error("understudy: \(error)")

@@ -81,6 +81,18 @@ final class BindAndLimitsCLITests: XCTestCase {
         XCTAssertEqual(fine.readResponse()?.status, 200)
     }
 
+    func testMaxHeaderCountReachesTheTransport() throws {
+        let daemon = try Daemon([TestPaths.fixture("valid"), "--max-header-count", "3", "--quiet"], directory: directory)
+        let many = try RawConnection(port: daemon.port)
+        many.send("GET /hello HTTP/1.1\r\nHost: x\r\nA: 1\r\nB: 2\r\nC: 3\r\n\r\n")
+        let refused = try XCTUnwrap(many.readResponse())
+        XCTAssertEqual(refused.status, 431)
+        XCTAssertTrue(refused.body.contains("more than 3 header fields"), refused.body)
+        let fine = try RawConnection(port: daemon.port)
+        fine.send("GET /hello HTTP/1.1\r\nHost: x\r\nA: 1\r\nB: 2\r\n\r\n")
+        XCTAssertEqual(fine.readResponse()?.status, 200)
+    }
+
     func testTheOpenFileLimitIsRaisedToTheHardLimitByDefault() throws {
         let daemon = try ShellDaemon([TestPaths.fixture("valid"), "--quiet"], shellPrefix: "ulimit -Sn 256; ulimit -Hn 4096;",
                                      directory: directory)
