@@ -290,10 +290,10 @@ final class Connection {
         evbuffer_add(bufferevent_get_output(bufferevent), line.utf8Start, line.utf8CodeUnitCount)
     }
 
-    /// What a refused head let us read, for the journal: its method and target when the request
-    /// line was read.
+    /// What a refused head let us read, for the journal: its method and target when they were
+    /// read (the version after them may be what was refused).
     private func describeRefused(_ base: UnsafePointer<UInt8>) {
-        if head.requestLineRead {
+        if head.requestLineRead || head.targetRead {
             let method = RequestHeadParser.text(base, from: head.start, to: head.methodEnd)
             let target = RequestHeadParser.text(base, from: head.targetStart, to: head.targetEnd)
             exchange = Exchange(method: method, target: target, isHead: false, keepAlive: false, minorVersion: head.minorVersion)

@@ -52,6 +52,8 @@ struct RequestHeadParser {
     /// Where the next line starts.
     private var position = 0
     private(set) var requestLineRead = false
+    /// Whether the method and target were read (the rest of the request line may still be refused).
+    private(set) var targetRead = false
     private(set) var methodEnd = 0
     private(set) var targetStart = 0
     private(set) var targetEnd = 0
@@ -82,6 +84,7 @@ struct RequestHeadParser {
         start = 0
         position = 0
         requestLineRead = false
+        targetRead = false
         fieldsStart = 0
         fields.removeAll(keepingCapacity: true)
         contentLength = nil
@@ -181,6 +184,7 @@ struct RequestHeadParser {
             return .badRequest("the request line is not `method SP request-target SP HTTP-version` with single spaces (RFC 9112 §3)")
         }
         targetEnd = index
+        targetRead = true
         index += 1
         // HTTP-version = "HTTP/" DIGIT "." DIGIT, then the line's end.
         guard end - index == 8, base[index] == 0x48, base[index + 1] == 0x54, base[index + 2] == 0x54, base[index + 3] == 0x50,
