@@ -32,10 +32,14 @@ let package = Package(
     targets: [
         // Pure Swift: stub model, loader/validator, matching engine, journal, admin API. No sockets, no C.
         // The one JSON value type, shared by the engine and the test kit (which must not depend on the engine).
+        // JSON reading and writing: the value type, the parser (positions kept), the one writer and escaper.
         .target(name: "UnderstudyJSON"),
+        // The linear-time regex engine stubs' `matches` patterns compile with. Depends on nothing.
+        .target(name: "UnderstudyRegex"),
         // swift-mustache renders responses that opt in with `"template": true` (it imports Foundation).
         .target(name: "UnderstudyCore", dependencies: [
             "UnderstudyJSON",
+            "UnderstudyRegex",
             .product(name: "Mustache", package: "swift-mustache"),
         ]),
         // The only C in the package: libevent's headers behind a module map and a small shim.
@@ -78,7 +82,7 @@ let package = Package(
             ]
         ),
 
-        .testTarget(name: "UnderstudyCoreTests", dependencies: ["UnderstudyCore"]),
+        .testTarget(name: "UnderstudyCoreTests", dependencies: ["UnderstudyCore", "UnderstudyJSON", "UnderstudyRegex"]),
         .testTarget(
             name: "UnderstudyServerTests",
             dependencies: ["UnderstudyServer", "UnderstudyCore", "understudy"],

@@ -1,3 +1,4 @@
-// The one JSON value type of the package lives in UnderstudyJSON (shared with UnderstudyTesting,
-// which must not depend on the engine); the engine's users keep seeing it through this module.
+// The engine's public API speaks in JSON values and compiled regexes (``ValueMatcher/matches(_:)``),
+// so its users see both modules through this one.
 @_exported import UnderstudyJSON
+@_exported import UnderstudyRegex

@@ -1,7 +1,7 @@
 /// A parsed JSON value with the line and column of every value and key, so the stub validator can
 /// point at the exact spot of a mistake.
-struct JSONNode: Sendable {
-    enum Kind: Sendable {
+package struct JSONNode: Sendable {
+    package enum Kind: Sendable {
         case null
         case bool(Bool)
         case number(String)
@@ -11,18 +11,29 @@ struct JSONNode: Sendable {
     }
 
     /// An object member with the position of its key.
-    struct Member: Sendable {
-        var key: String
-        var keyPosition: SourcePosition
-        var value: JSONNode
+    package struct Member: Sendable {
+        package var key: String
+        package var keyPosition: SourcePosition
+        package var value: JSONNode
+
+        package init(key: String, keyPosition: SourcePosition, value: JSONNode) {
+            self.key = key
+            self.keyPosition = keyPosition
+            self.value = value
+        }
     }
 
-    var kind: Kind
+    package var kind: Kind
     /// Where the value starts.
-    var position: SourcePosition
+    package var position: SourcePosition
+
+    package init(kind: Kind, position: SourcePosition) {
+        self.kind = kind
+        self.position = position
+    }
 
     /// The value without positions.
-    var value: JSONValue {
+    package var value: JSONValue {
         switch kind {
         case .null: return .null
         case .bool(let b): return .bool(b)
@@ -33,7 +44,7 @@ struct JSONNode: Sendable {
         }
     }
 
-    var kindName: String {
+    package var kindName: String {
         switch kind {
         case .null: return "null"
         case .bool: return "boolean"
@@ -44,29 +55,34 @@ struct JSONNode: Sendable {
         }
     }
 
-    var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let s) = kind { return s }
         return nil
     }
 
-    var members: [Member]? {
+    package var members: [Member]? {
         if case .object(let m) = kind { return m }
         return nil
     }
 
-    var elements: [JSONNode]? {
+    package var elements: [JSONNode]? {
         if case .array(let a) = kind { return a }
         return nil
     }
 
-    var numberText: String? {
+    package var numberText: String? {
         if case .number(let n) = kind { return n }
         return nil
     }
 }
 
 /// A 1-based line and column (columns count Unicode scalars).
-struct SourcePosition: Sendable, Equatable {
-    var line: Int
-    var column: Int
+package struct SourcePosition: Sendable, Equatable {
+    package var line: Int
+    package var column: Int
+
+    package init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
 }

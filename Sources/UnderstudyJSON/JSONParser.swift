@@ -1,6 +1,6 @@
 /// A small strict JSON parser (RFC 8259) that records positions and keeps key order and number
 /// text. Foundation's parser can do neither, and both matter for stub files.
-struct JSONParser {
+package struct JSONParser {
     private let bytes: [UInt8]
     private var index = 0
     private var line = 1
@@ -21,7 +21,7 @@ struct JSONParser {
     private static let maximumDepth = 512
 
     /// Parses a whole document (a leading UTF-8 byte-order mark is skipped).
-    static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONNode {
+    package static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONNode {
         var parser = JSONParser(bytes: bytes)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
             parser.index = 3

@@ -3,7 +3,7 @@
 ///
 /// Decoding makes one for every value it visits, but only an error needs the text, so a path is a
 /// link to its parent plus one step and ``text`` is built on demand.
-final class JSONPath: Sendable {
+package final class JSONPath: Sendable {
     private enum Step: Sendable {
         case root
         case literal(String)
@@ -15,10 +15,10 @@ final class JSONPath: Sendable {
     private let step: Step
 
     /// The document itself.
-    static let root = JSONPath(parent: nil, step: .root)
+    package static let root = JSONPath(parent: nil, step: .root)
 
     /// A path given as text, for callers that start decoding below the root.
-    convenience init(text: String) {
+    package convenience init(text: String) {
         self.init(parent: nil, step: .literal(text))
     }
 
@@ -28,17 +28,17 @@ final class JSONPath: Sendable {
     }
 
     /// The path of the member `key` of the object at this path.
-    func member(_ key: String) -> JSONPath {
+    package func member(_ key: String) -> JSONPath {
         JSONPath(parent: self, step: .member(key))
     }
 
     /// The path of element `index` of the array at this path.
-    func element(_ index: Int) -> JSONPath {
+    package func element(_ index: Int) -> JSONPath {
         JSONPath(parent: self, step: .element(index))
     }
 
     /// The path as errors show it.
-    var text: String {
+    package var text: String {
         switch step {
         case .root: return ""
         case .literal(let text): return text
@@ -48,7 +48,7 @@ final class JSONPath: Sendable {
     }
 
     /// Appends member `key` to a path's text, quoting keys that are not plain identifiers.
-    static func member(_ parent: String, _ key: String) -> String {
+    package static func member(_ parent: String, _ key: String) -> String {
         let plain = !key.isEmpty && key.unicodeScalars.allSatisfy { scalar in
             scalar == "_" || scalar == "$" || scalar == "-" || (scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)))
         }
@@ -62,7 +62,7 @@ final class JSONPath: Sendable {
     }
 
     /// Appends element `index` to a path's text.
-    static func element(_ parent: String, _ index: Int) -> String {
+    package static func element(_ parent: String, _ index: Int) -> String {
         "\(parent)[\(index)]"
     }
 }

@@ -32,11 +32,24 @@ extension JSONValue {
     }
 
     /// The value as text for a sub-matcher: strings as they are, everything else as compact JSON.
-    var matchText: String {
+    package var matchText: String {
         switch self {
         case .string(let s): return s
         case .null: return "null"
         default: return String(decoding: jsonBytes, as: UTF8.self)
         }
+    }
+}
+
+/// Options for comparing two JSON documents.
+public struct JSONComparison: Sendable, Equatable {
+    /// Arrays may hold their elements in any order.
+    public var ignoreArrayOrder: Bool
+    /// The body may have object members and array elements the expected value lacks.
+    public var ignoreExtraElements: Bool
+
+    public init(ignoreArrayOrder: Bool = false, ignoreExtraElements: Bool = false) {
+        self.ignoreArrayOrder = ignoreArrayOrder
+        self.ignoreExtraElements = ignoreExtraElements
     }
 }

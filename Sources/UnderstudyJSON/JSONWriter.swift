@@ -1,18 +1,22 @@
-/// A growable byte buffer that journal lines are encoded into, reused from one request to the next.
+/// The package's one JSON writer and its one string escaper: journal lines, admin answers,
+/// rendered templates and ``JSONValue/jsonText`` all come out of here, so an escaping rule is
+/// fixed in one place.
 ///
-/// Writing goes through a raw pointer, so appending a byte is a store and appending a run is one
-/// `memcpy`; the finished line is copied out once, at its exact size (the in-memory journal keeps
-/// it, so no slack capacity is kept per entry).
-/// Hot stored properties are `@exclusivity(unchecked)`: only the event-loop thread touches them and
-/// no access overlaps another, so the runtime's dynamic exclusivity check (~65 instructions per
-/// access, several per request) buys nothing.
-final class JournalLineBuffer {
-    @exclusivity(unchecked) private var base: UnsafeMutablePointer<UInt8>
-    @exclusivity(unchecked) private var capacity: Int
-    /// Bytes written since the last ``reset()``.
-    @exclusivity(unchecked) private(set) var count = 0
+/// A growable byte buffer, reusable from one request to the next (the journal keeps one and
+/// ``reset()``s it per line). Writing goes through a raw pointer, so appending a byte is a store
+/// and appending a run is one `memcpy`; the finished text is copied out once, at its exact size.
+/// Hot stored properties are `@exclusivity(unchecked)`: a writer belongs to one thread at a time
+/// and no access overlaps another, so the runtime's dynamic exclusivity check (~65 instructions
+/// per access, several per request) buys nothing.
+/// The request path's methods are `@inlinable`: the journal encoder in UnderstudyCore makes some
+/// twenty appends per line, and a cross-module call each would cost the request path.
+public final class JSONWriter {
+    @usableFromInline @exclusivity(unchecked) var base: UnsafeMutablePointer<UInt8>
+    @usableFromInline @exclusivity(unchecked) var capacity: Int
+    @usableFromInline @exclusivity(unchecked) var written = 0
 
-    init(capacity: Int = 1024) {
+    /// A writer with room for `capacity` bytes before it grows.
+    public init(capacity: Int = 1024) {
         self.capacity = max(64, capacity)
         self.base = .allocate(capacity: self.capacity)
     }
@@ -21,13 +25,19 @@ final class JournalLineBuffer {
         base.deallocate()
     }
 
-    func reset() {
-        count = 0
+    /// Bytes written since the last ``reset()``.
+    @inlinable
+    public var count: Int { written }
+
+    /// Forgets what was written, keeping the storage.
+    @inlinable
+    public func reset() {
+        written = 0
     }
 
     /// The bytes written, as a new array of exactly that size.
-    var bytes: [UInt8] {
-        Array(UnsafeBufferPointer(start: base, count: count))
+    public var bytes: [UInt8] {
+        Array(UnsafeBufferPointer(start: base, count: written))
     }
 
     /// The bytes written, in `spare`'s storage when it is held only here and fits them without
@@ -35,59 +45,62 @@ final class JournalLineBuffer {
     /// handing the evicted line's storage to the next one spares the allocator a free and a
     /// malloc of a few hundred bytes on memory that has gone cold (glibc sorts such chunks
     /// through its unsorted bin: measured as a large share of the daemon's cycles).
-    func bytes(reusing spare: consuming [UInt8]) -> [UInt8] {
+    public func bytes(reusing spare: consuming [UInt8]) -> [UInt8] {
         var line = spare
-        guard line.capacity >= count, line.capacity <= count + count / 2 + 64 else { return bytes }
+        guard line.capacity >= written, line.capacity <= written + written / 2 + 64 else { return bytes }
         line.removeAll(keepingCapacity: true)
-        line.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
+        line.append(contentsOf: UnsafeBufferPointer(start: base, count: written))
         return line
     }
 
     /// Makes room for `extra` more bytes.
-    @inline(__always)
-    func reserve(_ extra: Int) {
-        if count + extra > capacity { grow(to: count + extra) }
+    @inlinable @inline(__always)
+    public func reserve(_ extra: Int) {
+        if written + extra > capacity { grow(to: written + extra) }
     }
 
-    private func grow(to needed: Int) {
+    @usableFromInline
+    func grow(to needed: Int) {
         var newCapacity = capacity * 2
         while newCapacity < needed { newCapacity *= 2 }
         let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        newBase.update(from: base, count: count)
+        newBase.update(from: base, count: written)
         base.deallocate()
         base = newBase
         capacity = newCapacity
     }
 
-    @inline(__always)
-    func append(_ byte: UInt8) {
+    @inlinable @inline(__always)
+    public func append(_ byte: UInt8) {
         reserve(1)
-        base[count] = byte
-        count += 1
+        base[written] = byte
+        written += 1
     }
 
     // The appends are always inlined: the encoder makes some twenty of them per line, and a
     // call each (the optimizer's choice once the encoder grew) cost about 50 instructions.
-    @inline(__always)
-    func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    @inlinable @inline(__always)
+    public func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
         reserve(bytes.count)
-        (base + count).update(from: source, count: bytes.count)
-        count += bytes.count
+        (base + written).update(from: source, count: bytes.count)
+        written += bytes.count
     }
 
-    @inline(__always)
-    func append(_ text: StaticString) {
+    @inlinable @inline(__always)
+    public func append(_ text: StaticString) {
         append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
-    func append(_ text: String) {
+    @inlinable
+    public func append(_ text: String) {
         var text = text
         text.withUTF8 { append($0) }
     }
 
     /// `text` as a JSON string (quotes included).
-    func appendJSONString(_ text: String) {
+    @inlinable
+    public func appendJSONString(_ text: String) {
         var text = text
         text.withUTF8 { appendJSONString(utf8: $0) }
     }
@@ -97,12 +110,12 @@ final class JournalLineBuffer {
     /// arithmetic when asked); only words holding such a byte go byte by byte. The last one to
     /// seven bytes (all of most header names and values) go as one word too, gathered by
     /// overlapping loads that stay inside the string (see ``tailWord(_:_:_:)``).
-    @inline(__always)
-    func appendJSONString(utf8: UnsafeBufferPointer<UInt8>, lowercasingASCII: Bool = false) {
+    @inlinable @inline(__always)
+    public func appendJSONString(utf8: UnsafeBufferPointer<UInt8>, lowercasingASCII: Bool = false) {
         // Worst case every byte becomes `\u00XX`; reserving for it keeps the loop free of checks
         // (and 8 more, for the whole word the tail stores).
         reserve(utf8.count * 6 + 10)
-        var out = base + count
+        var out = base + written
         out.pointee = UInt8(ascii: "\""); out += 1
         let n = utf8.count
         if let source = utf8.baseAddress {
@@ -133,15 +146,15 @@ final class JournalLineBuffer {
             }
         }
         out.pointee = UInt8(ascii: "\""); out += 1
-        count = out - base
+        written = out - base
     }
 
     /// Bytes `i..<n` of `source` (one to seven of them) in the low bytes of a word, the rest
     /// filled with `a` (which needs no escaping and is already lower case). Reads only inside
     /// `source[0..<n]`: the last eight bytes when the string has eight, else two overlapping
     /// loads of four or two bytes.
-    @inline(__always)
-    private static func tailWord(_ source: UnsafePointer<UInt8>, _ i: Int, _ n: Int) -> UInt64 {
+    @inlinable @inline(__always)
+    static func tailWord(_ source: UnsafePointer<UInt8>, _ i: Int, _ n: Int) -> UInt64 {
         let r = n - i
         let raw = UnsafeRawPointer(source)
         var word: UInt64
@@ -162,12 +175,12 @@ final class JournalLineBuffer {
         return word | (0x6161_6161_6161_6161 & ~kept)
     }
 
-    private static let ones: UInt64 = 0x0101_0101_0101_0101
-    private static let highs: UInt64 = 0x8080_8080_8080_8080
+    @inlinable static var ones: UInt64 { 0x0101_0101_0101_0101 }
+    @inlinable static var highs: UInt64 { 0x8080_8080_8080_8080 }
 
     /// Whether any byte of `word` is below 0x20, `"`, `\\` or DEL (0x7F).
-    @inline(__always)
-    private static func needsEscaping(_ word: UInt64) -> Bool {
+    @inlinable @inline(__always)
+    static func needsEscaping(_ word: UInt64) -> Bool {
         // For each test a byte's high bit ends up set exactly when the test holds for some byte
         // (the classic "has zero byte" / "has byte less than" word tricks).
         let control = (word &- 0x20 &* ones) & ~word & highs
@@ -177,8 +190,8 @@ final class JournalLineBuffer {
     }
 
     /// `word` with its ASCII capitals lower-cased (other bytes untouched).
-    @inline(__always)
-    private static func lowercased(_ word: UInt64) -> UInt64 {
+    @inlinable @inline(__always)
+    static func lowercased(_ word: UInt64) -> UInt64 {
         let low7 = word & ~highs
         let atLeastA = low7 &+ (0x80 - 0x41) &* ones   // high bit set where low7 >= "A"
         let aboveZ = low7 &+ (0x80 - 0x5B) &* ones      // high bit set where low7 > "Z"
@@ -187,8 +200,8 @@ final class JournalLineBuffer {
     }
 
     /// One byte as JSON string content at `out`; returns the position after it.
-    @inline(__always)
-    private static func appendByte(_ byte: UInt8, lowercasing: Bool, at out: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+    @inlinable @inline(__always)
+    static func appendByte(_ byte: UInt8, lowercasing: Bool, at out: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
         var byte = byte
         if byte >= 0x20 && byte != 0x22 && byte != 0x5C && byte != 0x7F {
             if lowercasing && byte >= 65 && byte <= 90 { byte += 32 }
@@ -210,24 +223,26 @@ final class JournalLineBuffer {
     }
 
     /// A key and its colon, preceded by a comma unless `first`.
-    func key(_ name: StaticString, first: Bool = false) {
+    @inlinable
+    public func key(_ name: StaticString, first: Bool = false) {
         reserve(name.utf8CodeUnitCount + 4)
-        if !first { base[count] = UInt8(ascii: ","); count += 1 }
-        base[count] = UInt8(ascii: "\""); count += 1
-        (base + count).update(from: name.utf8Start, count: name.utf8CodeUnitCount)
-        count += name.utf8CodeUnitCount
-        base[count] = UInt8(ascii: "\""); base[count + 1] = UInt8(ascii: ":"); count += 2
+        if !first { base[written] = UInt8(ascii: ","); written += 1 }
+        base[written] = UInt8(ascii: "\""); written += 1
+        (base + written).update(from: name.utf8Start, count: name.utf8CodeUnitCount)
+        written += name.utf8CodeUnitCount
+        base[written] = UInt8(ascii: "\""); base[written + 1] = UInt8(ascii: ":"); written += 2
     }
 
     /// A non-negative integer, at least `minimumWidth` digits (zero-padded). The digits are
     /// written two at a time from a table, backwards from the end of the number, whose length is
     /// found with at most a few comparisons (several numbers go into every journal line).
-    func digits(_ value: UInt64, minimumWidth: Int = 1) {
+    @inlinable
+    public func digits(_ value: UInt64, minimumWidth: Int = 1) {
         let length = max(Self.decimalLength(value), minimumWidth)
         reserve(length)
         let pairs = Self.digitPairs.utf8Start
         var rest = value
-        var position = base + count + length
+        var position = base + written + length
         while rest >= 100 {
             let pair = Int(truncatingIfNeeded: rest % 100) &* 2
             rest /= 100
@@ -244,17 +259,17 @@ final class JournalLineBuffer {
             position -= 1
             position[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest)
         }
-        let start = base + count
+        let start = base + written
         while position > start {
             position -= 1
             position[0] = UInt8(ascii: "0")
         }
-        count += length
+        written += length
     }
 
     /// How many decimal digits `value` has (1 for 0).
-    @inline(__always)
-    private static func decimalLength(_ value: UInt64) -> Int {
+    @inlinable @inline(__always)
+    static func decimalLength(_ value: UInt64) -> Int {
         if value < 10_000 {
             return value < 100 ? (value < 10 ? 1 : 2) : (value < 1_000 ? 3 : 4)
         }
@@ -273,42 +288,44 @@ final class JournalLineBuffer {
     /// A three-digit number straight from the table: a status (100-999), or with `padded` the
     /// milliseconds of a timestamp (0-999, as `007`), in every line. Anything else is written
     /// by ``int(_:)`` (so a status outside 100-999 comes out as before).
-    @inline(__always)
-    func threeDigits(_ value: Int, padded: Bool = false) {
+    @inlinable @inline(__always)
+    public func threeDigits(_ value: Int, padded: Bool = false) {
         guard value >= (padded ? 0 : 100) && value <= 999 else { return int(value) }
         reserve(3)
         let pairs = Self.digitPairs.utf8Start
         let pair = (value % 100) &* 2
-        base[count] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 100)
-        base[count + 1] = pairs[pair]
-        base[count + 2] = pairs[pair &+ 1]
-        count += 3
+        base[written] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 100)
+        base[written + 1] = pairs[pair]
+        base[written + 2] = pairs[pair &+ 1]
+        written += 3
     }
 
     /// Thousandths as a decimal with three places: `micro` 1234567 is `1234.567`. One pass of
     /// ``digits(_:minimumWidth:)`` (at least four digits), then the last three move up one byte
     /// for the point.
-    func thousandths(_ value: UInt64) {
+    @inlinable
+    public func thousandths(_ value: UInt64) {
         digits(value, minimumWidth: 4)
         reserve(1)
-        let end = base + count
+        let end = base + written
         end[0] = end[-1]; end[-1] = end[-2]; end[-2] = end[-3]
         end[-3] = UInt8(ascii: ".")
-        count += 1
+        written += 1
     }
 
     /// "00", "01", … "99" back to back.
-    private static let digitPairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+    @inlinable static var digitPairs: StaticString { "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899" }
 
-    @inline(__always)
-    func int(_ value: Int) {
+    @inlinable @inline(__always)
+    public func int(_ value: Int) {
         if value < 0 { append(UInt8(ascii: "-")) }
         digits(UInt64(value.magnitude))
     }
 
     /// A non-negative number: whole values as integers (`300`), others as Swift prints them
     /// (`12.5`); anything not finite as 0.
-    func number(_ value: Double) {
+    @inlinable
+    public func number(_ value: Double) {
         guard value.isFinite, value >= 0 else { return append(UInt8(ascii: "0")) }
         if value == value.rounded(.down) && value < 1e15 {
             digits(UInt64(value))
@@ -317,19 +334,21 @@ final class JournalLineBuffer {
         }
     }
 
-    func optionalJSONString(_ text: String?) {
+    @inlinable
+    public func optionalJSONString(_ text: String?) {
         if let text { appendJSONString(text) } else { append("null" as StaticString) }
     }
 
-    func bool(_ value: Bool) {
+    @inlinable
+    public func bool(_ value: Bool) {
         if value { append("true" as StaticString) } else { append("false" as StaticString) }
     }
 
-    @inline(__always)
-    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+    @inlinable @inline(__always)
+    static func hexDigit(_ nibble: UInt8) -> UInt8 {
         nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }
 }
 
 @available(*, unavailable)
-extension JournalLineBuffer: Sendable {}
+extension JSONWriter: Sendable {}

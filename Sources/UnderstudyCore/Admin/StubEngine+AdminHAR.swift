@@ -4,7 +4,7 @@ extension StubEngine {
         let filter: JournalFilter
         switch JournalFilter.parse(request.query) {
         case .success(let parsed): filter = parsed
-        case .failure(let failure): return failure.response
+        case .failure(let invalid): return AdminResponse.error(400, invalid.message)
         }
         var entries: [JSONValue] = []
         journal.forEach { entry in

@@ -3,7 +3,7 @@ extension StubEngine {
     func listRequests(_ query: String?) -> HTTPResponse {
         switch JournalFilter.parse(query) {
         case .success(let filter): return renderRequests(where: filter.matches, limit: filter.limit)
-        case .failure(let failure): return failure.response
+        case .failure(let invalid): return AdminResponse.error(400, invalid.message)
         }
     }
 
@@ -11,30 +11,30 @@ extension StubEngine {
     /// `include`, the first `limit` of them written out; `total` counts them all.
     func renderRequests(where include: (JournalEntry) -> Bool, limit: Int = .max,
                         extra: [(key: String, value: String)] = []) -> HTTPResponse {
-        var writer = JSONWriter(capacity: 1024)
-        writer.raw("{\"requests\":[")
+        let writer = JSONWriter(capacity: 1024)
+        writer.append("{\"requests\":[")
         var total = 0
         journal.forEach { entry in
             guard include(entry) else { return }
             if total < limit {
-                if total > 0 { writer.raw(",") }
+                if total > 0 { writer.append(",") }
                 // WireMock's serve-event fields beside the native ones (README: Coming from WireMock).
-                writer.bytes.append(contentsOf: entry.json.dropLast())
-                writer.raw(",")
-                writer.bytes.append(contentsOf: Self.wireMockServeEventFields(entry).dropFirst())
+                writer.append(entry.json.dropLast())
+                writer.append(",")
+                writer.append(Self.wireMockServeEventFields(entry).dropFirst())
             }
             total += 1
         }
-        writer.raw("],\"total\":")
+        writer.append("],\"total\":")
         writer.int(total)
-        writer.raw(",\"dropped\":")
+        writer.append(",\"dropped\":")
         writer.int(journal.dropped)
         for (key, value) in extra {
-            writer.raw(",\"\(key)\":\(value)")
+            writer.append(",\"\(key)\":\(value)")
         }
-        writer.raw(",\"meta\":{\"total\":")
+        writer.append(",\"meta\":{\"total\":")
         writer.int(total)
-        writer.raw("},\"requestJournalDisabled\":false}")
+        writer.append("},\"requestJournalDisabled\":false}")
         return AdminResponse.json(200, writer.bytes)
     }
 

@@ -28,7 +28,7 @@ extension StubEngine {
         let filter: JournalFilter
         switch parsed {
         case .success(let value): filter = value
-        case .failure(let failure): return .now(failure.response)
+        case .failure(let invalid): return .now(AdminResponse.error(400, invalid.message))
         }
         let seen = countMatching(filter)
         if seen >= count || timeoutMs == 0 {

@@ -31,7 +31,7 @@ extension StubEngine {
         let context = TemplateContext(match: MatchContext(request), serverURL: arrivedOn ?? Self.baseURL(fromHostOf: request),
                                       now: configuration.clock.now.timeIntervalSince1970,
                                       seq: journal.nextSeq, generator: templateGenerator)
-        template.render(response, into: &headers, body: &body, stream: &streaming, context)
+        template.render(into: &headers, body: &body, stream: &streaming, context)
         templateGenerator = context.generator
     }
 

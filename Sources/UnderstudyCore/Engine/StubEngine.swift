@@ -51,7 +51,7 @@ public final class StubEngine {
     /// The base URL TLS requests arrive on (`https://…`), set by the transport's HTTPS listener.
     public var secureServerURL: String?
     /// Scratch space journal lines are encoded into.
-    private let lineBuffer = JournalLineBuffer()
+    private let lineBuffer = JSONWriter()
     /// The journal sink as ``JournalBatching``, cast once (a protocol cast is a conformance
     /// lookup, and batches open and close on every loop pass).
     let sinkBatching: (any JournalBatching)?

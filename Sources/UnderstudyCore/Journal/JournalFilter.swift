@@ -15,11 +15,16 @@ struct JournalFilter {
 
     /// Parses the filters in `query`. Parameters named in `extra` are handed to `other` (which
     /// returns an error message or nil) instead of being refused as unknown.
+    /// Why a query was refused (the admin API answers 400 with it).
+    struct Invalid: Error {
+        var message: String
+    }
+
     static func parse(_ query: String?, extra: [String] = [],
-                      other: (String, String) -> String? = { _, _ in nil }) -> Result<JournalFilter, AdminResponse.Failure> {
+                      other: (String, String) -> String? = { _, _ in nil }) -> Result<JournalFilter, Invalid> {
         var filter = JournalFilter()
-        func fail(_ message: String) -> Result<JournalFilter, AdminResponse.Failure> {
-            .failure(AdminResponse.Failure(response: AdminResponse.error(400, message)))
+        func fail(_ message: String) -> Result<JournalFilter, Invalid> {
+            .failure(Invalid(message: message))
         }
         for (name, value) in PercentDecoding.queryPairs(query) {
             switch name {
