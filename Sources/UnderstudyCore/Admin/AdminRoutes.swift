@@ -1,12 +1,50 @@
-/// The admin API as a plain function: the transport routes `/__admin/*` here, and tests call it
-/// directly. Admin requests are not journaled. A malformed body or an unknown id gets 400/404 and
-/// changes nothing.
-extension StubEngine {
+/// The admin API's one route table: every native endpoint is listed here, with its method, path
+/// under `/__admin`, the ports it exists on and its handler; adapters (another tool's admin API)
+/// register theirs through ``init(adapters:)``. Routing is this table and nothing else: a path
+/// no route has is a 404, a path some route has with another method a 405 naming the methods.
+///
+/// Admin requests are not journaled. A malformed body or an unknown id gets 400/404 and changes
+/// nothing. With an admin token configured, a request without it gets 401 before routing.
+struct AdminRoutes: Sendable {
     /// The path prefix of every admin endpoint.
-    public static let adminPrefix = "/__admin"
+    static let prefix = "/__admin"
+
+    /// The native endpoints, in the order `Allow` lists their methods.
+    static let native: [AdminRoute] = [
+        AdminRoute("GET", "health", .both, ServerAdmin.health),
+        AdminRoute("GET", "requests", .both, RequestsAdmin.list),
+        AdminRoute("DELETE", "requests", .both, RequestsAdmin.clear),
+        AdminRoute("POST", "requests/count", .both, RequestsAdmin.count),
+        AdminRoute("POST", "requests/find", .both, RequestsAdmin.find),
+        AdminRoute("GET", "requests/wait", .both, answering: RequestsAdmin.wait),
+        AdminRoute("GET", "requests/{seq}/near-misses", .both, RequestsAdmin.nearMisses),
+        AdminRoute("GET", "requests.har", .both, RequestsAdmin.har),
+        AdminRoute("GET", "stubs", .both, StubsAdmin.list),
+        AdminRoute("POST", "stubs", .both, StubsAdmin.add),
+        AdminRoute("DELETE", "stubs/{id}", .both, StubsAdmin.delete),
+        AdminRoute("GET", "scenarios", .both, ScenariosAdmin.list),
+        AdminRoute("PUT", "scenarios/{name}", .both, ScenariosAdmin.set),
+        AdminRoute("GET", "rate-limits", .both, ServerAdmin.rateLimits),
+        AdminRoute("POST", "reset", .both, ServerAdmin.reset),
+        AdminRoute("POST", "reload", .both, ServerAdmin.reload),
+        AdminRoute("GET", "tls/ca.pem", .both, ServerAdmin.certificateAuthority),
+        AdminRoute("GET", "sessions", .main, { call in call.sessions.map { $0.list() } ?? ServerAdmin.noSessions(call) }),
+        AdminRoute("POST", "sessions", .main, { call in call.sessions.map { $0.create(call.request.body) } ?? ServerAdmin.noSessions(call) }),
+        AdminRoute("GET", "sessions/{id}", .main, { call in call.sessions.map { $0.describe(id: call.parameter) } ?? ServerAdmin.noSessions(call) }),
+        AdminRoute("DELETE", "sessions/{id}", .main, { call in call.sessions.map { $0.delete(call.parameter) } ?? ServerAdmin.noSessions(call) }),
+    ]
+
+    /// Every route: the native ones, then each adapter's.
+    let routes: [AdminRoute]
+    let adapters: [AdminAdapter]
+
+    init(adapters: [AdminAdapter]) {
+        self.adapters = adapters
+        self.routes = Self.native + adapters.flatMap(\.routes)
+    }
 
     /// Whether `path` belongs to the admin API.
-    public static func isAdminPath(_ path: String) -> Bool {
+    static func isAdminPath(_ path: String) -> Bool {
         // Every request asks, so the common answer comes from the first bytes: a path that does
         // not start with `/__admin` is not one. Only paths that do are compared as strings
         // (by characters, as before: `/__admin/` followed by a combining mark is not a prefix).
@@ -14,122 +52,66 @@ extension StubEngine {
             bytes.count >= 8 && bytes[1] == UInt8(ascii: "_") && bytes[2] == UInt8(ascii: "_")
                 && bytes[0] == UInt8(ascii: "/")
         } ?? true
-        return mayBeAdmin && (path == adminPrefix || path.hasPrefix(adminPrefix + "/"))
+        return mayBeAdmin && (path == prefix || path.hasPrefix(prefix + "/"))
     }
 
-    /// Answers one admin request now or later: `GET /__admin/requests/wait` is a long poll the
-    /// transport completes later; everything else is answered by ``admin(_:reload:)``.
-    public func adminAnswer(_ request: HTTPRequest, reload: () -> Result<Int, StubLoadFailure>) -> HTTPAnswer {
-        guard Self.adminSegments(request.path) == ["requests", "wait"] else {
-            return .now(admin(request, reload: reload))
-        }
-        if let refusal = authorizationRefusal(request) { return .now(refusal) }
-        let method = request.method.uppercased()
-        guard method == "GET" else { return .now(AdminResponse.methodNotAllowed(method, allowed: ["GET"])) }
-        return waitForRequests(request.query)
-    }
-
-    /// Answers one admin request. `reload` re-reads the stub files (`POST /__admin/reload`).
-    /// With an admin token configured, a request without the right `Authorization: Bearer`
-    /// header gets 401 before anything else is looked at. A wait (`requests/wait`) called here
-    /// answers with what the journal holds now, since nothing can complete it later.
-    public func admin(_ request: HTTPRequest, reload: () -> Result<Int, StubLoadFailure>) -> HTTPResponse {
-        if let page = AdminPage.response(for: request) { return page }  // static, holds no data: served without the token
-        if let refusal = authorizationRefusal(request) { return refusal }
-        let method = request.method.uppercased()
-        let segments = Self.adminSegments(request.path)
-
-        switch segments {
-        case ["health"]:
-            guard method == "GET" else { return AdminResponse.methodNotAllowed(method, allowed: ["GET"]) }
-            return AdminResponse.value(.object([
-                JSONMember("status", .string("ok")),
-                JSONMember("stubs", .int(stubs.count)),
-                JSONMember("requests", .int(journal.count)),
-                JSONMember("pending", .int(awaitingDelivery)),
-                JSONMember("waiting", .int(waiters.count)),
-            ]))
-        case ["requests"]:
-            switch method {
-            case "GET": return listRequests(request.query)
-            case "DELETE":
-                let cleared = journal.clear()
-                if !waiters.isEmpty { recountWaiters() }
-                return AdminResponse.value(.object([JSONMember("cleared", .int(cleared))]))
-            default: return AdminResponse.methodNotAllowed(method, allowed: ["GET", "DELETE"])
-            }
-        case ["requests.har"]:
-            guard method == "GET" else { return AdminResponse.methodNotAllowed(method, allowed: ["GET"]) }
-            return exportHAR(request)
-        case _ where segments.count == 3 && segments[0] == "requests" && segments[2] == "near-misses":
-            guard method == "GET" else { return AdminResponse.methodNotAllowed(method, allowed: ["GET"]) }
-            return explainRequest(segments[1])
-        case ["rate-limits"]:
-            guard method == "GET" else { return AdminResponse.methodNotAllowed(method, allowed: ["GET"]) }
-            return listRateLimits()
-        case ["requests", "count"]:
-            guard method == "POST" else { return AdminResponse.methodNotAllowed(method, allowed: ["POST"]) }
-            return countRequests(request.body)
-        case ["requests", "find"]:
-            guard method == "POST" else { return AdminResponse.methodNotAllowed(method, allowed: ["POST"]) }
-            return findRequests(request.body)
-        case ["requests", "wait"]:
-            guard method == "GET" else { return AdminResponse.methodNotAllowed(method, allowed: ["GET"]) }
-            switch waitForRequests(request.query) {
-            case .now(let response):
-                return response
-            case .later(let reply):
-                var response = AdminResponse.error(500, "the wait was not answered")
-                reply.expire()
-                reply.attach { response = $0 }
-                return response
-            }
-        case ["stubs"]:
-            switch method {
-            case "GET": return listStubs()
-            case "POST": return addStubs(request.body)
-            default: return AdminResponse.methodNotAllowed(method, allowed: ["GET", "POST"])
-            }
-        case _ where segments.count == 2 && segments[0] == "stubs":
-            guard method == "DELETE" else { return AdminResponse.methodNotAllowed(method, allowed: ["DELETE"]) }
-            return deleteStub(segments[1])
-        case ["scenarios"]:
-            guard method == "GET" else { return AdminResponse.methodNotAllowed(method, allowed: ["GET"]) }
-            return listScenarios()
-        case _ where segments.count == 2 && segments[0] == "scenarios" && !(method == "POST" && segments[1] == "reset"):
-            guard method == "PUT" else { return AdminResponse.methodNotAllowed(method, allowed: ["PUT"]) }
-            return setScenario(segments[1], request.body)
-        case ["reset"]:
-            guard method == "POST" else { return AdminResponse.methodNotAllowed(method, allowed: ["POST"]) }
-            reset()
-            removeWireMockAdminMappings()
-            return AdminResponse.value(.object([JSONMember("reset", .bool(true))]))
-        case ["reload"]:
-            guard method == "POST" else { return AdminResponse.methodNotAllowed(method, allowed: ["POST"]) }
-            switch reload() {
-            case .success(let count): return AdminResponse.value(.object([JSONMember("stubs", .int(count))]))
-            case .failure(let failure): return AdminResponse.loadFailure(failure)
-            }
-        case ["tls", "ca.pem"]:
-            guard method == "GET" else { return AdminResponse.methodNotAllowed(method, allowed: ["GET"]) }
-            return certificateAuthority()
-        default:
-            if let answer = wireMockAdmin(method, segments, request, reload: reload) { return answer }
-            return AdminResponse.error(404, "no admin endpoint \(request.method) \(request.path); see the README's Admin API section")
-        }
+    /// The decoded path segments after `/__admin` (trailing slashes ignored).
+    static func segments(_ rawPath: String) -> [String] {
+        var path = rawPath
+        while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
+        let tail = path.dropFirst(prefix.count)
+        return tail.split(separator: "/", omittingEmptySubsequences: true).map { PercentDecoding.decodePath(String($0)) }
     }
 
     /// The 401 for a request without the admin token, when one is configured; nil otherwise.
-    func authorizationRefusal(_ request: HTTPRequest) -> HTTPResponse? {
+    static func authorizationRefusal(_ request: HTTPRequest, _ configuration: EngineConfiguration) -> HTTPResponse? {
         guard let token = configuration.adminToken else { return nil }
         return AdminAuthorization(token: token).refusal(for: request)
     }
 
-    /// The decoded path segments after `/__admin` (trailing slashes ignored).
-    static func adminSegments(_ rawPath: String) -> [String] {
-        var path = rawPath
-        while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
-        let tail = path.dropFirst(adminPrefix.count)
-        return tail.split(separator: "/", omittingEmptySubsequences: true).map { PercentDecoding.decodePath(String($0)) }
+    /// Answers one admin request now or later (`requests/wait` is a long poll the transport
+    /// completes later). `isSession` says which port's API this is.
+    func answer(_ request: HTTPRequest, engine: any EngineControl, isSession: Bool = false,
+                sessions: (any SessionAdministration)? = nil,
+                reload: @escaping () -> Result<Int, StubLoadFailure>) -> HTTPAnswer {
+        if let page = AdminPage.response(for: request) { return .now(page) }  // static, holds no data: served without the token
+        if let refusal = Self.authorizationRefusal(request, engine.configuration) { return .now(refusal) }
+        let method = request.method.uppercased()
+        let path = Self.segments(request.path)
+        let fitting = routes.compactMap { route in route.parameters(path).map { (route: route, parameters: $0) } }
+        guard !fitting.isEmpty else {
+            return .now(AdminResponse.error(404, "no admin endpoint \(request.method) \(request.path); see the README's Admin API section"))
+        }
+        let here = fitting.filter { $0.route.world.includes(isSession) }
+        guard !here.isEmpty else {
+            return .now(AdminResponse.error(404, "no admin endpoint \(request.method) \(request.path) on a session's port: sessions are created, listed and deleted on the daemon's main port"))
+        }
+        var chosen: (route: AdminRoute, parameters: [String])?
+        for candidate in here where candidate.route.method == method {
+            if chosen == nil || candidate.route.specificity > chosen!.route.specificity { chosen = candidate }
+        }
+        guard let chosen else {
+            var allowed: [String] = []
+            for candidate in here where !allowed.contains(candidate.route.method) { allowed.append(candidate.route.method) }
+            return .now(AdminResponse.methodNotAllowed(method, allowed: allowed))
+        }
+        return chosen.route.handler(AdminCall(request: request, parameters: chosen.parameters, engine: engine,
+                                              reload: reload, sessions: isSession ? nil : sessions, routes: self))
+    }
+
+    /// ``answer(_:engine:isSession:sessions:reload:)`` for a caller that needs the response now:
+    /// a wait answers with what the journal holds, since nothing can complete it later.
+    func respond(_ request: HTTPRequest, engine: any EngineControl, isSession: Bool = false,
+                 sessions: (any SessionAdministration)? = nil,
+                 reload: @escaping () -> Result<Int, StubLoadFailure>) -> HTTPResponse {
+        switch answer(request, engine: engine, isSession: isSession, sessions: sessions, reload: reload) {
+        case .now(let response):
+            return response
+        case .later(let reply):
+            var response = AdminResponse.error(500, "the wait was not answered")
+            reply.expire()
+            reply.attach { response = $0 }
+            return response
+        }
     }
 }

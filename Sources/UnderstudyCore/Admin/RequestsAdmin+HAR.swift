@@ -1,13 +1,14 @@
 /// `GET /__admin/requests.har`: the journal (with the usual filters) as HAR 1.2.
-extension StubEngine {
-    func exportHAR(_ request: HTTPRequest) -> HTTPResponse {
+extension RequestsAdmin {
+    static func har(_ call: AdminCall) -> HTTPResponse {
+        let request = call.request
         let filter: JournalFilter
         switch JournalFilter.parse(request.query) {
         case .success(let parsed): filter = parsed
         case .failure(let invalid): return AdminResponse.error(400, invalid.message)
         }
         var entries: [JSONValue] = []
-        journal.forEach { entry in
+        call.engine.journal.forEach { entry in
             guard entries.count < filter.limit, filter.matches(entry), let value = JSONValue.parse(Array(entry.json)) else { return }
             entries.append(value)
         }

@@ -1,16 +1,23 @@
 /// `GET|DELETE /__admin/requests`, `POST /__admin/requests/count` and `POST /__admin/requests/find`.
-extension StubEngine {
-    func listRequests(_ query: String?) -> HTTPResponse {
-        switch JournalFilter.parse(query) {
-        case .success(let filter): return renderRequests(where: filter.matches, limit: filter.limit)
+enum RequestsAdmin {
+    static func list(_ call: AdminCall) -> HTTPResponse {
+        switch JournalFilter.parse(call.request.query) {
+        case .success(let filter): return render(call, where: filter.matches, limit: filter.limit)
         case .failure(let invalid): return AdminResponse.error(400, invalid.message)
         }
     }
 
+    static func clear(_ call: AdminCall) -> HTTPResponse {
+        AdminResponse.value(.object([JSONMember("cleared", .int(call.engine.clearJournal()))]))
+    }
+
     /// `{"requests":[...],"total":N,"dropped":N}` plus `extra` members: the entries that pass
-    /// `include`, the first `limit` of them written out; `total` counts them all.
-    func renderRequests(where include: (JournalEntry) -> Bool, limit: Int = .max,
-                        extra: [(key: String, value: String)] = []) -> HTTPResponse {
+    /// `include`, the first `limit` of them written out; `total` counts them all. Each entry is
+    /// its journal line, with the fields adapters add (``AdminAdapter/journalEntryFields``).
+    static func render(_ call: AdminCall, where include: (JournalEntry) -> Bool, limit: Int = .max,
+                       extra: [(key: String, value: String)] = []) -> HTTPResponse {
+        let journal = call.engine.journal
+        let decorations = call.routes.adapters.compactMap(\.journalEntryFields)
         let writer = JSONWriter(capacity: 1024)
         writer.append("{\"requests\":[")
         var total = 0
@@ -18,10 +25,14 @@ extension StubEngine {
             guard include(entry) else { return }
             if total < limit {
                 if total > 0 { writer.append(",") }
-                // WireMock's serve-event fields beside the native ones (README: Coming from WireMock).
-                writer.append(entry.json.dropLast())
-                writer.append(",")
-                writer.append(Self.wireMockServeEventFields(entry).dropFirst())
+                writer.append(entry.json.dropLast())  // the line without its closing brace
+                for fields in decorations {
+                    let object = fields(entry)
+                    guard object.count > 2 else { continue }
+                    writer.append(",")
+                    writer.append(object.dropFirst().dropLast())
+                }
+                writer.append("}")
             }
             total += 1
         }
@@ -38,58 +49,36 @@ extension StubEngine {
         return AdminResponse.json(200, writer.bytes)
     }
 
-    func countRequests(_ body: [UInt8]) -> HTTPResponse {
+    static func count(_ call: AdminCall) -> HTTPResponse {
         let pattern: RequestPattern
-        switch Self.decodeRequestPattern(body) {
+        switch decodePattern(call.request.body) {
         case .success(let decoded): pattern = decoded
         case .failure(let failure): return failure.response
         }
         var count = 0
-        journal.forEach { entry in
+        call.engine.journal.forEach { entry in
             if pattern.matches(MatchContext(entry.request)) { count += 1 }
         }
         return AdminResponse.value(.object([JSONMember("count", .int(count))]))
     }
 
     /// `POST /__admin/requests/find`: the entries whose request the posted matcher matches.
-    func findRequests(_ body: [UInt8]) -> HTTPResponse {
-        switch Self.decodeRequestQuery(body) {
-        case .success(let matches): return renderRequests(where: { matches($0.request) })
+    static func find(_ call: AdminCall) -> HTTPResponse {
+        switch decodePattern(call.request.body) {
+        case .success(let pattern): return render(call, where: { pattern.matches(MatchContext($0.request)) })
         case .failure(let failure): return failure.response
         }
     }
 
-    /// The body of `POST /__admin/requests/find` as a predicate on requests. Every request shape
-    /// the endpoint accepts is decoded here: today the native matcher (a stub's `request`, bare
-    /// or as `{"request": {...}}`); other shapes (WireMock's request pattern) are told apart by
-    /// their keys and added in this one place.
-    static func decodeRequestQuery(_ body: [UInt8]) -> Result<(HTTPRequest) -> Bool, AdminResponse.Failure> {
-        decodeRequestPattern(body).map { pattern in
-            { request in pattern.matches(MatchContext(request)) }
-        }
-    }
-
-    /// A request matcher, bare or wrapped as `{"request": {...}}`.
-    static func decodeRequestPattern(_ body: [UInt8]) -> Result<RequestPattern, AdminResponse.Failure> {
+    /// The body of `count` and `find`: a request matcher in any shape the loader reads (a stub's
+    /// `request`, bare or as `{"request": {...}}`, or another format's, told apart by its keys).
+    private static func decodePattern(_ body: [UInt8]) -> Result<RequestPattern, AdminResponse.Failure> {
         let node: JSONNode
         do {
             node = try JSONParser.parse(body)
         } catch {
             return .failure(AdminResponse.Failure(response: AdminResponse.error(400, "body is not JSON (line \(error.position.line), column \(error.position.column)): \(error.message)")))
         }
-        var target = node
-        var path = ""
-        if let members = node.members, members.count == 1, members[0].key == "request" {
-            target = members[0].value
-            path = "request"
-        }
-        var decoder = StubDecoder(file: "<admin>", bodyFiles: nil)
-        let pattern = isWireMockPattern(target)
-            ? decoder.decodeWireMockRequest(target, JSONPath(text: path))
-            : decoder.decodeRequest(target, path)
-        guard let pattern, decoder.errors.isEmpty else {
-            return .failure(AdminResponse.Failure(response: AdminResponse.loadFailure(StubLoadFailure(errors: decoder.errors))))
-        }
-        return .success(pattern)
+        return StubLoader.requestPattern(node).mapError { AdminResponse.Failure(response: AdminResponse.loadFailure($0)) }
     }
 }

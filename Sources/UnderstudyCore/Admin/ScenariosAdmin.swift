@@ -1,20 +1,24 @@
 /// `GET /__admin/scenarios` and `PUT /__admin/scenarios/{name}`.
-extension StubEngine {
-    func listScenarios() -> HTTPResponse {
+enum ScenariosAdmin {
+    /// Each scenario's name, state and known states, with the members adapters add
+    /// (``AdminAdapter/scenarioFields``).
+    static func list(_ call: AdminCall) -> HTTPResponse {
+        let scenarios = call.engine.scenarios
+        let decorations = call.routes.adapters.compactMap(\.scenarioFields)
         let items: [JSONValue] = scenarios.names.map { name in
-            .object([
+            let states = scenarios.knownStates[name] ?? []
+            return .object([
                 JSONMember("name", .string(name)),
                 JSONMember("state", .string(scenarios.state(of: name))),
-                JSONMember("states", .array((scenarios.knownStates[name] ?? []).map(JSONValue.string))),
-                // WireMock's names for the same facts, so its clients read this answer too.
-                JSONMember("id", .string(name)),
-                JSONMember("possibleStates", .array((scenarios.knownStates[name] ?? []).map(JSONValue.string))),
-            ])
+                JSONMember("states", .array(states.map(JSONValue.string))),
+            ] + decorations.flatMap { $0(name, states) })
         }
         return AdminResponse.value(.object([JSONMember("scenarios", .array(items))]))
     }
 
-    func setScenario(_ name: String, _ body: [UInt8]) -> HTTPResponse {
+    static func set(_ call: AdminCall) -> HTTPResponse {
+        let name = call.parameter, body = call.request.body
+        let scenarios = call.engine.scenarios
         guard let states = scenarios.knownStates[name] else {
             return AdminResponse.error(404, "no scenario named `\(name)`; scenarios: \(scenarios.names.joined(separator: ", "))")
         }
@@ -30,7 +34,7 @@ extension StubEngine {
         guard states.contains(state) else {
             return AdminResponse.error(400, "scenario `\(name)` has no state `\(state)`; states: \(states.joined(separator: ", "))")
         }
-        scenarios.set(name, to: state)
+        call.engine.setScenario(name, to: state)
         return AdminResponse.value(.object([JSONMember("name", .string(name)), JSONMember("state", .string(state))]))
     }
 }

@@ -1,7 +1,9 @@
 /// `GET|POST /__admin/stubs` and `DELETE /__admin/stubs/{id}`.
-extension StubEngine {
-    func listStubs() -> HTTPResponse {
-        let items: [JSONValue] = stubs.enumerated().map { index, stub in
+enum StubsAdmin {
+    static func list(_ call: AdminCall) -> HTTPResponse {
+        let engine = call.engine
+        let runtimes = engine.runtimes
+        let items: [JSONValue] = engine.stubs.enumerated().map { index, stub in
             let runtime = runtimes[index]
             return .object([
                 JSONMember("id", .string(stub.id)),
@@ -24,7 +26,7 @@ extension StubEngine {
                 JSONMember("rateLimit", stub.rateLimit.map { rule in
                     .object([
                         JSONMember("limit", .int(rule.limit)),
-                        JSONMember("window", .number(Self.formatSeconds(rule.window))),
+                        JSONMember("window", .number(StubEngine.formatSeconds(rule.window))),
                         JSONMember("retryAfter", .string(rule.retryAfter.rawValue)),
                         JSONMember("algorithm", .string(rule.algorithm.rawValue)),
                     ])
@@ -35,63 +37,35 @@ extension StubEngine {
     }
 
     /// Adds the posted stubs, replacing any with the same id in place; all or nothing.
-    func addStubs(_ body: [UInt8]) -> HTTPResponse {
+    static func add(_ call: AdminCall) -> HTTPResponse {
+        let body = call.request.body
         let posted: StubSet
         do {
             posted = try StubLoader.parse(bytes: body, file: "<admin>", root: nil)
         } catch {
             return AdminResponse.loadFailure(error)
         }
-        let (added, replaced) = add(posted)
+        let (added, replaced) = call.engine.add(posted)
         return AdminResponse.value(.object([
             JSONMember("added", .array(added.map(JSONValue.string))),
             JSONMember("replaced", .array(replaced.map(JSONValue.string))),
         ]), status: 201)
     }
 
-    /// Adds validated stubs as `POST /__admin/stubs` does: an id already loaded is replaced in
-    /// place (its sequence restarts), stubs without an id get `admin-N`. Returns the ids added
-    /// and replaced.
-    @discardableResult
-    public func add(_ posted: StubSet) -> (added: [String], replaced: [String]) {
-        var added: [String] = [], replaced: [String] = []
-        var newStubs = stubs
-        var newRuntimes = runtimes
-        for var stub in posted.stubs {
-            if stub.idGenerated {
-                repeat {
-                    adminStubCounter += 1
-                    stub.id = "admin-\(adminStubCounter)"
-                } while newStubs.contains { $0.id == stub.id }
-            }
-            if let existing = newStubs.firstIndex(where: { $0.id == stub.id }) {
-                newStubs[existing] = stub
-                newRuntimes[existing] = StubRuntime()
-                replaced.append(stub.id)
-            } else {
-                newStubs.append(stub)
-                newRuntimes.append(StubRuntime())
-                added.append(stub.id)
-            }
-        }
-        install(newStubs, runtimes: newRuntimes)
-        return (added, replaced)
+    static func delete(_ call: AdminCall) -> HTTPResponse {
+        delete(call.parameter, from: call.engine)
     }
 
-    func deleteStub(_ id: String) -> HTTPResponse {
+    /// Removes stub `id` (404 when there is none), keeping every other stub's state.
+    static func delete(_ id: String, from engine: any EngineControl) -> HTTPResponse {
+        let stubs = engine.stubs
         guard let position = stubs.firstIndex(where: { $0.id == id }) else {
             return AdminResponse.error(404, "no stub with id `\(id)`")
         }
-        var newStubs = stubs, newRuntimes = runtimes
+        var newStubs = stubs, newRuntimes = engine.runtimes
         newStubs.remove(at: position)
         newRuntimes.remove(at: position)
-        install(newStubs, runtimes: newRuntimes)
+        engine.install(newStubs, runtimes: newRuntimes)
         return AdminResponse.value(.object([JSONMember("deleted", .string(id))]))
-    }
-
-    /// Swaps in an edited stub list, keeping the state of stubs and scenarios that remain.
-    func install(_ newStubs: [Stub], runtimes newRuntimes: [StubRuntime]) {
-        replaceStubs(StubSet(stubs: newStubs), keepingScenarios: true)
-        runtimes = newRuntimes
     }
 }

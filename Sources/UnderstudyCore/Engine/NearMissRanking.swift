@@ -1,17 +1,26 @@
-/// The body of the unmatched response: what was asked, and the closest stubs with why each missed.
-extension StubEngine {
-    static let nearMissCount = 3
+/// The closest stubs to a request none matched, and why each missed: the body of the unmatched
+/// response and of `GET /__admin/requests/{seq}/near-misses`. Its own type beside the engine: it
+/// runs only on a miss (or when the admin API asks), never for a matched request.
+struct NearMissRanking {
+    /// How many stubs a report names.
+    static let count = 3
     /// Weights of the stub-level conditions beside the request's (see
     /// ``RequestPattern/DistanceWeight``): a stub that matches the request but waits for another
     /// scenario state, or is exhausted, is about as close as a one-character path typo.
     static let scenarioStateWeight = 1.0
     static let exhaustedWeight = 1.0
 
-    func nearMissReport(_ context: MatchContext) -> String {
+    /// The engine's stubs (boxed, see ``StubBox``), their runtimes and the scenario states, as they are now.
+    let boxes: [StubBox]
+    let runtimes: [StubRuntime]
+    let scenarios: ScenarioBook
+
+    /// What was asked, and the closest stubs with why each missed.
+    func report(_ context: MatchContext) -> String {
         var target = context.request.path
         if let query = context.request.query { target += "?" + query }
         var text = "No stub matched \(context.request.method) \(target)\n"
-        guard !stubs.isEmpty else { return text + "\nNo stubs are loaded.\n" }
+        guard !boxes.isEmpty else { return text + "\nNo stubs are loaded.\n" }
         let ranked = nearMisses(context)
         text += "\nClosest stubs:\n"
         for miss in ranked {
@@ -36,15 +45,15 @@ extension StubEngine {
     /// only the few shown are explained in words.
     func nearMisses(_ context: MatchContext) -> [NearMiss] {
         var closest: [(distance: Double, index: Int)] = []
-        closest.reserveCapacity(Self.nearMissCount + 1)
+        closest.reserveCapacity(Self.count + 1)
         let segment = NearMissName.segment(of: context.path)
         for index in boxes.indices {
             // Strictly below the worst kept: on a tie the earlier stub stays.
-            let budget = closest.count < Self.nearMissCount ? Double.infinity : closest[closest.count - 1].distance
+            let budget = closest.count < Self.count ? Double.infinity : closest[closest.count - 1].distance
             guard let distance = distance(of: index, from: context, segment: segment, budget: budget) else { continue }
             let position = closest.firstIndex { $0.distance > distance } ?? closest.count
             closest.insert((distance, index), at: position)
-            if closest.count > Self.nearMissCount { closest.removeLast() }
+            if closest.count > Self.count { closest.removeLast() }
         }
         return closest.map { entry in
             let stub = boxes[entry.index].stub
@@ -78,5 +87,12 @@ extension StubEngine {
             reasons.append("stub is exhausted: it served all \(stub.responses.count) response(s) and has afterLast \"exhaust\"")
         }
         return reasons
+    }
+}
+
+extension StubEngine {
+    /// The near-miss ranking over the stubs and states as they are now.
+    var nearMissRanking: NearMissRanking {
+        NearMissRanking(boxes: boxes, runtimes: runtimes, scenarios: scenarios)
     }
 }

@@ -248,7 +248,7 @@ public final class StubEngine {
 
     private func unmatched(_ context: MatchContext) -> (HTTPResponse, JournalRecord) {
         let status = configuration.unmatchedStatus
-        let body = nearMissReport(context)
+        let body = nearMissRanking.report(context)
         let record = JournalRecord(request: context.request, matched: false, stubID: nil, responseIndex: nil,
                                    scenario: nil, rateLimited: false)
         return (HTTPResponse(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Array(body.utf8)), record)

@@ -88,3 +88,12 @@ struct JournalFilter {
         return code...code
     }
 }
+
+extension Journal {
+    /// How many entries pass `filter` (its `limit` aside).
+    func count(passing filter: JournalFilter) -> Int {
+        var seen = 0
+        forEach { if filter.matches($0) { seen += 1 } }
+        return seen
+    }
+}
