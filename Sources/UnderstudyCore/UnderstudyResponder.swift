@@ -1,3 +1,8 @@
+// The engine's public API speaks in JSON values and compiled regexes (``ValueMatcher/matches(_:)``),
+// so its users see both modules through this one.
+@_exported import UnderstudyJSON
+@_exported import UnderstudyRegex
+
 /// What the transport talks to: routes `/__admin/*` to the admin API and everything else to the
 /// stub engine. The main port's responder can also host sessions (``enableSessions(_:)``), each
 /// a responder of its own made by ``init(session:configuration:)``.
@@ -147,3 +152,20 @@ public final class UnderstudyResponder: HTTPResponder {
 
 @available(*, unavailable)
 extension UnderstudyResponder: Sendable {}
+
+/// The daemon's responder batches the writes of its engine's journal sink.
+extension UnderstudyResponder: JournalBatching {
+    public func beginJournalBatch() {
+        engine.beginJournalBatch()
+    }
+
+    public func endJournalBatch() {
+        engine.endJournalBatch()
+    }
+}
+
+/// The table the daemon serves: the native routes and those of the format adapters it speaks.
+/// Composed here, at the top of the module, so the native admin API knows no adapter.
+extension AdminRoutes {
+    static let standard = AdminRoutes(adapters: [WireMockAdmin.adapter])
+}

@@ -1,4 +1,6 @@
 import Foundation
+// Tests build stubs and read admin answers with the package's one JSON value type.
+@_exported import UnderstudyJSON
 
 /// A handle on an `understudy` daemon for a test suite: one it started (`launch`), one already
 /// running (`attach`), the process-wide one (`shared()`), or a session on a daemon (`session`) —
