@@ -1,6 +1,6 @@
 import Foundation
 
-/// A stub built in Swift: every field of the stub file format, produced as exactly the JSON the
+/// A stub of the stub file format (``StubFormat``), built in Swift: every field, produced as exactly the JSON the
 /// daemon validates (`json`), and installed with one call (`understudy.install(...)`).
 ///
 /// ```swift
@@ -165,29 +165,10 @@ public struct Stub: Sendable {
         return setting("rateLimit", rule)
     }
 
-    /// `afterLast` values.
-    public enum AfterLast: String, Sendable {
-        /// Keep serving the last response (the default).
-        case `repeat`
-        /// Start the sequence over.
-        case cycle
-        /// Stop matching: later stubs or the unmatched response answer.
-        case exhaust
-    }
-
-    /// How a rate limit's 429 writes `Retry-After`.
-    public enum RateLimitRetryAfter: String, Sendable {
-        /// Whole seconds, rounded up (the default).
-        case seconds
-        /// Milliseconds precision (`0.237`).
-        case fractional
-        /// An IMF-fixdate.
-        case httpDate = "http-date"
-    }
-
-    /// A rate limit's algorithm.
-    public enum RateLimitAlgorithm: String, Sendable {
-        case slidingWindow = "sliding-window"
-        case tokenBucket = "token-bucket"
-    }
+    /// `afterLast` values (the format's, ``StubFormat/AfterLast``).
+    public typealias AfterLast = StubFormat.AfterLast
+    /// How a rate limit's 429 writes `Retry-After` (``StubFormat/RateLimitRetryAfter``).
+    public typealias RateLimitRetryAfter = StubFormat.RateLimitRetryAfter
+    /// A rate limit's algorithm (``StubFormat/RateLimitAlgorithm``).
+    public typealias RateLimitAlgorithm = StubFormat.RateLimitAlgorithm
 }

@@ -42,7 +42,7 @@ extension StubResponse {
             self.delayMs = delayMs
         }
 
-        var json: JSONValue {
+        public var json: JSONValue {
             var members: [JSONMember] = []
             if let event { members.append(JSONMember("event", .string(event))) }
             if let data { members.append(JSONMember("data", .string(data))) }

@@ -69,17 +69,8 @@ public struct StubResponse: Sendable {
     /// daemons refuse it with a clear error).
     public func delay(_ distribution: DelayDistribution) -> StubResponse { setting("delayMs", distribution.json) }
 
-    /// The stub format's faults.
-    public enum Fault: String, Sendable {
-        case connectionReset = "connection-reset"
-        case emptyResponse = "empty-response"
-        case malformedResponse = "malformed-response"
-        case closeAfterHeaders = "close-after-headers"
-        /// Daemons with issue 15's faults.
-        case randomDataThenClose = "random-data-then-close"
-        /// Daemons with issue 15's faults.
-        case malformedResponseChunk = "malformed-response-chunk"
-    }
+    /// The stub format's faults (``StubFormat/Fault``).
+    public typealias Fault = StubFormat.Fault
 
     /// A `delayMs` distribution (milliseconds).
     public enum DelayDistribution: Sendable {
@@ -88,7 +79,7 @@ public struct StubResponse: Sendable {
         /// Log-normal with this median and sigma, capped at `max` when given.
         case lognormal(median: Double, sigma: Double, max: Double? = nil)
 
-        var json: JSONValue {
+        public var json: JSONValue {
             switch self {
             case let .uniform(min, max): ["uniform": [JSONValue(min), JSONValue(max)]]
             case let .lognormal(median, sigma, max):
