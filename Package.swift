@@ -41,12 +41,22 @@ let package = Package(
         // The linear-time regex engine stubs' `matches` patterns compile with. Depends on nothing.
         .target(name: "UnderstudyRegex"),
         // swift-mustache renders responses that opt in with `"template": true` (it imports Foundation).
-        .target(name: "UnderstudyCore", dependencies: [
-            "UnderstudyJSON",
-            "UnderstudyRegex",
-            "UnderstudyStubFormat",
-            .product(name: "Mustache", package: "swift-mustache"),
-        ]),
+        .target(
+            name: "UnderstudyCore",
+            dependencies: [
+                "UnderstudyJSON",
+                "UnderstudyRegex",
+                "UnderstudyStubFormat",
+                .product(name: "Mustache", package: "swift-mustache"),
+            ],
+            // The admin page's files, embedded at build time by the plugin (not SwiftPM resources:
+            // no bundle to find and no file to read at run time).
+            exclude: ["Admin/UI/index.html", "Admin/UI/app.js", "Admin/UI/app.css", "Admin/UI/icon.svg"],
+            plugins: ["EmbedAdminPage"]
+        ),
+        // Writes text files as Swift string literals; the EmbedAdminPage plugin runs it.
+        .executableTarget(name: "understudy-embed"),
+        .plugin(name: "EmbedAdminPage", capability: .buildTool(), dependencies: ["understudy-embed"]),
         // The only C in the package: libevent's headers behind a module map and a small shim.
         .systemLibrary(
             name: "CLibevent",
