@@ -1,5 +1,5 @@
-/// Rendering a `"template": true` response for one request and answering a paced one; static
-/// responses never come here.
+/// Answering a `"template": true` response (rendered by ``TemplateRenderer``) or a paced one;
+/// static responses never come here.
 extension StubEngine {
     /// Never inlined: kept out of `serve`, so the static path's code (and what the optimizer
     /// inlines into it) stays as it was.
@@ -10,7 +10,8 @@ extension StubEngine {
         var body = response.body
         var streaming = response.streaming
         if let template = response.template {
-            render(template, response, request, headers: &headers, body: &body, streaming: &streaming)
+            templates.render(template, request, now: configuration.clock.now.timeIntervalSince1970, seq: journal.nextSeq,
+                             headers: &headers, body: &body, streaming: &streaming)
         }
         var record = JournalRecord(request: request, matched: true, stubID: stubID, responseIndex: responseIndex,
                                    scenario: transition, rateLimited: false, delayMs: delayMs)
@@ -19,24 +20,5 @@ extension StubEngine {
                                   delayMs: delayMs, fault: response.fault, stubID: stubID, reason: response.statusMessage)
         answer.streaming = streaming
         return (answer, record)
-    }
-
-    /// Takes the request, not the engine's `MatchContext`: a template context keeps what it is
-    /// given, and a match context that escaped into it could no longer live on the stack, which
-    /// would cost every static request an allocation.
-    func render(_ template: ResponseTemplate, _ response: StubResponse, _ request: HTTPRequest,
-                headers: inout HTTPHeaders, body: inout [UInt8], streaming: inout ResponseStreaming?) {
-        // `{{server.url}}` is the URL this request arrived on: the HTTPS one for a TLS request.
-        let arrivedOn = request.isSecure ? (secureServerURL ?? serverURL) : serverURL
-        let context = TemplateContext(match: MatchContext(request), serverURL: arrivedOn ?? Self.baseURL(fromHostOf: request),
-                                      now: configuration.clock.now.timeIntervalSince1970,
-                                      seq: journal.nextSeq, generator: templateGenerator)
-        template.render(into: &headers, body: &body, stream: &streaming, context)
-        templateGenerator = context.generator
-    }
-
-    /// For an engine no transport serves (a test): the `Host` header's URL.
-    static func baseURL(fromHostOf request: HTTPRequest) -> String {
-        "http://" + (request.headers["Host"] ?? "localhost")
     }
 }
