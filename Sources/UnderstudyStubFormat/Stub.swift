@@ -156,19 +156,46 @@ public struct Stub: Sendable {
         return stub
     }
 
-    /// `rateLimit`: at most `limit` requests per `window` seconds; the rest get 429.
+    /// `rateLimit`: at most `limit` requests per `window` seconds; the rest are refused (429
+    /// unless `status` says otherwise).
+    ///
+    /// - Parameters:
+    ///   - headers: the rate-limit headers' dialect (default `.ietf`); `.github` also makes
+    ///     `retryAfter` default to `.none`, as GitHub's primary limit sends none.
+    ///   - status: the refusal's status: 429, 403 or 503.
+    ///   - name: GitHub's `X-RateLimit-Resource` / the draft's policy name.
+    ///   - refusal: the refusal's body (default: a sentence naming the limit).
     public func rateLimit(_ limit: Int, per window: Double, retryAfter: RateLimitRetryAfter? = nil,
-                          algorithm: RateLimitAlgorithm? = nil) -> Stub {
+                          algorithm: RateLimitAlgorithm? = nil, headers: RateLimitHeaders? = nil,
+                          status: Int? = nil, name: String? = nil, refusal: RateLimitRefusal? = nil) -> Stub {
         var rule: JSONValue = ["limit": JSONValue(limit), "window": JSONValue(window)]
         if let retryAfter { rule = rule.setting("retryAfter", to: .string(retryAfter.rawValue)) }
         if let algorithm { rule = rule.setting("algorithm", to: .string(algorithm.rawValue)) }
+        if let headers { rule = rule.setting("headers", to: .string(headers.rawValue)) }
+        if let status { rule = rule.setting("status", to: JSONValue(status)) }
+        if let name { rule = rule.setting("name", to: .string(name)) }
+        switch refusal {
+        case .text(let text)?: rule = rule.setting("body", to: .string(text))
+        case .json(let value)?: rule = rule.setting("json", to: value)
+        case nil: break
+        }
         return setting("rateLimit", rule)
     }
 
     /// `afterLast` values (the format's, ``StubFormat/AfterLast``).
     public typealias AfterLast = StubFormat.AfterLast
-    /// How a rate limit's 429 writes `Retry-After` (``StubFormat/RateLimitRetryAfter``).
+    /// How a rate limit's refusal writes `Retry-After` (``StubFormat/RateLimitRetryAfter``).
     public typealias RateLimitRetryAfter = StubFormat.RateLimitRetryAfter
+    /// Which rate-limit headers a rate-limited stub's answers carry (``StubFormat/RateLimitHeaders``).
+    public typealias RateLimitHeaders = StubFormat.RateLimitHeaders
     /// A rate limit's algorithm (``StubFormat/RateLimitAlgorithm``).
     public typealias RateLimitAlgorithm = StubFormat.RateLimitAlgorithm
+
+    /// A rate limit's refusal body: `body` (text) or `json` in the stub's `rateLimit`.
+    public enum RateLimitRefusal: Sendable {
+        /// Plain text.
+        case text(String)
+        /// JSON, sent as `application/json`.
+        case json(JSONValue)
+    }
 }

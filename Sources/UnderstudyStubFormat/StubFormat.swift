@@ -47,7 +47,7 @@ public enum StubFormat {
                                        "doesNotMatch", "jsonEquals", "jsonPath", "binary", "allOf", "anyOf", "not"]
             case .jsonEquals: return ["value", "ignoreArrayOrder", "ignoreExtraElements"]
             case .jsonPath: return ["expression", "matcher"]
-            case .rateLimit: return ["limit", "window", "retryAfter", "algorithm"]
+            case .rateLimit: return ["limit", "window", "retryAfter", "algorithm", "headers", "status", "name", "body", "json"]
             case .response: return ["status", "headers", "body", "json", "base64", "bodyFile", "times", "delayMs", "retryAfter", "fault",
                                     "statusMessage", "template", "dribble", "bytesPerSecond", "events"]
             case .retryAfter: return ["httpDateIn"]
@@ -98,5 +98,21 @@ public enum StubFormat {
         case fractional
         /// An IMF-fixdate.
         case httpDate = "http-date"
+        /// No `Retry-After` (the default with `headers: github`).
+        case none
+    }
+
+    /// `rateLimit.headers`: which rate-limit headers a rate-limited stub's answers carry.
+    public enum RateLimitHeaders: String, CaseIterable, Sendable {
+        /// `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` (seconds): the default.
+        case ietf
+        /// The IETF draft's structured `RateLimit-Policy` and `RateLimit` fields.
+        case ietfDraft = "ietf-draft"
+        /// GitHub's `X-RateLimit-Limit/Remaining/Used/Reset/Resource`, the reset as a Unix epoch.
+        case github
+        /// `X-RateLimit-Limit/Remaining/Reset`, the reset as seconds.
+        case xRateLimit = "x-ratelimit"
+        /// No rate-limit headers.
+        case none
     }
 }

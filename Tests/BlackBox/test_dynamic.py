@@ -8,6 +8,7 @@ import json
 import pathlib
 import resource
 import socket
+import subprocess
 import sys
 import tempfile
 import time
@@ -154,6 +155,37 @@ class DynamicResponseTests(unittest.TestCase):
         self.assertEqual(document["name"], "Ada")
         self.assertRegex(document["uuid"], r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$")
 
+    def test_server_url_names_the_host_the_client_used_when_it_is_this_loopback_listener(self):
+        daemon = self.start()
+
+        def self_url(port, host):
+            status, _, body = call(port, "GET", "/echo/h", headers={"Host": host} if host else None)
+            self.assertEqual(status, 200, body)
+            return json.loads(body)["self"]
+
+        port = daemon.port
+        # curl calling `localhost` sends `Host: localhost:PORT`, as a same-origin-checking client does.
+        curl = subprocess.run(["curl", "-s", "--max-time", "10", f"http://localhost:{port}/echo/h"],
+                              capture_output=True, text=True)
+        self.assertEqual(curl.returncode, 0, curl.stderr)
+        self.assertEqual(json.loads(curl.stdout)["self"], f"http://localhost:{port}/echo/h")
+        for host in (f"localhost:{port}", f"LocalHost:{port}", f"[::1]:{port}", f"127.0.0.2:{port}",
+                     f"api.localhost:{port}", f"127.0.0.1:{port}"):
+            with self.subTest(host=host):
+                self.assertEqual(self_url(port, host), f"http://{host}/echo/h")
+        # Any other host, or a loopback name with another port, gets the listener's own address.
+        for host in ("example.com", f"example.com:{port}", f"localhost:{port + 1 if port < 65535 else 1}",
+                     "localhost", f"[::2]:{port}", f"127.0.0.1.evil.test:{port}", f"localhost:{port}@evil.test",
+                     f"bad host:{port}"):
+            with self.subTest(host=host):
+                self.assertEqual(self_url(port, host), f"http://127.0.0.1:{port}/echo/h")
+        # A session's port: the same rule with the session's own port.
+        status, _, body = call(port, "POST", "/__admin/sessions", body=b"{}", headers={"Content-Type": "application/json"})
+        self.assertEqual(status, 201, body)
+        session = json.loads(body)["port"]  # a session starts with the daemon's file stubs
+        self.assertEqual(self_url(session, f"localhost:{session}"), f"http://localhost:{session}/echo/h")
+        self.assertEqual(self_url(session, f"localhost:{port}"), f"http://127.0.0.1:{session}/echo/h")
+
     def test_the_same_seed_gives_the_same_random_values(self):
         def values(seed):
             daemon = self.start("--seed", seed)
@@ -282,7 +314,7 @@ class DynamicResponseTests(unittest.TestCase):
         baseline_rss = daemon.rss_kb()
 
         after_rounds = []
-        for round_number in range(2):
+        for round_number in range(3):
             socks = []
             try:
                 for _ in range(1000):
@@ -307,9 +339,11 @@ class DynamicResponseTests(unittest.TestCase):
             print(f"\n  round {round_number + 1}, 1000 streams: fds {baseline_fds} → {peak_fds} open → {daemon.fd_count()} after hang-up; "
                   f"RSS {baseline_rss} → {peak_rss} → {after_rounds[-1]} kB", file=sys.stderr)
             self.assertLessEqual(daemon.fd_count(), baseline_fds, "descriptors of hung-up streams are still open")
-        # The allocator keeps freed pages, so RSS after the first round is the high-water mark; a second
-        # round must reuse it: a leak of even 1 KiB per stream would add a MiB.
-        self.assertLess(after_rounds[1] - after_rounds[0], 1024, f"RSS grew across rounds: {after_rounds}")
+        # The allocator keeps freed pages, so RSS after the first round is the high-water mark; later
+        # rounds must reuse it: a leak of even 1 KiB per stream adds a MiB in *every* round. Under load the
+        # allocator's settling alone can add a MiB once, so the smaller of the two later growths is judged.
+        growths = [after_rounds[1] - after_rounds[0], after_rounds[2] - after_rounds[1]]
+        self.assertLess(min(growths), 1024, f"RSS grew in every round: {after_rounds}")
         self.assertLess(after_rounds[0] - baseline_rss, 16 * 1024)
         health = json.loads(call(daemon.port, "GET", "/__admin/health")[2])
         self.assertEqual(health.get("inFlight", 0), 0, health)

@@ -35,6 +35,7 @@ final class StubFormatDriftTests: XCTestCase {
         ("fault", StubFormat.Fault.allCases.map(\.rawValue), ["$defs", "response", "properties", "fault", "enum"]),
         ("rateLimit.algorithm", StubFormat.RateLimitAlgorithm.allCases.map(\.rawValue), ["$defs", "rateLimit", "properties", "algorithm", "enum"]),
         ("rateLimit.retryAfter", StubFormat.RateLimitRetryAfter.allCases.map(\.rawValue), ["$defs", "rateLimit", "properties", "retryAfter", "enum"]),
+        ("rateLimit.headers", StubFormat.RateLimitHeaders.allCases.map(\.rawValue), ["$defs", "rateLimit", "properties", "headers", "enum"]),
     ]
 
     private func schema() throws -> JSONValue {
@@ -86,6 +87,7 @@ final class StubFormatDriftTests: XCTestCase {
         XCTAssertEqual(Fault.allCases.map(\.rawValue), StubFormat.Fault.allCases.map(\.rawValue))
         XCTAssertEqual(RateLimitRule.Algorithm.allCases.map(\.rawValue), StubFormat.RateLimitAlgorithm.allCases.map(\.rawValue))
         XCTAssertEqual(RateLimitRule.RetryAfterFormat.allCases.map(\.rawValue), StubFormat.RateLimitRetryAfter.allCases.map(\.rawValue))
+        XCTAssertEqual(RateLimitRule.HeaderDialect.allCases.map(\.rawValue), StubFormat.RateLimitHeaders.allCases.map(\.rawValue))
     }
 
     /// The loader accepts exactly the format's keys (its key lists are the format's).

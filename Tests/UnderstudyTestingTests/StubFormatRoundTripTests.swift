@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Testing
 import UnderstudyTesting
 
@@ -24,9 +27,11 @@ struct StubFormatRoundTripTests {
                      .events([.init(event: "e", data: "d", id: "1", retry: 10, comment: "c", delayMs: 1)]),
                      .fault(.connectionReset))
             .afterLast(.cycle).scenario("ft", whenState: "Started", setState: "Next")
-            .rateLimit(5, per: 60, retryAfter: .fractional, algorithm: .tokenBucket),
+            .rateLimit(5, per: 60, retryAfter: .fractional, algorithm: .tokenBucket, headers: .ietfDraft, status: 503, name: "ft",
+                       refusal: .text("slow down")),
         Stub.put("/ft/b").id("ft-b").body(.anyOf([.equals("x"), .equalsIgnoringCase("X"), .contains("y"), .doesNotContain("z"),
                                                     .matches("x+"), .doesNotMatch("q")]))
+            .rateLimit(3, per: 10, headers: .github, status: 403, name: "core", refusal: .json(["message": "rate limited"]))
             .respond(.status(200)),
         Stub.request("GET", pathPattern: "/ft/c/[0-9]+").id("ft-c").respond(.status(200)),
         Stub.request("GET", url: "/ft/d?x=1").id("ft-d").respond(.status(200)),
@@ -109,10 +114,17 @@ struct StubFormatRoundTripTests {
             #expect(listed.scenario == stub.json["scenario"]?.stringValue)
             #expect(listed.whenState == stub.json["whenState"]?.stringValue)
             #expect(listed.setState == stub.json["setState"]?.stringValue)
-            if let rule = stub.json["rateLimit"] {
-                #expect(listed.rateLimit?.contains(subset: rule) == true, "\(id) rateLimit")
+            if case .object(let members)? = stub.json["rateLimit"] {
+                // The listing names the rule, not its refusal body (checked by a refusal below).
+                let rule = JSONValue.object(members.filter { $0.key != "body" && $0.key != "json" })
+                #expect(listed.rateLimit?.contains(subset: rule) == true, "\(id) rateLimit: built \(rule), listed \(listed.rateLimit?.jsonText ?? "nothing")")
             }
         }
+        // The refusal body comes back as built once the limit is spent.
+        var refusal: (response: HTTPURLResponse, body: Data)?
+        for _ in 0..<4 { refusal = try await Exchange.send("PUT", "/ft/b", to: understudy, body: "x") }
+        #expect(refusal?.response.statusCode == 403)
+        #expect(refusal.flatMap { JSONValue.parse(Array($0.body)) } == ["message": "rate limited"])
         // Matchers read back from the listing are the matchers built (the kit's decoder and
         // encoder agree on every case).
         for member in Self.stubs[0].json["request"]?["query"]?.members ?? [] {

@@ -29,6 +29,9 @@ enum StubsAdmin {
                         JSONMember("window", .number(StubEngine.formatSeconds(rule.window))),
                         JSONMember("retryAfter", .string(rule.retryAfter.rawValue)),
                         JSONMember("algorithm", .string(rule.algorithm.rawValue)),
+                        JSONMember("headers", .string(rule.headers.rawValue)),
+                        JSONMember("status", .int(rule.status)),
+                        JSONMember("name", .string(rule.headerName)),
                     ])
                 } ?? .null),
             ])

@@ -29,6 +29,9 @@ public final class StubEngine {
     let startNanoseconds: UInt64
     /// Requests handed to the transport whose journal entry waits for their answer (a delay).
     @exclusivity(unchecked) var awaitingDelivery = 0
+    /// The non-standard reason phrase of the response being committed (see
+    /// ``JournalTicket/sentReason``); nil between commits.
+    @exclusivity(unchecked) var sentReason: String?
     /// Tickets issued before, reused once committed and held by no one else (see ``issueTicket(_:)``).
     @exclusivity(unchecked) private var spareTickets: [JournalTicket] = []
     /// The slot of `spareTickets` the next request tries.
@@ -82,7 +85,7 @@ public final class StubEngine {
     /// carrying out its fault) would: for callers without a transport.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
         let (response, ticket) = handle(request, awaitingDelivery: true)
-        ticket?.commit(.planned(response))
+        ticket?.commit(planned: response)
         return response
     }
 
@@ -113,7 +116,7 @@ public final class StubEngine {
     /// Journals a request the transport refused (oversized body, say) and returns what to send.
     public func reject(_ request: HTTPRequest, status: Int, reason: String) -> HTTPResponse {
         let (response, ticket) = reject(request, status: status, reason: reason, awaitingDelivery: true)
-        ticket?.commit(.planned(response))
+        ticket?.commit(planned: response)
         return response
     }
 
@@ -217,7 +220,7 @@ public final class StubEngine {
         case nil:
             break
         }
-        limitHeaders?.add(to: &headers)
+        limitHeaders?.add(to: &headers, now: { self.configuration.clock.now })
         if responses[responseIndex].template != nil || responses[responseIndex].streaming != nil {
             // Templates and paced bodies: their own path, so a static response pays one check.
             return dynamicAnswer(responses[responseIndex], box.stub.id, responseIndex, context.request, headers: headers, delayMs: delayMs,
@@ -233,8 +236,8 @@ public final class StubEngine {
     private func rateLimited(_ stub: Stub, _ rule: RateLimitRule, _ decision: RateLimitState.Decision,
                              _ context: MatchContext) -> (HTTPResponse, JournalRecord) {
         var headers = HTTPHeaders()
-        headers.append(name: "Content-Type", value: "text/plain; charset=utf-8")
-        let retryAfter: String
+        headers.append(name: "Content-Type", value: rule.refusalContentType ?? "text/plain; charset=utf-8")
+        let retryAfter: String?
         switch rule.retryAfter {
         case .seconds:
             retryAfter = String(max(1, Int((decision.retryAfter - 1e-9).rounded(.up))))
@@ -243,13 +246,16 @@ public final class StubEngine {
         case .httpDate:
             let at = configuration.clock.now.timeIntervalSince1970 + decision.retryAfter
             retryAfter = TimeFormatting.imfFixdate(Int64(at.rounded(.up)))
+        case .none:
+            retryAfter = nil
         }
-        headers.append(name: "Retry-After", value: retryAfter)
-        RateLimitHeaders(rule: rule, decision: decision).add(to: &headers)
-        let body = "Rate limit exceeded for stub \(stub.id): \(rule.limit) requests per \(Self.formatSeconds(rule.window)) s; retry after \(retryAfter)\n"
+        if let retryAfter { headers.append(name: "Retry-After", value: retryAfter) }
+        RateLimitHeaders(rule: rule, decision: decision).add(to: &headers, now: { self.configuration.clock.now })
+        let body = rule.refusalBody ?? Array(("Rate limit exceeded for stub \(stub.id): \(rule.limit) requests per "
+            + "\(Self.formatSeconds(rule.window)) s; retry after \(retryAfter ?? "the reset")\n").utf8)
         let record = JournalRecord(request: context.request, matched: true, stubID: stub.id, responseIndex: nil,
                                    scenario: nil, rateLimited: true)
-        return (HTTPResponse(status: 429, headers: headers, body: Array(body.utf8), stubID: stub.id), record)
+        return (HTTPResponse(status: rule.status, headers: headers, body: body, stubID: stub.id), record)
     }
 
     private func unmatched(_ context: MatchContext) -> (HTTPResponse, JournalRecord) {
@@ -274,7 +280,7 @@ public final class StubEngine {
         record.arrivalMilliseconds = Int64((configuration.clock.now.timeIntervalSince1970 * 1000).rounded(.down))
         let ticket = issueTicket(record)  // the record moves into the ticket
         guard awaitingDelivery else {
-            ticket.commit(.planned(response))
+            ticket.commit(planned: response)
             return (response, nil)
         }
         return (response, ticket)
@@ -311,7 +317,7 @@ public final class StubEngine {
     /// `seq` is given now, so the JSONL file is in `seq` order; `time` and `elapsedMs` are the
     /// arrival's, `outcomeMs` is now.
     /// The record is consumed: its request moves into the entry.
-    func record(_ record: consuming JournalRecord, _ delivery: Delivery) {
+    func record(_ record: consuming JournalRecord, _ delivery: Delivery, reason: String? = nil) {
         let milliseconds = record.arrivalMilliseconds
         let second = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
         if second != cachedSecond {
@@ -324,7 +330,7 @@ public final class StubEngine {
         let outcomeElapsed = configuration.clock.monotonicNanoseconds &- startNanoseconds
         let seq = journal.nextSeq
         let line = JournalEntry.encode(seq: seq, session: configuration.sessionID, timePrefix: cachedTimePrefix, milliseconds: fraction,
-                                       record: record, delivery: delivery, outcomeElapsed: outcomeElapsed,
+                                       record: record, delivery: delivery, reason: reason, outcomeElapsed: outcomeElapsed,
                                        bodyLimit: configuration.journalBodyLimit, into: lineBuffer,
                                        reusing: journal.takeLineToEvict())
         let entry = JournalEntry(seq: seq, request: record.request, matched: record.matched, stubID: record.stubID,

@@ -22,7 +22,7 @@ struct TemplateRenderer {
                          headers: inout HTTPHeaders, body: inout [UInt8], streaming: inout ResponseStreaming?) {
         // `{{server.url}}` is the URL this request arrived on: the HTTPS one for a TLS request.
         let arrivedOn = request.isSecure ? (secureServerURL ?? serverURL) : serverURL
-        let context = TemplateContext(match: MatchContext(request), serverURL: arrivedOn ?? Self.baseURL(fromHostOf: request),
+        let context = TemplateContext(match: MatchContext(request), listenerURL: arrivedOn ?? Self.baseURL(fromHostOf: request),
                                       now: now, seq: seq, generator: generator)
         template.render(into: &headers, body: &body, stream: &streaming, context)
         generator = context.generator
