@@ -89,7 +89,7 @@ extension JournalEntry {
 
     /// `"outcome":"refused","reason":"…"`, out of line (refusals are rare).
     @inline(never)
-    static func appendRefusal(_ reason: String?, into out: JournalLineBuffer) {
+    static func appendRefusal(_ reason: String?, into out: JSONWriter) {
         out.append(#","outcome":"refused""# as StaticString)
         out.key("reason"); out.appendJSONString(reason ?? "")
     }
