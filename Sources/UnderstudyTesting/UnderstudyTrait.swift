@@ -42,7 +42,7 @@ public struct UnderstudyTrait: TestTrait, SuiteTrait, TestScoping {
     public func provideScope(for test: Test, testCase: Test.Case?,
                              performing function: @Sendable () async throws -> Void) async throws {
         if let enclosing = Understudy.current {
-            if let tls, enclosing.httpsURL == nil || enclosing.sessionTLS != tls {
+            if let tls, enclosing.sessionTLS != tls {
                 // One session per test: its certificate was chosen when the suite's trait made it.
                 throw UnderstudyError.unsupported(
                     "\(test.name) asks for `tls: .\(tls)`, but it runs in the session its suite's `.understudy` trait made "
