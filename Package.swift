@@ -38,7 +38,8 @@ let package = Package(
             "UnderstudyJSON",
             .product(name: "Mustache", package: "swift-mustache"),
         ]),
-        // The only C in the package: libevent's headers behind a module map and a small shim.
+        // libevent's headers behind a module map and a small shim. With CLibeventTLS below, the package's
+        // only C, and UnderstudyServer is the only module that imports either.
         .systemLibrary(
             name: "CLibevent",
             pkgConfig: "libevent",

@@ -1,4 +1,4 @@
-// The README's "Parallel tests" examples, verbatim (ReadmeSnippetTests checks that they still are).
+// docs/sessions.md's "Parallel tests" examples, verbatim (scripts/check-docs checks that they still are).
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -1,8 +1,8 @@
+// docs/test-kit.md's "With RESTNetworking" example, from the imports to the class's closing brace:
+// scripts/check-docs finds that block here verbatim, so keep the two in step.
 import RESTNetworking
 import UnderstudyTesting
 import XCTest
-
-// The README's "Testing your client with Understudy" example, verbatim: keep the two in step.
 
 struct PostsAPI: RESTAPIProtocol {
     let baseURL: URL
@@ -26,7 +26,10 @@ final class ReadmeExampleTests: XCTestCase {
         await understudy.assertNoUnmatchedRequests()
         await understudy.stop()
     }
+}
 
+// The same with Combine; not in the docs' block above.
+extension ReadmeExampleTests {
     func testPostsSurviveARateLimitWithCombine() async throws {
         let understudy = try await Understudy.launch(stubs: ["stubs/restnetworking/readme-posts.json"])
         let api = PostsAPI(baseURL: understudy.baseURL)

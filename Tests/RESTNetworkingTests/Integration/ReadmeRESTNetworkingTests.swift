@@ -2,8 +2,8 @@ import RESTNetworking
 import UnderstudyTesting
 import XCTest
 
-// The README's RESTNetworking examples, verbatim between the `README:` markers;
-// `testTheReadmeShowsTheseExamplesVerbatim` fails when the two drift apart.
+// docs/restnetworking.md's examples, verbatim between the `README:` markers; scripts/check-docs
+// fails when a block there is no longer found here.
 
 // README: api
 struct BlogAPI: RESTAPIProtocol {
@@ -117,41 +117,5 @@ final class ReadmeRESTNetworkingTests: DaemonTestCase {
         XCTAssertEqual(profile, Profile(id: 7, name: "Ada"))
         let statuses = try await journal("/rest/auth/profile").map(\.status)
         XCTAssertEqual(statuses, [401, 200])
-    }
-
-    func testTheReadmeShowsTheseExamplesVerbatim() throws {
-        let thisFile = URL(fileURLWithPath: #filePath)
-        let readme = try String(contentsOf: URL(fileURLWithPath: Self.stubDirectory)
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
-        let blocks = try Self.readmeBlocks(in: String(contentsOf: thisFile, encoding: .utf8))
-        XCTAssertEqual(Set(blocks.map(\.name)), ["api", "use", "untyped", "operators", "pacing"])
-        for block in blocks {
-            XCTAssertTrue(readme.contains("```swift\n" + block.code + "```\n"),
-                          "README.md should show the `\(block.name)` example exactly as in \(thisFile.lastPathComponent):\n\(block.code)")
-        }
-    }
-
-    /// The code between `// README: NAME` and `// README: end`, de-indented.
-    static func readmeBlocks(in source: String) -> [(name: String, code: String)] {
-        var blocks: [(name: String, code: String)] = []
-        var current: (name: String, lines: [Substring])?
-        for line in source.split(separator: "\n", omittingEmptySubsequences: false) {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed.hasPrefix("// README: ") {
-                let name = String(trimmed.dropFirst("// README: ".count))
-                if name == "end", let open = current {
-                    let indent = open.lines.filter { !$0.allSatisfy(\.isWhitespace) }
-                        .map { $0.prefix { $0 == " " }.count }.min() ?? 0
-                    let code = open.lines.map { $0.allSatisfy(\.isWhitespace) ? "" : String($0.dropFirst(indent)) }
-                    blocks.append((open.name, code.joined(separator: "\n") + "\n"))
-                    current = nil
-                } else {
-                    current = (name, [])
-                }
-            } else if current != nil {
-                current?.lines.append(line)
-            }
-        }
-        return blocks
     }
 }
