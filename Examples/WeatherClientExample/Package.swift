@@ -19,9 +19,11 @@ let package = Package(
     dependencies: [.package(path: "../..")],
     targets: [
         .target(name: "WeatherClient"),
-        .testTarget(name: "WeatherClientTests", dependencies: [
-            "WeatherClient",
-            .product(name: "UnderstudyTesting", package: understudyPackage),
-        ]),
+        .testTarget(
+            name: "WeatherClientTests",
+            dependencies: [
+                "WeatherClient",
+                .product(name: "UnderstudyTesting", package: understudyPackage),
+            ]),
     ]
 )

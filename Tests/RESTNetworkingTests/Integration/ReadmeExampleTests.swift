@@ -41,7 +41,8 @@ extension ReadmeExampleTests {
             .awaitResult()
 
         XCTAssertEqual(try result.get(), [Post(id: 1, title: "hello")])
-        let count = try await understudy.admin.count(matching: RequestMatcher(method: "GET", path: "/rest/readme/posts"))
+        let count = try await understudy.admin.count(
+            matching: RequestMatcher(method: "GET", path: "/rest/readme/posts"))
         XCTAssertEqual(count, 2)
         await understudy.assertNoUnmatchedRequests()
         await understudy.stop()

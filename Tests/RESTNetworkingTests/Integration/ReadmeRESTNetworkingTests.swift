@@ -8,7 +8,7 @@ import XCTest
 // README: api
 struct BlogAPI: RESTAPIProtocol {
     let baseURL: URL
-    let pacer = RequestPacer()   // opt-in: one pacer per client (see "Pacing")
+    let pacer = RequestPacer()  // opt-in: one pacer per client (see "Pacing")
 }
 
 struct NewPost: Encodable, Sendable { var title: String }
@@ -32,13 +32,13 @@ final class ReadmeRESTNetworkingTests: DaemonTestCase {
         // README: use
         let api = BlogAPI(baseURL: blogURL)
 
-        let swiftPosts = try await api.send(.posts(taggedWith: "swift"))      // [Post]
+        let swiftPosts = try await api.send(.posts(taggedWith: "swift"))  // [Post]
 
-        let created = try await api.call(.create(NewPost(title: "hello")))     // operators first
+        let created = try await api.call(.create(NewPost(title: "hello")))  // operators first
             .respondToRateLimiting(maxRetries: 2, maxSecondsToWait: 5)
-            .value()                                                          // Post
+            .value()  // Post
 
-        let cancellable = api.publisher(for: .posts(taggedWith: "swift"))       // Combine: publishes [Post]
+        let cancellable = api.publisher(for: .posts(taggedWith: "swift"))  // Combine: publishes [Post]
             .retryOnFailure()
             .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
         // README: end
@@ -55,12 +55,12 @@ final class ReadmeRESTNetworkingTests: DaemonTestCase {
     func testPacing() async throws {
         let blogURL = understudy.baseURL.appendingPathComponent("blog")
         // README: pacing
-        let api = BlogAPI(baseURL: blogURL)            // the server allows 4 requests per second
+        let api = BlogAPI(baseURL: blogURL)  // the server allows 4 requests per second
         let tags = ["swift", "linux", "http", "combine", "async", "rest", "json", "tests", "stubs"]
 
         let results = try await withThrowingTaskGroup(of: [Post].self) { group in
             for tag in tags {
-                group.addTask { try await api.send(.posts(taggedWith: tag)) }   // all at once
+                group.addTask { try await api.send(.posts(taggedWith: tag)) }  // all at once
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }
@@ -79,9 +79,9 @@ final class ReadmeRESTNetworkingTests: DaemonTestCase {
         // README: untyped
         let posts = api.get(endpoint: "posts", query: [URLQueryItem(name: "tag", value: "swift")]) { request in
             request.addingValue("42", forHTTPHeaderField: "X-Request-Id").receivingJSON()
-        }                                      // HTTPRequestPublisher: Output (data: Data, response: HTTPURLResponse)
-        let created = api.post(endpoint: "posts", json: NewPost(title: "hello"))    // also put/patch; body: Data?
-        let (data, response) = try await api.call(.get, endpoint: "posts?tag=swift").response()   // async: RESTCall
+        }  // HTTPRequestPublisher: Output (data: Data, response: HTTPURLResponse)
+        let created = api.post(endpoint: "posts", json: NewPost(title: "hello"))  // also put/patch; body: Data?
+        let (data, response) = try await api.call(.get, endpoint: "posts?tag=swift").response()  // async: RESTCall
         // README: end
         XCTAssertEqual(response.statusCode, 200)
         XCTAssertEqual(String(decoding: data, as: UTF8.self), #"[{"id":1,"title":"hello"}]"#)
@@ -99,11 +99,14 @@ final class ReadmeRESTNetworkingTests: DaemonTestCase {
         let authAPI = StubbedAPI(baseURL: understudy.baseURL.appendingPathComponent("rest/auth"))
         let api = authAPI
         let cachedToken = "stale-token"
-        struct Profile: Decodable, Equatable { var id: Int; var name: String }
+        struct Profile: Decodable, Equatable {
+            var id: Int
+            var name: String
+        }
         // README: operators
         struct Token: Decodable { var access_token: String }
 
-        let tokens = AccessTokenRefresher(accessToken: cachedToken) {   // once per refresh, however many requests wait
+        let tokens = AccessTokenRefresher(accessToken: cachedToken) {  // once per refresh, however many requests wait
             try await authAPI.send(Endpoint<Token>(.post, "token")).access_token
         }
         let profile = try await api.call(Endpoint<Profile>(.get, "profile")) {
