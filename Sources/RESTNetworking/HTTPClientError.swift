@@ -1,35 +1,62 @@
 /// A 4xx response, as an error. Equal to another when the status codes are equal, whatever
 /// `retryAfter` says (see `HTTPError`).
 public enum HTTPClientError: HTTPError {
+    /// 400 Bad Request.
     case badRequest
+    /// 401 Unauthorized.
     case unauthorized
+    /// 402 Payment Required.
     case paymentRequired
+    /// 403 Forbidden.
     case forbidden
+    /// 404 Not Found.
     case notFound
+    /// 405 Method Not Allowed.
     case methodNotAllowed
+    /// 406 Not Acceptable.
     case notAcceptable
+    /// 407 Proxy Authentication Required.
     case proxyAuthenticationRequired
+    /// 408 Request Timeout.
     case requestTimeout
+    /// 409 Conflict.
     case conflict
+    /// 410 Gone.
     case gone
+    /// 411 Length Required.
     case lengthRequired
+    /// 412 Precondition Failed.
     case preconditionFailed
+    /// 413 Content Too Large.
     case payloadTooLarge
+    /// 414 URI Too Long.
     case uriTooLong
+    /// 415 Unsupported Media Type.
     case unsupportedMediaType
+    /// 416 Range Not Satisfiable.
     case rangeNotSatisfiable
+    /// 417 Expectation Failed.
     case expectationFailed
+    /// 421 Misdirected Request.
     case misdirectedRequest
+    /// 422 Unprocessable Content.
     case unprocessableContent
+    /// 423 Locked.
     case locked
+    /// 424 Failed Dependency.
     case failedDependency
+    /// 425 Too Early.
     case tooEarly
+    /// 426 Upgrade Required.
     case upgradeRequired
+    /// 428 Precondition Required.
     case preconditionRequired
     /// 429. `retryAfter` is the wait the server asked for, in seconds from when the response was
     /// sent (already resolved from an HTTP-date), or `nil` when it gave none (or an unreadable one).
     case tooManyRequests(retryAfter: TimeInterval? = nil)
+    /// 431 Request Header Fields Too Large.
     case requestHeaderFieldsTooLarge
+    /// 451 Unavailable For Legal Reasons.
     case unavailableForLegalReasons
     /// Any other 4xx code.
     case other(statusCode: Int)

@@ -1,17 +1,27 @@
 /// A 5xx response, as an error. Equal to another when the status codes are equal, whatever
 /// `retryAfter` says (see `HTTPError`).
 public enum HTTPServerError: HTTPError {
+    /// 500 Internal Server Error.
     case internalServerError
+    /// 501 Not Implemented.
     case notImplemented
+    /// 502 Bad Gateway.
     case badGateway
     /// 503. `retryAfter` is the wait the server asked for, in seconds, or `nil` when it gave none.
     case serviceUnavailable(retryAfter: TimeInterval? = nil)
+    /// 504 Gateway Timeout.
     case gatewayTimeout
+    /// 505 HTTP Version Not Supported.
     case httpVersionNotSupported
+    /// 506 Variant Also Negotiates.
     case variantAlsoNegotiates
+    /// 507 Insufficient Storage.
     case insufficientStorage
+    /// 508 Loop Detected.
     case loopDetected
+    /// 510 Not Extended.
     case notExtended
+    /// 511 Network Authentication Required.
     case networkAuthenticationRequired
     /// Any other 5xx code.
     case other(statusCode: Int)

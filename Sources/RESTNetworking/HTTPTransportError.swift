@@ -23,12 +23,14 @@ public struct HTTPTransportError: Error, Sendable, Equatable, CustomStringConver
         case other
     }
 
+    /// What went wrong, whatever code the platform's URLSession gave it.
     public var kind: Kind
     /// The request URL.
     public var url: String
     /// URLSession's own error.
     public var underlying: URLError
 
+    /// An error of this kind for the request to `url`.
     public init(kind: Kind, url: String, underlying: URLError) {
         self.kind = kind
         self.url = url

@@ -18,6 +18,7 @@ public struct Stub: Sendable {
     public private(set) var json: JSONValue
     /// Where the stub was built (its factory call), for error messages.
     public let fileID: String
+    /// The line that built the stub, which `StubInstallError` names when the daemon refuses it.
     public let line: Int
 
     /// A stub whose request matcher is `request` (a stub's `request` object; `[:]` matches every
@@ -187,7 +188,9 @@ public struct Stub: Sendable {
 
     /// A rate limit's algorithm.
     public enum RateLimitAlgorithm: String, Sendable {
+        /// At most `limit` requests in any window (the default).
         case slidingWindow = "sliding-window"
+        /// A burst of `limit`, then refilled evenly over the window.
         case tokenBucket = "token-bucket"
     }
 }

@@ -71,9 +71,13 @@ public struct StubResponse: Sendable {
 
     /// The stub format's faults.
     public enum Fault: String, Sendable {
+        /// The connection closes with a TCP reset.
         case connectionReset = "connection-reset"
+        /// The connection closes without a byte sent.
         case emptyResponse = "empty-response"
+        /// Bytes that are not HTTP, then the connection closes.
         case malformedResponse = "malformed-response"
+        /// The status line and headers with a `Content-Length`, then the connection closes before the body.
         case closeAfterHeaders = "close-after-headers"
         /// Daemons with issue 15's faults.
         case randomDataThenClose = "random-data-then-close"
