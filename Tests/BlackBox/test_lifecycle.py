@@ -12,7 +12,7 @@ import time
 import unittest
 import urllib.request
 
-from blackbox import ROOT, binary, run_cli
+from blackbox import ROOT, Daemon, binary, run_cli
 
 STUBS = {
     "stubs": [
@@ -119,10 +119,9 @@ class LifecycleTests(unittest.TestCase):
         pid_file = self.work / "pid-zombie"
         self.pid_files.append(pid_file)
         # Our child, never waited for until the end: once it exits it stays a zombie.
-        daemon = subprocess.Popen([binary(), "serve", str(self.stubs), "--quiet", "--pid-file", str(pid_file)],
-                                  stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        daemon = Daemon([self.stubs, "--quiet", "--pid-file", pid_file]).process
         try:
-            self.assertTrue(wait_until(pid_file.exists), "the daemon started")
+            self.assertTrue(pid_file.exists(), "the daemon wrote its pid file before its readiness line")
             started = time.monotonic()
             stopped = run_cli("stop", "--pid-file", pid_file, "--timeout", "5")
             seconds = time.monotonic() - started

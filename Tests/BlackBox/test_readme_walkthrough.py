@@ -40,7 +40,8 @@ class ReadmeWalkthroughTests(unittest.TestCase):
             self.assertRegex(out, r"understudy listening on http://127\.0\.0\.1:\d+")
             lines = (clone / "demo" / "journal.jsonl").read_text().splitlines()
             self.assertEqual([json.loads(line)["status"] for line in lines], [200, 503])
-            admin = json.loads(next(line for line in out.splitlines() if line.startswith('{"requests"')))
+            # The admin answer has no final newline: the journal file's first line follows it directly.
+            admin, _ = json.JSONDecoder().raw_decode(out[out.index('{"requests"'):])
             self.assertEqual([entry["status"] for entry in admin["requests"]], [200, 503])
             # `understudy stop` waited for the daemon to exit: its pid file is gone.
             self.assertFalse((clone / "demo" / "pid").exists())

@@ -9,7 +9,7 @@ import unittest
 import jsonschema
 
 from blackbox import ROOT, run_cli
-from understudy_daemon import stub_directory
+from blackbox import stub_directory
 
 SCHEMA_PATH = ROOT / "schema" / "understudy-stubs.schema.json"
 REFUSED = pathlib.Path(__file__).resolve().parent / "schema-refused"

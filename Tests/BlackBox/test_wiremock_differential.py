@@ -2,17 +2,13 @@
 2.35 jar and against Understudy must agree on every request, and so must Understudy serving the
 native stubs `understudy convert-wiremock` writes from the same corpus."""
 import os
-import pathlib
 import shutil
 import sys
 import tempfile
 import unittest
 
-HERE = pathlib.Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "WireMockDifferential"))
-
-import differential  # noqa: E402
-from blackbox import binary, run_cli  # noqa: E402
+from Tests.WireMockDifferential import differential
+from blackbox import binary, run_cli
 
 REQUIRED = os.environ.get("UNDERSTUDY_REQUIRE_WIREMOCK") == "1"
 AVAILABLE = differential.wiremock_jar() is not None and shutil.which("java") is not None
