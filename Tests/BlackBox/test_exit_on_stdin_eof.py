@@ -39,9 +39,8 @@ class ExitOnStdinEOFTests(unittest.TestCase):
 
     def start(self, *extra):
         self.daemon = Daemon([self.stubs, "--quiet", *extra], stdin=subprocess.PIPE)
-        process = self.daemon.process
-        self.addCleanup(lambda: process.poll() is None and process.kill())
-        return process, self.daemon.url
+        self.addCleanup(self.daemon.stop)
+        return self.daemon.process, self.daemon.url
 
     def test_closing_stdin_stops_the_daemon_like_sigterm(self):
         process, url = self.start("--exit-on-stdin-eof")

@@ -119,7 +119,8 @@ class LifecycleTests(unittest.TestCase):
         pid_file = self.work / "pid-zombie"
         self.pid_files.append(pid_file)
         # Our child, never waited for until the end: once it exits it stays a zombie.
-        daemon = Daemon([self.stubs, "--quiet", "--pid-file", pid_file]).process
+        launched = Daemon([self.stubs, "--quiet", "--pid-file", pid_file])
+        daemon = launched.process
         try:
             self.assertTrue(pid_file.exists(), "the daemon wrote its pid file before its readiness line")
             started = time.monotonic()
@@ -132,7 +133,7 @@ class LifecycleTests(unittest.TestCase):
             self.assertTrue(state, "the daemon is an unreaped zombie, the case under test")
         finally:
             daemon.kill()
-            daemon.wait()
+            launched.stop()
 
     def test_stop_is_prompt_after_the_client_of_a_delayed_answer_left(self):
         journal = self.work / "journal.jsonl"

@@ -149,10 +149,10 @@ class Daemon:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
-        if self.stderr_path is not None:
-            self.stderr_file.close()
-        if self.process.stdout:
-            self.process.stdout.close()
+        self.stderr_file.close()
+        for stream in (self.process.stdout, self.process.stdin):
+            if stream:
+                stream.close()
         return self.process.returncode
 
     def __enter__(self):
