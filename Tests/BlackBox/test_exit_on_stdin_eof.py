@@ -9,7 +9,7 @@ import time
 import unittest
 import urllib.request
 
-from blackbox import Daemon, binary, run_cli
+from Tests.BlackBox.blackbox import Daemon, binary, run_cli
 
 
 def wait_for_exit(pid, timeout):

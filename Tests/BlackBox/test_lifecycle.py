@@ -12,7 +12,7 @@ import time
 import unittest
 import urllib.request
 
-from blackbox import ROOT, Daemon, binary, run_cli
+from Tests.BlackBox.blackbox import ROOT, Daemon, binary, run_cli
 
 STUBS = {
     "stubs": [

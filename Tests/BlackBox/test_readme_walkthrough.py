@@ -77,7 +77,9 @@ class FreshCheckoutShellBlockTests(unittest.TestCase):
             if not blocks:
                 continue
             with self.subTest(page=page.name):
-                result = bash("\n".join(blocks), self.clone, env, timeout=300)
+                # Whatever fails, stop the daemons the page started (each writes a pid file).
+                cleanup = "trap 'for f in *.pid; do [ -e \"$f\" ] && understudy stop --pid-file \"$f\"; done' EXIT\n"
+                result = bash(cleanup + "\n".join(blocks), self.clone, env, timeout=300)
                 self.assertEqual(result.returncode, 0,
                                  f"docs/{page.name}'s shell blocks failed:\n{result.stdout[-3000:]}\n{result.stderr}")
                 ran += len(blocks)

@@ -8,7 +8,7 @@ import tempfile
 import unittest
 
 from Tests.WireMockDifferential import differential
-from blackbox import binary, run_cli
+from Tests.BlackBox.blackbox import binary, run_cli
 
 REQUIRED = os.environ.get("UNDERSTUDY_REQUIRE_WIREMOCK") == "1"
 AVAILABLE = differential.wiremock_jar() is not None and shutil.which("java") is not None
