@@ -2,6 +2,7 @@
 2.35 jar and against Understudy must agree on every request, and so must Understudy serving the
 native stubs `understudy convert-wiremock` writes from the same corpus."""
 import os
+import pathlib
 import shutil
 import sys
 import tempfile
