@@ -88,7 +88,7 @@ public final class UnderstudyResponder: HTTPResponder {
     /// ``answerAwaitingDelivery(_:)`` for a transport's version).
     public func answer(_ request: HTTPRequest) -> HTTPAnswer {
         let (answer, ticket) = answerAwaitingDelivery(request)
-        if case .now(let response) = answer { ticket?.commit(.planned(response)) }
+        if case .now(let response) = answer { ticket?.commit(planned: response) }
         return answer
     }
 

@@ -25,6 +25,7 @@ extension HTTPServer {
         }
         // The fault's bytes (or reset) go out at once below, so the entry must be in the file
         // first: commit, then write out any batch this loop pass has collected.
+        if head != nil, let reason = pending.response.reason { pending.journal?.sentReason = reason }
         pending.journal?.commit(.faulted(fault, head: head.map { (pending.response.status, $0) }))
         closeJournalBatch()
         log(pending, status: head == nil ? nil : pending.response.status, fault: fault, outcome: .fault)

@@ -30,11 +30,13 @@ extension HTTPServer {
                directFields: Bool, on connection: Connection) {
         guard let wire = bufferevent_get_output(connection.bufferevent) else { return }
         evbuffer_freeze(wire, 0)
-        ReasonPhrase.withCString(response.status, reason: response.reason) { evhttp_send_reply(request, Int32(response.status), $0, nil) }
+        let reason = response.reason
+        ReasonPhrase.withCString(response.status, reason: reason) { evhttp_send_reply(request, Int32(response.status), $0, nil) }
         evbuffer_unfreeze(wire, 0)
         let body = carriesBody ? response.body : []
         Self.withOutputFields(of: request, after: directFields && response.headers.count > 0 ? response.headers : nil) { fields in
             Self.writeHead(of: request, fields: fields, body: body, into: wire)
+            if let reason { journal?.sentReason = reason }
             journal?.commit(.answered(status: response.status, rawHeaders: fields, body: body))
         }
     }

@@ -259,6 +259,7 @@ extension HTTPServer {
     func journalAnswer(_ pending: PendingReply, carriesBody: Bool) {
         guard let journal = pending.journal else { return }
         let status = pending.response.status, body = carriesBody ? pending.response.body : []
+        if let reason = pending.response.reason { journal.sentReason = reason }
         Self.withOutputFields(of: pending.request, after: nil) { fields in
             journal.commit(.answered(status: status, rawHeaders: fields, body: body))
         }
@@ -336,6 +337,7 @@ extension HTTPServer {
         var request = head.request()
         request.isSecure = secure
         let (response, journal) = responder.rejectAwaitingDelivery(request, status: status, reason: reason)
+        if let reason = LibeventErrorPage.nonstandardReason(status) { journal?.sentReason = reason }
         journal?.commit(LibeventErrorPage.delivery(status: status))
         accessLog?(AccessLogEntry(method: head.method, target: head.target, status: response.status,
                                   stubID: response.stubID, fault: nil, milliseconds: clock.milliseconds(since: start)))

@@ -31,14 +31,14 @@ extension HTTPServer: SessionHosting {
             return .failure(SessionHostingError("evhttp_new failed"))
         }
         let bound: OpaquePointer
-        switch Self.bind(http, host: configuration.host, port: 0) {
+        let port: Int
+        switch bindFreshPort(http) {
         case .success(let socket):
-            bound = socket
+            (bound, port) = socket
         case .failure(let error):
             evhttp_free(http)
             return .failure(SessionHostingError("\(error)"))
         }
-        let port = Self.localPort(of: evhttp_bound_socket_get_fd(bound)) ?? 0
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         let session = SessionPort(server: self, http: http, bound: bound, port: port, url: "http://\(host):\(port)",
                                   responder: responder)

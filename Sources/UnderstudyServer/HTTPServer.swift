@@ -62,6 +62,8 @@ public final class HTTPServer {
     var acceptResume: EventHandle?
     /// The ports of live sessions (see `HTTPServer+Sessions.swift`), each closed before the loop is freed.
     var sessionPorts: [ObjectIdentifier: SessionPort] = [:]
+    /// Ports sessions closed lately, which new sessions are not given (see ``RecentPorts``).
+    var recentPorts = RecentPorts()
     /// The registry whose sessions this server hosts, and the timer that reclaims idle ones.
     weak var sessionRegistry: SessionRegistry?
     var sessionSweep: EventHandle?

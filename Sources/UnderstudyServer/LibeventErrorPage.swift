@@ -15,4 +15,11 @@ enum LibeventErrorPage {
         headers.append(name: "Content-Length", value: String(body.count))
         return .answered(status: status, headers: headers, body: body)
     }
+
+    /// libevent's phrase for `status` when it is not the standard one (400 and 413 differ), for
+    /// the journal's `response.reason`.
+    static func nonstandardReason(_ status: Int) -> String? {
+        let reason = ReasonPhrase.libevent(status)
+        return reason == ReasonPhrase.of(status) ? nil : reason
+    }
 }

@@ -9,6 +9,7 @@ import UnderstudyCore
 final class SessionPort: ListeningPort {
     override func forget(in server: HTTPServer, responder: (any HTTPResponder)?) {
         server.sessionPorts[ObjectIdentifier(self)] = nil
+        server.recentPorts.remember(port)
         if let responder { server.forgetConnections(answeredBy: responder) }
     }
 }

@@ -24,7 +24,10 @@ final class TLSPort: ListeningPort {
             throw .setupFailed("evhttp_new failed")
         }
         let bound: OpaquePointer
-        switch HTTPServer.bind(http, host: server.configuration.host, port: requested) {
+        // A kernel-chosen port is one no session closed lately, as for plain session ports.
+        let binding = requested == 0 ? server.bindFreshPort(http).map(\.bound)
+            : HTTPServer.bind(http, host: server.configuration.host, port: requested)
+        switch binding {
         case .success(let socket): bound = socket
         case .failure(let error):
             evhttp_free(http)
@@ -62,6 +65,9 @@ final class TLSPort: ListeningPort {
     override func forget(in server: HTTPServer, responder: (any HTTPResponder)?) {
         server.tlsPorts[ObjectIdentifier(self)] = nil
         // The main HTTPS port shares the server's own responder: its connections stay the server's.
-        if let responder, responder !== server.responder { server.forgetConnections(answeredBy: responder) }
+        if let responder, responder !== server.responder {
+            server.forgetConnections(answeredBy: responder)
+            server.recentPorts.remember(port)
+        }
     }
 }

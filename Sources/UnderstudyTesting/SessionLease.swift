@@ -8,7 +8,7 @@ final class SessionLease: @unchecked Sendable {
     /// The daemon the session lives on (its main port's admin deletes the session).
     let daemon: Understudy
     private let lock = NSLock()
-    private var deleted = false
+    private var deleted: Date?
 
     init(id: String, daemon: Understudy) {
         self.id = id
@@ -31,11 +31,18 @@ final class SessionLease: @unchecked Sendable {
         Task.detached { try? await admin.deleteSession(id: id) }
     }
 
+    /// When the handle deleted the session (`nil` while it lives), so calls through the handle
+    /// afterwards can say so instead of failing to connect to a closed port.
+    var deletedAt: Date? {
+        lock.withLock { deleted }
+    }
+
     /// True for the one caller that gets to delete.
     private func claim() -> Bool {
         lock.withLock {
-            defer { deleted = true }
-            return !deleted
+            guard deleted == nil else { return false }
+            deleted = Date()
+            return true
         }
     }
 }

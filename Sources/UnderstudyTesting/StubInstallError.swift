@@ -16,9 +16,16 @@ public struct StubInstallError: Error, Sendable, CustomStringConvertible {
             + (admin.errors.isEmpty ? admin.message : "\(admin.errors.count) error(s)")
         for (error, site) in zip(admin.errors, stubSites) {
             text += "\n  \(site ?? installedAt): \(error.message)" + (error.path.map { " (at \($0))" } ?? "")
-                + (error.suggestion.map { "; \($0)" } ?? "")
+                + Self.suggestion(error)
         }
         return text
+    }
+
+    /// The daemon's suggestion when its message does not already give it (its typo messages end
+    /// "did you mean `x`?"; appending the bare key again read as a stray "; x").
+    static func suggestion(_ error: StubValidationError) -> String {
+        guard let suggestion = error.suggestion, !error.message.contains("`\(suggestion)`") else { return "" }
+        return "; did you mean `\(suggestion)`?"
     }
 
     /// The index N of a JSON path that starts `stubs[N]`.

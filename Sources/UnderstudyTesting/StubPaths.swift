@@ -10,8 +10,7 @@ enum StubPaths {
         for path in paths {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: path,
-                                                                NSLocalizedDescriptionKey: "no stub file or directory at \(path)"])
+                throw StubPathError(path: path, currentDirectory: FileManager.default.currentDirectoryPath)
             }
             guard isDirectory.boolValue else {
                 files.append(path)

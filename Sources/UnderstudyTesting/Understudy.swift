@@ -37,7 +37,11 @@ public final class Understudy: Sendable {
 
     init(baseURL: URL, backing: Backing, adminToken: String?) {
         self.baseURL = baseURL
-        self.admin = UnderstudyAdmin(baseURL: baseURL, adminToken: adminToken)
+        if case let .session(lease) = backing {
+            self.admin = UnderstudyAdmin(baseURL: baseURL, adminToken: adminToken, session: lease)
+        } else {
+            self.admin = UnderstudyAdmin(baseURL: baseURL, adminToken: adminToken)
+        }
         self.backing = backing
     }
 

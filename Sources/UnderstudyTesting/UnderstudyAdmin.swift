@@ -10,12 +10,23 @@ public struct UnderstudyAdmin: Sendable {
     public let baseURL: URL
     /// Sent as `Authorization: Bearer …` with every call, when set.
     let adminToken: String?
+    /// The session this admin is scoped to, when it belongs to a session handle: once the handle
+    /// deleted it, calls fail saying so without connecting (the port is closed, or by now another
+    /// session's).
+    let session: SessionLease?
 
     /// Talks to the daemon at `baseURL`; `adminToken` (for a daemon started with `--admin-token`)
     /// goes with every call as `Authorization: Bearer <token>`.
     public init(baseURL: URL, adminToken: String? = nil) {
         self.baseURL = baseURL
         self.adminToken = adminToken
+        self.session = nil
+    }
+
+    init(baseURL: URL, adminToken: String?, session: SessionLease?) {
+        self.baseURL = baseURL
+        self.adminToken = adminToken
+        self.session = session
     }
 
     // MARK: Journal
@@ -123,6 +134,11 @@ public struct UnderstudyAdmin: Sendable {
 
     // MARK: Transport
 
+    /// ISO 8601 with milliseconds, as the daemon writes times.
+    static func timestamp(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+
     static func escape(_ segment: String) -> String {
         segment.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? segment
     }
@@ -139,6 +155,10 @@ public struct UnderstudyAdmin: Sendable {
         if body != nil { headers.append(("Content-Type", "application/json")) }
         let failure = { (status: Int, message: String, errors: [StubValidationError]) in
             UnderstudyError.admin(AdminError(method: method, path: path, status: status, message: message, errors: errors))
+        }
+        if let session, let deleted = session.deletedAt {
+            throw failure(0, "this session (\(session.id)) was deleted (at \(Self.timestamp(deleted))) by its handle's "
+                + "stop(), stopWithoutWaiting() or release; its URL \(baseURL.absoluteString) no longer reaches it", [])
         }
         let response: AdminHTTPClient.Response
         do {

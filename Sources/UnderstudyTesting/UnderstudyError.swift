@@ -33,7 +33,15 @@ public enum UnderstudyError: Error, Sendable, CustomStringConvertible {
             error.description
         case let .waitTimedOut(expected, seconds, arrived):
             "waited \(seconds)s for \(expected) request(s), \(arrived.count) arrived"
-                + arrived.map { "\n  #\($0.seq) \($0.method) \($0.path)\($0.query.map { "?\($0)" } ?? "") → \($0.status)" }.joined()
+                + arrived.map { "\n  #\($0.seq) \($0.method) \($0.path)\($0.query.map { "?\($0)" } ?? "") → \(Self.outcome(of: $0))" }.joined()
         }
+    }
+
+    /// What a request got, for messages: its status, else its fault, else that nothing was sent
+    /// (never `Optional(200)`).
+    static func outcome(of request: RecordedRequest) -> String {
+        if let status = request.status { return String(status) }
+        if let fault = request.fault { return "fault \(fault)" }
+        return "no response"
     }
 }

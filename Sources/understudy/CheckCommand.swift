@@ -13,7 +13,8 @@ struct CheckCommand: ParsableCommand {
     var paths: [String] = []
 
     func run() throws {
-        let paths = paths.isEmpty ? ["stubs"] : paths
+        let given = paths
+        let paths = DefaultStubPaths.paths(given)
         do {
             let stubs = try StubLoader.load(paths: paths)
             let responses = stubs.stubs.flatMap(\.responses)
@@ -23,6 +24,7 @@ struct CheckCommand: ParsableCommand {
             let dynamic = templated + streamed == 0 ? "" : " (\(templated) templated, \(streamed) streamed response\(streamed == 1 ? "" : "s"))"
             Console.out("understudy check: \(stubs.count) stubs OK in \(paths.joined(separator: " "))\(dynamic)")
         } catch {
+            let error = DefaultStubPaths.explained(error, given: given, command: "check")
             for problem in error.errors {
                 Console.out(problem.description)
             }

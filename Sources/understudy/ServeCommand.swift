@@ -175,7 +175,7 @@ struct ServeCommand: ParsableCommand {
         if detachedChild {
             setsid()  // leave the caller's session, so its terminal's signals do not reach the daemon
         }
-        let stubPaths = paths.isEmpty ? ["stubs"] : paths
+        let stubPaths = DefaultStubPaths.paths(paths)
         let token = adminToken ?? Self.environmentToken
         let descriptors = DescriptorLimit.raise(toServe: maxConnections)
         if let maxConnections, let message = DescriptorLimit.shortfallMessage(descriptors, connections: maxConnections) {
@@ -219,6 +219,7 @@ struct ServeCommand: ParsableCommand {
         do {
             responder = try UnderstudyResponder(stubPaths: stubPaths, configuration: engineConfiguration)
         } catch {
+            let error = DefaultStubPaths.explained(error, given: paths, command: "serve")
             for problem in error.errors { Console.error(problem.description) }
             Console.error("understudy: not serving: \(error.errors.count) error\(error.errors.count == 1 ? "" : "s") in the stub files")
             throw ExitCode(1)

@@ -8,6 +8,7 @@ import json
 import pathlib
 import resource
 import socket
+import subprocess
 import sys
 import tempfile
 import time
@@ -153,6 +154,37 @@ class DynamicResponseTests(unittest.TestCase):
         self.assertEqual(document["seq"], "1")
         self.assertEqual(document["name"], "Ada")
         self.assertRegex(document["uuid"], r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$")
+
+    def test_server_url_names_the_host_the_client_used_when_it_is_this_loopback_listener(self):
+        daemon = self.start()
+
+        def self_url(port, host):
+            status, _, body = call(port, "GET", "/echo/h", headers={"Host": host} if host else None)
+            self.assertEqual(status, 200, body)
+            return json.loads(body)["self"]
+
+        port = daemon.port
+        # curl calling `localhost` sends `Host: localhost:PORT`, as a same-origin-checking client does.
+        curl = subprocess.run(["curl", "-s", "--max-time", "10", f"http://localhost:{port}/echo/h"],
+                              capture_output=True, text=True)
+        self.assertEqual(curl.returncode, 0, curl.stderr)
+        self.assertEqual(json.loads(curl.stdout)["self"], f"http://localhost:{port}/echo/h")
+        for host in (f"localhost:{port}", f"LocalHost:{port}", f"[::1]:{port}", f"127.0.0.2:{port}",
+                     f"api.localhost:{port}", f"127.0.0.1:{port}"):
+            with self.subTest(host=host):
+                self.assertEqual(self_url(port, host), f"http://{host}/echo/h")
+        # Any other host, or a loopback name with another port, gets the listener's own address.
+        for host in ("example.com", f"example.com:{port}", f"localhost:{port + 1 if port < 65535 else 1}",
+                     "localhost", f"[::2]:{port}", f"127.0.0.1.evil.test:{port}", f"localhost:{port}@evil.test",
+                     f"bad host:{port}"):
+            with self.subTest(host=host):
+                self.assertEqual(self_url(port, host), f"http://127.0.0.1:{port}/echo/h")
+        # A session's port: the same rule with the session's own port.
+        status, _, body = call(port, "POST", "/__admin/sessions", body=b"{}", headers={"Content-Type": "application/json"})
+        self.assertEqual(status, 201, body)
+        session = json.loads(body)["port"]  # a session starts with the daemon's file stubs
+        self.assertEqual(self_url(session, f"localhost:{session}"), f"http://localhost:{session}/echo/h")
+        self.assertEqual(self_url(session, f"localhost:{port}"), f"http://127.0.0.1:{session}/echo/h")
 
     def test_the_same_seed_gives_the_same_random_values(self):
         def values(seed):

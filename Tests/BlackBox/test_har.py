@@ -3,9 +3,11 @@ that validates against a HAR 1.2 JSON schema, and a round trip (requests sent â†
 method, URL, headers, bodies, status and order; times follow the journal's monotonic clock."""
 import base64
 import datetime
+import http.client
 import json
 import pathlib
 import tempfile
+import time
 import unittest
 import urllib.parse
 
@@ -206,6 +208,111 @@ class HARTests(unittest.TestCase):
             self.assertEqual(missing.returncode, 1)
             self.assertIn("cannot read", missing.stderr)
 
+
+def journal_time_ms(entry):
+    return parse_time(entry["time"]).timestamp() * 1000
+
+
+class SessionTimesAndStatusTextTests(unittest.TestCase):
+    """Entries of the main port and of sessions created at different times each keep their own time
+    (a session's `elapsedMs` counts from its creation, not from the daemon's start), in the file's HAR
+    and in each port's `GET /__admin/requests.har`; `statusText` is the reason phrase sent."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.work = tempfile.TemporaryDirectory()
+        work = pathlib.Path(cls.work.name)
+        (work / "stubs.json").write_text(json.dumps({"stubs": [
+            {"id": "a", "request": {"path": "/a"}, "responses": [{"status": 200, "body": "a"}]},
+            {"id": "custom", "request": {"path": "/custom"},
+             "responses": [{"status": 202, "statusMessage": "Queued For Later"}]},
+            {"id": "limited", "request": {"path": "/limited"}, "responses": [{"status": 429}]},
+        ]}))
+        cls.journal = work / "journal.jsonl"
+        cls.daemon = Daemon([str(work / "stubs.json"), "--journal", str(cls.journal), "--quiet"], str(work / "stderr"))
+        port = cls.daemon.port
+        cls.sessions = []
+        request(port, "GET", "/a")
+        for _ in range(2):
+            # The gap the bug shows as: a session's entries were placed this much too early. Not a wait for
+            # anything: time has to pass between the main port's first request and each session's creation.
+            cls.let_time_pass(0.4)
+            status, _, body = request(port, "POST", "/__admin/sessions", body=b"{}")
+            assert status == 201, body
+            session = json.loads(body)
+            cls.sessions.append(session)
+            request(session["port"], "GET", "/a")
+            request(session["port"], "GET", "/custom")
+        request(port, "GET", "/custom")
+        request(port, "GET", "/limited")
+        request(port, "GET", "/nothing-here")
+
+    @staticmethod
+    def let_time_pass(seconds):
+        start = time.monotonic()
+        while time.monotonic() - start < seconds:
+            time.sleep(seconds / 4)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.daemon.stop()
+        cls.work.cleanup()
+
+    def journal_lines(self):
+        return [json.loads(line) for line in self.journal.read_text().splitlines() if line.strip()]
+
+    def assert_each_entry_keeps_its_own_time(self, har, journal):
+        entries = har["log"]["entries"]
+        self.assertEqual(len(entries), len(journal))
+        for entry, line in zip(entries, journal):
+            with self.subTest(seq=line["seq"], session=line.get("session")):
+                self.assertEqual(entry["_understudy"].get("session"), line.get("session"))
+                started = parse_time(entry["startedDateTime"]).timestamp() * 1000
+                self.assertAlmostEqual(started, journal_time_ms(line), delta=2.5)
+
+    def test_the_file_places_every_sessions_entries_at_their_own_time(self):
+        journal = self.journal_lines()
+        self.assertEqual({line.get("session") for line in journal}, {None, *[s["id"] for s in self.sessions]})
+        result = run_cli("har", self.journal)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assert_each_entry_keeps_its_own_time(json.loads(result.stdout), journal)
+        # The sessions were created ~0.4 s and ~0.8 s after the first request, and the HAR says so.
+        starts = {(e["_understudy"].get("session"), e["request"]["url"].rsplit("/", 1)[1]): parse_time(e["startedDateTime"])
+                  for e in json.loads(result.stdout)["log"]["entries"]}
+        first = starts[(None, "a")]
+        for index, session in enumerate(self.sessions, start=1):
+            gap = (starts[(session["id"], "a")] - first).total_seconds()
+            self.assertGreaterEqual(gap, 0.4 * index)
+
+    def test_each_ports_admin_export_places_its_entries_at_their_own_time(self):
+        journal = self.journal_lines()
+        for port, session in [(self.daemon.port, None)] + [(s["port"], s["id"]) for s in self.sessions]:
+            with self.subTest(session=session):
+                status, _, body = request(port, "GET", "/__admin/requests.har")
+                self.assertEqual(status, 200, body)
+                self.assert_each_entry_keeps_its_own_time(json.loads(body), [l for l in journal if l.get("session") == session])
+
+    def test_status_text_is_the_reason_phrase_sent(self):
+        result = run_cli("har", self.journal)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        texts = {(e["_understudy"].get("session"), e["request"]["url"].rsplit("/", 1)[1]): e["response"]["statusText"]
+                 for e in json.loads(result.stdout)["log"]["entries"]}
+        self.assertEqual(texts[(None, "a")], "OK")
+        self.assertEqual(texts[(None, "custom")], "Queued For Later")
+        self.assertEqual(texts[(self.sessions[0]["id"], "custom")], "Queued For Later")
+        self.assertEqual(texts[(None, "limited")], "Too Many Requests")
+        self.assertEqual(texts[(None, "nothing-here")], "Not Found")
+        # The phrase the client read off the status line is the one the HAR names.
+        connection = http.client.HTTPConnection("127.0.0.1", self.daemon.port, timeout=10)
+        try:
+            connection.request("GET", "/custom")
+            response = connection.getresponse()
+            response.read()
+            self.assertEqual(response.reason, "Queued For Later")
+        finally:
+            connection.close()
+        status, _, body = request(self.daemon.port, "GET", "/__admin/requests.har?stub=custom")
+        self.assertEqual({e["response"]["statusText"] for e in json.loads(body)["log"]["entries"]}, {"Queued For Later"})
 
 if __name__ == "__main__":
     unittest.main()

@@ -102,6 +102,33 @@ class LoaderTests(unittest.TestCase):
         status, _, body = request(daemon.port, "GET", "/examples/rate-limted")
         self.assertEqual(body.decode().splitlines()[3].split(" ")[1], "example-rate-limited", body)
 
+    def test_without_a_stub_argument_the_missing_default_is_named_with_how_to_pass_another(self):
+        empty = pathlib.Path(self.work.name) / "empty"
+        empty.mkdir()
+        for command in ("serve", "check"):
+            with self.subTest(command=command):
+                result = run_cli(command, *(["--port", "0"] if command == "serve" else []), cwd=empty)
+                self.assertEqual(result.returncode, 1)
+                output = result.stderr if command == "serve" else result.stdout
+                errors = [line for line in output.splitlines() if ": error: " in line]
+                self.assertEqual(errors, [
+                    "stubs:1:1: error: no such file or directory: no stub paths were given, so understudy loaded the "
+                    f"default `stubs` directory of the current directory ({empty.resolve()}); pass stub files or "
+                    f"directories instead, e.g. `understudy {command} path/to/stubs`"])
+        # A path the user typed keeps the short message: they know what they asked for.
+        result = run_cli("check", "stubs", cwd=empty)
+        self.assertIn("stubs:1:1: error: no such file or directory\n", result.stdout)
+
+    def test_setting_an_unknown_scenario_names_the_scenarios_or_says_there_are_none(self):
+        self.write("none.json", {"stubs": [{"id": "plain", "responses": [{}]}]})
+        daemon = self.serve(self.root)
+        status, _, body = request(daemon.port, "PUT", "/__admin/scenarios/nope", body=b'{"state":"Started"}')
+        self.assertEqual((status, json.loads(body)["error"]), (404, "no scenario named `nope`; there are no scenarios"))
+        self.write("auth.json", {"stubs": [{"id": "in", "scenario": "auth", "setState": "In", "responses": [{}]}]})
+        status, _, body = request(daemon.port, "POST", "/__admin/reload")
+        self.assertEqual(status, 200, body)
+        status, _, body = request(daemon.port, "PUT", "/__admin/scenarios/nope", body=b'{"state":"Started"}')
+        self.assertEqual((status, json.loads(body)["error"]), (404, "no scenario named `nope`; scenarios: auth"))
 
 if __name__ == "__main__":
     unittest.main()

@@ -83,6 +83,26 @@ final class HARExportTests: XCTestCase {
         XCTAssertEqual((list[1]["request"] as? [String: Any])?["url"] as? String, "http://127.0.0.1/gone?")
     }
 
+    func testEachSessionsEntriesKeepTheirOwnTimeAndTheSentReasonPhrase() throws {
+        // The main port from the daemon's start, two sessions from their creation (2 s and 5 s later),
+        // then a second daemon run appended to the same file (its seq and clock start again).
+        let lines = """
+        {"seq":1,"time":"2026-11-22T10:00:00.100Z","elapsedMs":100.000,"method":"GET","path":"/a","response":{"status":200,"headers":{},"bodySize":0}}
+        {"seq":1,"session":"s1-aa","time":"2026-11-22T10:00:02.004Z","elapsedMs":4.000,"method":"GET","path":"/a","response":{"status":202,"reason":"Queued","headers":{},"bodySize":0}}
+        {"seq":1,"session":"s2-bb","time":"2026-11-22T10:00:05.007Z","elapsedMs":7.000,"method":"GET","path":"/a","response":{"status":429,"headers":{},"bodySize":0}}
+        {"seq":2,"session":"s1-aa","time":"2026-11-22T10:00:05.504Z","elapsedMs":3504.250,"method":"GET","path":"/a","status":null,"response":null}
+        {"seq":2,"time":"2026-11-22T10:00:06.100Z","elapsedMs":6100.000,"method":"GET","path":"/a","response":{"status":599,"headers":{},"bodySize":0}}
+        {"seq":1,"time":"2026-11-22T11:00:00.050Z","elapsedMs":50.000,"method":"GET","path":"/a","response":{"status":404,"headers":{},"bodySize":0}}
+        """
+        let list = entries(jsonObject(try HARExport.har(fromJournalLines: Array(lines.utf8))))
+        XCTAssertEqual(list.map { $0["startedDateTime"] as? String }, [
+            "2026-11-22T10:00:00.100Z", "2026-11-22T10:00:02.004Z", "2026-11-22T10:00:05.007Z",
+            "2026-11-22T10:00:05.504Z", "2026-11-22T10:00:06.100Z", "2026-11-22T11:00:00.050Z",
+        ])
+        XCTAssertEqual(list.map { ($0["response"] as? [String: Any])?["statusText"] as? String },
+                       ["OK", "Queued", "Too Many Requests", "", "Server Error", "Not Found"])
+    }
+
     func testLinesThatAreNotJournalEntriesAreRefusedByNumber() {
         for (text, line) in [("{\"seq\":1,\"method\":\"GET\",\"path\":\"/\"}\n[1]\n", 2), ("nope", 1), ("{\"seq\":1}", 1)] {
             XCTAssertThrowsError(try HARExport.har(fromJournalLines: Array(text.utf8))) { error in

@@ -16,7 +16,10 @@ extension StubEngine {
 
     func setScenario(_ name: String, _ body: [UInt8]) -> HTTPResponse {
         guard let states = scenarios.knownStates[name] else {
-            return AdminResponse.error(404, "no scenario named `\(name)`; scenarios: \(scenarios.names.joined(separator: ", "))")
+            // An empty list after "scenarios:" reads like a truncated message: say there are none.
+            let known = scenarios.names.isEmpty ? "there are no scenarios"
+                : "scenarios: " + scenarios.names.joined(separator: ", ")
+            return AdminResponse.error(404, "no scenario named `\(name)`; \(known)")
         }
         guard let value = JSONValue.parse(body), case .object(let members) = value else {
             return AdminResponse.error(400, "body must be a JSON object like {\"state\":\"Started\"}")

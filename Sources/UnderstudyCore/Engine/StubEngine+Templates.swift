@@ -28,7 +28,7 @@ extension StubEngine {
                 headers: inout HTTPHeaders, body: inout [UInt8], streaming: inout ResponseStreaming?) {
         // `{{server.url}}` is the URL this request arrived on: the HTTPS one for a TLS request.
         let arrivedOn = request.isSecure ? (secureServerURL ?? serverURL) : serverURL
-        let context = TemplateContext(match: MatchContext(request), serverURL: arrivedOn ?? Self.baseURL(fromHostOf: request),
+        let context = TemplateContext(match: MatchContext(request), listenerURL: arrivedOn ?? Self.baseURL(fromHostOf: request),
                                       now: configuration.clock.now.timeIntervalSince1970,
                                       seq: journal.nextSeq, generator: templateGenerator)
         template.render(response, into: &headers, body: &body, stream: &streaming, context)

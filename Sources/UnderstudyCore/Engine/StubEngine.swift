@@ -29,6 +29,9 @@ public final class StubEngine {
     let startNanoseconds: UInt64
     /// Requests handed to the transport whose journal entry waits for their answer (a delay).
     @exclusivity(unchecked) var awaitingDelivery = 0
+    /// The non-standard reason phrase of the response being committed (see
+    /// ``JournalTicket/sentReason``); nil between commits.
+    @exclusivity(unchecked) var sentReason: String?
     /// Tickets issued before, reused once committed and held by no one else (see ``issueTicket(_:)``).
     @exclusivity(unchecked) private var spareTickets: [JournalTicket] = []
     /// The slot of `spareTickets` the next request tries.
@@ -76,7 +79,7 @@ public final class StubEngine {
     /// carrying out its fault) would: for callers without a transport.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
         let (response, ticket) = handle(request, awaitingDelivery: true)
-        ticket?.commit(.planned(response))
+        ticket?.commit(planned: response)
         return response
     }
 
@@ -107,7 +110,7 @@ public final class StubEngine {
     /// Journals a request the transport refused (oversized body, say) and returns what to send.
     public func reject(_ request: HTTPRequest, status: Int, reason: String) -> HTTPResponse {
         let (response, ticket) = reject(request, status: status, reason: reason, awaitingDelivery: true)
-        ticket?.commit(.planned(response))
+        ticket?.commit(planned: response)
         return response
     }
 
@@ -268,7 +271,7 @@ public final class StubEngine {
         record.arrivalMilliseconds = Int64((configuration.clock.now.timeIntervalSince1970 * 1000).rounded(.down))
         let ticket = issueTicket(record)  // the record moves into the ticket
         guard awaitingDelivery else {
-            ticket.commit(.planned(response))
+            ticket.commit(planned: response)
             return (response, nil)
         }
         return (response, ticket)
@@ -305,7 +308,7 @@ public final class StubEngine {
     /// `seq` is given now, so the JSONL file is in `seq` order; `time` and `elapsedMs` are the
     /// arrival's, `outcomeMs` is now.
     /// The record is consumed: its request moves into the entry.
-    func record(_ record: consuming JournalRecord, _ delivery: Delivery) {
+    func record(_ record: consuming JournalRecord, _ delivery: Delivery, reason: String? = nil) {
         let milliseconds = record.arrivalMilliseconds
         let second = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
         if second != cachedSecond {
@@ -318,7 +321,7 @@ public final class StubEngine {
         let outcomeElapsed = configuration.clock.monotonicNanoseconds &- startNanoseconds
         let seq = journal.nextSeq
         let line = JournalEntry.encode(seq: seq, session: configuration.sessionID, timePrefix: cachedTimePrefix, milliseconds: fraction,
-                                       record: record, delivery: delivery, outcomeElapsed: outcomeElapsed,
+                                       record: record, delivery: delivery, reason: reason, outcomeElapsed: outcomeElapsed,
                                        bodyLimit: configuration.journalBodyLimit, into: lineBuffer,
                                        reusing: journal.takeLineToEvict())
         let entry = JournalEntry(seq: seq, request: record.request, matched: record.matched, stubID: record.stubID,

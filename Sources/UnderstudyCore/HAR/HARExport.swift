@@ -15,9 +15,13 @@ import Darwin
 /// it journal entries as JSON objects (the documented journal line shape), so the file and the live
 /// journal convert identically.
 ///
-/// Times: `startedDateTime` is the first entry's wall-clock `time` carried forward by the journal's
-/// monotonic `elapsedMs`, so gaps between requests are the server's monotonic gaps even if the
-/// wall clock stepped. `timings.wait` is how long the server held the request (`outcomeMs -
+/// Times: `elapsedMs` counts from the start of the engine that journaled the entry, the main port's
+/// or a session's (from its creation), so each entry is placed on its own engine's clock:
+/// `startedDateTime` is the wall-clock `time` of that engine's first entry carried forward by the
+/// entry's monotonic `elapsedMs`. Gaps between one engine's requests are the server's monotonic
+/// gaps even if the wall clock stepped, and entries of sessions created at different times keep
+/// their own times. `statusText` is the reason phrase sent: the journal's `response.reason` when
+/// the phrase was not the standard one, else the standard phrase for the status. `timings.wait` is how long the server held the request (`outcomeMs -
 /// elapsedMs`, or `delayMs` in journals without `outcomeMs`); the journal records no network time,
 /// so `send` and `receive` are 0.
 public enum HARExport {
@@ -28,8 +32,8 @@ public enum HARExport {
     /// A HAR 1.2 document for `entries` (journal entry objects, ascending `seq`). `defaultHost` is
     /// used for the URL of a request that carried no `Host` header.
     public static func document(entries: [JSONValue], defaultHost: String = "127.0.0.1") -> JSONValue {
-        let anchor = wallClockAnchor(entries)
-        let harEntries = entries.map { entry(for: $0, anchor: anchor, defaultHost: defaultHost) }
+        var anchors = ClockAnchors()
+        let harEntries = entries.map { entry(for: $0, anchor: anchors.anchor(for: $0), defaultHost: defaultHost) }
         return .object([
             JSONMember("log", .object([
                 JSONMember("version", .string("1.2")),
@@ -88,15 +92,27 @@ public enum HARExport {
 
     // MARK: - One entry
 
-    /// Wall-clock milliseconds at the journal's `elapsedMs` zero, from the first entry that has both.
-    static func wallClockAnchor(_ entries: [JSONValue]) -> Double? {
-        for entry in entries {
-            if let time = entry["time"]?.stringValue, let wall = TimeFormatting.parseISO8601Milliseconds(time),
-               let elapsed = entry["elapsedMs"]?.doubleValue {
-                return wall - elapsed
+    /// Wall-clock milliseconds at each engine's `elapsedMs` zero. Entries of the main port have no
+    /// `session`; each session's carry its id. An engine's anchor comes from its first entry that
+    /// has both `time` and `elapsedMs`; a `seq` that does not increase (a journal file appended to
+    /// by a later daemon run, whose clock starts again) takes a new anchor.
+    struct ClockAnchors {
+        private var anchors: [String: (anchor: Double, lastSeq: Double)] = [:]
+
+        mutating func anchor(for entry: JSONValue) -> Double? {
+            let clock = entry["session"]?.stringValue ?? ""
+            let seq = entry["seq"]?.doubleValue ?? 0
+            if let known = anchors[clock], seq > known.lastSeq {
+                anchors[clock]?.lastSeq = seq
+                return known.anchor
             }
+            guard let time = entry["time"]?.stringValue, let wall = TimeFormatting.parseISO8601Milliseconds(time),
+                  let elapsed = entry["elapsedMs"]?.doubleValue else {
+                return anchors[clock]?.anchor
+            }
+            anchors[clock] = (wall - elapsed, seq)
+            return wall - elapsed
         }
-        return nil
     }
 
     static func entry(for journal: JSONValue, anchor: Double?, defaultHost: String) -> JSONValue {
@@ -175,7 +191,7 @@ public enum HARExport {
         }
         var members = [
             JSONMember("status", .int(statusValue.map { Int($0) } ?? 0)),
-            JSONMember("statusText", .string("")),
+            JSONMember("statusText", .string(statusValue.map { sent?["reason"]?.stringValue ?? ReasonPhrase.of(Int($0)) } ?? "")),
             JSONMember("httpVersion", .string("HTTP/1.1")),
             JSONMember("cookies", .array([])),
             JSONMember("headers", .array(headers.map(nameValue))),

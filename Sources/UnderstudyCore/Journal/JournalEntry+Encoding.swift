@@ -15,9 +15,10 @@ extension JournalEntry {
     /// `buffer` is scratch space, reused across calls; the line is returned as an array of
     /// exactly its size, in `spare`'s storage when that fits (see
     /// ``JournalLineBuffer/bytes(reusing:)``). `session` is the id of the session whose engine
-    /// journals the entry (absent on the main port).
+    /// journals the entry (absent on the main port). `reason` is the status line's phrase when it
+    /// was not the standard one (`response.reason`).
     static func encode(seq: Int, session: String? = nil, timePrefix: String, milliseconds: Int, record: JournalRecord,
-                       delivery: Delivery, outcomeElapsed: UInt64, bodyLimit: Int, into buffer: JournalLineBuffer,
+                       delivery: Delivery, reason: String? = nil, outcomeElapsed: UInt64, bodyLimit: Int, into buffer: JournalLineBuffer,
                        reusing spare: consuming [UInt8] = []) -> [UInt8] {
         let request = record.request
         let out = buffer
@@ -70,6 +71,7 @@ extension JournalEntry {
         out.append(#","outcomeMs":"# as StaticString); elapsed(outcomeElapsed, into: out)
         if let status = delivery.status {
             out.append(#","response":{"status":"# as StaticString); out.threeDigits(status)
+            if let reason { out.append(#","reason":"# as StaticString); out.appendJSONString(reason) }
             out.append(#","headers":"# as StaticString)
             if let raw = delivery.rawHeaders { encodeHeaders(raw, into: out) } else { encodeHeaders(delivery.headers, into: out) }
             out.append(#","bodySize":"# as StaticString); out.int(delivery.body.count)

@@ -16,6 +16,15 @@ public final class JournalTicket {
     /// Whether the entry has been written; later commits are ignored, so a request is journaled
     /// exactly once whichever of its endings is reported first.
     @exclusivity(unchecked) public private(set) var isCommitted = false
+    /// The reason phrase of the status line sent, set by the transport just before ``commit(_:)``
+    /// only when it was not the standard one (a stub's `statusMessage`, libevent's own error
+    /// pages); journaled as `response.reason`. Not a ``Delivery`` field (one there is copied with
+    /// every delivery: +330 instructions per request measured) nor a stored property (a bigger
+    /// ticket for every request): it is held by the engine until the commit that follows.
+    public var sentReason: String? {
+        get { engine?.sentReason }
+        set { engine?.sentReason = newValue }
+    }
 
     init(engine: StubEngine, record: consuming JournalRecord) {
         self.engine = engine
@@ -33,13 +42,28 @@ public final class JournalTicket {
     }
 
     /// Writes the journal entry (memory, then the journal sink) for `delivery`, once.
+    /// ``sentReason`` is used once and cleared here, so the next request starts without one and
+    /// the common path (no phrase) never stores to it.
     public func commit(_ delivery: Delivery) {
         guard !isCommitted, let engine else { return }
         isCommitted = true
         self.engine = nil
         engine.awaitingDelivery -= 1
+        let reason = engine.sentReason
+        if reason != nil { engine.sentReason = nil }
         guard let record = record.take() else { return }
-        engine.record(record, delivery)
+        if let reason {
+            engine.record(record, delivery, reason: reason)
+        } else {
+            engine.record(record, delivery)
+        }
+    }
+
+    /// Commits what sending `response` as it stands amounts to (``Delivery/planned(_:)``), its
+    /// reason phrase included, for callers without a transport.
+    func commit(planned response: HTTPResponse) {
+        if let reason = response.reason { sentReason = reason }
+        commit(.planned(response))
     }
 }
 

@@ -9,7 +9,7 @@ import Mustache
 final class TemplateContext {
     let match: MatchContext
     /// The scheme, host and port the request arrived on, from the transport (see ``UnderstudyResponder/serverURL``).
-    let serverURL: String
+    let listenerURL: String
     /// Seconds since 1970 when the request was answered.
     let now: Double
     /// The journal `seq` the request gets.
@@ -19,10 +19,10 @@ final class TemplateContext {
     /// Set only when validating a template at load time.
     let problems: TemplateProblems?
 
-    init(match: MatchContext, serverURL: String, now: Double, seq: Int, generator: SeededGenerator,
+    init(match: MatchContext, listenerURL: String, now: Double, seq: Int, generator: SeededGenerator,
          problems: TemplateProblems? = nil) {
         self.match = match
-        self.serverURL = serverURL
+        self.listenerURL = listenerURL
         self.now = now
         self.seq = seq
         self.generator = generator
@@ -31,11 +31,17 @@ final class TemplateContext {
 
     /// A context with no request, for checking a template's names at load time.
     static func probe(_ problems: TemplateProblems) -> TemplateContext {
-        TemplateContext(match: MatchContext(HTTPRequest(method: "GET", path: "/")), serverURL: "http://127.0.0.1:0",
+        TemplateContext(match: MatchContext(HTTPRequest(method: "GET", path: "/")), listenerURL: "http://127.0.0.1:0",
                         now: 0, seq: 1, generator: SeededGenerator(seed: 0), problems: problems)
     }
 
     var isProbe: Bool { problems != nil }
+
+    /// `{{server.url}}`: the listener's URL, named by the request's host when that is a loopback
+    /// name of this listener (see ``ServerURL``). Worked out only for templates that use it.
+    var serverURL: String {
+        ServerURL.arrivedOn(listenerURL, hostHeader: match.request.headers["Host"])
+    }
 
     /// The root every template name starts from.
     var root: TemplateNode { TemplateNode(.root, self) }

@@ -96,7 +96,8 @@ public final class WeatherClient: Sendable {
         var request = URLRequest(url: baseURL.appendingPathComponent("oauth/token"))
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = try JSONEncoder().encode(["refresh_token": await tokens.refreshToken])
+        // A `let` of a Sendable type: read without hopping onto the actor.
+        request.httpBody = try JSONEncoder().encode(["refresh_token": tokens.refreshToken])
         let (data, response) = try await session.data(for: request)
         guard (response as? HTTPURLResponse)?.statusCode == 200 else { throw WeatherError.unauthorized }
         struct Answer: Decodable { var access_token: String }

@@ -1,23 +1,19 @@
 /// Standard reason phrases. evhttp's own table stops at 417 and 505, so a stub's 429 would go
 /// out as "429 Client Error"; clients ignore the phrase, but people reading traces do not.
-enum ReasonPhrase {
-    static func of(_ status: Int) -> String {
+///
+/// Here rather than in the transport so the HAR export names the phrase the transport sent (the
+/// journal records a phrase only when it is not this one).
+public enum ReasonPhrase {
+    /// The standard phrase for `status` ("Too Many Requests" for 429; the class's name for a code
+    /// without one).
+    public static func of(_ status: Int) -> String {
         staticPhrase(status).description
-    }
-
-    /// The phrase libevent 2.1's own table gives `status`, for the error pages it sends itself.
-    static func libevent(_ status: Int) -> String {
-        switch status {
-        case 400: return "Bad Request"
-        case 413: return "Request Entity Too Large"
-        case 431: return "Client Error"
-        default: return of(status)
-        }
     }
 
     /// The phrase as a static C string: a reply's status line is made from it on every request,
     /// and a `String` would be copied into a fresh C array each time.
-    static func staticPhrase(_ status: Int) -> StaticString {
+    @inlinable
+    public static func staticPhrase(_ status: Int) -> StaticString {
         switch status {
         case 100: "Continue"
         case 101: "Switching Protocols"
@@ -81,12 +77,5 @@ enum ReasonPhrase {
         case 400..<500: "Client Error"
         default: "Server Error"
         }
-    }
-
-    /// Calls `body` with `reason` (a stub's own phrase) or the standard phrase for `status`, as a C string.
-    static func withCString<Result>(_ status: Int, reason: String?, _ body: (UnsafePointer<CChar>) -> Result) -> Result {
-        if let reason { return reason.withCString(body) }
-        let phrase = staticPhrase(status)
-        return phrase.utf8Start.withMemoryRebound(to: CChar.self, capacity: phrase.utf8CodeUnitCount + 1, body)
     }
 }
