@@ -2,8 +2,8 @@ extension Error {
     /// Whether this error is the HTTP error `error` stands for — the same status code, whatever
     /// payload either carries: `error.is(.tooManyRequests())` holds for every 429.
     ///
-    /// The same test as a pattern, for `catch` and `switch`, is Swift's enum case pattern without
-    /// a binding, which also ignores the payload: `catch HTTPClientError.tooManyRequests { ... }`.
+    /// The same test as a pattern, for `catch` and `switch`, ignores the details too:
+    /// `catch HTTPClientError.tooManyRequests { ... }`, `catch HTTPClientError.forbidden { ... }`.
     public func `is`(_ error: HTTPClientError) -> Bool {
         (self as? HTTPClientError) == error
     }

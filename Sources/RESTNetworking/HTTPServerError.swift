@@ -1,73 +1,79 @@
-/// A 5xx response, as an error. Equal to another when the status codes are equal, whatever
-/// `retryAfter` says (see `HTTPError`).
-public enum HTTPServerError: HTTPError {
-    /// 500 Internal Server Error.
-    case internalServerError
-    /// 501 Not Implemented.
-    case notImplemented
-    /// 502 Bad Gateway.
-    case badGateway
-    /// 503. `retryAfter` is the wait the server asked for, in seconds, or `nil` when it gave none.
-    case serviceUnavailable(retryAfter: TimeInterval? = nil)
-    /// 504 Gateway Timeout.
-    case gatewayTimeout
-    /// 505 HTTP Version Not Supported.
-    case httpVersionNotSupported
-    /// 506 Variant Also Negotiates.
-    case variantAlsoNegotiates
-    /// 507 Insufficient Storage.
-    case insufficientStorage
-    /// 508 Loop Detected.
-    case loopDetected
-    /// 510 Not Extended.
-    case notExtended
-    /// 511 Network Authentication Required.
-    case networkAuthenticationRequired
-    /// Any other 5xx code.
-    case other(statusCode: Int)
-
-    private static let byCode: [Int: HTTPServerError] = [
-        500: .internalServerError, 501: .notImplemented, 502: .badGateway, 504: .gatewayTimeout,
-        505: .httpVersionNotSupported, 506: .variantAlsoNegotiates, 507: .insufficientStorage,
-        508: .loopDetected, 510: .notExtended, 511: .networkAuthenticationRequired,
-    ]
+/// A 5xx response, as an error: its status code, the wait a 503 asked for, and the response's
+/// header fields. Equal to another when the status codes are equal, whatever else either
+/// carries (see `HTTPError`). Named like `HTTPClientError`: `.badGateway`,
+/// `.serviceUnavailable()`, `.other(statusCode:)`.
+public struct HTTPServerError: HTTPError {
+    public let statusCode: Int
+    public let retryAfter: TimeInterval?
+    public let headers: HTTPHeaderFields
 
     /// The error for a 5xx status code, or `nil` outside 500–599.
-    public init?(statusCode: Int, retryAfter: TimeInterval? = nil) {
+    public init?(statusCode: Int, retryAfter: TimeInterval? = nil, headers: HTTPHeaderFields = HTTPHeaderFields()) {
         guard (500...599).contains(statusCode) else { return nil }
-        if statusCode == 503 {
-            self = .serviceUnavailable(retryAfter: retryAfter)
-        } else {
-            self = Self.byCode[statusCode] ?? .other(statusCode: statusCode)
-        }
+        self.statusCode = statusCode
+        self.retryAfter = retryAfter
+        self.headers = headers
     }
 
-    public var statusCode: Int {
-        switch self {
-        case .internalServerError: 500
-        case .notImplemented: 501
-        case .badGateway: 502
-        case .serviceUnavailable: 503
-        case .gatewayTimeout: 504
-        case .httpVersionNotSupported: 505
-        case .variantAlsoNegotiates: 506
-        case .insufficientStorage: 507
-        case .loopDetected: 508
-        case .notExtended: 510
-        case .networkAuthenticationRequired: 511
-        case let .other(code): code
-        }
+    private init(_ statusCode: Int) {
+        self.statusCode = statusCode
+        self.retryAfter = nil
+        self.headers = HTTPHeaderFields()
     }
 
-    public var retryAfter: TimeInterval? {
-        if case let .serviceUnavailable(retryAfter) = self { return retryAfter }
-        return nil
+    /// 500 Internal Server Error.
+    public static let internalServerError = HTTPServerError(500)
+    /// 501 Not Implemented.
+    public static let notImplemented = HTTPServerError(501)
+    /// 502 Bad Gateway.
+    public static let badGateway = HTTPServerError(502)
+    /// 504 Gateway Timeout.
+    public static let gatewayTimeout = HTTPServerError(504)
+    /// 505 HTTP Version Not Supported.
+    public static let httpVersionNotSupported = HTTPServerError(505)
+    /// 506 Variant Also Negotiates.
+    public static let variantAlsoNegotiates = HTTPServerError(506)
+    /// 507 Insufficient Storage.
+    public static let insufficientStorage = HTTPServerError(507)
+    /// 508 Loop Detected.
+    public static let loopDetected = HTTPServerError(508)
+    /// 510 Not Extended.
+    public static let notExtended = HTTPServerError(510)
+    /// 511 Network Authentication Required.
+    public static let networkAuthenticationRequired = HTTPServerError(511)
+
+    /// 503. `retryAfter` is the wait the server asked for, in seconds, or `nil` when it gave none.
+    public static func serviceUnavailable(retryAfter: TimeInterval? = nil) -> HTTPServerError {
+        HTTPServerError(statusCode: 503, retryAfter: retryAfter)!
+    }
+
+    /// Any 5xx code (outside 500–599 is a programming error).
+    public static func other(statusCode: Int) -> HTTPServerError {
+        guard let error = HTTPServerError(statusCode: statusCode) else {
+            preconditionFailure("HTTPServerError.other(statusCode:) takes a 5xx code, not \(statusCode)")
+        }
+        return error
     }
 
     public var description: String {
-        switch self {
-        case let .serviceUnavailable(retryAfter?): "HTTP 503 serviceUnavailable (Retry-After \(retryAfter)s)"
-        default: "HTTP \(statusCode) (\(HTTPURLResponse.localizedString(forStatusCode: statusCode)))"
+        if let retryAfter {
+            return "HTTP \(statusCode) (\(HTTPURLResponse.localizedString(forStatusCode: statusCode))) (Retry-After \(retryAfter)s)"
         }
+        return "HTTP \(statusCode) (\(HTTPURLResponse.localizedString(forStatusCode: statusCode)))"
     }
+
+    /// `catch HTTPServerError.badGateway`: any error with that status code.
+    public static func ~= (pattern: HTTPServerError, value: any Error) -> Bool {
+        (value as? HTTPServerError)?.statusCode == pattern.statusCode
+    }
+
+    /// `case .serviceUnavailable:` in a `switch` over an `HTTPServerError`.
+    public static func ~= (pattern: (TimeInterval?) -> HTTPServerError, value: HTTPServerError) -> Bool {
+        value.statusCode == pattern(nil).statusCode
+    }
+}
+
+/// `catch HTTPServerError.serviceUnavailable` (no parentheses): every 503.
+public func ~= (pattern: (TimeInterval?) -> HTTPServerError, value: any Error) -> Bool {
+    (value as? HTTPServerError)?.statusCode == pattern(nil).statusCode
 }

@@ -7,14 +7,15 @@ extension HTTPURLResponse {
         return RetryAfter.seconds(from: header, responseDate: responseDate, now: now)
     }
 
-    /// The `HTTPError` this response stands for (with any `Retry-After` it carries), or `nil`
-    /// when its status is not 4xx/5xx.
+    /// The `HTTPError` this response stands for, with its header fields and any `Retry-After`
+    /// of a 429, 503 or 403, or `nil` when its status is not 4xx/5xx.
     public func httpError(now: Date = Date()) -> (any HTTPError)? {
         guard (400...599).contains(statusCode) else { return nil }
-        let retryAfter = (statusCode == 429 || statusCode == 503) ? retryAfterSeconds(now: now) : nil
-        if let clientError = HTTPClientError(statusCode: statusCode, retryAfter: retryAfter) {
+        let retryAfter = (statusCode == 429 || statusCode == 503 || statusCode == 403) ? retryAfterSeconds(now: now) : nil
+        let headers = HTTPHeaderFields(self)
+        if let clientError = HTTPClientError(statusCode: statusCode, retryAfter: retryAfter, headers: headers) {
             return clientError
         }
-        return HTTPServerError(statusCode: statusCode, retryAfter: retryAfter)
+        return HTTPServerError(statusCode: statusCode, retryAfter: retryAfter, headers: headers)
     }
 }

@@ -12,7 +12,7 @@
 /// - **Spent**: everyone waits for the reset; then the budget is unknown again.
 /// - **No rate-limit fields** in the answer to an unknown budget: the host is unlimited, and
 ///   requests go out at once (until an answer does carry fields).
-/// - `Retry-After` on a 429/503 spends the budget until it passes.
+/// - `Retry-After` on a 429, 503 or 403 spends the budget until it passes.
 /// - A budget announced without a reset is taken to reset one second after the answer (rather
 ///   than probing a server that says "0 left" as fast as it answers).
 /// - `maxInFlight` caps requests on the wire, whatever the budget.

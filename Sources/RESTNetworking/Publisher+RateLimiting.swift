@@ -1,9 +1,11 @@
 extension Publisher where Output == HTTPResponseOutput, Failure == any Error {
-    /// On `429 Too Many Requests`, waits what the server's `Retry-After` asks and sends the
-    /// request again, up to `maxRetries` times. If the server asks for longer than
-    /// `maxSecondsToWait`, fails with the 429 at once rather than retrying early. Without
-    /// `Retry-After`, backs off exponentially with jitter, capped by `maxSecondsToWait`.
-    /// Other errors (401, 5xx…) pass through untouched. See `RateLimitPolicy`.
+    /// On a rate-limit refusal (a 429; a 403 or 503 with `Retry-After`; a 403 with
+    /// `X-RateLimit-Remaining: 0`, as GitHub sends), waits what the server asks (`Retry-After`,
+    /// else the announced reset, seconds or epoch) and sends the request again, up to
+    /// `maxRetries` times. If the server asks for longer than `maxSecondsToWait`, fails with the
+    /// refusal at once rather than retrying early. Without either, backs off exponentially with
+    /// jitter, capped by `maxSecondsToWait`. Other errors (401, a plain 403, 5xx…) pass through
+    /// untouched. See `RateLimitPolicy`.
     public func respondToRateLimiting(maxRetries: Int = 1, maxSecondsToWait: TimeInterval = 1,
                                       scheduler: any RetryScheduler = .system,
                                       onRetry: RetryObserver? = nil) -> HTTPRequestPublisher {

@@ -9,8 +9,15 @@ import RawStructuredFieldValues
 ///   and `t` seconds until the quota resets) and `RateLimit-Policy: "default";q=100;w=60` (each
 ///   policy's quota `q` per window `w`). The draft's earlier dictionary form
 ///   `RateLimit: limit=100, remaining=5, reset=30` is read too.
-/// - `Retry-After` on a 429 or 503: the server wants nothing before then, so the budget counts
-///   as spent until it passes.
+/// - `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset`: GitHub's and many other
+///   APIs' fields. The reset comes in two forms, told apart by magnitude: a value of 10⁹ or more
+///   is a Unix epoch in seconds (GitHub: docs.github.com/en/rest/using-the-rest-api/rate-limits-for-the-rest-api;
+///   Twitter/X), measured from the response's `Date` (or, without one, the local clock); a smaller
+///   one is seconds from now (10⁹ seconds is 31 years, no window is that long, and every epoch
+///   since September 2001 is larger). Discord's `X-RateLimit-Reset-After` (seconds, fractional)
+///   is preferred to `X-RateLimit-Reset` when both are given.
+/// - `Retry-After` on a 429, 503 or 403: the server wants nothing before then, so the budget
+///   counts as spent until it passes.
 ///
 /// When several limits are given (several policies, or both forms), the binding one wins: the
 /// fewest remaining, and of those the latest reset.
@@ -38,16 +45,33 @@ public struct RateLimitFields: Sendable, Equatable {
 
     /// The fields of `response` (empty when it carries none).
     public init(response: HTTPURLResponse, now: Date = Date()) {
-        self.init(header: { response.value(forHTTPHeaderField: $0) }, statusCode: response.statusCode,
+        self.init(header: { response.value(forHTTPHeaderField: $0) }, statusCode: response.statusCode, now: now,
                   retryAfter: { response.retryAfterSeconds(now: now) })
     }
 
+    /// The fields of the headers an `HTTPError` kept.
+    public init(headers: HTTPHeaderFields, statusCode: Int, now: Date = Date()) {
+        self.init(header: { headers[$0] }, statusCode: statusCode, now: now, retryAfter: {
+            guard let value = headers["Retry-After"] else { return nil }
+            let responseDate = headers["Date"].flatMap { HTTPDate.parse($0, now: now) }
+            return RetryAfter.seconds(from: value, responseDate: responseDate, now: now)
+        })
+    }
+
     /// The fields given header lookup by name (case-insensitive is the caller's business).
-    init(header: (String) -> String?, statusCode: Int, retryAfter: () -> TimeInterval?) {
+    init(header: (String) -> String?, statusCode: Int, now: Date, retryAfter: () -> TimeInterval?) {
         var limits: [Limit] = []
         if let remaining = header("RateLimit-Remaining").flatMap(Self.headerInteger) {
             limits.append(Limit(policy: nil, quota: header("RateLimit-Limit").flatMap(Self.headerInteger), remaining: remaining,
                                 reset: header("RateLimit-Reset").flatMap(Self.headerSeconds)))
+        }
+        if let remaining = header("X-RateLimit-Remaining").flatMap(Self.headerInteger) {
+            var reset = header("X-RateLimit-Reset-After").flatMap(Self.headerSeconds)
+            if reset == nil, let value = header("X-RateLimit-Reset").flatMap(Self.headerSeconds) {
+                reset = Self.secondsOrEpoch(value, responseDate: header("Date").flatMap { HTTPDate.parse($0, now: now) }, now: now)
+            }
+            limits.append(Limit(policy: header("X-RateLimit-Resource"), quota: header("X-RateLimit-Limit").flatMap(Self.headerInteger),
+                                remaining: remaining, reset: reset))
         }
         if let field = header("RateLimit") {
             let quotas = header("RateLimit-Policy").map(Self.policyQuotas) ?? [:]
@@ -58,7 +82,7 @@ public struct RateLimitFields: Sendable, Equatable {
         } else {
             self.init()
         }
-        if statusCode == 429 || statusCode == 503 {
+        if statusCode == 429 || statusCode == 503 || statusCode == 403 {
             self.retryAfter = retryAfter()
         }
     }
@@ -128,8 +152,19 @@ public struct RateLimitFields: Sendable, Equatable {
         }
     }
 
+    /// Values this large are Unix epochs (any moment after 2001-09-09); smaller ones are seconds.
+    static let epochThreshold: TimeInterval = 1_000_000_000
+
+    /// `X-RateLimit-Reset` as seconds from the response: an epoch is measured from the
+    /// response's `Date` (so a skewed local clock does not matter) or, without one, from `now`;
+    /// an epoch already past means 0.
+    static func secondsOrEpoch(_ value: TimeInterval, responseDate: Date?, now: Date) -> TimeInterval {
+        guard value >= epochThreshold else { return value }
+        return max(0, value - (responseDate ?? now).timeIntervalSince1970)
+    }
+
     /// A plain header's non-negative integer (`RateLimit-Remaining: 4`).
-    private static func headerInteger(_ text: String) -> Int? {
+    static func headerInteger(_ text: String) -> Int? {
         Int(text.trimmingCharacters(in: .whitespaces)).map { max(0, $0) }
     }
 

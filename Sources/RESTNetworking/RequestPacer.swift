@@ -1,8 +1,10 @@
 /// Paces requests to what the server says its rate limit is, so the 429 never comes.
 ///
-/// Every response's `RateLimit-*` fields — Understudy's `RateLimit-Limit/Remaining/Reset`, or
-/// the IETF draft's structured `RateLimit`/`RateLimit-Policy` (see `RateLimitFields`) — and the
-/// `Retry-After` of a 429/503 update a budget per host. When the budget is spent, further
+/// Every response's rate-limit fields — Understudy's `RateLimit-Limit/Remaining/Reset`, the
+/// IETF draft's structured `RateLimit`/`RateLimit-Policy`, or GitHub's and others'
+/// `X-RateLimit-Limit/Remaining/Reset` with the reset as seconds or as a Unix epoch (see
+/// `RateLimitFields`) — and the `Retry-After` of a 429, 503 or 403 update a budget per host;
+/// when several are given, the most restrictive wins. When the budget is spent, further
 /// requests to that host are held until the reset, then go out again. The rules are
 /// `HostPacing`'s: conservative, so a wrong guess costs a wait, never a refusal.
 ///

@@ -157,12 +157,33 @@ public struct Stub: Sendable {
         return stub
     }
 
-    /// `rateLimit`: at most `limit` requests per `window` seconds; the rest get 429.
+    /// `rateLimit`: at most `limit` requests per `window` seconds; the rest are refused (429
+    /// unless `status` says otherwise).
+    ///
+    /// - Parameters:
+    ///   - limit: how many requests a window admits.
+    ///   - window: the window, in seconds.
+    ///   - retryAfter: how the refusal's `Retry-After` is written (default: whole seconds).
+    ///   - algorithm: sliding window (default) or token bucket.
+    ///   - headers: the rate-limit headers' dialect (default `.ietf`); `.github` also makes
+    ///     `retryAfter` default to `.none`, as GitHub's primary limit sends none.
+    ///   - status: the refusal's status: 429, 403 or 503.
+    ///   - name: GitHub's `X-RateLimit-Resource` / the draft's policy name.
+    ///   - refusal: the refusal's body (default: a sentence naming the limit).
     public func rateLimit(_ limit: Int, per window: Double, retryAfter: RateLimitRetryAfter? = nil,
-                          algorithm: RateLimitAlgorithm? = nil) -> Stub {
+                          algorithm: RateLimitAlgorithm? = nil, headers: RateLimitHeaders? = nil,
+                          status: Int? = nil, name: String? = nil, refusal: RateLimitRefusal? = nil) -> Stub {
         var rule: JSONValue = ["limit": JSONValue(limit), "window": JSONValue(window)]
         if let retryAfter { rule = rule.setting("retryAfter", to: .string(retryAfter.rawValue)) }
         if let algorithm { rule = rule.setting("algorithm", to: .string(algorithm.rawValue)) }
+        if let headers { rule = rule.setting("headers", to: .string(headers.rawValue)) }
+        if let status { rule = rule.setting("status", to: JSONValue(status)) }
+        if let name { rule = rule.setting("name", to: .string(name)) }
+        switch refusal {
+        case .text(let text)?: rule = rule.setting("body", to: .string(text))
+        case .json(let value)?: rule = rule.setting("json", to: value)
+        case nil: break
+        }
         return setting("rateLimit", rule)
     }
 
@@ -176,7 +197,7 @@ public struct Stub: Sendable {
         case exhaust
     }
 
-    /// How a rate limit's 429 writes `Retry-After`.
+    /// How a rate limit's refusal writes `Retry-After`.
     public enum RateLimitRetryAfter: String, Sendable {
         /// Whole seconds, rounded up (the default).
         case seconds
@@ -184,6 +205,30 @@ public struct Stub: Sendable {
         case fractional
         /// An IMF-fixdate.
         case httpDate = "http-date"
+        /// No `Retry-After` (the default with `headers: .github`).
+        case none
+    }
+
+    /// Which rate-limit headers a rate-limited stub's answers carry.
+    public enum RateLimitHeaders: String, Sendable {
+        /// `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` (seconds): the default.
+        case ietf
+        /// The IETF draft's structured `RateLimit-Policy` and `RateLimit` fields.
+        case ietfDraft = "ietf-draft"
+        /// GitHub's `X-RateLimit-Limit/Remaining/Used/Reset/Resource`, the reset as a Unix epoch.
+        case github
+        /// `X-RateLimit-Limit/Remaining/Reset`, the reset as seconds.
+        case xRateLimit = "x-ratelimit"
+        /// No rate-limit headers.
+        case none
+    }
+
+    /// A rate limit's refusal body.
+    public enum RateLimitRefusal: Sendable {
+        /// Plain text.
+        case text(String)
+        /// JSON, sent as `application/json`.
+        case json(JSONValue)
     }
 
     /// A rate limit's algorithm.

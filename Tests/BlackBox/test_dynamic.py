@@ -314,7 +314,7 @@ class DynamicResponseTests(unittest.TestCase):
         baseline_rss = daemon.rss_kb()
 
         after_rounds = []
-        for round_number in range(2):
+        for round_number in range(3):
             socks = []
             try:
                 for _ in range(1000):
@@ -339,9 +339,11 @@ class DynamicResponseTests(unittest.TestCase):
             print(f"\n  round {round_number + 1}, 1000 streams: fds {baseline_fds} → {peak_fds} open → {daemon.fd_count()} after hang-up; "
                   f"RSS {baseline_rss} → {peak_rss} → {after_rounds[-1]} kB", file=sys.stderr)
             self.assertLessEqual(daemon.fd_count(), baseline_fds, "descriptors of hung-up streams are still open")
-        # The allocator keeps freed pages, so RSS after the first round is the high-water mark; a second
-        # round must reuse it: a leak of even 1 KiB per stream would add a MiB.
-        self.assertLess(after_rounds[1] - after_rounds[0], 1024, f"RSS grew across rounds: {after_rounds}")
+        # The allocator keeps freed pages, so RSS after the first round is the high-water mark; later
+        # rounds must reuse it: a leak of even 1 KiB per stream adds a MiB in *every* round. Under load the
+        # allocator's settling alone can add a MiB once, so the smaller of the two later growths is judged.
+        growths = [after_rounds[1] - after_rounds[0], after_rounds[2] - after_rounds[1]]
+        self.assertLess(min(growths), 1024, f"RSS grew in every round: {after_rounds}")
         self.assertLess(after_rounds[0] - baseline_rss, 16 * 1024)
         health = json.loads(call(daemon.port, "GET", "/__admin/health")[2])
         self.assertEqual(health.get("inFlight", 0), 0, health)

@@ -35,6 +35,50 @@ final class RateLimitTests: XCTestCase {
         XCTAssertEqual(engine.get("/r").status, 200)
     }
 
+    // MARK: Header dialects (issue 29)
+
+    func testGitHubDialectsEpochResetFollowsTheEngineClock() throws {
+        // 2026-01-01T00:00:00Z = 1767225600 on the engine's clock, whatever the machine's says.
+        let clock = ManualEngineClock(start: Date(timeIntervalSince1970: 1_767_225_600))
+        let engine = try engine(#"{"limit":2,"window":60,"headers":"github","status":403,"json":{"message":"API rate limit exceeded"}}"#,
+                                clock: clock)
+        let first = engine.get("/r")
+        XCTAssertEqual(first.headers["X-RateLimit-Limit"], "2")
+        XCTAssertEqual(first.headers["X-RateLimit-Remaining"], "1")
+        XCTAssertEqual(first.headers["X-RateLimit-Used"], "1")
+        XCTAssertEqual(first.headers["X-RateLimit-Reset"], "1767225660")
+        XCTAssertEqual(first.headers["X-RateLimit-Resource"], "core")
+        XCTAssertNil(first.headers["RateLimit-Limit"], "only the dialect's headers")
+        clock.advance(seconds: 10.5)
+        XCTAssertEqual(engine.get("/r").headers["X-RateLimit-Reset"], "1767225660", "the same window, the same epoch")
+        clock.advance(seconds: 20)
+        let refused = engine.get("/r")
+        XCTAssertEqual(refused.status, 403)
+        XCTAssertNil(refused.headers["Retry-After"], "GitHub's primary limit sends none")
+        XCTAssertEqual(refused.headers["X-RateLimit-Remaining"], "0")
+        XCTAssertEqual(refused.headers["X-RateLimit-Used"], "2")
+        XCTAssertEqual(refused.headers["X-RateLimit-Reset"], "1767225660")
+        XCTAssertEqual(refused.headers["Content-Type"], "application/json")
+        XCTAssertEqual(refused.text, #"{"message":"API rate limit exceeded"}"#)
+    }
+
+    func testDraftAndXRateLimitDialectsAndA503Refusal() throws {
+        let clock = ManualEngineClock()
+        let draft = try engine(#"{"limit":3,"window":10,"headers":"ietf-draft","name":"burst"}"#, clock: clock)
+        let answer = draft.get("/r")
+        XCTAssertEqual(answer.headers["RateLimit-Policy"], #""burst";q=3;w=10"#)
+        XCTAssertEqual(answer.headers["RateLimit"], #""burst";r=2;t=10"#)
+        let other = ManualEngineClock()
+        let plain = try engine(#"{"limit":1,"window":10,"headers":"x-ratelimit","status":503,"body":"busy"}"#, clock: other)
+        XCTAssertEqual(plain.get("/r").headers["X-RateLimit-Reset"], "10")
+        other.advance(seconds: 2.5)
+        let refused = plain.get("/r")
+        XCTAssertEqual(refused.status, 503)
+        XCTAssertEqual(refused.headers["X-RateLimit-Reset"], "8")
+        XCTAssertEqual(refused.headers["Retry-After"], "8")
+        XCTAssertEqual(refused.text, "busy")
+    }
+
     func testFractionalRetryAfter() throws {
         let clock = ManualEngineClock()
         let engine = try engine(#"{"limit":1,"window":1,"retryAfter":"fractional"}"#, clock: clock)

@@ -45,6 +45,8 @@ struct StubBuilderTests {
             Stub.patch("/rt/e").id("rt-e").body(.matches("a+")).scenario("rt", setState: "Started").respond(.status(200)),
             Stub.delete("/rt/f").id("rt-f").body(.json(["a": 1, "b": [true]])).rateLimit(5, per: 60, retryAfter: .httpDate).respond(.status(200)),
             Stub.head("/rt/g").id("rt-g").rateLimit(1, per: 1, retryAfter: .seconds, algorithm: .slidingWindow).respond(.status(200)),
+            Stub.get("/rt/i").id("rt-i").rateLimit(1, per: 60, headers: .github, status: 403, name: "search").respond(.status(200)),
+            Stub.get("/rt/j").id("rt-j").rateLimit(2, per: 1, retryAfter: .none, headers: .xRateLimit, status: 503).respond(.status(200)),
             Stub.any().id("rt-h").respond(.status(404)),
         ]
         let added = try await understudy.install(stubs)
@@ -62,6 +64,26 @@ struct StubBuilderTests {
             }
             #expect(listed["responses"]?.intValue == stub.json["responses"]?.arrayValue?.count)
         }
+    }
+
+    /// The rate limit's dialect, refusal status and refusal body, seen from the client.
+    @Test func rateLimitDialectAndRefusalReachTheClient() async throws {
+        let understudy = try #require(Understudy.current)
+        try await understudy.install(
+            Stub.get("/rt/github").id("rt-github")
+                .rateLimit(1, per: 60, headers: .github, status: 403, refusal: .json(["message": "API rate limit exceeded"]))
+                .respond(.status(200))
+        )
+        let allowed = try await Exchange.send("GET", "/rt/github", to: understudy)
+        #expect(allowed.response.statusCode == 200)
+        #expect(allowed.response.value(forHTTPHeaderField: "X-RateLimit-Remaining") == "0")
+        #expect(allowed.response.value(forHTTPHeaderField: "X-RateLimit-Resource") == "core")
+        let refused = try await Exchange.send("GET", "/rt/github", to: understudy)
+        #expect(refused.response.statusCode == 403)
+        #expect(refused.response.value(forHTTPHeaderField: "Retry-After") == nil)
+        #expect(refused.response.value(forHTTPHeaderField: "X-RateLimit-Used") == "1")
+        #expect(String(decoding: refused.body, as: UTF8.self) == #"{"message":"API rate limit exceeded"}"#)
+        #expect(refused.response.value(forHTTPHeaderField: "Content-Type") == "application/json")
     }
 
     /// Every response field, seen from the client and the journal.

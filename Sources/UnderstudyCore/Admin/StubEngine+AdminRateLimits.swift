@@ -12,6 +12,8 @@ extension StubEngine {
                 JSONMember("window", .number(Self.formatSeconds(rule.window))),
                 JSONMember("algorithm", .string(rule.algorithm.rawValue)),
                 JSONMember("retryAfter", .string(rule.retryAfter.rawValue)),
+                JSONMember("headers", .string(rule.headers.rawValue)),
+                JSONMember("status", .int(rule.status)),
                 JSONMember("remaining", .int(state.remaining)),
                 JSONMember("resetSeconds", .number(TimeFormatting.fractionalSeconds(state.reset))),
             ]))

@@ -27,6 +27,9 @@ extension StubEngine {
                         JSONMember("window", .number(Self.formatSeconds(rule.window))),
                         JSONMember("retryAfter", .string(rule.retryAfter.rawValue)),
                         JSONMember("algorithm", .string(rule.algorithm.rawValue)),
+                        JSONMember("headers", .string(rule.headers.rawValue)),
+                        JSONMember("status", .int(rule.status)),
+                        JSONMember("name", .string(rule.headerName)),
                     ])
                 } ?? .null),
             ])

@@ -214,7 +214,7 @@ public final class StubEngine {
         case nil:
             break
         }
-        limitHeaders?.add(to: &headers)
+        limitHeaders?.add(to: &headers, now: { self.configuration.clock.now })
         if responses[responseIndex].template != nil || responses[responseIndex].streaming != nil {
             // Templates and paced bodies: their own path, so a static response pays one check.
             return dynamicAnswer(responses[responseIndex], box.stub.id, responseIndex, context.request, headers: headers, delayMs: delayMs,
@@ -230,8 +230,8 @@ public final class StubEngine {
     private func rateLimited(_ stub: Stub, _ rule: RateLimitRule, _ decision: RateLimitState.Decision,
                              _ context: MatchContext) -> (HTTPResponse, JournalRecord) {
         var headers = HTTPHeaders()
-        headers.append(name: "Content-Type", value: "text/plain; charset=utf-8")
-        let retryAfter: String
+        headers.append(name: "Content-Type", value: rule.refusalContentType ?? "text/plain; charset=utf-8")
+        let retryAfter: String?
         switch rule.retryAfter {
         case .seconds:
             retryAfter = String(max(1, Int((decision.retryAfter - 1e-9).rounded(.up))))
@@ -240,13 +240,16 @@ public final class StubEngine {
         case .httpDate:
             let at = configuration.clock.now.timeIntervalSince1970 + decision.retryAfter
             retryAfter = TimeFormatting.imfFixdate(Int64(at.rounded(.up)))
+        case .none:
+            retryAfter = nil
         }
-        headers.append(name: "Retry-After", value: retryAfter)
-        RateLimitHeaders(rule: rule, decision: decision).add(to: &headers)
-        let body = "Rate limit exceeded for stub \(stub.id): \(rule.limit) requests per \(Self.formatSeconds(rule.window)) s; retry after \(retryAfter)\n"
+        if let retryAfter { headers.append(name: "Retry-After", value: retryAfter) }
+        RateLimitHeaders(rule: rule, decision: decision).add(to: &headers, now: { self.configuration.clock.now })
+        let body = rule.refusalBody ?? Array(("Rate limit exceeded for stub \(stub.id): \(rule.limit) requests per "
+            + "\(Self.formatSeconds(rule.window)) s; retry after \(retryAfter ?? "the reset")\n").utf8)
         let record = JournalRecord(request: context.request, matched: true, stubID: stub.id, responseIndex: nil,
                                    scenario: nil, rateLimited: true)
-        return (HTTPResponse(status: 429, headers: headers, body: Array(body.utf8), stubID: stub.id), record)
+        return (HTTPResponse(status: rule.status, headers: headers, body: body, stubID: stub.id), record)
     }
 
     private func unmatched(_ context: MatchContext) -> (HTTPResponse, JournalRecord) {

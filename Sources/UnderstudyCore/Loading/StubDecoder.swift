@@ -3,7 +3,7 @@
 struct StubDecoder {
     static let documentKeys = ["stubs", "$schema"]
     static let stubKeys = ["id", "description", "request", "responses", "afterLast", "scenario", "whenState", "setState", "rateLimit", "priority"]
-    static let rateLimitKeys = ["limit", "window", "retryAfter", "algorithm"]
+    static let rateLimitKeys = ["limit", "window", "retryAfter", "algorithm", "headers", "status", "name", "body", "json"]
 
     let file: String
     /// Resolves `bodyFile` paths; `nil` when the document has no file on disk.
@@ -170,7 +170,12 @@ struct StubDecoder {
         }
         let format = keys["retryAfter"].flatMap { enumValue($0.value, path.member("retryAfter"), RateLimitRule.RetryAfterFormat.self) }
         let algorithm = keys["algorithm"].flatMap { enumValue($0.value, path.member("algorithm"), RateLimitRule.Algorithm.self) }
+        let dialect = keys["headers"].flatMap { enumValue($0.value, path.member("headers"), RateLimitRule.HeaderDialect.self) }
+        var rule = RateLimitRule(limit: limit, window: window, algorithm: algorithm ?? .slidingWindow, headers: dialect ?? .ietf)
+        // GitHub's primary rate limit sends no `Retry-After`: its clients go by `X-RateLimit-Reset`.
+        rule.retryAfter = format ?? (rule.headers == .github ? .none : .seconds)
+        decodeRefusal(keys, path, into: &rule)
         guard errors.count == errorsBefore else { return nil }
-        return RateLimitRule(limit: limit, window: window, retryAfter: format ?? .seconds, algorithm: algorithm ?? .slidingWindow)
+        return rule
     }
 }

@@ -7,11 +7,17 @@ import XCTest
 final class PacingIntegrationTests: DaemonTestCase {
     /// The workload: 40 GETs, 8 at a time (8 workers, 5 requests each), against a stub
     /// limited to 10 requests per second. Each call also has the reactive `respondToRateLimiting`,
-    /// so both runs end with 40 successes; what differs is how many 429s it took.
-    private func runWorkload(_ api: StubbedAPI) async throws {
-        let call = api.call(.get, endpoint: "rest/paced").respondToRateLimiting(maxRetries: 100, maxSecondsToWait: 2)
+    /// so both runs end with 40 successes; what differs is how many refusals it took. Each worker
+    /// tags its requests (`X-Client`), and every retry is recorded with the refusal that caused it.
+    @discardableResult
+    private func runWorkload(_ api: StubbedAPI, path: String = "rest/paced", maxSecondsToWait: TimeInterval = 2) async throws -> [Int: [RetryEvent]] {
+        let retries = Locked<[Int: [RetryEvent]]>([:])
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for _ in 0..<8 {
+            for worker in 0..<8 {
+                let call = api.call(.get, endpoint: path) { $0.addingValue("\(worker)", forHTTPHeaderField: "X-Client") }
+                    .respondToRateLimiting(maxRetries: 100, maxSecondsToWait: maxSecondsToWait, onRetry: { event in
+                        retries.withLock { $0[worker, default: []].append(event) }
+                    })
                 group.addTask {
                     for _ in 0..<5 {
                         let (_, response) = try await call.response()
@@ -21,14 +27,17 @@ final class PacingIntegrationTests: DaemonTestCase {
             }
             try await group.waitForAll()
         }
+        return retries.withLock { $0 }
     }
 
     private struct Outcome { var successes: Int; var refusals: Int; var spanMs: Double }
 
-    private func outcome() async throws -> Outcome {
-        let requests = try await journal("/rest/paced")
+    private func outcome(_ path: String = "/rest/paced", refusal: Int = 429) async throws -> Outcome {
+        let requests = try await journal(path)
+        XCTAssertEqual(requests.filter { $0.status == refusal }.count, requests.filter(\.rateLimited).count,
+                       "every refusal is the rate limit's, with status \(refusal)")
         return Outcome(successes: requests.filter { $0.status == 200 }.count,
-                       refusals: requests.filter { $0.status == 429 }.count,
+                       refusals: requests.filter { $0.status == refusal }.count,
                        spanMs: (requests.last?.elapsedMs ?? 0) - (requests.first?.elapsedMs ?? 0))
     }
 
@@ -51,6 +60,103 @@ final class PacingIntegrationTests: DaemonTestCase {
         print("pacing: unpaced workload: \(result.successes) × 200, \(result.refusals) × 429, \(Int(result.spanMs)) ms first to last")
         XCTAssertEqual(result.successes, 40)
         XCTAssertGreaterThan(result.refusals, 0, "8 clients at once overrun a limit of 10 per second")
+    }
+
+    // MARK: The workload in GitHub's dialect (403) and the X-RateLimit-* dialect (429)
+
+    /// Paced: the pacer reads `X-RateLimit-Remaining` and the reset (an epoch for GitHub,
+    /// seconds for `x-ratelimit`) from every 200 and holds requests so that none is refused.
+    private func assertPacedWorkload(_ path: String, refusal: Int) async throws {
+        let api = StubbedAPI(baseURL: understudy.baseURL, pacer: RequestPacer(), connectionsPerHost: 8)
+        try await runWorkload(api, path: path, maxSecondsToWait: 3)
+
+        let result = try await outcome("/" + path, refusal: refusal)
+        print("pacing: paced workload on \(path): \(result.successes) × 200, \(result.refusals) × \(refusal), \(Int(result.spanMs)) ms first to last")
+        XCTAssertEqual(result.successes, 40)
+        XCTAssertEqual(result.refusals, 0, "the pacer kept every request inside the limit")
+        XCTAssertGreaterThanOrEqual(result.spanMs, 3_000, "40 requests at 10 per second cannot take less than 3 s")
+    }
+
+    /// Unpaced: refusals come, and `respondToRateLimiting` waits each one out by what the refusal
+    /// said (`expectedWait`, from its headers), checked against the journal's `elapsedMs` gaps
+    /// between a worker's refused request and its retry.
+    private func assertUnpacedWorkload(_ path: String, refusal: Int,
+                                       expectedWait: (HTTPClientError) throws -> TimeInterval) async throws {
+        let api = StubbedAPI(baseURL: understudy.baseURL, connectionsPerHost: 8)
+        let retries = try await runWorkload(api, path: path, maxSecondsToWait: 3)
+
+        let result = try await outcome("/" + path, refusal: refusal)
+        print("pacing: unpaced workload on \(path): \(result.successes) × 200, \(result.refusals) × \(refusal), \(Int(result.spanMs)) ms first to last")
+        XCTAssertEqual(result.successes, 40)
+        XCTAssertGreaterThan(result.refusals, 0, "8 clients at once overrun a limit of 10 per second")
+        let requests = try await journal("/" + path)
+        XCTAssertEqual(retries.values.map(\.count).reduce(0, +), result.refusals, "one retry per refusal")
+        for worker in 0..<8 {
+            let mine = requests.filter { $0.header("X-Client") == "\(worker)" }
+            let events = retries[worker] ?? []
+            XCTAssertEqual(mine.count, 5 + events.count, "worker \(worker): five requests plus one per retry")
+            // The refused requests, in order, each followed by its retry.
+            let refusedIndices = mine.indices.filter { mine[$0].rateLimited }
+            XCTAssertEqual(refusedIndices.count, events.count)
+            for (index, event) in zip(refusedIndices, events) {
+                let error = try XCTUnwrap(event.error as? HTTPClientError)
+                XCTAssertEqual(error.statusCode, refusal)
+                XCTAssertTrue(error.isRateLimited)
+                XCTAssertEqual(event.delay, try expectedWait(error), accuracy: 0.000_1, "worker \(worker): waited what the refusal said")
+                XCTAssertGreaterThan(event.delay, 0)
+                let gap = mine[index + 1].elapsedMs - mine[index].elapsedMs
+                XCTAssertGreaterThanOrEqual(gap, event.delay * 1_000 - 0.001, "worker \(worker) retried before the reset")
+            }
+        }
+    }
+
+    func testPacedGitHubDialectWorkloadNeverHearsA403() async throws {
+        try await assertPacedWorkload("rest/paced/github", refusal: 403)
+    }
+
+    func testUnpacedGitHubDialectWorkloadWaitsOutEach403UntilItsEpochReset() async throws {
+        try await assertUnpacedWorkload("rest/paced/github", refusal: 403) { error in
+            // GitHub's 403: no Retry-After; `X-RateLimit-Reset` is an epoch, measured from `Date`.
+            XCTAssertNil(error.retryAfter)
+            XCTAssertEqual(error.headers["X-RateLimit-Remaining"], "0")
+            let reset = try XCTUnwrap(error.headers["X-RateLimit-Reset"].flatMap(TimeInterval.init))
+            let date = try XCTUnwrap(error.headers["Date"].flatMap { HTTPDate.parse($0) })
+            return reset - date.timeIntervalSince1970
+        }
+    }
+
+    func testPacedXRateLimitDialectWorkloadNeverHearsA429() async throws {
+        try await assertPacedWorkload("rest/paced/x-ratelimit", refusal: 429)
+    }
+
+    func testUnpacedXRateLimitDialectWorkloadWaitsOutEach429ByItsResetSeconds() async throws {
+        try await assertUnpacedWorkload("rest/paced/x-ratelimit", refusal: 429) { error in
+            XCTAssertNil(error.retryAfter, "the stub sends no Retry-After: the wait is X-RateLimit-Reset's")
+            return try XCTUnwrap(error.headers["X-RateLimit-Reset"].flatMap(TimeInterval.init))
+        }
+    }
+
+    func testAPlain403IsForbiddenAndNeverRetried() async throws {
+        // Combine, async, and a typed endpoint: the same verdict, one request each.
+        let combine = await api.get(endpoint: "rest/forbidden").respondToRateLimiting(maxRetries: 3, maxSecondsToWait: 2).awaitResult()
+        XCTAssertThrowsError(try combine.get()) { error in
+            XCTAssertEqual(error as? HTTPClientError, .forbidden)
+            XCTAssertEqual((error as? HTTPClientError)?.isRateLimited, false)
+            XCTAssertEqual((error as? HTTPClientError)?.headers["x-ratelimit-remaining"], "57", "the error keeps the response's headers")
+        }
+        let async = await Result { try await api.call(.get, endpoint: "rest/forbidden").respondToRateLimiting(maxRetries: 3).response() }
+        XCTAssertTrue(async.failure.map { $0.is(.forbidden) } ?? false, "\(String(describing: async.failure))")
+        let typed = await Result { try await api.call(Endpoint<[String: String]>(.get, "rest/forbidden")).respondToRateLimiting(maxRetries: 3).response() }
+        do {
+            _ = try typed.get()
+            XCTFail("a 403 succeeded")
+        } catch HTTPClientError.forbidden {
+            // `catch` by name still works on the error that now carries headers.
+        } catch {
+            XCTFail("\(error)")
+        }
+        let requests = try await journal("/rest/forbidden")
+        XCTAssertEqual(requests.count, 3, "one request per call, no retries")
     }
 
     func testTheDraftsStructuredFieldsHoldTheNextRequestUntilTheReset() async throws {

@@ -83,6 +83,43 @@ final class RateLimitingIntegrationTests: DaemonTestCase {
         XCTAssertEqual(requests.count, 1)
     }
 
+    func testGitHubs403IsWaitedOutAlikeThroughCombineAsyncAndATypedEndpoint() async throws {
+        let waits = Locked<[TimeInterval]>([])
+        let expected = Locked<[TimeInterval]>([])
+        let onRetry: RetryObserver = { event in
+            waits.withLock { $0.append(event.delay) }
+            // What the 403 said: its epoch reset minus its Date.
+            if let error = event.error as? HTTPClientError, error.statusCode == 403,
+               let reset = error.headers["X-RateLimit-Reset"].flatMap(TimeInterval.init),
+               let date = error.headers["Date"].flatMap({ HTTPDate.parse($0) }) {
+                expected.withLock { $0.append(reset - date.timeIntervalSince1970) }
+            }
+        }
+        let primed = try await api.call(.get, endpoint: "rest/github/limited").catchHTTPErrors().response()
+        XCTAssertEqual(primed.response.statusCode, 200, "the one request of this second")
+
+        let combine = await api.get(endpoint: "rest/github/limited")
+            .respondToRateLimiting(maxRetries: 3, maxSecondsToWait: 3, onRetry: onRetry).awaitResult()
+        XCTAssertEqual(try combine.get().response.statusCode, 200)
+        let async = try await api.call(.get, endpoint: "rest/github/limited")
+            .respondToRateLimiting(maxRetries: 3, maxSecondsToWait: 3, onRetry: onRetry).response()
+        XCTAssertEqual(async.response.statusCode, 200)
+        let typed = try await api.call(Endpoint<[String: Bool]>(.get, "rest/github/limited"))
+            .respondToRateLimiting(maxRetries: 3, maxSecondsToWait: 3, onRetry: onRetry).response()
+        XCTAssertEqual(typed.0, ["ok": true])
+
+        let requests = try await journal("/rest/github/limited")
+        XCTAssertEqual(requests.map(\.status), [200, 403, 200, 403, 200, 403, 200], "each API refused once, then let through")
+        let asked = waits.withLock { $0 }
+        XCTAssertEqual(asked, expected.withLock { $0 }, "each waited what its 403 said")
+        XCTAssertEqual(asked.count, 3)
+        for (retry, wait) in zip([2, 4, 6], asked) {
+            XCTAssertGreaterThan(wait, 0)
+            XCTAssertGreaterThanOrEqual(requests[retry].elapsedMs - requests[retry - 1].elapsedMs, wait * 1_000 - 0.001,
+                                        "retried before the epoch reset")
+        }
+    }
+
     func testA401IsNotTheRateLimitersBusiness() async throws {
         let result = await api.get(endpoint: "rest/auth/always-401")
             .respondToRateLimiting(maxRetries: 3, maxSecondsToWait: 1)
@@ -100,7 +137,7 @@ final class RateLimitingIntegrationTests: DaemonTestCase {
             api.call(.get, endpoint: "rest/limited") { $0.addingValue("\(client)", forHTTPHeaderField: "X-Client") }
                 .respondToRateLimiting(maxRetries: 20, maxSecondsToWait: 2, onRetry: { event in
                     // What the server asked for, as its 429 said — not what the client chose to wait.
-                    guard case let HTTPClientError.tooManyRequests(retryAfter?) = event.error else { return }
+                    guard let retryAfter = (event.error as? HTTPClientError)?.retryAfter else { return }
                     waits.withLock { $0[client, default: []].append(retryAfter) }
                 })
         }

@@ -93,4 +93,58 @@ final class HTTPErrorTests: XCTestCase {
         XCTAssertEqual(modified.value(forHTTPHeaderField: "Content-Type"), "application/json")
         XCTAssertEqual(modified.value(forHTTPHeaderField: "X-Try"), "1")
     }
+
+    // MARK: Headers and rate-limit signals (issue 29)
+
+    private func error(_ status: Int, _ headers: [String: String]) throws -> any HTTPError {
+        let url = URL(string: "http://127.0.0.1/unit")!
+        return try XCTUnwrap(HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)!.httpError())
+    }
+
+    func testErrorsKeepTheResponsesHeadersWithoutChangingEquality() throws {
+        let forbidden = try XCTUnwrap(try error(403, ["X-RateLimit-Remaining": "0", "Content-Type": "application/json"]) as? HTTPClientError)
+        XCTAssertEqual(forbidden.headers["x-ratelimit-remaining"], "0", "looked up without regard to case")
+        XCTAssertEqual(forbidden.headers["CONTENT-TYPE"], "application/json")
+        XCTAssertEqual(forbidden, .forbidden, "equal by status, whatever the headers")
+        XCTAssertEqual(Set([forbidden, .forbidden, .notFound]).count, 2)
+        let unavailable = try XCTUnwrap(try error(503, ["Retry-After": "4", "Via": "gateway"]) as? HTTPServerError)
+        XCTAssertEqual(unavailable.headers["via"], "gateway")
+        XCTAssertEqual(unavailable, .serviceUnavailable())
+        XCTAssertEqual(unavailable.retryAfter, 4)
+        switch forbidden {
+        case .notFound: XCTFail("matched the wrong status")
+        case .forbidden: break
+        default: XCTFail("no case matched")
+        }
+    }
+
+    func testWhichAnswersAreRateLimiting() throws {
+        XCTAssertTrue(try error(429, [:]).isRateLimited)
+        XCTAssertTrue(try error(403, ["Retry-After": "60"]).isRateLimited, "GitHub's secondary limit")
+        XCTAssertTrue(try error(403, ["X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "1767225642"]).isRateLimited)
+        XCTAssertTrue(try error(503, ["Retry-After": "1"]).isRateLimited)
+        XCTAssertFalse(try error(403, [:]).isRateLimited, "a plain 403")
+        XCTAssertFalse(try error(403, ["X-RateLimit-Remaining": "12"]).isRateLimited, "a 403 with budget left is not the limit")
+        XCTAssertFalse(try error(503, [:]).isRateLimited)
+        XCTAssertFalse(try error(401, ["Retry-After": "1"]).isRateLimited)
+    }
+
+    func testTheWaitComesFromRetryAfterElseTheReset() throws {
+        XCTAssertEqual(try error(403, ["Retry-After": "3", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "9"]).rateLimitWait, 3)
+        XCTAssertEqual(try error(403, ["X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "1767225642",
+                                       "Date": "Thu, 01 Jan 2026 00:00:00 GMT"]).rateLimitWait, 42, "epoch minus Date")
+        XCTAssertEqual(try error(429, ["X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "2"]).rateLimitWait, 2, "seconds")
+        XCTAssertNil(try error(429, [:]).rateLimitWait)
+        XCTAssertNil(try error(403, ["X-RateLimit-Reset": "2"]).rateLimitWait, "not rate limited: no wait")
+    }
+
+    func testCatchingByNameStillWorks() {
+        func thrown(_ error: any Error) throws { throw error }
+        do { try thrown(HTTPClientError(statusCode: 403, headers: HTTPHeaderFields(["A": "b"]))!); XCTFail() }
+        catch HTTPClientError.forbidden {} catch { XCTFail("\(error)") }
+        do { try thrown(HTTPClientError.tooManyRequests(retryAfter: 2)); XCTFail() }
+        catch HTTPClientError.tooManyRequests {} catch { XCTFail("\(error)") }
+        do { try thrown(HTTPServerError.serviceUnavailable(retryAfter: 2)); XCTFail() }
+        catch HTTPServerError.serviceUnavailable {} catch { XCTFail("\(error)") }
+    }
 }

@@ -9,6 +9,25 @@ final class RetryPolicyTests: XCTestCase {
 
     // MARK: Rate limiting
 
+    func testRateLimitRetries403sAnd503sThatSignalALimitAndNothingElse() throws {
+        let policy = RateLimitPolicy(maxRetries: 1, maxSecondsToWait: 5)
+        let url = URL(string: "http://127.0.0.1/unit")!
+        func refusal(_ status: Int, _ headers: [String: String]) -> any Error {
+            HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)!.httpError()!
+        }
+        XCTAssertEqual(policy.decision(for: context(refusal(403, ["X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "2"]))), .retry(after: 2))
+        XCTAssertEqual(policy.decision(for: context(refusal(403, ["X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "1767225603",
+                                                                  "Date": "Thu, 01 Jan 2026 00:00:00 GMT"]))), .retry(after: 3))
+        XCTAssertEqual(policy.decision(for: context(refusal(403, ["Retry-After": "1"]))), .retry(after: 1))
+        XCTAssertEqual(policy.decision(for: context(refusal(503, ["Retry-After": "4"]))), .retry(after: 4))
+        XCTAssertEqual(policy.decision(for: context(refusal(403, ["X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "60"]))), .fail,
+                       "longer than allowed")
+        XCTAssertEqual(policy.decision(for: context(refusal(403, [:]))), .fail, "a plain 403")
+        XCTAssertEqual(policy.decision(for: context(refusal(503, [:]))), .fail, "a 503 without Retry-After is retryOnFailure's")
+        XCTAssertEqual(policy.decision(for: context(refusal(429, ["RateLimit-Remaining": "0", "RateLimit-Reset": "2"]))), .retry(after: 2),
+                       "a 429 without Retry-After waits its RateLimit-Reset")
+    }
+
     func testRateLimitWaitsExactlyTheServersRetryAfter() {
         let policy = RateLimitPolicy(maxRetries: 1, maxSecondsToWait: 2)
         XCTAssertEqual(policy.decision(for: context(HTTPClientError.tooManyRequests(retryAfter: 1.5))), .retry(after: 1.5))
@@ -38,7 +57,10 @@ final class RetryPolicyTests: XCTestCase {
     func testRateLimitIgnoresOtherErrors() {
         let policy = RateLimitPolicy(maxRetries: 5, maxSecondsToWait: 5)
         XCTAssertEqual(policy.decision(for: context(HTTPClientError.unauthorized)), .fail)
-        XCTAssertEqual(policy.decision(for: context(HTTPServerError.serviceUnavailable(retryAfter: 1))), .fail)
+        XCTAssertEqual(policy.decision(for: context(HTTPClientError.forbidden)), .fail)
+        // A 503 *with* Retry-After is a rate limit (issue 29); without, it is retryOnFailure's business.
+        XCTAssertEqual(policy.decision(for: context(HTTPServerError.serviceUnavailable(retryAfter: nil))), .fail)
+        XCTAssertEqual(policy.decision(for: context(HTTPServerError.badGateway)), .fail)
         XCTAssertEqual(policy.decision(for: context(URLError(.networkConnectionLost))), .fail)
     }
 
