@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "UnderstudyServer", targets: ["UnderstudyServer"]),
         .library(name: "UnderstudyTesting", targets: ["UnderstudyTesting"]),
         .library(name: "UnderstudyJSON", targets: ["UnderstudyJSON"]),
+        .library(name: "UnderstudyStubFormat", targets: ["UnderstudyStubFormat"]),
         .library(name: "RESTNetworking", targets: ["RESTNetworking"]),
     ],
     dependencies: [
@@ -35,12 +36,30 @@ let package = Package(
     targets: [
         // Pure Swift: stub model, loader/validator, matching engine, journal, admin API. No sockets, no C.
         // The one JSON value type, shared by the engine and the test kit (which must not depend on the engine).
+        // JSON reading and writing: the value type, the parser (positions kept), the one writer and escaper.
         .target(name: "UnderstudyJSON"),
+        // The stub file format: its vocabulary (every object's keys, every enumerated value) and the
+        // typed builders that write it. Depends only on the JSON value; the loader validates against it.
+        .target(name: "UnderstudyStubFormat", dependencies: ["UnderstudyJSON"]),
+        // The linear-time regex engine stubs' `matches` patterns compile with. Depends on nothing.
+        .target(name: "UnderstudyRegex"),
         // swift-mustache renders responses that opt in with `"template": true` (it imports Foundation).
-        .target(name: "UnderstudyCore", dependencies: [
-            "UnderstudyJSON",
-            .product(name: "Mustache", package: "swift-mustache"),
-        ]),
+        .target(
+            name: "UnderstudyCore",
+            dependencies: [
+                "UnderstudyJSON",
+                "UnderstudyRegex",
+                "UnderstudyStubFormat",
+                .product(name: "Mustache", package: "swift-mustache"),
+            ],
+            // The admin page's files, embedded at build time by the plugin (not SwiftPM resources:
+            // no bundle to find and no file to read at run time).
+            exclude: ["Admin/UI/index.html", "Admin/UI/app.js", "Admin/UI/app.css", "Admin/UI/icon.svg"],
+            plugins: ["EmbedAdminPage"]
+        ),
+        // Writes text files as Swift string literals; the EmbedAdminPage plugin runs it.
+        .executableTarget(name: "understudy-embed"),
+        .plugin(name: "EmbedAdminPage", capability: .buildTool(), dependencies: ["understudy-embed"]),
         // libevent's headers behind a module map and a small shim. With CLibeventTLS below, the package's
         // only C, and UnderstudyServer is the only module that imports either.
         .systemLibrary(
@@ -71,7 +90,7 @@ let package = Package(
             // (scripts/benchmark/RESULTS.md). Linking it ahead of libc makes it the process's malloc.
             linkerSettings: [.linkedLibrary("mimalloc", .when(platforms: [.linux]))]
         ),
-        .target(name: "UnderstudyTesting", dependencies: ["UnderstudyJSON"]),
+        .target(name: "UnderstudyTesting", dependencies: ["UnderstudyJSON", "UnderstudyStubFormat"]),
         // Micro-benchmark of the engine alone (requests/s through `handle`), run by scripts/bench-engine.
         .executableTarget(name: "understudy-engine-bench", dependencies: ["UnderstudyCore"]),
         // RFC 9651 structured fields: the IETF RateLimit draft's `RateLimit`/`RateLimit-Policy` headers.
@@ -82,7 +101,7 @@ let package = Package(
             ]
         ),
 
-        .testTarget(name: "UnderstudyCoreTests", dependencies: ["UnderstudyCore"]),
+        .testTarget(name: "UnderstudyCoreTests", dependencies: ["UnderstudyCore", "UnderstudyJSON", "UnderstudyRegex", "UnderstudyStubFormat"]),
         .testTarget(
             name: "UnderstudyServerTests",
             dependencies: ["UnderstudyServer", "UnderstudyCore", "understudy"],

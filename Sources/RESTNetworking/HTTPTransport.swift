@@ -98,3 +98,6 @@ private enum PacedStage {
     case sending(RetryCancellation)
     case cancelled
 }
+
+/// What every RESTNetworking request produces: the body and the response it came with.
+public typealias HTTPResponseOutput = (data: Data, response: HTTPURLResponse)

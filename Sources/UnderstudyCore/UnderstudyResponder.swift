@@ -1,3 +1,8 @@
+// The engine's public API speaks in JSON values and compiled regexes (``ValueMatcher/matches(_:)``),
+// so its users see both modules through this one.
+@_exported import UnderstudyJSON
+@_exported import UnderstudyRegex
+
 /// What the transport talks to: routes `/__admin/*` to the admin API and everything else to the
 /// stub engine. The main port's responder can also host sessions (``enableSessions(_:)``), each
 /// a responder of its own made by ``init(session:configuration:)``.
@@ -56,9 +61,8 @@ public final class UnderstudyResponder: HTTPResponder {
     /// Answers a request. Admin requests go to the admin API and are not journaled; every other
     /// request is journaled before this returns. A long poll answered here gets what it has now.
     public func respond(to request: HTTPRequest) -> HTTPResponse {
-        if StubEngine.isAdminPath(request.path) {
-            if let response = sessionsAdmin(request) { return response }
-            return engine.admin(request, reload: reload)
+        if AdminRoutes.isAdminPath(request.path) {
+            return AdminRoutes.standard.respond(request, engine: engine, isSession: isSession, sessions: sessions, reload: reload)
         }
         return engine.handle(request)
     }
@@ -98,17 +102,16 @@ public final class UnderstudyResponder: HTTPResponder {
         if let sessions, let id = request.headers[Self.sessionHeader] {
             guard let session = sessions.session(id) else {
                 let reason = "no session with id `\(id)` (from the \(Self.sessionHeader) header); it may have been deleted or reclaimed after --session-idle-timeout"
-                if StubEngine.isAdminPath(request.path) {
-                    return (.now(engine.authorizationRefusal(request) ?? AdminResponse.error(404, reason)), nil)
+                if AdminRoutes.isAdminPath(request.path) {
+                    return (.now(AdminRoutes.authorizationRefusal(request, engine.configuration) ?? AdminResponse.error(404, reason)), nil)
                 }
                 let (response, ticket) = engine.reject(request, status: 404, reason: reason, awaitingDelivery: true)
                 return (.now(response), ticket)
             }
             return session.answerAwaitingDelivery(request)
         }
-        if StubEngine.isAdminPath(request.path) {
-            if let response = sessionsAdmin(request) { return (.now(response), nil) }
-            return (engine.adminAnswer(request, reload: reload), nil)
+        if AdminRoutes.isAdminPath(request.path) {
+            return (AdminRoutes.standard.answer(request, engine: engine, isSession: isSession, sessions: sessions, reload: reload), nil)
         }
         let (response, ticket) = engine.handle(request, awaitingDelivery: true)
         return (.now(response), ticket)
@@ -145,22 +148,24 @@ public final class UnderstudyResponder: HTTPResponder {
 
     /// How many stubs are loaded.
     public var stubCount: Int { engine.stubs.count }
-
-    /// `/__admin/sessions…` on the main port (or its refusal on a session's port); nil for
-    /// every other admin path.
-    private func sessionsAdmin(_ request: HTTPRequest) -> HTTPResponse? {
-        let segments = StubEngine.adminSegments(request.path)
-        guard segments.first == "sessions" else { return nil }
-        if let refusal = engine.authorizationRefusal(request) { return refusal }
-        if isSession {
-            return AdminResponse.error(404, "no admin endpoint \(request.method) \(request.path) on a session's port: sessions are created, listed and deleted on the daemon's main port")
-        }
-        guard let sessions else {
-            return AdminResponse.error(404, "sessions are not enabled on this server")
-        }
-        return sessions.admin(request, segments: segments)
-    }
 }
 
 @available(*, unavailable)
 extension UnderstudyResponder: Sendable {}
+
+/// The daemon's responder batches the writes of its engine's journal sink.
+extension UnderstudyResponder: JournalBatching {
+    public func beginJournalBatch() {
+        engine.beginJournalBatch()
+    }
+
+    public func endJournalBatch() {
+        engine.endJournalBatch()
+    }
+}
+
+/// The table the daemon serves: the native routes and those of the format adapters it speaks.
+/// Composed here, at the top of the module, so the native admin API knows no adapter.
+extension AdminRoutes {
+    static let standard = AdminRoutes(adapters: [WireMockAdmin.adapter])
+}

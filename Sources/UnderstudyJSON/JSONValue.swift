@@ -60,3 +60,9 @@ public struct JSONMember: Sendable, Equatable {
         self.value = value
     }
 }
+
+extension JSONValue {
+    package static func int(_ value: Int) -> JSONValue { .number(String(value)) }
+
+    package static func optional(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
+}

@@ -1,4 +1,8 @@
 import Foundation
+// Tests build stubs and read admin answers with the package's one JSON value type.
+@_exported import UnderstudyJSON
+// Stubs are built with the stub-format module's builders (`Stub.get(...)`, `StubResponse`, matchers).
+@_exported import UnderstudyStubFormat
 
 /// A handle on an `understudy` daemon for a test suite: one it started (`launch`), one already
 /// running (`attach`), the process-wide one (`shared()`), or a session on a daemon (`session`) —

@@ -81,10 +81,6 @@ class CheckDocsTests(unittest.TestCase):
         self.edit("docs/https.md", "Next: [Coming from WireMock](wiremock.md)", "Next: WireMock")
         self.assertIn("docs/https.md", self.failing())
 
-    def test_a_schema_field_missing_from_the_stub_format_page_fails(self):
-        self.edit("docs/stub-format.md", "`bytesPerSecond`", "bytes per second", count=-1)
-        self.assertIn("the schema's field `bytesPerSecond` is not named", self.failing())
-
     def test_a_public_symbol_without_a_doc_comment_fails(self):
         graphs = pathlib.Path(self.work.name) / "graphs"
         graphs.mkdir(exist_ok=True)

@@ -78,29 +78,27 @@ class SchemaTests(unittest.TestCase):
                 self.assertFalse(self.validator.is_valid(document), "the schema accepted what `check` refuses")
 
     def test_schema_covers_every_key_the_loader_knows(self):
-        """The key lists in the decoder's source are the truth; the schema must name each of them."""
-        sources = "".join(p.read_text() for p in (ROOT / "Sources/UnderstudyCore/Loading").glob("StubDecoder*.swift"))
+        """The stub format's key lists (UnderstudyStubFormat's StubFormat, which the loader validates
+        against) are the truth; the schema must name each of them, with a description."""
+        source = (ROOT / "Sources/UnderstudyStubFormat/StubFormat.swift").read_text()
 
         def keys(name):
-            """The strings of `static let NAME = [...] + OTHER + [...]`, following OTHER the same way."""
-            match = re.search(r"static let " + name + r"\s*=\s*((?:\[[^\]]*\]|\w+)(?:\s*\+\s*(?:\[[^\]]*\]|\w+))*)", sources)
-            self.assertIsNotNone(match, f"{name} not found in StubDecoder")
-            found = set()
-            for part in re.split(r"\s*\+\s*", match.group(1)):
-                found |= set(re.findall(r'"([^"]+)"', part)) if part.startswith("[") else keys(part)
-            return found
+            """The strings of `case .NAME: return [...]` in StubFormat.Object.keys."""
+            match = re.search(r"case \." + name + r": return (\[[^\]]*\])", source)
+            self.assertIsNotNone(match, f"{name} not found in StubFormat")
+            return set(re.findall(r'"([^"]+)"', match.group(1)))
 
         schema = json.loads(SCHEMA_PATH.read_text())
         defs = schema["$defs"]
         value_matcher = defs["valueMatcher"]["oneOf"][1]["properties"]
         pairs = [
-            ("documentKeys", schema["properties"]),
-            ("stubKeys", defs["stub"]["properties"]),
-            ("rateLimitKeys", defs["rateLimit"]["properties"]),
-            ("requestKeys", defs["request"]["properties"]),
-            ("valueMatcherKeys", value_matcher),
-            ("bodyMatcherKeys", defs["bodyMatcher"]["properties"]),
-            ("responseKeys", defs["response"]["properties"]),
+            ("document", schema["properties"]),
+            ("stub", defs["stub"]["properties"]),
+            ("rateLimit", defs["rateLimit"]["properties"]),
+            ("request", defs["request"]["properties"]),
+            ("valueMatcher", value_matcher),
+            ("bodyMatcher", defs["bodyMatcher"]["properties"]),
+            ("response", defs["response"]["properties"]),
         ]
         for name, properties in pairs:
             with self.subTest(keys=name):

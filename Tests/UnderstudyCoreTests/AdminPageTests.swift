@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 @testable import UnderstudyCore
 
@@ -23,6 +24,22 @@ final class AdminPageTests: XCTestCase {
             }
         }
         XCTAssertEqual(responder.engine.journalEntries.count, 0, "the page is never journaled")
+    }
+
+    /// The page is written as real files beside AdminPage.swift and embedded at build time: what
+    /// the daemon serves is those files, byte for byte.
+    func testTheServedAssetsAreTheFilesInTheSourceTree() throws {
+        let responder = try responder(token: nil)
+        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/UnderstudyCore/Admin/UI")
+        for (path, file) in [("/__admin/ui", "index.html"), ("/__admin/ui/app.js", "app.js"), ("/__admin/ui/app.css", "app.css"),
+                             ("/__admin/ui/icon.svg", "icon.svg")] {
+            var onDisk = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
+            if onDisk.hasSuffix("\n") { onDisk.removeLast() }  // a file's last newline closes its last line
+            let served = responder.respond(to: HTTPRequest(method: "GET", target: path))
+            XCTAssertEqual(String(decoding: served.body, as: UTF8.self), onDisk, file)
+            XCTAssertGreaterThan(served.body.count, 100, file)
+        }
     }
 
     func testTheTokenStillGuardsEverythingElse() throws {

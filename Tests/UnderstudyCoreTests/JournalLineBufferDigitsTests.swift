@@ -5,7 +5,7 @@ import XCTest
 /// zero-padded, at every length and around every power of ten.
 final class JournalLineBufferDigitsTests: XCTestCase {
     private func written(_ value: UInt64, minimumWidth: Int) -> String {
-        let buffer = JournalLineBuffer(capacity: 64)
+        let buffer = JSONWriter(capacity: 64)
         buffer.append("x" as StaticString)  // not at the buffer's start
         buffer.digits(value, minimumWidth: minimumWidth)
         return String(decoding: buffer.bytes.dropFirst(), as: UTF8.self)
@@ -34,7 +34,7 @@ final class JournalLineBufferDigitsTests: XCTestCase {
     func testThousandthsPutThePointBeforeTheLastThreeDigits() {
         for (value, text) in [(0, "0.000"), (5, "0.005"), (42, "0.042"), (999, "0.999"), (1_000, "1.000"), (1_234, "1.234"),
                               (1_234_567, "1234.567"), (UInt64.max, "18446744073709551.615")] as [(UInt64, String)] {
-            let buffer = JournalLineBuffer(capacity: 64)
+            let buffer = JSONWriter(capacity: 64)
             buffer.append("x" as StaticString)
             buffer.thousandths(value)
             XCTAssertEqual(String(decoding: buffer.bytes.dropFirst(), as: UTF8.self), text, "\(value)")
@@ -45,7 +45,7 @@ final class JournalLineBufferDigitsTests: XCTestCase {
     func testThreeDigitsMatchesIntAndPadsOnlyWhenAsked() {
         for value in [-5, 0, 7, 42, 99, 100, 101, 200, 404, 599, 999, 1000, 12_345] {
             for padded in [false, true] {
-                let buffer = JournalLineBuffer(capacity: 64)
+                let buffer = JSONWriter(capacity: 64)
                 buffer.append("x" as StaticString)
                 buffer.threeDigits(value, padded: padded)
                 let expected = padded && (0...999).contains(value) ? expected(UInt64(value), minimumWidth: 3) : String(value)
@@ -55,7 +55,7 @@ final class JournalLineBufferDigitsTests: XCTestCase {
     }
 
     func testIntWritesNegativeNumbersWithTheirSign() {
-        let buffer = JournalLineBuffer(capacity: 64)
+        let buffer = JSONWriter(capacity: 64)
         buffer.int(-1_234_567)
         buffer.append("," as StaticString)
         buffer.int(Int.min)

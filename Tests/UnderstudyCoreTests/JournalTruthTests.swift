@@ -147,7 +147,7 @@ final class JournalLineBufferTests: XCTestCase {
     }
 
     private func encoded(_ bytes: [UInt8], lowercasing: Bool) -> String {
-        let buffer = JournalLineBuffer(capacity: 64)
+        let buffer = JSONWriter(capacity: 64)
         bytes.withUnsafeBufferPointer { buffer.appendJSONString(utf8: $0, lowercasingASCII: lowercasing) }
         return buffer.bytes.map { String(Unicode.Scalar($0)) }.joined()
     }

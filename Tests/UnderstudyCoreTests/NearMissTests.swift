@@ -167,10 +167,10 @@ final class NearMissTests: XCTestCase {
                 if engine.stubs.indices.contains(where: { engine.stubs[$0].request.matches(context) }) { continue }
                 let segment = NearMissName.segment(of: context.path)
                 let full = engine.stubs.indices
-                    .map { (distance: engine.distance(of: $0, from: context, segment: segment, budget: .infinity)!, index: $0) }
+                    .map { (distance: engine.nearMissRanking.distance(of: $0, from: context, segment: segment, budget: .infinity)!, index: $0) }
                     .sorted { ($0.distance, $0.index) < ($1.distance, $1.index) }
-                    .prefix(StubEngine.nearMissCount)
-                let pruned = engine.nearMisses(context)
+                    .prefix(NearMissRanking.count)
+                let pruned = engine.nearMissRanking.nearMisses(context)
                 XCTAssertEqual(pruned.map(\.stubID), full.map { engine.stubs[$0.index].id }, target)
                 XCTAssertEqual(pruned.map(\.distance), full.map(\.distance), target)
             }

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import UnderstudyCore
+@testable import UnderstudyRegex
 
 /// The linear-time engine behind `matches` and `pathPattern`: the same answers as ICU
 /// (`NSRegularExpression`, which it replaced) on the supported syntax, no blow-up on patterns

@@ -29,7 +29,7 @@ public struct EngineConfiguration {
 
     /// The default ``journalBodyLimit``: 4 KiB, enough for the bodies stubs usually send while
     /// bounding the in-memory journal.
-    public static let defaultJournalBodyLimit = 4096
+    public static let defaultJournalBodyLimit = JournalEntry.defaultBodyLimit
 
     /// Creates a configuration; every parameter has the documented default.
     public init(unmatchedStatus: Int = 404, journalLimit: Int = 100_000,

@@ -8,11 +8,37 @@ final class JournalWaiter {
     /// Matching entries in the journal now (recounted when the journal is cleared or reset).
     var seen: Int
     let reply: DeferredReply
+    /// The answer, made by the admin handler that registered the wait (`true`: timed out).
+    let result: (Bool) -> HTTPResponse
 
-    init(filter: JournalFilter, count: Int, seen: Int, reply: DeferredReply) {
+    init(filter: JournalFilter, count: Int, seen: Int, reply: DeferredReply, result: @escaping (Bool) -> HTTPResponse) {
         self.filter = filter
         self.count = count
         self.seen = seen
         self.reply = reply
+        self.result = result
+    }
+}
+
+extension StubEngine {
+    /// Called for each new entry while someone waits: completes the waiters it satisfies.
+    func wakeWaiters(for entry: JournalEntry) {
+        var done: [JournalWaiter] = []
+        for waiter in waiters where waiter.filter.matches(entry) {
+            waiter.seen += 1
+            if waiter.seen >= waiter.count { done.append(waiter) }
+        }
+        guard !done.isEmpty else { return }
+        waiters.removeAll { waiter in done.contains { $0 === waiter } }
+        for waiter in done {
+            waiter.reply.answer(waiter.result(false))
+        }
+    }
+
+    /// After the journal was cleared or reset, each waiter counts what is left.
+    func recountWaiters() {
+        for waiter in waiters {
+            waiter.seen = journal.count(passing: waiter.filter)
+        }
     }
 }

@@ -162,3 +162,10 @@ extension RequestPattern {
         text.count <= 60 ? text : String(text.prefix(57)) + "..."
     }
 }
+
+/// One reason a stub missed a request, as the unmatched response explains it
+/// ("path /postz ≠ /posts"). How close the miss is comes from
+/// ``RequestPattern/distance(from:base:budget:name:)``, not from the reasons.
+struct MissReason {
+    var text: String
+}

@@ -46,15 +46,21 @@ public final class StubEngine {
     @exclusivity(unchecked) private var cachedTimePrefix = ""
     /// Draws random delays; seeded from `configuration.seed` when given, so runs repeat.
     var delayGenerator: SeededGenerator
-    /// Draws template random values (`random.uuid`, …); seeded from `configuration.seed` apart
-    /// from delays, so adding a delay distribution does not change a template's values.
-    var templateGenerator: SeededGenerator
+    /// Renders templated responses (``TemplateRenderer``): `{{server.url}}`'s URLs and its own
+    /// random generator.
+    var templates: TemplateRenderer
     /// The base URL requests arrive on, set by the transport (see ``UnderstudyResponder/serverURL``).
-    public var serverURL: String?
+    public var serverURL: String? {
+        get { templates.serverURL }
+        set { templates.serverURL = newValue }
+    }
     /// The base URL TLS requests arrive on (`https://…`), set by the transport's HTTPS listener.
-    public var secureServerURL: String?
+    public var secureServerURL: String? {
+        get { templates.secureServerURL }
+        set { templates.secureServerURL = newValue }
+    }
     /// Scratch space journal lines are encoded into.
-    private let lineBuffer = JournalLineBuffer()
+    private let lineBuffer = JSONWriter()
     /// The journal sink as ``JournalBatching``, cast once (a protocol cast is a conformance
     /// lookup, and batches open and close on every loop pass).
     let sinkBatching: (any JournalBatching)?
@@ -72,7 +78,7 @@ public final class StubEngine {
         self.startNanoseconds = configuration.clock.monotonicNanoseconds
         var system = SystemRandomNumberGenerator()
         self.delayGenerator = SeededGenerator(seed: configuration.seed ?? system.next())
-        self.templateGenerator = SeededGenerator(seed: (configuration.seed ?? system.next()) ^ 0x7465_6D70_6C61_7465)
+        self.templates = TemplateRenderer(seed: configuration.seed ?? system.next())
     }
 
     /// Answers one request and journals it before returning, as sending the response in full (or
@@ -254,7 +260,7 @@ public final class StubEngine {
 
     private func unmatched(_ context: MatchContext) -> (HTTPResponse, JournalRecord) {
         let status = configuration.unmatchedStatus
-        let body = nearMissReport(context)
+        let body = nearMissRanking.report(context)
         let record = JournalRecord(request: context.request, matched: false, stubID: nil, responseIndex: nil,
                                    scenario: nil, rateLimited: false)
         return (HTTPResponse(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Array(body.utf8)), record)

@@ -10,7 +10,7 @@ struct StubIndex {
         /// The stub's method (upper-cased), or nil for any method.
         var method: String?
         var index: Int
-        /// Where the stub comes in the order stubs are tried (see ``StubIndex/ranks(of:)``).
+        /// Where the stub comes in the order stubs are tried (see ``Stub/ranks(of:)``).
         var rank: Int
     }
 
@@ -33,25 +33,8 @@ struct StubIndex {
     private var unindexedPrefixes: [[UInt8]] = []
     private var unindexedRanks: [Int] = []
 
-    /// The order stubs are tried in, as a rank per stub: by priority (lower first, default 5);
-    /// at equal priority, stubs with `newerWins == false` in load order, then stubs with
-    /// `newerWins == true`, most recently added first. Without priorities or `newerWins` the
-    /// rank is the load position.
-    static func ranks(of stubs: [Stub]) -> [Int] {
-        guard stubs.contains(where: { $0.priority != nil || $0.newerWins }) else { return Array(stubs.indices) }
-        let order = stubs.indices.sorted { a, b in
-            let x = stubs[a], y = stubs[b]
-            let keyA = (x.priority ?? 5, x.newerWins ? 1 : 0, x.newerWins ? -a : a)
-            let keyB = (y.priority ?? 5, y.newerWins ? 1 : 0, y.newerWins ? -b : b)
-            return keyA < keyB
-        }
-        var ranks = Array(repeating: 0, count: stubs.count)
-        for (rank, index) in order.enumerated() { ranks[index] = rank }
-        return ranks
-    }
-
     init(stubs: [Stub]) {
-        let ranks = Self.ranks(of: stubs)
+        let ranks = Stub.ranks(of: stubs)
         for index in ranks.indices.sorted(by: { ranks[$0] < ranks[$1] }) {
             let stub = stubs[index]
             let rank = ranks[index]

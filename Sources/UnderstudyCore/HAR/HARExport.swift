@@ -270,3 +270,12 @@ public enum HARExport {
         value == value.rounded() && abs(value) < 1e15 ? .int(Int(value)) : .number(String(value))
     }
 }
+
+/// A journal line `understudy har` could not convert.
+public struct HARExportError: Error, CustomStringConvertible, Sendable {
+    /// 1-based line number in the JSON Lines file.
+    public var line: Int
+    public var message: String
+
+    public var description: String { line > 0 ? "line \(line): \(message)" : message }
+}

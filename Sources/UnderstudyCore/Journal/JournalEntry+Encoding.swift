@@ -14,11 +14,11 @@ extension JournalEntry {
     /// milliseconds and the elapsed times are written as digits straight into the buffer.
     /// `buffer` is scratch space, reused across calls; the line is returned as an array of
     /// exactly its size, in `spare`'s storage when that fits (see
-    /// ``JournalLineBuffer/bytes(reusing:)``). `session` is the id of the session whose engine
+    /// ``JSONWriter/bytes(reusing:)``). `session` is the id of the session whose engine
     /// journals the entry (absent on the main port). `reason` is the status line's phrase when it
     /// was not the standard one (`response.reason`).
     static func encode(seq: Int, session: String? = nil, timePrefix: String, milliseconds: Int, record: JournalRecord,
-                       delivery: Delivery, reason: String? = nil, outcomeElapsed: UInt64, bodyLimit: Int, into buffer: JournalLineBuffer,
+                       delivery: Delivery, reason: String? = nil, outcomeElapsed: UInt64, bodyLimit: Int, into buffer: JSONWriter,
                        reusing spare: consuming [UInt8] = []) -> [UInt8] {
         let request = record.request
         let out = buffer
@@ -88,14 +88,14 @@ extension JournalEntry {
 
     /// `"stream":"KIND"`, out of line so the encoder every request runs stays as the optimizer had it.
     @inline(never)
-    static func appendStream(_ stream: ResponseStreaming.Kind, into out: JournalLineBuffer) {
+    static func appendStream(_ stream: ResponseStreaming.Kind, into out: JSONWriter) {
         out.key("stream"); out.appendJSONString(stream.rawValue)
     }
 
     /// `,"delayMs":N` for a delay other than 0: whole milliseconds as an integer, otherwise with
     /// three decimals (microseconds).
     @inline(never)
-    private static func encodeDelay(_ delayMs: Double, into out: JournalLineBuffer) {
+    private static func encodeDelay(_ delayMs: Double, into out: JSONWriter) {
         out.key("delayMs")
         if delayMs == delayMs.rounded() {
             out.digits(UInt64(max(0, delayMs)))
@@ -106,14 +106,14 @@ extension JournalEntry {
 
     /// Encodes an entry with a buffer of its own (tests and one-off callers).
     static func encode(seq: Int, timePrefix: String, milliseconds: Int, record: JournalRecord, delivery: Delivery,
-                       outcomeElapsed: UInt64, bodyLimit: Int = EngineConfiguration.defaultJournalBodyLimit) -> [UInt8] {
+                       outcomeElapsed: UInt64, bodyLimit: Int = JournalEntry.defaultBodyLimit) -> [UInt8] {
         encode(seq: seq, timePrefix: timePrefix, milliseconds: milliseconds, record: record, delivery: delivery,
                outcomeElapsed: outcomeElapsed, bodyLimit: bodyLimit,
-               into: JournalLineBuffer(capacity: 512 + record.request.body.count + min(delivery.body.count, bodyLimit)))
+               into: JSONWriter(capacity: 512 + record.request.body.count + min(delivery.body.count, bodyLimit)))
     }
 
     /// Nanoseconds as milliseconds with three decimals (microsecond resolution).
-    private static func elapsed(_ nanoseconds: UInt64, into out: JournalLineBuffer) {
+    private static func elapsed(_ nanoseconds: UInt64, into out: JSONWriter) {
         out.thousandths(nanoseconds / 1_000)
     }
 
@@ -121,7 +121,7 @@ extension JournalEntry {
     /// Returns whether the body was cut. A cut inside a UTF-8 sequence moves back to the
     /// sequence's start, so a text body stays text.
     @discardableResult
-    private static func encodeBody(_ body: [UInt8], limit: Int = .max, into out: JournalLineBuffer) -> Bool {
+    private static func encodeBody(_ body: [UInt8], limit: Int = .max, into out: JSONWriter) -> Bool {
         if body.isEmpty {
             out.append(#","body":"""# as StaticString)
             return false
@@ -158,7 +158,7 @@ extension JournalEntry {
     ///
     /// Names are compared only when their lengths are equal, and a head with no repeated name
     /// (nearly every one) is written in one straight pass.
-    private static func encodeHeaders<Fields: JournalHeaderFields>(_ fields: Fields, into out: JournalLineBuffer) {
+    private static func encodeHeaders<Fields: JournalHeaderFields>(_ fields: Fields, into out: JSONWriter) {
         let count = fields.count
         var repeated = false
         search: for i in 1..<max(1, count) {
@@ -208,9 +208,9 @@ protocol JournalHeaderFields {
     /// Whether fields `i` and `j` have the same name, ignoring ASCII case.
     func namesMatch(_ i: Int, _ j: Int) -> Bool
     /// Field `i`'s name, lower-cased, as a JSON string.
-    func appendName(_ i: Int, to out: JournalLineBuffer)
+    func appendName(_ i: Int, to out: JSONWriter)
     /// Field `i`'s value as a JSON string.
-    func appendValue(_ i: Int, to out: JournalLineBuffer)
+    func appendValue(_ i: Int, to out: JSONWriter)
 }
 
 extension HTTPHeaders: JournalHeaderFields {
@@ -222,12 +222,12 @@ extension HTTPHeaders: JournalHeaderFields {
         HTTPHeaders.namesMatch(fields[i].name, fields[j].name)
     }
 
-    func appendName(_ i: Int, to out: JournalLineBuffer) {
+    func appendName(_ i: Int, to out: JSONWriter) {
         var name = fields[i].name
         name.withUTF8 { out.appendJSONString(utf8: $0, lowercasingASCII: true) }
     }
 
-    func appendValue(_ i: Int, to out: JournalLineBuffer) {
+    func appendValue(_ i: Int, to out: JSONWriter) {
         out.appendJSONString(fields[i].value)
     }
 }
@@ -247,11 +247,11 @@ extension UnsafeBufferPointer: JournalHeaderFields where Element == RawHeaderFie
         return true
     }
 
-    func appendName(_ i: Int, to out: JournalLineBuffer) {
+    func appendName(_ i: Int, to out: JSONWriter) {
         out.appendJSONString(utf8: self[i].name, lowercasingASCII: true)
     }
 
-    func appendValue(_ i: Int, to out: JournalLineBuffer) {
+    func appendValue(_ i: Int, to out: JSONWriter) {
         out.appendJSONString(utf8: self[i].value)
     }
 }

@@ -1,6 +1,10 @@
 /// One journaled request and how it was answered. The JSON line is encoded once, when the entry
 /// is made, and the same bytes serve the in-memory journal, the admin API and the JSONL file.
 public struct JournalEntry: Sendable {
+    /// How much of a body an entry keeps by default: 4 KiB, enough for the bodies stubs usually
+    /// send while bounding the in-memory journal (``EngineConfiguration/journalBodyLimit``).
+    public static let defaultBodyLimit = 4096
+
     /// 1, 2, … in the order entries were written, since the engine started or was last reset.
     public var seq: Int
     /// The request as received.

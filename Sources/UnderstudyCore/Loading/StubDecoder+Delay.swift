@@ -1,10 +1,12 @@
+import UnderstudyStubFormat
+
 /// `delayMs` as a distribution (`{"uniform": [min, max]}` or `{"lognormal": {"median", "sigma", "max"}}`)
 /// and `statusMessage`.
 extension StubDecoder {
-    static let lognormalKeys = ["median", "sigma", "max"]
+    static let lognormalKeys = StubFormat.Object.lognormal.keys
 
     mutating func decodeDelayDistribution(_ node: JSONNode, _ path: JSONPath) -> DelayDistribution? {
-        let keys = members(of: node, path, known: ["uniform", "lognormal"])
+        let keys = members(of: node, path, known: StubFormat.Object.delayDistribution.keys)
         guard keys.count == 1, let (key, member) = keys.first else {
             if keys.count > 1 { fail(node.position, path, "give one of `uniform` and `lognormal`") }
             else if node.members?.isEmpty ?? true { fail(node.position, path, "expected {\"uniform\": [min, max]} or {\"lognormal\": {\"median\": m, \"sigma\": s}}") }

@@ -1,3 +1,4 @@
+import UnderstudyStubFormat
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -11,8 +12,8 @@ extension StubDecoder {
     static let extraValueMatcherKeys = ["equalsIgnoringCase", "doesNotContain", "doesNotMatch", "allOf", "anyOf", "not"]
     static let extraBodyMatcherKeys = ["equalsIgnoringCase", "doesNotContain", "doesNotMatch", "jsonEquals", "jsonPath", "binary",
                                        "allOf", "anyOf", "not"]
-    static let jsonEqualsKeys = ["value", "ignoreArrayOrder", "ignoreExtraElements"]
-    static let jsonPathKeys = ["expression", "matcher"]
+    static let jsonEqualsKeys = StubFormat.Object.jsonEquals.keys
+    static let jsonPathKeys = StubFormat.Object.jsonPath.keys
 
     /// `url` or `urlPattern`, refusing a second path condition beside it; nil when neither is given.
     mutating func decodeTarget(_ keys: [String: JSONNode.Member], _ path: JSONPath) -> PathMatcher? {

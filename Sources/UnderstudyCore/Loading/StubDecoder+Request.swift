@@ -1,8 +1,10 @@
+import UnderstudyStubFormat
+
 /// Decoding of a stub's `request` object and its matchers.
 extension StubDecoder {
-    static let requestKeys = ["method", "path", "pathPattern", "url", "urlPattern", "query", "headers", "cookies", "body"]
-    static let valueMatcherKeys = ["equals", "contains", "matches", "present", "absent"] + extraValueMatcherKeys
-    static let bodyMatcherKeys = ["equals", "contains", "matches", "json", "jsonSubset"] + extraBodyMatcherKeys
+    static let requestKeys = StubFormat.Object.request.keys
+    static let valueMatcherKeys = StubFormat.Object.valueMatcher.keys
+    static let bodyMatcherKeys = StubFormat.Object.bodyMatcher.keys
 
     /// Decodes a request object whose path is given as text (the admin API's `{"request": ...}`).
     mutating func decodeRequest(_ node: JSONNode, _ path: String) -> RequestPattern? {

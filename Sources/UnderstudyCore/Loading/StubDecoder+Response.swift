@@ -1,3 +1,4 @@
+import UnderstudyStubFormat
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -6,9 +7,8 @@ import Foundation
 
 /// Decoding of one entry of a stub's `responses`.
 extension StubDecoder {
-    static let responseKeys = ["status", "headers", "body", "json", "base64", "bodyFile", "times", "delayMs", "retryAfter", "fault", "statusMessage",
-                               "template", "dribble", "bytesPerSecond", "events"]
-    static let bodySourceKeys = ["body", "json", "base64", "bodyFile"]
+    static let responseKeys = StubFormat.Object.response.keys
+    static let bodySourceKeys = StubFormat.bodySourceKeys
     /// Bounds that keep later arithmetic (timers, dates, nanosecond windows) far from overflow.
     static let maximumDelayMs = 86_400_000.0
     static let maximumSeconds = 315_360_000.0
@@ -166,7 +166,7 @@ extension StubDecoder {
             typeMismatch(node, path, expected: "a number of seconds or {\"httpDateIn\": seconds}")
             return nil
         }
-        let keys = members(of: node, path, known: ["httpDateIn"])
+        let keys = members(of: node, path, known: StubFormat.Object.retryAfter.keys)
         guard let member = keys["httpDateIn"] else {
             if node.members?.isEmpty ?? true { fail(node.position, path, "missing key `httpDateIn`") }
             return nil

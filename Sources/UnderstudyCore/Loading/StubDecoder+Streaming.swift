@@ -1,8 +1,10 @@
+import UnderstudyStubFormat
+
 /// `dribble`, `bytesPerSecond` and `events`: how a response's body is paced.
 extension StubDecoder {
-    static let dribbleKeys = ["chunks", "overMs"]
-    static let eventKeys = ["event", "data", "id", "retry", "comment", "delayMs"]
-    static let streamingKeys = ["dribble", "bytesPerSecond", "events"]
+    static let dribbleKeys = StubFormat.Object.dribble.keys
+    static let eventKeys = StubFormat.Object.event.keys
+    static let streamingKeys = StubFormat.streamingKeys
 
     mutating func decodeStreaming(_ keys: [String: JSONNode.Member], _ response: inout StubResponse, _ path: JSONPath,
                                   templated: Bool) {

@@ -1,9 +1,11 @@
+import UnderstudyStubFormat
+
 /// Turns a parsed stub document into stubs, collecting every error instead of stopping at the
 /// first, each with its file, position, JSON path and (for typos) a suggestion.
 struct StubDecoder {
-    static let documentKeys = ["stubs", "$schema"]
-    static let stubKeys = ["id", "description", "request", "responses", "afterLast", "scenario", "whenState", "setState", "rateLimit", "priority"]
-    static let rateLimitKeys = ["limit", "window", "retryAfter", "algorithm", "headers", "status", "name", "body", "json"]
+    static let documentKeys = StubFormat.Object.document.keys
+    static let stubKeys = StubFormat.Object.stub.keys
+    static let rateLimitKeys = StubFormat.Object.rateLimit.keys
 
     let file: String
     /// Resolves `bodyFile` paths; `nil` when the document has no file on disk.

@@ -32,16 +32,3 @@ public enum BodyMatcher: Sendable {
     /// The matcher does not hold.
     indirect case not(BodyMatcher)
 }
-
-/// Options for comparing two JSON documents.
-public struct JSONComparison: Sendable, Equatable {
-    /// Arrays may hold their elements in any order.
-    public var ignoreArrayOrder: Bool
-    /// The body may have object members and array elements the expected value lacks.
-    public var ignoreExtraElements: Bool
-
-    public init(ignoreArrayOrder: Bool = false, ignoreExtraElements: Bool = false) {
-        self.ignoreArrayOrder = ignoreArrayOrder
-        self.ignoreExtraElements = ignoreExtraElements
-    }
-}

@@ -52,3 +52,22 @@ public struct Stub: Sendable {
         self.rateLimit = rateLimit
     }
 }
+
+extension Stub {
+    /// The order stubs are tried in, as a rank per stub: by priority (lower first, default 5);
+    /// at equal priority, stubs with `newerWins == false` in load order, then stubs with
+    /// `newerWins == true`, most recently added first. Without priorities or `newerWins` the
+    /// rank is the load position.
+    static func ranks(of stubs: [Stub]) -> [Int] {
+        guard stubs.contains(where: { $0.priority != nil || $0.newerWins }) else { return Array(stubs.indices) }
+        let order = stubs.indices.sorted { a, b in
+            let x = stubs[a], y = stubs[b]
+            let keyA = (x.priority ?? 5, x.newerWins ? 1 : 0, x.newerWins ? -a : a)
+            let keyB = (y.priority ?? 5, y.newerWins ? 1 : 0, y.newerWins ? -b : b)
+            return keyA < keyB
+        }
+        var ranks = Array(repeating: 0, count: stubs.count)
+        for (rank, index) in order.enumerated() { ranks[index] = rank }
+        return ranks
+    }
+}

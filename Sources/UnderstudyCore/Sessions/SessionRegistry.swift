@@ -38,26 +38,10 @@ public final class SessionRegistry {
     // MARK: - Admin API
 
     /// Answers `/__admin/sessions` and `/__admin/sessions/{id}` (the segments after `/__admin`).
-    func admin(_ request: HTTPRequest, segments: [String]) -> HTTPResponse {
-        let method = request.method.uppercased()
-        switch segments.count {
-        case 1:
-            switch method {
-            case "GET": return list()
-            case "POST": return create(request.body)
-            default: return AdminResponse.methodNotAllowed(method, allowed: ["GET", "POST"])
-            }
-        case 2:
-            switch method {
-            case "GET":
-                guard let session = sessions[segments[1]] else { return unknown(segments[1]) }
-                return AdminResponse.value(describe(session, now: main.engine.configuration.clock.monotonicNanoseconds))
-            case "DELETE": return delete(segments[1])
-            default: return AdminResponse.methodNotAllowed(method, allowed: ["GET", "DELETE"])
-            }
-        default:
-            return AdminResponse.error(404, "no admin endpoint \(request.method) \(request.path); sessions are /__admin/sessions and /__admin/sessions/{id}")
-        }
+    /// `GET /__admin/sessions/{id}`.
+    func describe(id: String) -> HTTPResponse {
+        guard let session = sessions[id] else { return unknown(id) }
+        return AdminResponse.value(describe(session, now: main.engine.configuration.clock.monotonicNanoseconds))
     }
 
     /// `POST /__admin/sessions`: 201 with the new session, or 400/503 and nothing created.
@@ -188,3 +172,5 @@ public final class SessionRegistry {
 
 @available(*, unavailable)
 extension SessionRegistry: Sendable {}
+
+extension SessionRegistry: SessionAdministration {}

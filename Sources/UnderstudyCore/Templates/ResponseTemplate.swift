@@ -27,14 +27,14 @@ public final class ResponseTemplate: Sendable {
     var isEmpty: Bool { body == nil && headers.isEmpty && eventData.isEmpty }
 
     /// The body bytes, headers and events for one request.
-    func render(_ response: StubResponse, into headers: inout HTTPHeaders, body: inout [UInt8],
+    func render(into headers: inout HTTPHeaders, body: inout [UInt8],
                 stream: inout ResponseStreaming?, _ context: TemplateContext) {
         switch self.body {
         case .text(let text)?:
             body = Array(text.render(context).utf8)
         case .json(let json)?:
-            var writer = JSONWriter()
-            json.write(into: &writer, context)
+            let writer = JSONWriter(capacity: 256)
+            json.write(into: writer, context)
             body = writer.bytes
         case nil:
             break
@@ -68,28 +68,28 @@ enum JSONTemplate: Sendable {
     case array([JSONTemplate])
     case object([(key: JSONTemplate, value: JSONTemplate)])
 
-    func write(into writer: inout JSONWriter, _ context: TemplateContext) {
+    func write(into writer: JSONWriter, _ context: TemplateContext) {
         switch self {
         case .literal(let value):
             writer.value(value)
         case .string(let text):
-            writer.string(text.render(context))
+            writer.appendJSONString(text.render(context))
         case .array(let elements):
-            writer.raw("[")
+            writer.append("[")
             for (index, element) in elements.enumerated() {
-                if index > 0 { writer.raw(",") }
-                element.write(into: &writer, context)
+                if index > 0 { writer.append(",") }
+                element.write(into: writer, context)
             }
-            writer.raw("]")
+            writer.append("]")
         case .object(let members):
-            writer.raw("{")
+            writer.append("{")
             for (index, member) in members.enumerated() {
-                if index > 0 { writer.raw(",") }
-                member.key.write(into: &writer, context)
-                writer.raw(":")
-                member.value.write(into: &writer, context)
+                if index > 0 { writer.append(",") }
+                member.key.write(into: writer, context)
+                writer.append(":")
+                member.value.write(into: writer, context)
             }
-            writer.raw("}")
+            writer.append("}")
         }
     }
 

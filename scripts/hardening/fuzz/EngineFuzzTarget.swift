@@ -2,6 +2,7 @@
 // (requests, clock steps, admin resets and scenario changes) against a fixed stub set, and the
 // issue's invariants are checked after every step; a violation traps, which libFuzzer records.
 // Compiled together with Sources/UnderstudyCore/**/*.swift into one module by scripts/fuzz.
+@testable import UnderstudyCore
 
 let engineFuzzStubs = #"""
 {"stubs": [

@@ -1,5 +1,6 @@
 // The one libFuzzer entry point of the fuzz binary. Both targets live in one binary so the
 // Swift sources compile once; UNDERSTUDY_FUZZ_TARGET (loader | engine) picks the target.
+@testable import UnderstudyCore
 #if canImport(Glibc)
 import Glibc
 #endif

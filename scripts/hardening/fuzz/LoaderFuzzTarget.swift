@@ -1,5 +1,6 @@
 // libFuzzer target over the stub loader: any bytes must become a stub set or a list of errors.
-// Compiled together with Sources/UnderstudyCore/**/*.swift into one module by scripts/fuzz.
+// Compiled by scripts/fuzz against the UnderstudyCore module (built with coverage and ASan).
+@testable import UnderstudyCore
 
 /// One loader input: any bytes become a stub set or well-formed errors.
 func fuzzLoader(_ bytes: [UInt8]) {

@@ -45,7 +45,7 @@ public enum WireMockConverter {
     /// Converts stubs already loaded.
     public static func convert(_ stubs: [Stub]) -> Result {
         var notes: [String] = []
-        let ranks = StubIndex.ranks(of: stubs)
+        let ranks = Stub.ranks(of: stubs)
         let ordered = stubs.indices.sorted { ranks[$0] < ranks[$1] }.map { stubs[$0] }
         let encoded = ordered.map { stub -> JSONValue in
             var members: [JSONMember] = [JSONMember("id", .string(stub.id))]

@@ -1,0 +1,432 @@
+'use strict';
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const MAX_ENTRIES = 5000, MAX_ROWS = 500;
+  const state = {
+    entries: [], bySeq: new Map(), lastSeq: 0, firstTime: null, selected: null,
+    stubs: [], token: sessionStorage.getItem('understudy-token') || '', mode: 'wait',
+    paused: false, needToken: false, fresh: new Set(), explained: new Map(),
+  };
+
+  // ---- helpers -------------------------------------------------------------------------
+  function el(tag, props, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(props || {})) {
+      if (value === undefined || value === null || value === false) continue;
+      if (key === 'text') node.textContent = value;
+      else if (key === 'class') node.className = value;
+      else if (key.startsWith('on')) node.addEventListener(key.slice(2), value);
+      else node.setAttribute(key, value === true ? '' : value);
+    }
+    for (const child of children.flat()) {
+      if (child === null || child === undefined || child === false) continue;
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  }
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  const statusClass = (s) => s === null || s === undefined ? 'snone' : 's' + String(s)[0];
+  const timeOf = (entry) => (entry.time || '').slice(11, 23);
+
+  class Unauthorized extends Error {}
+  async function api(path, options = {}) {
+    const headers = Object.assign({}, options.headers || {});
+    if (state.token) headers['Authorization'] = 'Bearer ' + state.token;
+    const response = await fetch(path, Object.assign({ cache: 'no-store' }, options, { headers }));
+    if (response.status === 401) { askForToken(state.token ? 'That token was refused.' : null); throw new Unauthorized(); }
+    return response;
+  }
+  async function apiJSON(path) {
+    const response = await api(path);
+    if (!response.ok) { const error = new Error(path + ': ' + response.status); error.status = response.status; throw error; }
+    return response.json();
+  }
+  function setStatus(text, kind) {
+    const node = $('status');
+    node.textContent = text;
+    node.className = kind || '';
+  }
+
+  // ---- token ---------------------------------------------------------------------------
+  function askForToken(message) {
+    state.needToken = true;
+    setStatus('admin token needed', 'problem');
+    const error = $('token-error');
+    error.hidden = !message;
+    error.textContent = message || '';
+    const dialog = $('token-dialog');
+    if (!dialog.open) { dialog.showModal(); $('token-input').focus(); }
+  }
+  $('token-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    state.token = $('token-input').value.trim();
+    sessionStorage.setItem('understudy-token', state.token);
+    state.needToken = false;
+    $('token-dialog').close();
+    refreshPanels();
+  });
+  $('token-cancel').addEventListener('click', () => $('token-dialog').close());
+  $('token-button').addEventListener('click', () => askForToken(null));
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  if (fragment.get('token')) {
+    state.token = fragment.get('token');
+    sessionStorage.setItem('understudy-token', state.token);
+    history.replaceState(null, '', location.pathname + location.search);
+  }
+
+  // ---- journal -------------------------------------------------------------------------
+  function forget() {
+    state.entries = []; state.bySeq.clear(); state.lastSeq = 0; state.firstTime = null;
+    state.selected = null; state.explained.clear();
+  }
+  function add(requests, markFresh) {
+    let added = 0;
+    for (const entry of requests) {
+      if (state.bySeq.has(entry.seq)) continue;
+      state.entries.push(entry);
+      state.bySeq.set(entry.seq, entry);
+      if (markFresh) state.fresh.add(entry.seq);
+      if (entry.seq > state.lastSeq) state.lastSeq = entry.seq;
+      if (state.firstTime === null || entry.seq === 1) state.firstTime = state.entries[0].time;
+      added++;
+    }
+    if (state.entries.length > MAX_ENTRIES) {
+      for (const old of state.entries.splice(0, state.entries.length - MAX_ENTRIES)) state.bySeq.delete(old.seq);
+    }
+    return added;
+  }
+
+  async function follow() {
+    let first = true;
+    for (;;) {
+      if (state.paused || state.needToken) { await sleep(250); continue; }
+      try {
+        let data;
+        if (state.mode === 'wait' && !first) {
+          const response = await api('/__admin/requests/wait?count=1&timeoutMs=15000&since=' + state.lastSeq);
+          if (response.status === 404 || response.status === 400 || response.status === 405) { state.mode = 'poll'; continue; }
+          if (!response.ok) throw new Error('wait: ' + response.status);
+          data = await response.json();
+          if (!data.requests.length && !data.timedOut) await sleep(250);
+        } else {
+          data = await apiJSON('/__admin/requests?since=' + state.lastSeq);
+        }
+        const added = add(data.requests, !first);
+        setStatus(state.mode === 'wait' ? 'live (long poll)' : 'live (polling)', 'live');
+        if (added || first) { render(); refreshPanels(); }
+        first = false;
+        if (state.mode === 'poll') await sleep(300);
+      } catch (error) {
+        if (!(error instanceof Unauthorized)) { setStatus('cannot reach the server; retrying', 'problem'); await sleep(1000); }
+      }
+    }
+  }
+
+  // A reset starts seq at 1 again and a DELETE empties the journal: notice both and start over.
+  async function watchForResets() {
+    for (;;) {
+      await sleep(2000);
+      if (state.paused || state.needToken || !state.entries.length) continue;
+      try {
+        const data = await apiJSON('/__admin/requests?limit=1');
+        const head = data.requests[0];
+        const known = head && state.bySeq.get(head.seq);
+        const restarted = head ? (known ? known.time !== head.time : head.seq < state.entries[0].seq) : data.total === 0;
+        if (restarted) { forget(); render(); }
+      } catch (error) { /* the follower reports connection problems */ }
+    }
+  }
+
+  // ---- filters & list ------------------------------------------------------------------
+  const filterInputs = ['f-path', 'f-method', 'f-stub', 'f-matched', 'f-status'];
+  function filters() {
+    return {
+      path: $('f-path').value.trim(), method: $('f-method').value.trim().toUpperCase(),
+      stub: $('f-stub').value.trim(), matched: $('f-matched').value, status: $('f-status').value.trim().toLowerCase(),
+    };
+  }
+  function statusMatches(wanted, status) {
+    if (!wanted) return true;
+    if (wanted === 'none') return status === null || status === undefined;
+    if (status === null || status === undefined) return false;
+    if (/^[1-5]xx$/.test(wanted)) return String(status)[0] === wanted[0];
+    return String(status) === wanted;
+  }
+  function passes(entry, f) {
+    if (f.path && !((entry.path || '') + (entry.query ? '?' + entry.query : '')).includes(f.path)) return false;
+    if (f.method && entry.method.toUpperCase() !== f.method) return false;
+    if (f.stub && entry.stub !== f.stub) return false;
+    if (f.matched && String(entry.matched) !== f.matched) return false;
+    return statusMatches(f.status, entry.status);
+  }
+  function visible() {
+    const f = filters();
+    const list = [];
+    for (let i = state.entries.length - 1; i >= 0; i--) if (passes(state.entries[i], f)) list.push(state.entries[i]);
+    return list;
+  }
+
+  function notes(entry) {
+    const badges = [];
+    if (!entry.matched) badges.push(el('span', { class: 'badge unmatched', text: 'unmatched' }));
+    if (entry.rateLimited) badges.push(el('span', { class: 'badge limited', text: 'rate limited' }));
+    if (entry.fault) badges.push(el('span', { class: 'badge fault', text: entry.fault }));
+    if (entry.outcome && entry.outcome !== 'answered' && !entry.fault) badges.push(el('span', { class: 'badge fault', text: entry.outcome }));
+    if (entry.delayMs) badges.push(el('span', { class: 'badge delay', text: entry.delayMs + ' ms' }));
+    if (entry.scenario) badges.push(el('span', { class: 'badge move', text: entry.scenario.name + ' → ' + entry.scenario.to }));
+    if (entry.session) badges.push(el('span', { class: 'badge', text: 'session ' + entry.session }));
+    return badges;
+  }
+
+  function render() {
+    const list = visible();
+    const rows = $('rows');
+    const hadFocus = rows.contains(document.activeElement);
+    rows.replaceChildren(...list.slice(0, MAX_ROWS).map((entry) => {
+      const selected = entry.seq === state.selected;
+      const row = el('tr', {
+        'data-seq': entry.seq, 'aria-selected': selected ? 'true' : 'false', tabindex: selected ? '0' : '-1',
+        class: state.fresh.has(entry.seq) ? 'fresh' : null,
+        onclick: () => select(entry.seq, true),
+      },
+      el('td', { class: 'num', text: entry.seq }),
+      el('td', { class: 'time', text: timeOf(entry) }),
+      el('td', { text: entry.method }),
+      el('td', { class: 'path', text: entry.path + (entry.query !== null && entry.query !== undefined ? '?' + entry.query : '') }),
+      el('td', { class: statusClass(entry.status), text: entry.status === null || entry.status === undefined ? '—' : entry.status }),
+      el('td', { text: entry.stub || '' }),
+      el('td', {}, notes(entry)));
+      return row;
+    }));
+    state.fresh.clear();
+    if (!rows.querySelector('tr[tabindex="0"]') && rows.firstElementChild) rows.firstElementChild.tabIndex = 0;
+    if (hadFocus) { const row = rows.querySelector('tr[tabindex="0"]'); if (row) row.focus(); }
+    const total = state.entries.length;
+    const more = list.length > MAX_ROWS ? ' (newest ' + MAX_ROWS + ' shown)' : '';
+    $('count').textContent = list.length === total
+      ? total + ' request' + (total === 1 ? '' : 's') + more
+      : list.length + ' of ' + total + ' requests match' + more;
+  }
+  for (const id of filterInputs) $(id).addEventListener('input', render);
+  $('filters').addEventListener('reset', () => setTimeout(render));
+  $('filters').addEventListener('submit', (event) => event.preventDefault());
+
+  function select(seq, focusRow) {
+    state.selected = seq;
+    for (const row of $('rows').children) {
+      const on = Number(row.dataset.seq) === seq;
+      row.setAttribute('aria-selected', on ? 'true' : 'false');
+      row.tabIndex = on ? 0 : -1;
+      if (on && focusRow) { row.focus(); row.scrollIntoView({ block: 'nearest' }); }
+    }
+    showTab('detail');
+    showDetail(state.bySeq.get(seq));
+  }
+  $('rows').addEventListener('keydown', (event) => {
+    const row = event.target.closest('tr');
+    if (!row) return;
+    let next = null;
+    if (event.key === 'ArrowDown' || event.key === 'j') next = row.nextElementSibling;
+    else if (event.key === 'ArrowUp' || event.key === 'k') next = row.previousElementSibling;
+    else if (event.key === 'Home') next = row.parentElement.firstElementChild;
+    else if (event.key === 'End') next = row.parentElement.lastElementChild;
+    else if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      select(Number(row.dataset.seq), false);
+      $('panel-detail').focus();
+      return;
+    } else return;
+    event.preventDefault();
+    if (next) select(Number(next.dataset.seq), true);
+  });
+
+  // ---- detail --------------------------------------------------------------------------
+  function headerTable(headers) {
+    const rows = [];
+    for (const [name, values] of Object.entries(headers || {})) {
+      for (const value of Array.isArray(values) ? values : [values]) rows.push(el('tr', {}, el('td', { text: name }), el('td', { text: value })));
+    }
+    return rows.length ? el('table', { class: 'kv' }, el('tbody', {}, rows)) : el('p', { class: 'hint', text: 'no headers' });
+  }
+  function bodyBlock(text, base64, label) {
+    if (base64) return [el('p', { class: 'hint', text: label + ' (not UTF-8; base64)' }), el('pre', { text: base64 })];
+    if (!text) return [el('p', { class: 'hint', text: label + ': empty' })];
+    let shown = text;
+    try { shown = JSON.stringify(JSON.parse(text), null, 2); } catch (error) { /* not JSON: as sent */ }
+    return [el('pre', { text: shown })];
+  }
+  function stubPlace(entry) {
+    const stub = state.stubs.find((s) => s.id === entry.stub);
+    if (entry.rateLimited) return 'refused by its rate limit (no response used)';
+    if (entry.responseIndex === null || entry.responseIndex === undefined) return '';
+    const of = stub ? ' of ' + stub.responses : '';
+    return 'response ' + (entry.responseIndex + 1) + of + (stub ? ' · afterLast ' + stub.afterLast : '');
+  }
+  function showDetail(entry) {
+    const panel = $('panel-detail');
+    if (!entry) { panel.replaceChildren(el('p', { class: 'hint', text: 'That entry is no longer in the journal.' })); return; }
+    const target = entry.path + (entry.query !== null && entry.query !== undefined ? '?' + entry.query : '');
+    const parts = [
+      el('h2', { text: '#' + entry.seq + ' ' + entry.method + ' ' + target }),
+      el('dl', {},
+        el('dt', { text: 'Time' }), el('dd', { text: entry.time + ' (' + entry.elapsedMs + ' ms after start)' }),
+        el('dt', { text: 'Status' }), el('dd', { class: statusClass(entry.status), text: entry.status === null || entry.status === undefined ? 'no status line sent' : entry.status }),
+        el('dt', { text: 'Stub' }), el('dd', { text: entry.stub ? entry.stub : 'none: unmatched' }),
+        entry.stub ? [el('dt', { text: 'Sequence' }), el('dd', { text: stubPlace(entry) })] : null,
+        el('dt', { text: 'Scenario' }), el('dd', { text: entry.scenario ? entry.scenario.name + ': ' + entry.scenario.from + ' → ' + entry.scenario.to : 'no move' }),
+        entry.rateLimited ? [el('dt', { text: 'Rate limit' }), el('dd', { text: 'refused (429)' })] : null,
+        entry.fault ? [el('dt', { text: 'Fault' }), el('dd', { text: entry.fault })] : null,
+        entry.delayMs !== undefined && entry.delayMs !== null ? [el('dt', { text: 'Delay' }), el('dd', { text: entry.delayMs + ' ms' })] : null,
+        entry.outcome ? [el('dt', { text: 'Outcome' }), el('dd', { text: entry.outcome
+          + (typeof entry.outcomeMs === 'number' ? ' after ' + (entry.outcomeMs - entry.elapsedMs).toFixed(3) + ' ms' : '') })] : null,
+        entry.session ? [el('dt', { text: 'Session' }), el('dd', { text: entry.session })] : null),
+    ];
+    if (!entry.matched) {
+      parts.push(el('h2', { text: 'Why no stub matched' }));
+      const holder = el('div', { id: 'near-miss-holder' }, el('p', { class: 'hint', text: 'explaining…' }));
+      parts.push(holder);
+      explain(entry.seq, holder);
+    }
+    parts.push(el('h2', { text: 'Request' }), headerTable(entry.headers), ...bodyBlock(entry.body, entry.bodyBase64, 'Body'));
+    parts.push(el('h2', { text: 'Response' }));
+    const response = entry.response;
+    if (response) {
+      parts.push(el('p', {}, 'Status ' + response.status + ' · ' + response.bodySize + ' bytes' + (response.truncated ? ' (journal copy truncated)' : '')));
+      parts.push(headerTable(response.headers));
+      if (response.body !== undefined || response.bodyBase64 !== undefined) parts.push(...bodyBlock(response.body, response.bodyBase64, 'Body'));
+      else parts.push(el('p', { class: 'hint', text: 'body not journaled' }));
+    } else {
+      parts.push(el('p', { class: 'hint', text: 'This journal does not record responses.' }));
+    }
+    panel.replaceChildren(...parts);
+  }
+  async function explain(seq, holder) {
+    try {
+      let data = state.explained.get(seq);
+      if (!data) {
+        const response = await api('/__admin/requests/' + seq + '/near-misses');
+        if (!response.ok) throw new Error('status ' + response.status);
+        data = await response.json();
+        state.explained.set(seq, data);
+      }
+      holder.replaceChildren(
+        el('pre', { class: 'near-miss', id: 'near-miss', text: data.text }),
+        el('p', { class: 'hint', text: 'Explained against the stubs and scenario states as they are now.' }));
+    } catch (error) {
+      holder.replaceChildren(el('p', { class: 'error', text: 'Could not explain it: ' + error.message }));
+    }
+  }
+
+  // ---- side panels ---------------------------------------------------------------------
+  function grid(headings, rows, empty) {
+    if (!rows.length) return el('p', { class: 'hint', text: empty });
+    return el('table', { class: 'grid' }, el('thead', {}, el('tr', {}, headings.map((h) => el('th', { text: h })))), el('tbody', {}, rows));
+  }
+  async function refreshPanels() {
+    if (state.needToken) return;
+    try {
+      const [stubs, scenarios, limits] = await Promise.all([
+        apiJSON('/__admin/stubs'), apiJSON('/__admin/scenarios'),
+        apiJSON('/__admin/rate-limits').catch(() => ({ rateLimits: [] })),
+      ]);
+      state.stubs = stubs.stubs;
+      $('stub-ids').replaceChildren(...state.stubs.map((s) => el('option', { value: s.id })));
+      $('panel-stubs').replaceChildren(grid(['Stub', 'Next', 'Served', 'State'], state.stubs.map((s) => el('tr', {},
+        el('td', {}, el('strong', { text: s.id }), el('br'), el('span', { class: 'hint', text: s.file })),
+        el('td', { text: s.exhausted ? '—' : (s.nextResponseIndex + 1) + ' of ' + s.responses }),
+        el('td', { text: s.timesServed }),
+        el('td', {},
+          s.exhausted ? el('span', { class: 'badge unmatched', text: 'exhausted' }) : el('span', { class: 'badge', text: s.afterLast }),
+          s.scenario ? el('span', { class: 'badge move', text: s.scenario + (s.whenState ? ' @' + s.whenState : '') + (s.setState ? ' → ' + s.setState : '') }) : null,
+          s.rateLimit ? el('span', { class: 'badge limited', text: s.rateLimit.limit + '/' + s.rateLimit.window + ' s' }) : null))),
+        'No stubs are loaded.'));
+      $('panel-scenarios').replaceChildren(grid(['Scenario', 'State', 'States'], scenarios.scenarios.map((s) => el('tr', {},
+        el('td', { text: s.name }), el('td', { class: 'current', text: s.state }),
+        el('td', {}, s.states.map((name, i) => el('span', { class: name === s.state ? 'current' : null, text: (i ? ' · ' : '') + name }))))),
+        'No scenarios.'));
+      $('panel-limits').replaceChildren(grid(['Stub', 'Limit', 'Left now', 'Full again in'], limits.rateLimits.map((r) => el('tr', {},
+        el('td', { text: r.stub }), el('td', { text: r.limit + ' per ' + r.window + ' s (' + r.algorithm + ')' }),
+        el('td', { text: r.remaining }), el('td', { text: r.resetSeconds + ' s' }))),
+        'No stub has a rate limit.'));
+      refreshSessions();
+    } catch (error) { /* the follower reports connection problems */ }
+  }
+  async function refreshSessions() {
+    const panel = $('panel-sessions');
+    try {
+      const response = await api('/__admin/sessions');
+      if (!response.ok) { panel.replaceChildren(el('p', { class: 'hint', text: 'This server has no sessions API (or this page is a session\'s own).' })); return; }
+      const data = await response.json();
+      panel.replaceChildren(grid(['Session', 'URL', 'Requests', 'Idle'], data.sessions.map((s) => el('tr', {},
+        el('td', { text: s.name ? s.name + ' (' + s.id + ')' : s.id }),
+        el('td', {}, el('a', { href: s.url + '/__admin/ui', text: s.url })),
+        el('td', { text: s.requests }), el('td', { text: Math.round(s.idleMs / 1000) + ' s' }))),
+        'No sessions.'));
+    } catch (error) { /* as above */ }
+  }
+  setInterval(() => { if (!state.paused) refreshPanels(); }, 3000);
+
+  // ---- tabs, keys, buttons -------------------------------------------------------------
+  const tabs = ['detail', 'stubs', 'scenarios', 'limits', 'sessions'];
+  function showTab(name) {
+    for (const tab of tabs) {
+      const on = tab === name;
+      $('tab-' + tab).setAttribute('aria-selected', on ? 'true' : 'false');
+      $('tab-' + tab).tabIndex = on ? 0 : -1;
+      $('panel-' + tab).hidden = !on;
+    }
+  }
+  tabs.forEach((name, index) => {
+    const tab = $('tab-' + name);
+    tab.addEventListener('click', () => showTab(name));
+    tab.addEventListener('keydown', (event) => {
+      const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
+      if (!step) return;
+      const next = tabs[(index + step + tabs.length) % tabs.length];
+      showTab(next);
+      $('tab-' + next).focus();
+    });
+  });
+  document.addEventListener('keydown', (event) => {
+    const typing = /^(INPUT|SELECT|TEXTAREA)$/.test(event.target.tagName);
+    if (event.key === 'Escape' && !$('token-dialog').open) {
+      const row = $('rows').querySelector('tr[tabindex="0"]');
+      if (row) row.focus();
+      return;
+    }
+    if (typing || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.key === '/') { event.preventDefault(); $('f-path').focus(); }
+    else if (event.key === 'p') $('pause').click();
+    else if (/^[1-5]$/.test(event.key)) { showTab(tabs[Number(event.key) - 1]); $('tab-' + tabs[Number(event.key) - 1]).focus(); }
+    else if ((event.key === 'j' || event.key === 'ArrowDown') && !$('rows').contains(event.target) && event.target.getAttribute('role') !== 'tab') {
+      const row = $('rows').firstElementChild;
+      if (row) { event.preventDefault(); select(Number(row.dataset.seq), true); }
+    }
+  });
+  $('pause').addEventListener('click', () => {
+    state.paused = !state.paused;
+    $('pause').setAttribute('aria-pressed', String(state.paused));
+    $('pause').textContent = state.paused ? 'Resume' : 'Pause';
+    setStatus(state.paused ? 'paused' : 'resuming…', state.paused ? 'paused' : '');
+  });
+  $('har').addEventListener('click', async () => {
+    const f = filters();
+    const query = new URLSearchParams();
+    if (f.method) query.set('method', f.method);
+    if (f.stub) query.set('stub', f.stub);
+    if (f.matched) query.set('matched', f.matched);
+    if (f.status && f.status !== 'none') query.set('status', f.status);
+    try {
+      const response = await api('/__admin/requests.har?' + query);
+      if (!response.ok) throw new Error('status ' + response.status);
+      const url = URL.createObjectURL(await response.blob());
+      const link = el('a', { href: url, download: 'understudy.har' });
+      document.body.append(link); link.click(); link.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10000);
+    } catch (error) { if (!(error instanceof Unauthorized)) setStatus('HAR export failed: ' + error.message, 'problem'); }
+  });
+
+  $('origin').textContent = location.host;
+  follow();
+  watchForResets();
+})();

@@ -1,0 +1,185 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// WireMock's admin API, served beside Understudy's own for WireMock's clients (README: "Coming
+/// from WireMock"): an adapter that registers its routes in the admin route table and adds
+/// WireMock's names to the native answers that share a path with it. Mappings are stubs decoded
+/// from WireMock JSON; those created here are marked with the file ``adminFile`` so a global
+/// reset removes them, as WireMock's does.
+enum WireMockAdmin {
+    /// The `file` of mappings created through `POST /__admin/mappings`.
+    static let adminFile = "<wiremock-admin>"
+
+    static let adapter = AdminAdapter(
+        routes: [
+            AdminRoute("GET", "", .both, { _ in
+                AdminResponse.value(.object([JSONMember("status", .string("ok")), JSONMember("server", .string("understudy"))]))
+            }),
+            AdminRoute("GET", "mappings", .both, { listMappings($0.engine) }),
+            AdminRoute("POST", "mappings", .both, { saveMapping($0.engine, $0.request.body, id: nil) }),
+            AdminRoute("DELETE", "mappings", .both, { deleteMappings($0.engine) }),
+            AdminRoute("POST", "mappings/reset", .both, resetMappings),
+            AdminRoute("GET", "mappings/{id}", .both, getMapping),
+            AdminRoute("PUT", "mappings/{id}", .both, putMapping),
+            AdminRoute("DELETE", "mappings/{id}", .both, deleteMapping),
+            AdminRoute("POST", "requests/reset", .both, { call in
+                AdminResponse.value(.object([JSONMember("cleared", .int(call.engine.clearJournal()))]))
+            }),
+            AdminRoute("GET", "requests/unmatched", .both, { RequestsAdmin.render($0, where: { !$0.matched }) }),
+            AdminRoute("POST", "scenarios/reset", .both, { call in
+                call.engine.resetScenarios()
+                return AdminResponse.value(.object([]))
+            }),
+            AdminRoute("PUT", "scenarios/{name}/state", .both, ScenariosAdmin.set),
+        ],
+        journalEntryFields: serveEventFields,
+        // WireMock's names for the same facts, so its clients read the native answer too.
+        scenarioFields: { name, states in
+            [JSONMember("id", .string(name)), JSONMember("possibleStates", .array(states.map(JSONValue.string)))]
+        },
+        onReset: removeAdminMappings)
+
+    private static func deleteMappings(_ engine: any EngineControl) -> HTTPResponse {
+        let stubs = engine.stubs, runtimes = engine.runtimes
+        let keep = stubs.indices.filter { stubs[$0].sourceJSON == nil }
+        engine.install(keep.map { stubs[$0] }, runtimes: keep.map { runtimes[$0] })
+        return AdminResponse.value(.object([]))
+    }
+
+    /// WireMock: back to the mappings on disk. Here: re-read the stub paths.
+    private static func resetMappings(_ call: AdminCall) -> HTTPResponse {
+        switch call.reload() {
+        case .success: return AdminResponse.value(.object([]))
+        case .failure(let failure): return AdminResponse.loadFailure(failure)
+        }
+    }
+
+    private static func getMapping(_ call: AdminCall) -> HTTPResponse {
+        guard let stub = call.engine.stubs.first(where: { $0.id == call.parameter }), let source = stub.sourceJSON else {
+            return AdminResponse.error(404, "no WireMock mapping with id `\(call.parameter)`")
+        }
+        return AdminResponse.value(source)
+    }
+
+    private static func putMapping(_ call: AdminCall) -> HTTPResponse {
+        guard call.engine.stubs.contains(where: { $0.id == call.parameter && $0.sourceJSON != nil }) else {
+            return AdminResponse.error(404, "no WireMock mapping with id `\(call.parameter)`")
+        }
+        return saveMapping(call.engine, call.request.body, id: call.parameter)
+    }
+
+    private static func deleteMapping(_ call: AdminCall) -> HTTPResponse {
+        guard call.engine.stubs.contains(where: { $0.id == call.parameter && $0.sourceJSON != nil }) else {
+            return AdminResponse.error(404, "no WireMock mapping with id `\(call.parameter)`")
+        }
+        return StubsAdmin.delete(call.parameter, from: call.engine)
+    }
+
+    /// Removes the mappings created through the WireMock admin API (part of `POST /__admin/reset`).
+    static func removeAdminMappings(_ engine: any EngineControl) {
+        let stubs = engine.stubs, runtimes = engine.runtimes
+        let keep = stubs.indices.filter { stubs[$0].file != adminFile }
+        guard keep.count != stubs.count else { return }
+        engine.install(keep.map { stubs[$0] }, runtimes: keep.map { runtimes[$0] })
+    }
+
+    private static func listMappings(_ engine: any EngineControl) -> HTTPResponse {
+        let mappings = engine.stubs.compactMap(\.sourceJSON).reversed()
+        return AdminResponse.value(.object([
+            JSONMember("mappings", .array(Array(mappings))),
+            JSONMember("meta", .object([JSONMember("total", .int(mappings.count))])),
+        ]))
+    }
+
+    /// Creates (`id` nil) or replaces a mapping; WireMock answers with the mapping, id included.
+    private static func saveMapping(_ engine: any EngineControl, _ body: [UInt8], id fixedID: String?) -> HTTPResponse {
+        let node: JSONNode
+        do {
+            node = try JSONParser.parse(body)
+        } catch {
+            return AdminResponse.error(400, "body is not JSON (line \(error.position.line), column \(error.position.column)): \(error.message)")
+        }
+        var decoder = StubDecoder(file: adminFile, bodyFiles: nil)
+        let decoded = decoder.decodeWireMockMapping(node, .root, generatedID: fixedID ?? UUID().uuidString.lowercased())
+        guard var stub = decoded?.stub, decoder.errors.isEmpty else {
+            return AdminResponse.loadFailure(StubLoadFailure(errors: decoder.errors))
+        }
+        if let fixedID { stub.id = fixedID }
+        stub.idGenerated = false
+        if case .object(var members)? = stub.sourceJSON {
+            members.removeAll { $0.key == "id" || $0.key == "uuid" }
+            members.insert(JSONMember("id", .string(stub.id)), at: 0)
+            members.append(JSONMember("uuid", .string(stub.id)))
+            stub.sourceJSON = .object(members)
+        }
+        var newStubs = engine.stubs, newRuntimes = engine.runtimes
+        if let existing = newStubs.firstIndex(where: { $0.id == stub.id }) {
+            newStubs[existing] = stub
+            newRuntimes[existing] = StubRuntime()
+        } else {
+            newStubs.append(stub)
+            newRuntimes.append(StubRuntime())
+        }
+        engine.install(newStubs, runtimes: newRuntimes)
+        return AdminResponse.value(stub.sourceJSON ?? .null, status: fixedID == nil ? 201 : 200)
+    }
+
+    /// WireMock's request fields for a journal entry: `url`, `absoluteUrl`, `clientIp`,
+    /// `loggedDateString`, `queryParams`, `cookies`, `bodyAsBase64`, `browserProxyRequest`.
+    static func requestFields(_ entry: JournalEntry) -> [JSONMember] {
+        let request = entry.request
+        let url = request.query.map { request.path + "?" + $0 } ?? request.path
+        let host = request.headers.values(for: "Host").first ?? "127.0.0.1"
+        var query: [JSONMember] = []
+        for (name, value) in PercentDecoding.queryPairs(request.query) {
+            if let at = query.firstIndex(where: { $0.key == name }), case .object(var inner) = query[at].value,
+               case .array(var values)? = inner.first?.value {
+                values.append(.string(value))
+                inner[0].value = .array(values)
+                query[at].value = .object(inner)
+            } else {
+                query.append(JSONMember(name, .object([JSONMember("values", .array([.string(value)]))])))
+            }
+        }
+        var time = ""
+        if let start = entry.line.firstRange(of: Array("\"time\":\"".utf8))?.upperBound,
+           let end = entry.line[start...].firstIndex(of: UInt8(ascii: "\"")) {
+            time = String(decoding: entry.line[start..<end], as: UTF8.self)
+        }
+        return [
+            JSONMember("id", .string(String(entry.seq))),
+            JSONMember("url", .string(url)),
+            JSONMember("absoluteUrl", .string("http://\(host)\(url)")),
+            JSONMember("clientIp", .string("127.0.0.1")),
+            JSONMember("loggedDateString", .string(time)),
+            JSONMember("queryParams", .object(query)),
+            JSONMember("bodyAsBase64", .string(Data(request.body).base64EncodedString())),
+            JSONMember("browserProxyRequest", .bool(false)),
+            JSONMember("wasMatched", .bool(entry.matched)),
+        ]
+    }
+}
+
+extension WireMockAdmin {
+    /// WireMock's fields for a journal entry, as the bytes of a JSON object to splice into the
+    /// native entry: its `LoggedRequest` fields at the top (what `find` and `unmatched` clients
+    /// read) and its serve event's `request` and `responseDefinition` (what `GET
+    /// /__admin/requests` clients read). Native fields WireMock shares (`method`, `body`) are
+    /// already there.
+    static func serveEventFields(_ entry: JournalEntry) -> [UInt8] {
+        let fields = requestFields(entry)
+        var requestMembers: [JSONMember] = [
+            JSONMember("method", .string(entry.request.method)),
+            JSONMember("headers", .object(entry.request.headers.fields.map { JSONMember($0.name, .string($0.value)) })),
+            JSONMember("body", .string(String(decoding: entry.request.body, as: UTF8.self))),
+        ]
+        requestMembers += fields.filter { $0.key != "id" && $0.key != "wasMatched" }
+        return JSONValue.object(fields + [
+            JSONMember("request", .object(requestMembers)),
+            JSONMember("responseDefinition", .object([JSONMember("status", entry.status.map { .int($0) } ?? .null)])),
+        ]).jsonBytes
+    }
+}

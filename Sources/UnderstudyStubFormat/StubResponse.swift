@@ -1,0 +1,92 @@
+import Foundation
+
+/// One response of a stub's sequence: every response field of the stub format. Start from a
+/// factory (`.status(503)`, `.json(...)`, `.text(...)`, `.fault(.connectionReset)`) and chain.
+public struct StubResponse: Sendable {
+    /// The response object, members in the order given.
+    public private(set) var json: JSONValue
+
+    /// A response given as raw JSON (a response object), kept exactly as given.
+    public init(json: JSONValue) { self.json = json }
+
+    /// A copy with response member `key` set.
+    public func setting(_ key: String, _ value: JSONValue) -> StubResponse {
+        StubResponse(json: json.setting(key, to: value))
+    }
+
+    // MARK: Factories
+
+    /// Status `code` and no body.
+    public static func status(_ code: Int) -> StubResponse { StubResponse(json: ["status": JSONValue(code)]) }
+    /// 200 with a JSON body (`Content-Type: application/json` unless set), written in the order given.
+    public static func json(_ value: JSONValue) -> StubResponse { StubResponse(json: ["json": value]) }
+    /// 200 with a JSON body: any `Encodable` value, encoded with `JSONEncoder`.
+    public static func json<Value: Encodable>(encoding value: Value) throws -> StubResponse {
+        .json(try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value)))
+    }
+    /// 200 with a text body.
+    public static func text(_ body: String) -> StubResponse { StubResponse(json: ["body": .string(body)]) }
+    /// 200 with a binary body (sent as `base64`).
+    public static func data(_ body: Data) -> StubResponse { StubResponse(json: ["base64": .string(body.base64EncodedString())]) }
+    /// A body read from `path`, relative to the stub file (stub files only: the admin API refuses it).
+    public static func bodyFile(_ path: String) -> StubResponse { StubResponse(json: ["bodyFile": .string(path)]) }
+    /// The connection breaks instead of answering.
+    public static func fault(_ fault: Fault) -> StubResponse { StubResponse(json: ["fault": .string(fault.rawValue)]) }
+
+    // MARK: Modifiers
+
+    /// `status`.
+    public func status(_ code: Int) -> StubResponse { setting("status", JSONValue(code)) }
+    /// A JSON body.
+    public func json(_ value: JSONValue) -> StubResponse { setting("json", value) }
+    /// A text body.
+    public func text(_ body: String) -> StubResponse { setting("body", .string(body)) }
+    /// A binary body.
+    public func data(_ body: Data) -> StubResponse { setting("base64", .string(body.base64EncodedString())) }
+    /// A fault.
+    public func fault(_ fault: Fault) -> StubResponse { setting("fault", .string(fault.rawValue)) }
+
+    /// Adds header `name: value` (a second call with the same name adds a second value, in order).
+    public func header(_ name: String, _ value: String) -> StubResponse {
+        let existing = json["headers"]?[name]
+        let merged: JSONValue = switch existing {
+        case .none: .string(value)
+        case .array(let values)?: .array(values + [.string(value)])
+        case let single?: .array([single, .string(value)])
+        }
+        return setting("headers", (json["headers"] ?? [:]).setting(name, to: merged))
+    }
+
+    /// `retryAfter` in seconds, written as given (`1.5` → `Retry-After: 1.5`).
+    public func retryAfter(_ seconds: Double) -> StubResponse { setting("retryAfter", JSONValue(seconds)) }
+    /// `retryAfter` as an HTTP date `seconds` after the response is sent (`{"httpDateIn": seconds}`).
+    public func retryAfter(httpDateIn seconds: Double) -> StubResponse { setting("retryAfter", ["httpDateIn": JSONValue(seconds)]) }
+    /// `times`: serve this response `count` times before moving on.
+    public func times(_ count: Int) -> StubResponse { setting("times", JSONValue(count)) }
+    /// `delayMs`: wait `milliseconds` before answering.
+    public func delay(milliseconds: Double) -> StubResponse { setting("delayMs", JSONValue(milliseconds)) }
+    /// `delayMs` as a distribution drawn per response (daemons with delay distributions; older
+    /// daemons refuse it with a clear error).
+    public func delay(_ distribution: DelayDistribution) -> StubResponse { setting("delayMs", distribution.json) }
+
+    /// The stub format's faults (``StubFormat/Fault``).
+    public typealias Fault = StubFormat.Fault
+
+    /// A `delayMs` distribution (milliseconds).
+    public enum DelayDistribution: Sendable {
+        /// Uniform between `min` and `max`.
+        case uniform(min: Double, max: Double)
+        /// Log-normal with this median and sigma, capped at `max` when given.
+        case lognormal(median: Double, sigma: Double, max: Double? = nil)
+
+        /// `delayMs` as the stub format writes it.
+        public var json: JSONValue {
+            switch self {
+            case let .uniform(min, max): ["uniform": [JSONValue(min), JSONValue(max)]]
+            case let .lognormal(median, sigma, max):
+                ["lognormal": max.map { ["median": JSONValue(median), "sigma": JSONValue(sigma), "max": JSONValue($0)] }
+                    ?? ["median": JSONValue(median), "sigma": JSONValue(sigma)]]
+            }
+        }
+    }
+}
