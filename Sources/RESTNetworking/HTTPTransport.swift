@@ -1,14 +1,14 @@
-/// Sends one request through a session and checks the answer is HTTP. The Combine publishers and
+/// Sends one request through the API's transport (see `RESTTransport`). The Combine publishers and
 /// the async API both send through here, so they see the same errors: transport
 /// failures classified as `HTTPTransportError`, `RESTRequestError.notHTTPResponse` for a non-HTTP
 /// answer. With a pacer, every attempt (every retry of every operator) waits for its permit here
 /// and reports its response back, so pacing composes with all operators without any of them
 /// knowing about it.
 enum HTTPTransport {
-    static func send(_ request: URLRequest, session: URLSession, pacer: RequestPacer?,
+    static func send(_ request: URLRequest, transport: any RESTTransport, pacer: RequestPacer?,
                      completion: @escaping @Sendable (Result<HTTPResponseOutput, any Error>) -> Void) -> RetryCancellation {
         guard let pacer, let url = request.url else {
-            return send(request, session: session, completion: completion)
+            return transport.send(request, completion: completion)
         }
         let stage = Locked<PacedStage>(.held)
         // A cancel can land while the permit is being granted; whichever ends first answers, once.
@@ -22,7 +22,7 @@ enum HTTPTransport {
                 pacer.complete(permit, response: nil)
                 return
             }
-            let cancelTask = send(request, session: session) { result in
+            let cancelTask = transport.send(request) { result in
                 pacer.complete(permit, response: try? result.get().response)
                 finish(result)
             }
@@ -51,38 +51,22 @@ enum HTTPTransport {
         }
     }
 
-    static func send(_ request: URLRequest, session: URLSession,
-                     completion: @escaping @Sendable (Result<HTTPResponseOutput, any Error>) -> Void) -> RetryCancellation {
-        let task = session.dataTask(with: request) { data, response, error in
-            if let error {
-                let url = request.url?.absoluteString ?? ""
-                completion(.failure((error as? URLError).map { HTTPTransportError($0, url: url) } ?? error))
-            } else if let response = response as? HTTPURLResponse {
-                completion(.success((data: data ?? Data(), response: response)))
-            } else {
-                completion(.failure(RESTRequestError.notHTTPResponse(url: request.url?.absoluteString ?? "")))
-            }
-        }
-        task.resume()
-        return { task.cancel() }
-    }
-
-    static func send(_ request: URLRequest, session: URLSession, pacer: RequestPacer? = nil) async throws -> HTTPResponseOutput {
+    static func send(_ request: URLRequest, transport: any RESTTransport, pacer: RequestPacer? = nil) async throws -> HTTPResponseOutput {
         try Task.checkCancellation()
         let cancel = Locked<RetryCancellation?>(nil)
         do {
-            return try await send(request, session: session, pacer: pacer, cancel: cancel)
+            return try await send(request, transport: transport, pacer: pacer, cancel: cancel)
         } catch where Task.isCancelled {
             // The data task was cancelled because the task was: report that, not URLError.cancelled.
             throw CancellationError()
         }
     }
 
-    private static func send(_ request: URLRequest, session: URLSession, pacer: RequestPacer?,
+    private static func send(_ request: URLRequest, transport: any RESTTransport, pacer: RequestPacer?,
                              cancel: Locked<RetryCancellation?>) async throws -> HTTPResponseOutput {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let cancelTask = send(request, session: session, pacer: pacer) { continuation.resume(with: $0) }
+                let cancelTask = send(request, transport: transport, pacer: pacer) { continuation.resume(with: $0) }
                 cancel.withLock { $0 = cancelTask }
                 if Task.isCancelled { cancelTask() }
             }

@@ -19,6 +19,8 @@ public struct HTTPTransportError: Error, Sendable, Equatable, CustomStringConver
         case truncatedResponse
         /// No answer within the session's timeout.
         case timedOut
+        /// The TLS handshake failed or the server's certificate was refused; ``tls`` says why.
+        case tls
         /// Any other transport failure.
         case other
     }
@@ -29,25 +31,33 @@ public struct HTTPTransportError: Error, Sendable, Equatable, CustomStringConver
     public var url: String
     /// URLSession's own error.
     public var underlying: URLError
+    /// Why TLS failed, when `kind` is ``Kind/tls`` (nil otherwise).
+    public var tls: TLSFailure?
 
     /// An error of this kind for the request to `url`.
-    public init(kind: Kind, url: String, underlying: URLError) {
+    public init(kind: Kind, url: String, underlying: URLError, tls: TLSFailure? = nil) {
         self.kind = kind
         self.url = url
         self.underlying = underlying
+        self.tls = tls
     }
 
     /// Classifies a URLSession error.
     public init(_ error: URLError, url: String) {
-        self.init(kind: Self.classify(error), url: url, underlying: error)
+        let message = (error as NSError).userInfo[NSLocalizedDescriptionKey] as? String ?? ""
+        if let failure = Self.tlsFailure(of: error, message: message) {
+            self.init(kind: .tls, url: url, underlying: error, tls: failure)
+        } else {
+            self.init(kind: Self.classify(error, message: message.lowercased()), url: url, underlying: error)
+        }
     }
 
     public var description: String {
-        "\(kind.rawValue) for \(url) (URLError \(underlying.code.rawValue): \(underlying.localizedDescription))"
+        let what = tls.map { "tls(\($0))" } ?? kind.rawValue
+        return "\(what) for \(url) (URLError \(underlying.code.rawValue): \(underlying.localizedDescription))"
     }
 
-    private static func classify(_ error: URLError) -> Kind {
-        let message = ((error as NSError).userInfo[NSLocalizedDescriptionKey] as? String ?? "").lowercased()
+    private static func classify(_ error: URLError, message: String) -> Kind {
         switch error.code {
         case .cannotConnectToHost, .cannotFindHost, .notConnectedToInternet, .dnsLookupFailed:
             return .cannotConnect

@@ -86,12 +86,12 @@ extension RESTAPIProtocol {
     /// The publisher every Combine request (typed or not) is built on.
     func publisher(for parts: RequestParts, requestModifier: @escaping RequestModifier) -> HTTPRequestPublisher {
         let base = baseURL
-        let session = urlSession
+        let transport = self.transport
         let pacer = self.pacer.isPacing ? self.pacer : nil
         let publisher = CallbackPublisher<HTTPResponseOutput> { completion in
             do {
                 let request = requestModifier(try parts.urlRequest(base: base))
-                return HTTPTransport.send(request, session: session, pacer: pacer, completion: completion)
+                return HTTPTransport.send(request, transport: transport, pacer: pacer, completion: completion)
             } catch {
                 completion(.failure(error))
                 return {}
@@ -103,11 +103,11 @@ extension RESTAPIProtocol {
     /// The call every async request (typed or not) is built on.
     func call(for parts: RequestParts, requestModifier: @escaping RequestModifier) -> RESTCall {
         let base = baseURL
-        let session = urlSession
+        let transport = self.transport
         let pacer = self.pacer.isPacing ? self.pacer : nil
         return RESTCall(method: parts.method) {
             let request = requestModifier(try parts.urlRequest(base: base))
-            return try await HTTPTransport.send(request, session: session, pacer: pacer)
+            return try await HTTPTransport.send(request, transport: transport, pacer: pacer)
         }
     }
 }

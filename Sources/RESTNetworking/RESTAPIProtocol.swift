@@ -27,6 +27,9 @@ public protocol RESTAPIProtocol: Sendable {
     var baseURL: URL { get }
     /// The session requests are sent through; `URLSession.shared` unless a conformer says otherwise.
     var urlSession: URLSession { get }
+    /// What requests go through: by default ``URLSessionTransport`` on `urlSession`; another
+    /// ``RESTTransport`` (AsyncHTTPClient, say) when a conformer returns one.
+    var transport: any RESTTransport { get }
     /// Paces every request of this API to the server's advertised rate limit; `.unpaced` (the
     /// default) sends at once. Keep one pacer per client (`let pacer = RequestPacer()`), so all its
     /// requests to a host, sequential or concurrent, share one budget. See `RequestPacer`.
@@ -38,5 +41,6 @@ public protocol RESTAPIProtocol: Sendable {
 
 extension RESTAPIProtocol {
     public var urlSession: URLSession { URLSession.shared }
+    public var transport: any RESTTransport { URLSessionTransport(session: urlSession) }
     public var pacer: RequestPacer { .unpaced }
 }

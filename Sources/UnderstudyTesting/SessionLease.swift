@@ -7,12 +7,17 @@ final class SessionLease: @unchecked Sendable {
     let id: String
     /// The daemon the session lives on (its main port's admin deletes the session).
     let daemon: Understudy
+    /// The session's HTTPS URL and certificate, when it was created with `tls`.
+    let httpsURL: URL?
+    let tls: TLSCertificateMode?
     private let lock = NSLock()
     private var deleted: Date?
 
-    init(id: String, daemon: Understudy) {
+    init(id: String, daemon: Understudy, httpsURL: URL? = nil, tls: TLSCertificateMode? = nil) {
         self.id = id
         self.daemon = daemon
+        self.httpsURL = httpsURL
+        self.tls = tls
     }
 
     /// Deletes the session and waits for the answer; later calls do nothing. A session that is

@@ -29,11 +29,16 @@ final class SharedDaemon: @unchecked Sendable {
 
     /// `UNDERSTUDY_URL` when set (with `UNDERSTUDY_ADMIN_TOKEN`), otherwise a new daemon with no
     /// stubs of its own — each session brings its stubs — and room for a session per test.
+    ///
+    /// A launched one always serves HTTPS too (`--https`), so any session can ask for `tls`:
+    /// the CA is a P-256 key made in well under a millisecond, and the extra listener is one
+    /// socket, so this costs start-up next to nothing (docs/https-swift.md has the measurement),
+    /// whereas starting it on demand would need a second daemon once one without HTTPS runs.
     static func attachOrStart(environment: [String: String] = ProcessInfo.processInfo.environment)
         async throws(UnderstudyError) -> Understudy {
         let (attachURL, token) = try Understudy.daemonFromEnvironment(environment)
         if let attachURL { return Understudy(baseURL: attachURL, backing: .shared(nil), adminToken: token) }
-        let (url, process) = try await Understudy.startDaemon(arguments: [try emptyStubDirectory()],
+        let (url, process) = try await Understudy.startDaemon(arguments: [try emptyStubDirectory(), "--https"],
                                                               adminToken: token, binary: nil, startupTimeout: 30)
         return Understudy(baseURL: url, backing: .shared(process), adminToken: token)
     }

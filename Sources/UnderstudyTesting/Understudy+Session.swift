@@ -26,13 +26,19 @@ extension Understudy {
     ///     `UnderstudyError.admin` whose errors name that file, line and column, and no session is
     ///     left behind. (`bodyFile` is not available to stubs given this way.)
     ///   - name: shown in the session list and logs.
+    ///   - tls: also give the session an HTTPS port presenting this certificate; its URL is the
+    ///     handle's `httpsURL`, and `tlsConfiguration()` / `certificateAuthorityPEM()` give the CA
+    ///     to trust. The process-wide daemon always serves HTTPS; another `daemon` must have been
+    ///     started with `--https` (`launchHTTPS`).
     ///   - daemon: where to create it; a session handle here means its daemon.
-    public static func session(stubs: [String] = [], name: String? = nil, on daemon: Understudy? = nil) async throws -> Understudy {
+    public static func session(stubs: [String] = [], name: String? = nil, tls: TLSCertificateMode? = nil,
+                               on daemon: Understudy? = nil) async throws -> Understudy {
         let host: Understudy
         if let daemon { host = daemon.sessionHost } else { host = try await shared() }
-        let info = try await host.admin.createSession(name: name)
+        let info = try await host.admin.createSession(name: name, tls: tls)
         guard let url = URL(string: info.url) else { throw UnderstudyError.invalidURL(info.url) }
-        let session = Understudy(baseURL: url, backing: .session(SessionLease(id: info.id, daemon: host)),
+        let lease = SessionLease(id: info.id, daemon: host, httpsURL: info.httpsURL, tls: tls)
+        let session = Understudy(baseURL: url, backing: .session(lease),
                                  adminToken: host.admin.adminToken)
         do {
             for file in try StubPaths.files(in: stubs) {
@@ -46,8 +52,14 @@ extension Understudy {
     }
 
     /// The handle sessions are created on: the daemon itself, or a session's daemon.
-    private var sessionHost: Understudy {
+    var sessionHost: Understudy {
         if case let .session(lease) = backing { return lease.daemon }
         return self
+    }
+
+    /// The certificate mode the session was created with (`nil` for no HTTPS, or not a session).
+    public var sessionTLS: TLSCertificateMode? {
+        if case let .session(lease) = backing { return lease.tls }
+        return nil
     }
 }

@@ -8,9 +8,41 @@ import FoundationNetworking
 /// How a client trusts the CA depends on the platform (see docs/https.md): on Linux,
 /// URLSession has no per-process route (it honours only the machine's trust store).
 extension Understudy {
-    /// The HTTPS base URL (`https://127.0.0.1:PORT`) of a daemon launched with `--https`; nil
-    /// without it, or for an attached daemon.
-    public var httpsURL: URL? { process?.httpsURL }
+    /// The HTTPS base URL (`https://127.0.0.1:PORT`) of a daemon launched with `--https` (the
+    /// process-wide one included), or of a session created with `tls`; nil without one, or for an
+    /// attached daemon.
+    public var httpsURL: URL? {
+        if case let .session(lease) = backing { return lease.httpsURL }
+        return process?.httpsURL
+    }
+
+    /// The daemon's CA (PEM): what a client must trust to reach `httpsURL`, for a session as for
+    /// its daemon (asked of the daemon's main port through the kit's admin client).
+    public func certificateAuthorityPEM() async throws -> String {
+        try await sessionHost.admin.certificateAuthorityPEM()
+    }
+
+    /// A URLSession that trusts the daemon's CA (and nothing else) for the HTTPS URL, with full
+    /// verification, so the deliberately bad certificates are still refused.
+    ///
+    /// Apple platforms only: on Linux, URLSession (FoundationNetworking, libcurl) neither hands
+    /// server-trust challenges to its delegate nor takes a per-process CA, so this throws
+    /// `UnderstudyError.unsupported` saying so. There, use AsyncHTTPClient with
+    /// `tlsConfiguration()` (product `UnderstudyTestingNIO`), or the machine's trust store
+    /// (`admin.writeCertificateAuthority(to:)`); see docs/https-swift.md.
+    public func trustingURLSession(configuration: URLSessionConfiguration = .ephemeral) async throws -> URLSession {
+        #if canImport(Security)
+        let pem = try await certificateAuthorityPEM()
+        return URLSession(configuration: configuration,
+                          delegate: UnderstudyTrustDelegate(certificateAuthorityPEM: pem), delegateQueue: nil)
+        #else
+        throw UnderstudyError.unsupported(
+            "trustingURLSession() cannot work on this platform: URLSession here (FoundationNetworking, libcurl) trusts only "
+                + "the machine's trust store and never asks its delegate about server trust. Use AsyncHTTPClient with "
+                + "understudy.tlsConfiguration() (import UnderstudyTestingNIO), or install admin.certificateAuthorityPEM() "
+                + "in the system trust store (needs root); see docs/https-swift.md")
+        #endif
+    }
 
     /// Launches a daemon that also serves HTTPS, presenting `certificate` (`valid`, `expired`,
     /// `not-yet-valid`, `wrong-host` or `untrusted`); otherwise as ``launch(stubs:journalFile:unmatchedStatus:adminToken:extraArguments:binary:startupTimeout:)``.
@@ -23,19 +55,11 @@ extension Understudy {
 }
 
 extension UnderstudyAdmin {
-    /// The daemon's generated CA certificate as PEM (`GET /__admin/tls/ca.pem`).
+    /// The daemon's generated CA certificate as PEM (`GET /__admin/tls/ca.pem`), through the
+    /// kit's own admin client (not URLSession, which a cancelled test can freeze on Linux). A
+    /// session's admin asks the session's port, which answers with its daemon's CA.
     public func certificateAuthorityPEM() async throws -> String {
-        var request = URLRequest(url: baseURL.appendingPathComponent("__admin/tls/ca.pem"))
-        if let adminToken { request.setValue("Bearer \(adminToken)", forHTTPHeaderField: "Authorization") }
-        let session = URLSession(configuration: .ephemeral)
-        defer { session.finishTasksAndInvalidate() }
-        let (data, response) = try await session.data(for: request)
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        guard status == 200 else {
-            throw UnderstudyError.admin(AdminError(method: "GET", path: "/__admin/tls/ca.pem", status: status,
-                                                   message: String(decoding: data, as: UTF8.self), errors: []))
-        }
-        return String(decoding: data, as: UTF8.self)
+        String(decoding: try await sendForData("GET", "/__admin/tls/ca.pem"), as: UTF8.self)
     }
 
     /// Writes the CA (PEM) to `path`, for clients that take a file (curl `--cacert`, Python's

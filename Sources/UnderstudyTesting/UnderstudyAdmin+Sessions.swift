@@ -5,10 +5,16 @@ extension UnderstudyAdmin {
     /// fresh state, with the daemon's file stubs plus `stubs` (stub objects, added all-or-nothing
     /// as `POST /__admin/stubs` adds them). Most tests want `Understudy.session(stubs:)`, which
     /// returns a handle that deletes the session when done.
-    public func createSession(name: String? = nil, stubs: [JSONValue] = []) async throws -> SessionInfo {
+    ///
+    /// With `tls`, the session also gets an HTTPS port (``SessionInfo/httpsURL``) presenting that
+    /// certificate; the daemon must serve HTTPS (`--https`, as the process-wide one does), or the
+    /// call fails with the daemon's 400 saying so.
+    public func createSession(name: String? = nil, stubs: [JSONValue] = [],
+                              tls: TLSCertificateMode? = nil) async throws -> SessionInfo {
         var body: [JSONMember] = []
         if let name { body.append(JSONMember("name", .string(name))) }
         if !stubs.isEmpty { body.append(JSONMember("stubs", .array(stubs))) }
+        if let tls { body.append(JSONMember("tls", .string(tls.rawValue))) }
         return try await send("POST", "/__admin/sessions", body: Data(JSONValue.object(body).jsonText.utf8))
     }
 

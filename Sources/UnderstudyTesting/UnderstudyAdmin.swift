@@ -146,6 +146,18 @@ public struct UnderstudyAdmin: Sendable {
     /// One admin call; `timeout` overrides the 30 s request timeout (for long polls).
     func send<Answer: Decodable>(_ method: String, _ path: String, query: [URLQueryItem] = [],
                                  body: Data? = nil, timeout: TimeInterval? = nil) async throws -> Answer {
+        let data = try await sendForData(method, path, query: query, body: body, timeout: timeout)
+        do {
+            return try JSONDecoder().decode(Answer.self, from: data)
+        } catch {
+            throw UnderstudyError.admin(AdminError(method: method, path: path, status: 200,
+                                                   message: "unreadable answer (\(error)): \(String(decoding: data, as: UTF8.self))", errors: []))
+        }
+    }
+
+    /// One admin call whose successful answer's body is returned as it came (the CA's PEM, say).
+    func sendForData(_ method: String, _ path: String, query: [URLQueryItem] = [],
+                     body: Data? = nil, timeout: TimeInterval? = nil) async throws -> Data {
         var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)
         components?.percentEncodedPath = path
         components?.queryItems = query.isEmpty ? nil : query
@@ -174,11 +186,7 @@ public struct UnderstudyAdmin: Sendable {
             let problem = try? JSONDecoder().decode(AdminProblem.self, from: data)
             throw failure(status, problem?.error ?? String(decoding: data, as: UTF8.self), problem?.errors ?? [])
         }
-        do {
-            return try JSONDecoder().decode(Answer.self, from: data)
-        } catch {
-            throw failure(status, "unreadable answer (\(error)): \(String(decoding: data, as: UTF8.self))", [])
-        }
+        return data
     }
 }
 

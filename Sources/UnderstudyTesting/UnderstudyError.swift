@@ -16,6 +16,9 @@ public enum UnderstudyError: Error, Sendable, CustomStringConvertible {
     case admin(AdminError)
     /// `waitForRequests` ran out of time: `arrived` is what had matched by then.
     case waitTimedOut(expected: Int, seconds: TimeInterval, arrived: [RecordedRequest])
+    /// What was asked cannot work on this platform or with this daemon; the text says why and
+    /// what to do instead.
+    case unsupported(String)
 
     public var description: String {
         switch self {
@@ -31,6 +34,8 @@ public enum UnderstudyError: Error, Sendable, CustomStringConvertible {
             "not a usable daemon URL: \(url)"
         case let .admin(error):
             error.description
+        case let .unsupported(reason):
+            reason
         case let .waitTimedOut(expected, seconds, arrived):
             "waited \(seconds)s for \(expected) request(s), \(arrived.count) arrived"
                 + arrived.map { "\n  #\($0.seq) \($0.method) \($0.path)\($0.query.map { "?\($0)" } ?? "") → \(Self.outcome(of: $0))" }.joined()

@@ -30,6 +30,9 @@ public struct UnderstudyTrait: TestTrait, SuiteTrait, TestScoping {
     public var installing: [Stub] = []
     /// Where sessions are created; `nil` means the process-wide daemon (`Understudy.shared()`).
     public var daemon: Understudy?
+    /// When set, each session also gets an HTTPS port presenting this certificate
+    /// (`Understudy.current?.httpsURL`).
+    public var tls: TLSCertificateMode?
 
     /// A suite's trait applies to each of its tests, which then each get a session of their own.
     public var isRecursive: Bool { true }
@@ -39,6 +42,13 @@ public struct UnderstudyTrait: TestTrait, SuiteTrait, TestScoping {
     public func provideScope(for test: Test, testCase: Test.Case?,
                              performing function: @Sendable () async throws -> Void) async throws {
         if let enclosing = Understudy.current {
+            if let tls, enclosing.sessionTLS != tls {
+                // One session per test: its certificate was chosen when the suite's trait made it.
+                throw UnderstudyError.unsupported(
+                    "\(test.name) asks for `tls: .\(tls)`, but it runs in the session its suite's `.understudy` trait made "
+                        + "(\(enclosing.sessionTLS.map { "with `tls: .\($0)`" } ?? "without `tls`")); put `tls:` on the suite's trait, "
+                        + "or take a session of its own with `Understudy.session(stubs:tls:)`")
+            }
             // The suite's trait already made this test's session: add to it rather than hide it.
             for file in try StubPaths.files(in: stubs) { try await enclosing.admin.addStubs(stubFile: file) }
             if !installing.isEmpty { try await enclosing.install(installing) }
@@ -46,7 +56,7 @@ public struct UnderstudyTrait: TestTrait, SuiteTrait, TestScoping {
             return
         }
         // Named after the test, for the daemon's session list and stderr notes.
-        let session = try await Understudy.session(stubs: stubs, name: test.id.description, on: daemon)
+        let session = try await Understudy.session(stubs: stubs, name: test.id.description, tls: tls, on: daemon)
         if !installing.isEmpty {
             do { try await session.install(installing) } catch { await session.stop(); throw error }
         }
@@ -70,19 +80,23 @@ public struct UnderstudyTrait: TestTrait, SuiteTrait, TestScoping {
 }
 
 extension Trait where Self == UnderstudyTrait {
-    /// A session per test on the process-wide daemon, with these stub files or directories.
-    public static func understudy(stubs: String..., daemon: Understudy? = nil) -> Self {
-        UnderstudyTrait(stubs: stubs, daemon: daemon)
+    /// A session per test on the process-wide daemon, with these stub files or directories; with
+    /// `tls`, the session also serves HTTPS with that certificate.
+    public static func understudy(stubs: String..., tls: TLSCertificateMode? = nil, daemon: Understudy? = nil) -> Self {
+        UnderstudyTrait(stubs: stubs, daemon: daemon, tls: tls)
     }
 
-    /// A session per test on the process-wide daemon, with these stub files or directories.
-    public static func understudy(stubs: [String], daemon: Understudy? = nil) -> Self {
-        UnderstudyTrait(stubs: stubs, daemon: daemon)
+    /// A session per test on the process-wide daemon, with these stub files or directories; with
+    /// `tls`, the session also serves HTTPS with that certificate.
+    public static func understudy(stubs: [String], tls: TLSCertificateMode? = nil, daemon: Understudy? = nil) -> Self {
+        UnderstudyTrait(stubs: stubs, daemon: daemon, tls: tls)
     }
 
-    /// A session per test on the process-wide daemon, with these typed stubs (and `files`).
-    public static func understudy(_ stubs: Stub..., files: [String] = [], daemon: Understudy? = nil) -> Self {
-        UnderstudyTrait(stubs: files, installing: stubs, daemon: daemon)
+    /// A session per test on the process-wide daemon, with these typed stubs (and `files`); with
+    /// `tls`, the session also serves HTTPS with that certificate.
+    public static func understudy(_ stubs: Stub..., files: [String] = [], tls: TLSCertificateMode? = nil,
+                                  daemon: Understudy? = nil) -> Self {
+        UnderstudyTrait(stubs: files, installing: stubs, daemon: daemon, tls: tls)
     }
 }
 #endif

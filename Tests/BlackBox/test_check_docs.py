@@ -78,7 +78,7 @@ class CheckDocsTests(unittest.TestCase):
         self.assertRegex(out, r"docs/admin-api\.md:\d+: broken link: sessions\.md#no-such-heading")
 
     def test_a_page_without_its_summary_or_neighbour_links_fails(self):
-        self.edit("docs/https.md", "Next: [Coming from WireMock](wiremock.md)", "Next: WireMock")
+        self.edit("docs/https.md", "Next: [HTTPS tests from Swift](https-swift.md)", "Next: HTTPS from Swift")
         self.assertIn("docs/https.md", self.failing())
 
     def test_a_public_symbol_without_a_doc_comment_fails(self):

@@ -57,6 +57,17 @@ final class HTTPSIntegrationTests: XCTestCase {
                 let message = await Self.failure(of: session.appendingPathComponent("rest/echo"))
                 XCTAssertTrue(message.contains(reason), "\(mode): \(message)")
             }
+            // And RESTNetworking names each reason with its own typed error.
+            let typed: [(TLSCertificateMode, HTTPTransportError.TLSFailure)] = [
+                (.expired, .expired), (.notYetValid, .notYetValid), (.wrongHost, .hostnameMismatch), (.untrusted, .untrusted),
+            ]
+            for (mode, failure) in typed {
+                let session = try await Understudy.session(stubs: [DaemonTestCase.stubDirectory], tls: mode, on: understudy)
+                let error = await TLSErrorIntegrationTests.transportError(at: try XCTUnwrap(session.httpsURL))
+                XCTAssertEqual(error?.kind, .tls, "\(mode): \(String(describing: error))")
+                XCTAssertEqual(error?.tls, failure, "\(mode): \(String(describing: error))")
+                await session.stop()
+            }
         } catch {
             XCTFail("\(error)")
         }
