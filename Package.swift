@@ -29,6 +29,9 @@ let package = Package(
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
         .package(url: "https://github.com/apple/swift-http-structured-headers", from: "1.7.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        // `swift package generate-documentation` for the DocC catalogs (scripts/docs); a plugin only,
+        // nothing links it.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
         // Pure Swift: stub model, loader/validator, matching engine, journal, admin API. No sockets, no C.
@@ -57,7 +60,8 @@ let package = Package(
         // Writes text files as Swift string literals; the EmbedAdminPage plugin runs it.
         .executableTarget(name: "understudy-embed"),
         .plugin(name: "EmbedAdminPage", capability: .buildTool(), dependencies: ["understudy-embed"]),
-        // The only C in the package: libevent's headers behind a module map and a small shim.
+        // libevent's headers behind a module map and a small shim. With CLibeventTLS below, the package's
+        // only C, and UnderstudyServer is the only module that imports either.
         .systemLibrary(
             name: "CLibevent",
             pkgConfig: "libevent",

@@ -7,9 +7,8 @@ import PackageDescription
 // Understudy is a path dependency here (`../..`), and SwiftPM names a path dependency after its
 // folder — so the package name in `.product(name:package:)` is that folder's name (`Understudy` in
 // a checkout named so, but a clone may be named anything). Computed, so this example builds from
-// any checkout. In your own package, depend on it by URL instead:
-//     .package(url: "https://github.com/OWNER/Understudy", from: "1.0.0")
-//     .product(name: "UnderstudyTesting", package: "Understudy")
+// any checkout. In your own package, do the same with the path to your checkout (the package has no
+// published URL yet; the README's "Which part do I need" says how to depend on it).
 let understudyRoot = URL(fileURLWithPath: Context.packageDirectory).appendingPathComponent("../..").standardizedFileURL
 let understudyPackage = understudyRoot.lastPathComponent
 
@@ -20,9 +19,11 @@ let package = Package(
     dependencies: [.package(path: "../..")],
     targets: [
         .target(name: "WeatherClient"),
-        .testTarget(name: "WeatherClientTests", dependencies: [
-            "WeatherClient",
-            .product(name: "UnderstudyTesting", package: understudyPackage),
-        ]),
+        .testTarget(
+            name: "WeatherClientTests",
+            dependencies: [
+                "WeatherClient",
+                .product(name: "UnderstudyTesting", package: understudyPackage),
+            ]),
     ]
 )

@@ -11,6 +11,7 @@
 /// `api.publisher(for:)` (Combine). 4xx/5xx answers fail as `HTTPClientError`/`HTTPServerError`
 /// before any decoding; a body that does not decode fails as `ResponseDecodingError`.
 public struct Endpoint<Response: Sendable>: Sendable {
+    /// The request method.
     public var method: HTTPMethod
     /// Relative to the API's base URL; may carry a query of its own (`posts?page=2`).
     public var path: String
@@ -18,6 +19,7 @@ public struct Endpoint<Response: Sendable>: Sendable {
     public var queryItems: [URLQueryItem]
     /// Set on the request (before the request modifier runs).
     public var headers: [String: String]
+    /// The request body, encoded once when the endpoint was made; `nil` for none.
     public var body: RequestBody?
     /// Turns a 2xx/3xx answer into the response value.
     public var decode: @Sendable (Data, HTTPURLResponse) throws -> Response

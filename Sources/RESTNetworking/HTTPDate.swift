@@ -10,8 +10,10 @@ public enum HTTPDate {
     private static let longDays = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 
     /// The instant `text` names, or `nil` when it is not an HTTP-date.
-    /// - Parameter now: resolves RFC 850's two-digit years: a year more than 50 years ahead of
-    ///   `now` is taken to be in the previous century (RFC 9110 §5.6.7).
+    /// - Parameters:
+    ///   - text: an IMF-fixdate, RFC 850 date or asctime date, as a header carries it.
+    ///   - now: resolves RFC 850's two-digit years: a year more than 50 years ahead of
+    ///     `now` is taken to be in the previous century (RFC 9110 §5.6.7).
     public static func parse(_ text: String, now: Date = Date()) -> Date? {
         let tokens = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map { String($0).lowercased() }
         guard let first = tokens.first else { return nil }

@@ -26,5 +26,6 @@ public struct HTTPHeaderFields: Sendable, Hashable {
     /// Every field, by lowercased name.
     public var all: [String: String] { values }
 
+    /// Whether there are no fields at all.
     public var isEmpty: Bool { values.isEmpty }
 }

@@ -21,15 +21,25 @@ public struct HTTPServerError: HTTPError {
         self.headers = HTTPHeaderFields()
     }
 
+    /// 500 Internal Server Error.
     public static let internalServerError = HTTPServerError(500)
+    /// 501 Not Implemented.
     public static let notImplemented = HTTPServerError(501)
+    /// 502 Bad Gateway.
     public static let badGateway = HTTPServerError(502)
+    /// 504 Gateway Timeout.
     public static let gatewayTimeout = HTTPServerError(504)
+    /// 505 HTTP Version Not Supported.
     public static let httpVersionNotSupported = HTTPServerError(505)
+    /// 506 Variant Also Negotiates.
     public static let variantAlsoNegotiates = HTTPServerError(506)
+    /// 507 Insufficient Storage.
     public static let insufficientStorage = HTTPServerError(507)
+    /// 508 Loop Detected.
     public static let loopDetected = HTTPServerError(508)
+    /// 510 Not Extended.
     public static let notExtended = HTTPServerError(510)
+    /// 511 Network Authentication Required.
     public static let networkAuthenticationRequired = HTTPServerError(511)
 
     /// 503. `retryAfter` is the wait the server asked for, in seconds, or `nil` when it gave none.

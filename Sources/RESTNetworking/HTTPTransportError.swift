@@ -25,6 +25,7 @@ public struct HTTPTransportError: Error, Sendable, Equatable, CustomStringConver
         case other
     }
 
+    /// What went wrong, whatever code the platform's URLSession gave it.
     public var kind: Kind
     /// The request URL.
     public var url: String
@@ -33,6 +34,7 @@ public struct HTTPTransportError: Error, Sendable, Equatable, CustomStringConver
     /// Why TLS failed, when `kind` is ``Kind/tls`` (nil otherwise).
     public var tls: TLSFailure?
 
+    /// An error of this kind for the request to `url`.
     public init(kind: Kind, url: String, underlying: URLError, tls: TLSFailure? = nil) {
         self.kind = kind
         self.url = url

@@ -16,6 +16,7 @@ public final class ManualRetryScheduler: RetryScheduler, @unchecked Sendable {
 
     private let state = Locked(State())
 
+    /// A scheduler at time zero with nothing pending.
     public init() {}
 
     public var now: TimeInterval { state.withLock { $0.now } }

@@ -18,7 +18,9 @@ public protocol RESTAPIProtocol: Sendable {
     /// Rewrites a request just before it is sent. It runs again on every subscription (every
     /// retry), so a header read from mutable state — an access token — is always the current one.
     typealias RequestModifier = @Sendable (URLRequest) -> URLRequest
+    /// What the untyped request publishers publish: the body and the response.
     typealias Output = HTTPResponseOutput
+    /// How the untyped request publishers fail.
     typealias Failure = any Error
 
     /// The URL endpoints are resolved against (`https://api.example.com/v1`).

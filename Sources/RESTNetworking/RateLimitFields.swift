@@ -33,6 +33,7 @@ public struct RateLimitFields: Sendable, Equatable {
     /// `Retry-After` of a 429 or 503, in seconds.
     public var retryAfter: TimeInterval?
 
+    /// Fields with these values; `nil` for a field the response did not carry.
     public init(limit: Int? = nil, remaining: Int? = nil, reset: TimeInterval? = nil,
                 policy: String? = nil, retryAfter: TimeInterval? = nil) {
         self.limit = limit

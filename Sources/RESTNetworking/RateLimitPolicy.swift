@@ -12,16 +12,21 @@
 ///   immediately.
 /// - Any other error, a plain 403 among them: not this policy's business; it fails unchanged.
 public struct RateLimitPolicy: RetryDeciding, Equatable {
+    /// How many times a 429 is retried.
     public var maxRetries: Int
+    /// The longest `Retry-After` waited out; a longer one fails with the 429 at once.
     public var maxSecondsToWait: TimeInterval
+    /// The first backoff when a 429 carries no `Retry-After`; it doubles for each retry.
     public var initialBackoff: TimeInterval
 
+    /// A policy with these limits.
     public init(maxRetries: Int = 1, maxSecondsToWait: TimeInterval = 1, initialBackoff: TimeInterval = 0.25) {
         self.maxRetries = maxRetries
         self.maxSecondsToWait = maxSecondsToWait
         self.initialBackoff = initialBackoff
     }
 
+    /// Retry a 429 after its `Retry-After` (or a backoff), within the limits; fail anything else.
     public func decision(for context: RetryContext) -> RetryDecision {
         guard let error = context.error as? any HTTPError, error.isRateLimited,
               context.retriesSoFar < maxRetries else { return .fail }

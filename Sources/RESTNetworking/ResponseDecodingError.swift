@@ -7,7 +7,9 @@ public struct ResponseDecodingError: Error, Sendable, CustomStringConvertible {
     /// How much of the body `bodyPrefix` keeps.
     public static let bodyPrefixLimit = 256
 
+    /// The response's status code.
     public var statusCode: Int
+    /// The URL of the request.
     public var url: String
     /// The type decoding was asked for, e.g. `Array<Post>`.
     public var responseType: String
@@ -22,6 +24,7 @@ public struct ResponseDecodingError: Error, Sendable, CustomStringConvertible {
     /// The decoder's error.
     public var underlying: any Error
 
+    /// The error for a body that did not decode as `responseType`.
     public init(underlying: any Error, responseType: Any.Type, data: Data, response: HTTPURLResponse) {
         self.underlying = underlying
         self.responseType = String(describing: responseType)

@@ -11,6 +11,7 @@ public struct RetryContext: Sendable {
     /// A number in `0..<1` the policy uses for jitter; passed in so decisions are reproducible.
     public var randomUnit: Double
 
+    /// The context of one failed attempt.
     public init(retriesSoFar: Int, error: any Error, elapsed: TimeInterval, method: HTTPMethod?, randomUnit: Double) {
         self.retriesSoFar = retriesSoFar
         self.error = error

@@ -2,5 +2,6 @@
 /// its own. The Combine operators and the async API both drive the same policies, so they retry
 /// identically.
 public protocol RetryDeciding: Sendable {
+    /// Whether to retry after the failure `context` describes, and after how long.
     func decision(for context: RetryContext) -> RetryDecision
 }

@@ -11,20 +11,26 @@
 public struct RetryPolicy: RetryDeciding, Equatable {
     /// Attempts in all, the first included.
     public var maxAttempts: Int
+    /// The backoff of the first retry, in seconds; it doubles for each retry after.
     public var baseDelay: TimeInterval
+    /// The longest backoff, in seconds.
     public var maxDelay: TimeInterval
     /// No retry starts later than this many seconds after the first attempt.
     public var totalBudget: TimeInterval
+    /// The status codes that are retried.
     public var retryableStatusCodes: Set<Int>
     /// Transport failures that mean the request may not have reached the server, or the answer
     /// was lost on the way back.
     public var retryableTransportFailures: Set<HTTPTransportError.Kind>
+    /// Whether `POST` and `PATCH` (and other non-idempotent methods) are retried too.
     public var retriesNonIdempotentRequests: Bool
+    /// Whether a 503's `Retry-After` replaces the backoff.
     public var honoursRetryAfter: Bool
 
     /// The default policy: 3 attempts, 0.2 s base, 5 s cap, 30 s budget.
     public static let `default` = RetryPolicy()
 
+    /// A policy with these limits.
     public init(
         maxAttempts: Int = 3,
         baseDelay: TimeInterval = 0.2,
@@ -55,6 +61,7 @@ public struct RetryPolicy: RetryDeciding, Equatable {
         min(maxDelay, baseDelay * pow(2, Double(retry)))
     }
 
+    /// Retry a retryable failure after a jittered backoff, within the attempts and the budget.
     public func decision(for context: RetryContext) -> RetryDecision {
         guard context.retriesSoFar + 1 < maxAttempts, isRetryable(context.error) else { return .fail }
         guard retriesNonIdempotentRequests || (context.method?.isIdempotent ?? false) else { return .fail }

@@ -1,5 +1,6 @@
 /// Real time: the monotonic uptime clock, and timers on a global dispatch queue.
 public struct SystemRetryScheduler: RetryScheduler {
+    /// The scheduler that waits in real time.
     public init() {}
 
     public var now: TimeInterval {

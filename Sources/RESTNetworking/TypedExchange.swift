@@ -1,6 +1,7 @@
 /// A typed call (`EndpointCall`, `EndpointPublisher`): a raw exchange plus how to decode its
 /// answer. The operators apply to the exchange; decoding happens once, after all of them.
 public protocol TypedExchange {
+    /// The untyped exchange underneath, which the operators work on.
     associatedtype Exchange: RetryableExchange
     /// The exchange before decoding.
     var exchange: Exchange { get }

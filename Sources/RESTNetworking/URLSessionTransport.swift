@@ -9,6 +9,7 @@ public struct URLSessionTransport: RESTTransport {
     /// The session the data tasks run on.
     public let session: URLSession
 
+    /// A transport over `session` (by default the shared one).
     public init(session: URLSession = .shared) {
         self.session = session
     }

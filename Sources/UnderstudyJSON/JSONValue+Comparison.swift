@@ -48,6 +48,7 @@ public struct JSONComparison: Sendable, Equatable {
     /// The body may have object members and array elements the expected value lacks.
     public var ignoreExtraElements: Bool
 
+    /// A comparison with these allowances; by default exact JSON equality.
     public init(ignoreArrayOrder: Bool = false, ignoreExtraElements: Bool = false) {
         self.ignoreArrayOrder = ignoreArrayOrder
         self.ignoreExtraElements = ignoreExtraElements

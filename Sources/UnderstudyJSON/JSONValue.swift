@@ -3,11 +3,15 @@
 /// back in the order the stub author wrote them) and a number's text as written (`1.5` stays
 /// `1.5`, `1e3` stays `1e3`).
 public enum JSONValue: Sendable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
     /// A number, as its JSON text.
     case number(String)
+    /// A string.
     case string(String)
+    /// An array, in order.
     case array([JSONValue])
     /// An object, members in written order.
     case object([JSONMember])
@@ -45,9 +49,12 @@ public enum JSONValue: Sendable {
 
 /// One member of a JSON object.
 public struct JSONMember: Sendable, Equatable {
+    /// The member's name.
     public var key: String
+    /// The member's value.
     public var value: JSONValue
 
+    /// A member with this name and value.
     public init(_ key: String, _ value: JSONValue) {
         self.key = key
         self.value = value

@@ -70,6 +70,7 @@ public final class JSONWriter {
         capacity = newCapacity
     }
 
+    /// Appends one byte.
     @inlinable @inline(__always)
     public func append(_ byte: UInt8) {
         reserve(1)
@@ -79,6 +80,7 @@ public final class JSONWriter {
 
     // The appends are always inlined: the encoder makes some twenty of them per line, and a
     // call each (the optimizer's choice once the encoder grew) cost about 50 instructions.
+    /// Appends the bytes as they are.
     @inlinable @inline(__always)
     public func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
@@ -87,11 +89,13 @@ public final class JSONWriter {
         written += bytes.count
     }
 
+    /// Appends the text's UTF-8 as it is (no escaping).
     @inlinable @inline(__always)
     public func append(_ text: StaticString) {
         append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
+    /// Appends the text's UTF-8 as it is (no escaping).
     @inlinable
     public func append(_ text: String) {
         var text = text
@@ -109,7 +113,7 @@ public final class JSONWriter {
     /// to escape (no control byte, `"`, `\\` or DEL) is copied whole (and lower-cased with bit
     /// arithmetic when asked); only words holding such a byte go byte by byte. The last one to
     /// seven bytes (all of most header names and values) go as one word too, gathered by
-    /// overlapping loads that stay inside the string (see ``tailWord(_:_:_:)``).
+    /// overlapping loads that stay inside the string (see `tailWord(_:_:_:)`).
     @inlinable @inline(__always)
     public func appendJSONString(utf8: UnsafeBufferPointer<UInt8>, lowercasingASCII: Bool = false) {
         // Worst case every byte becomes `\u00XX`; reserving for it keeps the loop free of checks
@@ -316,6 +320,7 @@ public final class JSONWriter {
     /// "00", "01", … "99" back to back.
     @inlinable static var digitPairs: StaticString { "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899" }
 
+    /// Appends an integer in decimal.
     @inlinable @inline(__always)
     public func int(_ value: Int) {
         if value < 0 { append(UInt8(ascii: "-")) }
@@ -334,11 +339,13 @@ public final class JSONWriter {
         }
     }
 
+    /// Appends a JSON string, or `null` for `nil`.
     @inlinable
     public func optionalJSONString(_ text: String?) {
         if let text { appendJSONString(text) } else { append("null" as StaticString) }
     }
 
+    /// Appends `true` or `false`.
     @inlinable
     public func bool(_ value: Bool) {
         if value { append("true" as StaticString) } else { append("false" as StaticString) }

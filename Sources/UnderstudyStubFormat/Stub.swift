@@ -18,6 +18,7 @@ public struct Stub: Sendable {
     public private(set) var json: JSONValue
     /// Where the stub was built (its factory call), for error messages.
     public let fileID: String
+    /// The line that built the stub, which `StubInstallError` names when the daemon refuses it.
     public let line: Int
 
     /// A stub whose request matcher is `request` (a stub's `request` object; `[:]` matches every
@@ -160,6 +161,10 @@ public struct Stub: Sendable {
     /// unless `status` says otherwise).
     ///
     /// - Parameters:
+    ///   - limit: how many requests a window admits.
+    ///   - window: the window, in seconds.
+    ///   - retryAfter: how the refusal's `Retry-After` is written (default: whole seconds).
+    ///   - algorithm: sliding window (default) or token bucket.
     ///   - headers: the rate-limit headers' dialect (default `.ietf`); `.github` also makes
     ///     `retryAfter` default to `.none`, as GitHub's primary limit sends none.
     ///   - status: the refusal's status: 429, 403 or 503.

@@ -13,16 +13,21 @@ public enum StubFormat {
     public enum Object: String, CaseIterable, Sendable {
         /// The file: `{"stubs": [...]}`.
         case document
+        /// One of `stubs`.
         case stub
+        /// A stub's `request`.
         case request
         /// A header, query or cookie matcher in its object form (`{"contains": "x"}`).
         case valueMatcher
+        /// A `body` matcher in its object form.
         case bodyMatcher
         /// `jsonEquals`'s object form.
         case jsonEquals
         /// `jsonPath`'s object form.
         case jsonPath
+        /// A stub's `rateLimit`.
         case rateLimit
+        /// One of a stub's `responses`.
         case response
         /// `retryAfter`'s object form.
         case retryAfter
@@ -30,6 +35,7 @@ public enum StubFormat {
         case delayDistribution
         /// `{"lognormal": {...}}`'s parameters.
         case lognormal
+        /// `dribble`'s parameters.
         case dribble
         /// One of `events`.
         case event
@@ -76,17 +82,25 @@ public enum StubFormat {
 
     /// `fault`: how the connection breaks instead of answering.
     public enum Fault: String, CaseIterable, Sendable {
+        /// A TCP reset.
         case connectionReset = "connection-reset"
+        /// A close without a byte sent.
         case emptyResponse = "empty-response"
+        /// Bytes that are not HTTP, then a close.
         case malformedResponse = "malformed-response"
+        /// The head with a `Content-Length`, then a close before the body.
         case closeAfterHeaders = "close-after-headers"
+        /// Random bytes that are not HTTP, then a close (WireMock's `RANDOM_DATA_THEN_CLOSE`).
         case randomDataThenClose = "random-data-then-close"
+        /// A chunked head, then bytes that are not a chunk, then a close.
         case malformedResponseChunk = "malformed-response-chunk"
     }
 
     /// `rateLimit.algorithm`.
     public enum RateLimitAlgorithm: String, CaseIterable, Sendable {
+        /// At most `limit` requests in any window (the default).
         case slidingWindow = "sliding-window"
+        /// A burst of `limit`, then refilled evenly over the window.
         case tokenBucket = "token-bucket"
     }
 

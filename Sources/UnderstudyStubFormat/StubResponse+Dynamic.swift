@@ -24,14 +24,20 @@ extension StubResponse {
 
     /// One server-sent event; `nil` fields are left out.
     public struct ServerSentEvent: Sendable {
+        /// The `event:` field: the event's type.
         public var event: String?
+        /// The `data:` field; each line of it is sent as a `data:` line of its own.
         public var data: String?
+        /// The `id:` field, which a reconnecting client sends back as `Last-Event-ID`.
         public var id: String?
+        /// The `retry:` field: the reconnection delay the client should use, in milliseconds.
         public var retry: Int?
+        /// A `:` comment line, which clients ignore.
         public var comment: String?
         /// Sent this long after the event before it.
         public var delayMs: Double?
 
+        /// An event with these fields; `nil` leaves a field out.
         public init(event: String? = nil, data: String? = nil, id: String? = nil, retry: Int? = nil,
                     comment: String? = nil, delayMs: Double? = nil) {
             self.event = event
@@ -42,6 +48,7 @@ extension StubResponse {
             self.delayMs = delayMs
         }
 
+        /// The event as the stub format writes it.
         public var json: JSONValue {
             var members: [JSONMember] = []
             if let event { members.append(JSONMember("event", .string(event))) }

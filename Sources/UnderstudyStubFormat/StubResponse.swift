@@ -79,6 +79,7 @@ public struct StubResponse: Sendable {
         /// Log-normal with this median and sigma, capped at `max` when given.
         case lognormal(median: Double, sigma: Double, max: Double? = nil)
 
+        /// `delayMs` as the stub format writes it.
         public var json: JSONValue {
             switch self {
             case let .uniform(min, max): ["uniform": [JSONValue(min), JSONValue(max)]]

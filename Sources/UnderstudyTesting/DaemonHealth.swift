@@ -1,6 +1,8 @@
 /// `GET /__admin/health`.
 public struct DaemonHealth: Codable, Sendable, Equatable {
+    /// `"ok"` while the daemon serves.
     public var status: String
+    /// How many stubs are loaded.
     public var stubs: Int
     /// Journal entries in memory.
     public var requests: Int
@@ -10,6 +12,7 @@ public struct DaemonHealth: Codable, Sendable, Equatable {
     /// Pending `requests/wait` long polls (nil from a daemon that predates the field).
     public var waiting: Int?
 
+    /// A health answer with these counts.
     public init(status: String, stubs: Int, requests: Int, pending: Int? = nil, waiting: Int? = nil) {
         self.status = status
         self.stubs = stubs

@@ -15,6 +15,7 @@ public struct RecordedRequest: Codable, Sendable, Equatable {
     /// Monotonic milliseconds since the daemon's engine started (sub-millisecond, survives
     /// reset): subtract two of them for the gap between requests on the server's clock.
     public var elapsedMs: Double
+    /// The request method, as sent (`GET`, `POST`, …).
     public var method: String
     /// The path as sent, still percent-encoded.
     public var path: String

@@ -1,7 +1,10 @@
 /// How many requests `verify` expects.
 public enum RequestCount: Sendable, Equatable, CustomStringConvertible {
+    /// Exactly this many.
     case exactly(Int)
+    /// This many or more.
     case atLeast(Int)
+    /// This many or fewer.
     case atMost(Int)
 
     /// `exactly(1)`.

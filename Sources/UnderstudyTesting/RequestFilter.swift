@@ -2,14 +2,20 @@ import Foundation
 
 /// Filters for `GET /__admin/requests`; `nil` means "don't filter on this".
 public struct RequestFilter: Sendable, Equatable {
+    /// Only entries answered by the stub with this id.
     public var stub: String?
+    /// Only entries with this method.
     public var method: String?
+    /// Only entries with this path (raw or percent-decoded).
     public var path: String?
+    /// Only matched (`true`) or unmatched (`false`) entries.
     public var matched: Bool?
     /// Keep entries with `seq` greater than this.
     public var since: Int?
+    /// At most this many entries, the first after filtering.
     public var limit: Int?
 
+    /// A filter; `nil` leaves a condition out.
     public init(stub: String? = nil, method: String? = nil, path: String? = nil, matched: Bool? = nil,
                 since: Int? = nil, limit: Int? = nil) {
         self.stub = stub

@@ -5,7 +5,7 @@ import FoundationNetworking
 
 /// HTTPS (`understudy serve --https`): the handle's HTTPS URL and the CA a client must trust.
 ///
-/// How a client trusts the CA depends on the platform (see the README's HTTPS section): on Linux,
+/// How a client trusts the CA depends on the platform (see docs/https.md): on Linux,
 /// URLSession has no per-process route (it honours only the machine's trust store).
 extension Understudy {
     /// The HTTPS base URL (`https://127.0.0.1:PORT`) of a daemon launched with `--https` (the

@@ -12,7 +12,7 @@ import Security
 /// ```
 ///
 /// Not built on Linux, where URLSession does not hand server-trust challenges to its delegate
-/// (see the README's HTTPS section). Not exercised by this repository's Linux CI.
+/// (see docs/https.md). Not exercised by this repository's Linux CI.
 public final class UnderstudyTrustDelegate: NSObject, URLSessionDelegate, @unchecked Sendable {  // immutable after init
     private let anchor: SecCertificate?
 

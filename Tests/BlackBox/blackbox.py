@@ -1,13 +1,13 @@
-"""Shared helpers for the black-box tests: the built binary, a foreground daemon, and CLI runs."""
-import os
-import pathlib
+"""Shared helpers for the black-box tests: the built binary, a foreground daemon, and CLI runs.
+
+The daemon launcher is scripts/lib/understudy_daemon.py, shared with the scripts; `scripts/test` runs
+`python3 -m unittest discover -s Tests/BlackBox` from the repository root, which puts the root on the
+module path.
+"""
 import subprocess
-import sys
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "scripts" / "hardening"))
-
-from understudy_daemon import Daemon, binary, request, parse_response, read_until_close  # noqa: E402,F401
+from scripts.lib.understudy_daemon import (  # noqa: F401
+    ROOT, Daemon, DaemonStartError, binary, parse_response, read_until_close, request, stub_directory)
 
 
 def run_cli(*args, timeout=30.0, cwd=None, env=None):

@@ -11,7 +11,7 @@ import threading
 import time
 import unittest
 
-from blackbox import Daemon
+from Tests.BlackBox.blackbox import Daemon
 
 MEDIAN, SIGMA = 100.0, 0.4
 STUBS = {"stubs": [

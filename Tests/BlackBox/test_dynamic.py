@@ -14,7 +14,7 @@ import tempfile
 import time
 import unittest
 
-from blackbox import ROOT, Daemon
+from Tests.BlackBox.blackbox import ROOT, Daemon
 
 STUBS = {"stubs": [
     {"id": "echo", "request": {"pathPattern": "/echo/.*"}, "responses": [{

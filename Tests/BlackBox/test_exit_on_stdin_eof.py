@@ -9,7 +9,7 @@ import time
 import unittest
 import urllib.request
 
-from blackbox import ROOT, binary, run_cli
+from Tests.BlackBox.blackbox import Daemon, binary, run_cli
 
 
 def wait_for_exit(pid, timeout):
@@ -38,12 +38,9 @@ class ExitOnStdinEOFTests(unittest.TestCase):
             file.write('{"stubs":[{"id":"ping","request":{"path":"/ping"},"responses":[{"body":"pong"}]}]}')
 
     def start(self, *extra):
-        process = subprocess.Popen([binary(), "serve", self.stubs, "--port", "0", "--quiet", *extra],
-                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
-        line = process.stdout.readline().decode()
-        self.assertTrue(line.startswith("understudy listening on http://127.0.0.1:"), line)
-        self.addCleanup(lambda: process.poll() is None and process.kill())
-        return process, line.split()[-1]
+        self.daemon = Daemon([self.stubs, "--quiet", *extra], stdin=subprocess.PIPE)
+        self.addCleanup(self.daemon.stop)
+        return self.daemon.process, self.daemon.url
 
     def test_closing_stdin_stops_the_daemon_like_sigterm(self):
         process, url = self.start("--exit-on-stdin-eof")
@@ -53,7 +50,7 @@ class ExitOnStdinEOFTests(unittest.TestCase):
         self.assertEqual(urllib.request.urlopen(url + "/ping", timeout=10).read(), b"pong", "data is not EOF")
         process.stdin.close()
         self.assertEqual(process.wait(timeout=10), 0, "a graceful stop exits 0, as on SIGTERM")
-        self.assertEqual(process.stderr.read(), b"")
+        self.assertEqual(self.daemon.stderr(), "")
 
     def test_without_the_flag_stdin_eof_changes_nothing(self):
         process, url = self.start()

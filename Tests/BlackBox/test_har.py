@@ -13,7 +13,7 @@ import urllib.parse
 
 import jsonschema
 
-from blackbox import Daemon, request, run_cli
+from Tests.BlackBox.blackbox import Daemon, request, run_cli
 
 HAR_SCHEMA = json.loads((pathlib.Path(__file__).resolve().parent / "har-1.2.schema.json").read_text())
 STUBS = {"stubs": [

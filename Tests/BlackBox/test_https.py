@@ -17,7 +17,7 @@ import tempfile
 import time
 import unittest
 
-from blackbox import Daemon, run_cli
+from Tests.BlackBox.blackbox import Daemon, run_cli
 
 STUBS = {
     "stubs": [

@@ -18,8 +18,8 @@ import unittest
 import urllib.error
 import urllib.request
 
-from blackbox import ROOT, Daemon, binary
-from test_exit_on_stdin_eof import wait_for_exit
+from Tests.BlackBox.blackbox import ROOT, Daemon, binary
+from Tests.BlackBox.test_exit_on_stdin_eof import wait_for_exit
 
 
 def test_bundle():

@@ -12,7 +12,7 @@ import time
 import unittest
 import urllib.request
 
-from blackbox import ROOT, binary, run_cli
+from Tests.BlackBox.blackbox import ROOT, Daemon, binary, run_cli
 
 STUBS = {
     "stubs": [
@@ -119,10 +119,10 @@ class LifecycleTests(unittest.TestCase):
         pid_file = self.work / "pid-zombie"
         self.pid_files.append(pid_file)
         # Our child, never waited for until the end: once it exits it stays a zombie.
-        daemon = subprocess.Popen([binary(), "serve", str(self.stubs), "--quiet", "--pid-file", str(pid_file)],
-                                  stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        launched = Daemon([self.stubs, "--quiet", "--pid-file", pid_file])
+        daemon = launched.process
         try:
-            self.assertTrue(wait_until(pid_file.exists), "the daemon started")
+            self.assertTrue(pid_file.exists(), "the daemon wrote its pid file before its readiness line")
             started = time.monotonic()
             stopped = run_cli("stop", "--pid-file", pid_file, "--timeout", "5")
             seconds = time.monotonic() - started
@@ -133,7 +133,7 @@ class LifecycleTests(unittest.TestCase):
             self.assertTrue(state, "the daemon is an unreaped zombie, the case under test")
         finally:
             daemon.kill()
-            daemon.wait()
+            launched.stop()
 
     def test_stop_is_prompt_after_the_client_of_a_delayed_answer_left(self):
         journal = self.work / "journal.jsonl"

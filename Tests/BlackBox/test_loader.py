@@ -6,7 +6,7 @@ import pathlib
 import tempfile
 import unittest
 
-from blackbox import ROOT, Daemon, request, run_cli
+from Tests.BlackBox.blackbox import ROOT, Daemon, request, run_cli
 
 BODY_RULE = ("Below a loaded directory every `.json` is a stub file, except one that a stub names as its "
              "`bodyFile` and one under a `__files/` directory")

@@ -8,8 +8,8 @@ import unittest
 
 import jsonschema
 
-from blackbox import ROOT, run_cli
-from understudy_daemon import stub_directory
+from Tests.BlackBox.blackbox import ROOT, run_cli
+from Tests.BlackBox.blackbox import stub_directory
 
 SCHEMA_PATH = ROOT / "schema" / "understudy-stubs.schema.json"
 REFUSED = pathlib.Path(__file__).resolve().parent / "schema-refused"

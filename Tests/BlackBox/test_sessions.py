@@ -15,7 +15,7 @@ import threading
 import time
 import unittest
 
-from blackbox import Daemon
+from Tests.BlackBox.blackbox import Daemon
 
 FILE_STUBS = {
     "stubs": [

@@ -10,8 +10,8 @@ import tempfile
 import time
 import unittest
 
-from blackbox import ROOT, Daemon, request
-from chromium_cdp import Chromium, chromium_binary
+from Tests.BlackBox.blackbox import ROOT, Daemon, request
+from Tests.BlackBox.chromium_cdp import Chromium, chromium_binary
 
 TOKEN = "ui-test-token"
 ARTIFACTS = pathlib.Path(os.environ.get("UNDERSTUDY_ARTIFACTS", ROOT / ".ci-artifacts"))

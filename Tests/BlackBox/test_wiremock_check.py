@@ -5,7 +5,7 @@ import pathlib
 import tempfile
 import unittest
 
-from blackbox import run_cli
+from Tests.BlackBox.blackbox import run_cli
 
 
 class WireMockCheckTests(unittest.TestCase):

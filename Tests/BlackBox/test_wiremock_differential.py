@@ -8,11 +8,8 @@ import sys
 import tempfile
 import unittest
 
-HERE = pathlib.Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "WireMockDifferential"))
-
-import differential  # noqa: E402
-from blackbox import binary, run_cli  # noqa: E402
+from Tests.WireMockDifferential import differential
+from Tests.BlackBox.blackbox import binary, run_cli
 
 REQUIRED = os.environ.get("UNDERSTUDY_REQUIRE_WIREMOCK") == "1"
 AVAILABLE = differential.wiremock_jar() is not None and shutil.which("java") is not None

@@ -8,7 +8,7 @@ import unittest
 import urllib.error
 import urllib.request
 
-from blackbox import Daemon
+from Tests.BlackBox.blackbox import Daemon
 
 try:
     from wiremock.constants import Config

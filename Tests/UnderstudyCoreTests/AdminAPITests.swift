@@ -21,6 +21,17 @@ final class AdminAPITests: XCTestCase {
         XCTAssertEqual(response.text, #"{"status":"ok","stubs":3,"requests":1,"pending":0,"waiting":0}"#)
     }
 
+    /// An unknown endpoint's 404 names the page that lists every endpoint, and that page exists.
+    func testAnUnknownEndpointPointsAtTheAdminAPIReference() throws {
+        let engine = try makeEngine(stubs)
+        let response = engine.adminCall("GET", "/__admin/nope")
+        XCTAssertEqual(response.status, 404)
+        XCTAssertTrue(response.text.contains("no admin endpoint GET /__admin/nope; see docs/admin-api.md"), response.text)
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        XCTAssertTrue(FileManager.default.fileExists(atPath: root.appendingPathComponent("docs/admin-api.md").path))
+    }
+
     func testListRequestsWithEveryFilter() throws {
         let engine = try makeEngine(stubs)
         _ = engine.get("/posts")                  // 1 matched posts

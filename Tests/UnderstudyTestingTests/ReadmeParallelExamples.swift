@@ -1,4 +1,4 @@
-// The README's "Parallel tests" examples, verbatim (ReadmeSnippetTests checks that they still are).
+// docs/sessions.md's "Parallel tests" examples, verbatim (scripts/check-docs checks that they still are).
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -57,8 +57,9 @@ final class ProfileXCTests: XCTestCase {
     request.httpBody = Data(#"{"grant_type":"refresh_token"}"#.utf8)
     _ = try await URLSession.shared.data(for: request)
 
-    let sent = try await understudy.admin.find(matching: RequestMatcher(
-        method: "POST", path: "/examples/token", body: ["jsonSubset": ["grant_type": "refresh_token"]]))
+    let sent = try await understudy.admin.find(
+        matching: RequestMatcher(
+            method: "POST", path: "/examples/token", body: ["jsonSubset": ["grant_type": "refresh_token"]]))
     #expect(sent.count == 1)
     let more = try await understudy.admin.requestsAfterWaiting(count: 2, timeout: 0.2)
     #expect(more.timedOut)  // no second token request came: proven without a sleep

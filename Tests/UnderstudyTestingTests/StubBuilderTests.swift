@@ -15,7 +15,7 @@ struct StubBuilderTests {
         #expect(stub.json.jsonText == #"{"request":{"method":"GET","path":"/weather","query":{"city":"Oslo"}},"id":"w","responses":[{"status":503,"retryAfter":2},{"json":{"temp":21},"times":3}],"afterLast":"exhaust"}"#)
     }
 
-    /// Template and streaming fields (issue 15): their JSON shape, as that README documents it.
+    /// Template and streaming fields (issue 15): their JSON shape, as docs/test-kit.md documents it.
     @Test func templateAndStreamingFieldsHaveTheirDocumentedShape() {
         let response = StubResponse.text("{{server.url}}/next").templated().statusMessage("Slow Down")
             .dribble(chunks: 4, overMilliseconds: 300).bytesPerSecond(10)

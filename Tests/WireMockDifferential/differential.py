@@ -6,7 +6,8 @@ faults, how the connection broke). A request WireMock answers without a `Matched
 unmatched; Understudy must then be unmatched too (same status; its body explains the near misses, an
 intended difference). Delays are checked as lower bounds on both servers.
 
-Run by hand: `python3 Tests/WireMockDifferential/differential.py [--understudy BIN]` (prints a report).
+Run by hand from the repository root: `python3 -m Tests.WireMockDifferential.differential [--understudy BIN]`
+(prints a report).
 """
 import base64
 import glob
@@ -19,6 +20,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+from scripts.lib.understudy_daemon import Daemon
 
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE / "root"
@@ -78,26 +81,6 @@ class WireMockProcess:
                 self.process.kill()
                 self.process.wait()
         self.log.close()
-
-
-class UnderstudyProcess:
-    """`understudy serve PATHS --port 0` in the foreground; waits for the readiness line."""
-
-    def __init__(self, binary, paths, extra=()):
-        self.process = subprocess.Popen([binary, "serve", "--port", "0", "--quiet", *extra, *map(str, paths)],
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        line = self.process.stdout.readline().decode()
-        if not line.startswith("understudy listening on http://127.0.0.1:"):
-            self.stop()
-            raise RuntimeError("understudy did not start: " + line + self.process.stderr.read().decode(errors="replace"))
-        self.port = int(line.strip().rsplit(":", 1)[1])
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(10)
-        for stream in (self.process.stdout, self.process.stderr):
-            stream.close()
 
 
 def send(port, request, timeout=10.0):
@@ -248,7 +231,7 @@ def run(binary, understudy_paths=None, wiremock_results=None):
             wiremock_results = record(wiremock.port, scripts)
         finally:
             wiremock.stop()
-    understudy = UnderstudyProcess(binary, understudy_paths or [ROOT])
+    understudy = Daemon(command=[binary, "serve", "--port", "0", "--quiet", *map(str, understudy_paths or [ROOT])])
     try:
         understudy_results = record(understudy.port, scripts)
     finally:

@@ -7,13 +7,13 @@ import shlex
 import sys
 import traceback
 
-import bench_config
-import report
-import scenarios
-import stubgen
-import toolchain
-from bench_session import BenchSession, ScenarioError
-from server_process import ServerStartError
+from scripts.benchmark import bench_config
+from scripts.benchmark import report
+from scripts.benchmark import scenarios
+from scripts.benchmark import stubgen
+from scripts.benchmark import toolchain
+from scripts.benchmark.bench_session import BenchSession, ScenarioError
+from scripts.lib.understudy_daemon import DaemonStartError
 
 RESULTS_FILE = os.path.join(toolchain.HERE, "RESULTS.md")
 
@@ -65,10 +65,10 @@ def main(argv):
         print(f"scripts/bench: build failed: {error}", file=sys.stderr)
         return 1
     if config.gate:
-        import gate
+        from scripts.benchmark import gate
         return gate.run(config, tools, understudy)
     if config.callgrind_requests:
-        import callgrind_profile
+        from scripts.benchmark import callgrind_profile
         return callgrind_profile.run(config, tools, understudy)
 
     results = {
@@ -90,7 +90,7 @@ def main(argv):
             session.log(f"== {name}")
             try:
                 results["scenarios"][name] = run_scenario(session, name)
-            except (ScenarioError, ServerStartError) as error:
+            except (ScenarioError, DaemonStartError) as error:
                 session.log(f"   {name} failed: {error}")
                 results["scenarios"][name] = {"error": str(error)}
             except Exception as error:  # keep going: one broken scenario should not hide the others

@@ -6,9 +6,9 @@ import subprocess
 import sys
 import tempfile
 
-import stubgen
-from server_process import ServerProcess
-from wrk_result import WrkResult
+from scripts.benchmark import stubgen
+from scripts.lib.understudy_daemon import Daemon
+from scripts.benchmark.wrk_result import WrkResult
 
 
 class ScenarioError(Exception):
@@ -46,8 +46,8 @@ class BenchSession:
 
     def start_baseline(self, port=0, changelist=False):
         name = "changelist" if changelist else "baseline"
-        return ServerProcess(name, self.baseline_command(port, changelist), self.config.server_cpu,
-                             os.path.join(self.out_dir, f"{name}.stderr.log"))
+        return Daemon(command=self.baseline_command(port, changelist), cpu=self.config.server_cpu, name=name,
+                      stderr_path=os.path.join(self.out_dir, f"{name}.stderr.log"), append_log=True, timeout=180)
 
     def baseline_command(self, port, changelist=False):
         """The C hello server; `changelist` turns on libevent's EVENT_BASE_FLAG_EPOLL_USE_CHANGELIST
@@ -57,8 +57,8 @@ class BenchSession:
     def start_nginx(self):
         """nginx with one worker, no access log, `return 200 "hello"` for every path: the second anchor."""
         port = self.free_port()
-        return ServerProcess("nginx", self.nginx_command(port), self.config.server_cpu,
-                             os.path.join(self.out_dir, "nginx.stderr.log"), ready_port=port)
+        return Daemon(command=self.nginx_command(port), cpu=self.config.server_cpu, name="nginx",
+                      stderr_path=os.path.join(self.out_dir, "nginx.stderr.log"), ready_port=port)
 
     def nginx_command(self, port):
         """nginx in the foreground as one process (`master_process off; daemon off;`), so the same
@@ -95,8 +95,8 @@ http {{
 
     def start_understudy(self, stub_dir, port=0, extra=()):
         journal = self.journal_path()
-        server = ServerProcess("understudy", self.understudy_command(stub_dir, port, journal, extra),
-                               self.config.server_cpu, os.path.join(self.out_dir, "understudy.stderr.log"))
+        server = Daemon(command=self.understudy_command(stub_dir, port, journal, extra), cpu=self.config.server_cpu,
+                        stderr_path=os.path.join(self.out_dir, "understudy.stderr.log"), append_log=True, timeout=180)
         server.journal = journal
         return server
 

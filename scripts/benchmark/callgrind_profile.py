@@ -10,8 +10,8 @@ import re
 import subprocess
 import sys
 
-import stubgen
-from server_process import ServerProcess
+from scripts.benchmark import stubgen
+from scripts.lib.understudy_daemon import Daemon
 
 WARMUP_REQUESTS = 2000
 
@@ -31,8 +31,8 @@ def profile(session_dir, tools, name, command, path, requests, cpu, load_cpu, wa
     if os.path.exists(out_file):
         os.remove(out_file)
     valgrind = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out_file}", "--instr-atstart=no"]
-    server = ServerProcess(name, valgrind + command, cpu, os.path.join(session_dir, f"callgrind.{name}.log"),
-                           ready_timeout=300, ready_port=ready_port)
+    server = Daemon(command=valgrind + command, cpu=cpu, name=name, append_log=True, timeout=300,
+                    stderr_path=os.path.join(session_dir, f"callgrind.{name}.log"), ready_port=ready_port)
     pin = ["taskset", "-c", str(load_cpu)] if load_cpu is not None else []
     try:
         port = prepare(server) if prepare else server.port
@@ -106,7 +106,7 @@ def allocations(out_file):
 
 
 def run(config, tools, understudy):
-    from bench_session import BenchSession
+    from scripts.benchmark.bench_session import BenchSession
 
     session = BenchSession(config, tools, understudy)
     requests = config.callgrind_requests

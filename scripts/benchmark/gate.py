@@ -19,10 +19,10 @@ import os
 import subprocess
 import sys
 
-import stubgen
-from bench_session import BenchSession, ScenarioError
-from callgrind_profile import allocations, profile
-from session_port import SessionPort
+from scripts.benchmark import stubgen
+from scripts.benchmark.bench_session import BenchSession, ScenarioError
+from scripts.benchmark.callgrind_profile import allocations, profile
+from scripts.benchmark.session_port import SessionPort
 
 BUDGET_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "gate-budget.json")
 

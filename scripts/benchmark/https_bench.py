@@ -20,8 +20,9 @@ import sys
 import tempfile
 import time
 
-import toolchain
-from wrk_result import WrkResult
+from scripts.benchmark import toolchain
+from scripts.lib.understudy_daemon import Daemon
+from scripts.benchmark.wrk_result import WrkResult
 
 BODY = "hello"
 PATH = "/hello"
@@ -70,13 +71,10 @@ def start_understudy(binary, work, cert, key, cpu):
     with open(f"{work}/stubs/hello.json", "w") as stub:
         stub.write('{"stubs": [{"id": "hello", "request": {"method": "GET", "path": "%s"}, '
                    '"responses": [{"status": 200, "body": "%s"}]}]}' % (PATH, BODY))
-    port = free_port()
-    log = open(f"{work}/understudy.stderr", "wb")
-    process = subprocess.Popen(pinned(cpu, [binary, "serve", f"{work}/stubs", "--quiet", "--journal", f"{work}/journal.jsonl",
-                                            "--https", "--https-port", str(port), "--tls-cert", cert, "--tls-key", key]),
-                               stdout=subprocess.DEVNULL, stderr=log, stdin=subprocess.DEVNULL)
-    wait_for_port(port, process)
-    return process, port
+    daemon = Daemon(command=[binary, "serve", f"{work}/stubs", "--quiet", "--journal", f"{work}/journal.jsonl",
+                             "--https", "--tls-cert", cert, "--tls-key", key],
+                    cpu=cpu, stderr_path=f"{work}/understudy.stderr", timeout=60)
+    return daemon.process, daemon.https_port
 
 
 def start_nginx(work, cert, key, cpu):

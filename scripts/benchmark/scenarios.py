@@ -6,9 +6,9 @@ import statistics
 import subprocess
 import time
 
-import stubgen
-from bench_session import ScenarioError
-from session_port import SessionPort, SessionsUnavailable
+from scripts.benchmark import stubgen
+from scripts.benchmark.bench_session import ScenarioError
+from scripts.benchmark.session_port import SessionPort, SessionsUnavailable
 
 
 def throughput(session, stub_key, path, connections, close=False, reference=None, session_port=False, script=None):

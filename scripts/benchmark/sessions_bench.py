@@ -25,8 +25,7 @@ import tempfile
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "scripts" / "hardening"))
-from understudy_daemon import Daemon  # noqa: E402
+from scripts.lib.understudy_daemon import Daemon
 
 STUBS = {"stubs": [{"id": "hello", "request": {"method": "GET", "path": "/hello"},
                     "responses": [{"status": 200, "body": "hello\n"}]}]}

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Reproducers for abusive-client problems in the transport (exit 1 while the problem exists).
 
-  python3 scripts/hardening/abuse.py slowloris      a head trickled a byte a second, with --idle-timeout 2,
+  python3 -m scripts.hardening.abuse slowloris      a head trickled a byte a second, with --idle-timeout 2,
                                                     must be closed within ~2x the timeout
-  python3 scripts/hardening/abuse.py fd-exhaustion  more connections than open files: the daemon must not
+  python3 -m scripts.hardening.abuse fd-exhaustion  more connections than open files: the daemon must not
                                                     spin on accept() nor flood stderr, and must recover
 The daemon binary: $UNDERSTUDY_BIN, or built under $UNDERSTUDY_SCRATCH (default .build)."""
 import os
@@ -12,8 +12,8 @@ import sys
 import tempfile
 import time
 
-import understudy_daemon
-from understudy_daemon import Daemon, log, request, stub_directory
+from scripts.lib import understudy_daemon
+from scripts.lib.understudy_daemon import Daemon, log, request, stub_directory
 
 
 def slowloris(work):

@@ -13,7 +13,7 @@ import sys
 import tempfile
 import time
 
-from understudy_daemon import Daemon, log, parse_response, read_until_close, request, stub_directory
+from scripts.lib.understudy_daemon import Daemon, log, parse_response, read_until_close, request, stub_directory
 
 MALFORMED_OK = {400, 405, 413, 414, 431, 501, 505}
 # Cases that fail today, reported to the transport's owner; printed, but fail the run only with --strict.

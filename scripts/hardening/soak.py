@@ -16,7 +16,7 @@ import threading
 import time
 from collections import Counter
 
-from understudy_daemon import Daemon, log, request, stub_directory
+from scripts.lib.understudy_daemon import Daemon, log, request, stub_directory
 
 DECLARED_STATES = {"Started", "LoggedIn", "Expired"}
 # (weight, kind, method, path): kind says what the client may expect.

@@ -80,7 +80,7 @@ struct AdminRoutes: Sendable {
         let path = Self.segments(request.path)
         let fitting = routes.compactMap { route in route.parameters(path).map { (route: route, parameters: $0) } }
         guard !fitting.isEmpty else {
-            return .now(AdminResponse.error(404, "no admin endpoint \(request.method) \(request.path); see the README's Admin API section"))
+            return .now(AdminResponse.error(404, "no admin endpoint \(request.method) \(request.path); see docs/admin-api.md"))
         }
         let here = fitting.filter { $0.route.world.includes(isSession) }
         guard !here.isEmpty else {

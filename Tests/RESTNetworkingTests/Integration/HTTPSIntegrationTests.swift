@@ -8,7 +8,7 @@ import FoundationNetworking
 /// RESTNetworking and URLSession over the daemon's HTTPS listener (`serve --https`).
 ///
 /// On Linux, URLSession (libcurl) trusts only the machine's store: no per-process CA route works
-/// (see the README's HTTPS section). So the trust test installs the daemon's throwaway CA into
+/// (see docs/https.md). So the trust test installs the daemon's throwaway CA into
 /// the system store for its duration, which needs root and an explicit opt-in
 /// (`UNDERSTUDY_TEST_SYSTEM_TRUST=1`, set by `.ci/run`); elsewhere it is skipped.
 final class HTTPSIntegrationTests: XCTestCase {

@@ -1,8 +1,8 @@
+// docs/test-kit.md's "With RESTNetworking" example, from the imports to the class's closing brace:
+// scripts/check-docs finds that block here verbatim, so keep the two in step.
 import RESTNetworking
 import UnderstudyTesting
 import XCTest
-
-// The README's "Testing your client with Understudy" example, verbatim: keep the two in step.
 
 struct PostsAPI: RESTAPIProtocol {
     let baseURL: URL
@@ -26,7 +26,10 @@ final class ReadmeExampleTests: XCTestCase {
         await understudy.assertNoUnmatchedRequests()
         await understudy.stop()
     }
+}
 
+// The same with Combine; not in the docs' block above.
+extension ReadmeExampleTests {
     func testPostsSurviveARateLimitWithCombine() async throws {
         let understudy = try await Understudy.launch(stubs: ["stubs/restnetworking/readme-posts.json"])
         let api = PostsAPI(baseURL: understudy.baseURL)
@@ -38,7 +41,8 @@ final class ReadmeExampleTests: XCTestCase {
             .awaitResult()
 
         XCTAssertEqual(try result.get(), [Post(id: 1, title: "hello")])
-        let count = try await understudy.admin.count(matching: RequestMatcher(method: "GET", path: "/rest/readme/posts"))
+        let count = try await understudy.admin.count(
+            matching: RequestMatcher(method: "GET", path: "/rest/readme/posts"))
         XCTAssertEqual(count, 2)
         await understudy.assertNoUnmatchedRequests()
         await understudy.stop()

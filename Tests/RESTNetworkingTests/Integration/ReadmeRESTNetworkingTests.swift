@@ -2,13 +2,13 @@ import RESTNetworking
 import UnderstudyTesting
 import XCTest
 
-// The README's RESTNetworking examples, verbatim between the `README:` markers;
-// `testTheReadmeShowsTheseExamplesVerbatim` fails when the two drift apart.
+// docs/restnetworking.md's examples, verbatim between the `README:` markers; scripts/check-docs
+// fails when a block there is no longer found here.
 
 // README: api
 struct BlogAPI: RESTAPIProtocol {
     let baseURL: URL
-    let pacer = RequestPacer()   // opt-in: one pacer per client (see "Pacing")
+    let pacer = RequestPacer()  // opt-in: one pacer per client (see "Pacing")
 }
 
 struct NewPost: Encodable, Sendable { var title: String }
@@ -32,13 +32,13 @@ final class ReadmeRESTNetworkingTests: DaemonTestCase {
         // README: use
         let api = BlogAPI(baseURL: blogURL)
 
-        let swiftPosts = try await api.send(.posts(taggedWith: "swift"))      // [Post]
+        let swiftPosts = try await api.send(.posts(taggedWith: "swift"))  // [Post]
 
-        let created = try await api.call(.create(NewPost(title: "hello")))     // operators first
+        let created = try await api.call(.create(NewPost(title: "hello")))  // operators first
             .respondToRateLimiting(maxRetries: 2, maxSecondsToWait: 5)
-            .value()                                                          // Post
+            .value()  // Post
 
-        let cancellable = api.publisher(for: .posts(taggedWith: "swift"))       // Combine: publishes [Post]
+        let cancellable = api.publisher(for: .posts(taggedWith: "swift"))  // Combine: publishes [Post]
             .retryOnFailure()
             .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
         // README: end
@@ -55,12 +55,12 @@ final class ReadmeRESTNetworkingTests: DaemonTestCase {
     func testPacing() async throws {
         let blogURL = understudy.baseURL.appendingPathComponent("blog")
         // README: pacing
-        let api = BlogAPI(baseURL: blogURL)            // the server allows 4 requests per second
+        let api = BlogAPI(baseURL: blogURL)  // the server allows 4 requests per second
         let tags = ["swift", "linux", "http", "combine", "async", "rest", "json", "tests", "stubs"]
 
         let results = try await withThrowingTaskGroup(of: [Post].self) { group in
             for tag in tags {
-                group.addTask { try await api.send(.posts(taggedWith: tag)) }   // all at once
+                group.addTask { try await api.send(.posts(taggedWith: tag)) }  // all at once
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }
@@ -79,9 +79,9 @@ final class ReadmeRESTNetworkingTests: DaemonTestCase {
         // README: untyped
         let posts = api.get(endpoint: "posts", query: [URLQueryItem(name: "tag", value: "swift")]) { request in
             request.addingValue("42", forHTTPHeaderField: "X-Request-Id").receivingJSON()
-        }                                      // HTTPRequestPublisher: Output (data: Data, response: HTTPURLResponse)
-        let created = api.post(endpoint: "posts", json: NewPost(title: "hello"))    // also put/patch; body: Data?
-        let (data, response) = try await api.call(.get, endpoint: "posts?tag=swift").response()   // async: RESTCall
+        }  // HTTPRequestPublisher: Output (data: Data, response: HTTPURLResponse)
+        let created = api.post(endpoint: "posts", json: NewPost(title: "hello"))  // also put/patch; body: Data?
+        let (data, response) = try await api.call(.get, endpoint: "posts?tag=swift").response()  // async: RESTCall
         // README: end
         XCTAssertEqual(response.statusCode, 200)
         XCTAssertEqual(String(decoding: data, as: UTF8.self), #"[{"id":1,"title":"hello"}]"#)
@@ -99,11 +99,14 @@ final class ReadmeRESTNetworkingTests: DaemonTestCase {
         let authAPI = StubbedAPI(baseURL: understudy.baseURL.appendingPathComponent("rest/auth"))
         let api = authAPI
         let cachedToken = "stale-token"
-        struct Profile: Decodable, Equatable { var id: Int; var name: String }
+        struct Profile: Decodable, Equatable {
+            var id: Int
+            var name: String
+        }
         // README: operators
         struct Token: Decodable { var access_token: String }
 
-        let tokens = AccessTokenRefresher(accessToken: cachedToken) {   // once per refresh, however many requests wait
+        let tokens = AccessTokenRefresher(accessToken: cachedToken) {  // once per refresh, however many requests wait
             try await authAPI.send(Endpoint<Token>(.post, "token")).access_token
         }
         let profile = try await api.call(Endpoint<Profile>(.get, "profile")) {
@@ -117,41 +120,5 @@ final class ReadmeRESTNetworkingTests: DaemonTestCase {
         XCTAssertEqual(profile, Profile(id: 7, name: "Ada"))
         let statuses = try await journal("/rest/auth/profile").map(\.status)
         XCTAssertEqual(statuses, [401, 200])
-    }
-
-    func testTheReadmeShowsTheseExamplesVerbatim() throws {
-        let thisFile = URL(fileURLWithPath: #filePath)
-        let readme = try String(contentsOf: URL(fileURLWithPath: Self.stubDirectory)
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
-        let blocks = try Self.readmeBlocks(in: String(contentsOf: thisFile, encoding: .utf8))
-        XCTAssertEqual(Set(blocks.map(\.name)), ["api", "use", "untyped", "operators", "pacing"])
-        for block in blocks {
-            XCTAssertTrue(readme.contains("```swift\n" + block.code + "```\n"),
-                          "README.md should show the `\(block.name)` example exactly as in \(thisFile.lastPathComponent):\n\(block.code)")
-        }
-    }
-
-    /// The code between `// README: NAME` and `// README: end`, de-indented.
-    static func readmeBlocks(in source: String) -> [(name: String, code: String)] {
-        var blocks: [(name: String, code: String)] = []
-        var current: (name: String, lines: [Substring])?
-        for line in source.split(separator: "\n", omittingEmptySubsequences: false) {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed.hasPrefix("// README: ") {
-                let name = String(trimmed.dropFirst("// README: ".count))
-                if name == "end", let open = current {
-                    let indent = open.lines.filter { !$0.allSatisfy(\.isWhitespace) }
-                        .map { $0.prefix { $0 == " " }.count }.min() ?? 0
-                    let code = open.lines.map { $0.allSatisfy(\.isWhitespace) ? "" : String($0.dropFirst(indent)) }
-                    blocks.append((open.name, code.joined(separator: "\n") + "\n"))
-                    current = nil
-                } else {
-                    current = (name, [])
-                }
-            } else if current != nil {
-                current?.lines.append(line)
-            }
-        }
-        return blocks
     }
 }

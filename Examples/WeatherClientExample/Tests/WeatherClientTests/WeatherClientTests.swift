@@ -5,9 +5,10 @@ import WeatherClient
 
 // Each test runs in its own session of one shared daemon (the `.understudy` trait), in parallel.
 
-@Test(.understudy(
-    Stub.get("/v1/forecast").respond(.status(503).retryAfter(0.2), .json(["city": "Oslo", "tempC": 21.5]))
-))
+@Test(
+    .understudy(
+        Stub.get("/v1/forecast").respond(.status(503).retryAfter(0.2), .json(["city": "Oslo", "tempC": 21.5]))
+    ))
 func forecastWaitsOutA503() async throws {
     let understudy = try #require(Understudy.current)
     let client = WeatherClient(baseURL: understudy.baseURL, refreshToken: "r1", accessToken: "t1")
@@ -18,25 +19,30 @@ func forecastWaitsOutA503() async throws {
 
 @Suite("WeatherClient against Understudy")
 struct WeatherClientTests {
-    @Test(.understudy(
-        Stub.get("/v1/forecast").scenario("auth", whenState: "Started").respond(.status(401)),
-        Stub.post("/oauth/token").body(.json(["refresh_token": "r1"])).scenario("auth", setState: "Refreshed")
-            .respond(.json(["access_token": "t2"])),
-        Stub.get("/v1/forecast").scenario("auth", whenState: "Refreshed").respond(.json(["city": "Oslo", "tempC": 3]))
-    ))
+    @Test(
+        .understudy(
+            Stub.get("/v1/forecast").scenario("auth", whenState: "Started").respond(.status(401)),
+            Stub.post("/oauth/token").body(.json(["refresh_token": "r1"])).scenario("auth", setState: "Refreshed")
+                .respond(.json(["access_token": "t2"])),
+            Stub.get("/v1/forecast").scenario("auth", whenState: "Refreshed").respond(
+                .json(["city": "Oslo", "tempC": 3]))
+        ))
     func expiredTokenIsRefreshedOnceAndTheRetryCarriesTheNewOne() async throws {
         let understudy = try #require(Understudy.current)
         let client = WeatherClient(baseURL: understudy.baseURL, refreshToken: "r1", accessToken: "t1")
         #expect(try await client.forecast(city: "Oslo") == Forecast(city: "Oslo", tempC: 3))
         await understudy.verifyOrder(.get("/v1/forecast"), .post("/oauth/token"), .get("/v1/forecast"))
-        await understudy.verify(attempt: 1, of: .get("/v1/forecast"), after: .post("/oauth/token"),
-                                matches: .get("/v1/forecast").header("Authorization", "Bearer t2"))
+        await understudy.verify(
+            attempt: 1, of: .get("/v1/forecast"), after: .post("/oauth/token"),
+            matches: .get("/v1/forecast").header("Authorization", "Bearer t2"))
         await understudy.verify(.once, .post("/oauth/token"))
     }
 
-    @Test(.understudy(
-        Stub.get("/v1/forecast").rateLimit(1, per: 0.3, retryAfter: .fractional).respond(.json(["city": "Oslo", "tempC": 1]))
-    ))
+    @Test(
+        .understudy(
+            Stub.get("/v1/forecast").rateLimit(1, per: 0.3, retryAfter: .fractional).respond(
+                .json(["city": "Oslo", "tempC": 1]))
+        ))
     func rateLimitIsWaitedOut() async throws {
         let understudy = try #require(Understudy.current)
         let client = WeatherClient(baseURL: understudy.baseURL, refreshToken: "r1", accessToken: "t1")
@@ -53,9 +59,11 @@ struct WeatherClientTests {
         let understudy = try #require(Understudy.current)
         let client = WeatherClient(baseURL: understudy.baseURL, refreshToken: "r1", accessToken: "t1")
         try await client.report(Observation(station: "OSL", tempC: 21.5))
-        await understudy.verify(.once, .post("/v1/observations")
-            .header("Content-Type", "application/json")
-            .body(.json(["station": "OSL", "tempC": 21.5])))
+        await understudy.verify(
+            .once,
+            .post("/v1/observations")
+                .header("Content-Type", "application/json")
+                .body(.json(["station": "OSL", "tempC": 21.5])))
     }
 
     @Test(.understudy(Stub.post("/v1/observations").respond(.fault(.connectionReset))))
@@ -78,22 +86,25 @@ struct WeatherClientTests {
         let base = understudy.baseURL.absoluteString
         try await understudy.install(
             Stub.get("/v1/stations").query("page", .absent)
-                .respond(.json([["id": "OSL"], ["id": "BGO"]]).header("Link", "<\(base)/v1/stations?page=2>; rel=\"next\"")),
+                .respond(
+                    .json([["id": "OSL"], ["id": "BGO"]]).header("Link", "<\(base)/v1/stations?page=2>; rel=\"next\"")),
             Stub.get("/v1/stations").query("page", "2")
                 .respond(.json([["id": "TRD"]]).header("Link", "<\(base)/v1/stations?page=3>; rel=\"next\"")),
             Stub.get("/v1/stations").query("page", "3").respond(.json([["id": "TOS"]]))
         )
         let client = WeatherClient(baseURL: understudy.baseURL, refreshToken: "r1", accessToken: "t1")
         #expect(try await client.stations().map(\.id) == ["OSL", "BGO", "TRD", "TOS"])
-        await understudy.verifyOrder(.get("/v1/stations").query("page", .absent),
-                                     .get("/v1/stations").query("page", "2"),
-                                     .get("/v1/stations").query("page", "3"))
+        await understudy.verifyOrder(
+            .get("/v1/stations").query("page", .absent),
+            .get("/v1/stations").query("page", "2"),
+            .get("/v1/stations").query("page", "3"))
         await understudy.verify(.exactly(3), .get("/v1/stations"))
     }
 
-    @Test(.understudy(
-        Stub.get("/v1/forecast").respond(.json(["city": "Oslo", "tempC": 1]).delay(milliseconds: 3000))
-    ))
+    @Test(
+        .understudy(
+            Stub.get("/v1/forecast").respond(.json(["city": "Oslo", "tempC": 1]).delay(milliseconds: 3000))
+        ))
     func aSlowServerTimesOutWithoutARetry() async throws {
         let understudy = try #require(Understudy.current)
         let client = WeatherClient(baseURL: understudy.baseURL, refreshToken: "r1", accessToken: "t1", timeout: 0.3)

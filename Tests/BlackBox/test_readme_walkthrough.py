@@ -1,0 +1,108 @@
+"""The shell blocks of README.md and docs/ on a fresh checkout: a `git clone` of this repository (so the
+build starts from nothing, as a new user's does) runs the README's walkthrough exactly as written, then
+every ```sh block of each docs/ page, in order, in one shell per page. The README's `apt-get` line (it
+needs root) is checked against the packages the scripts install instead of being run."""
+import json
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+README = ROOT / "README.md"
+# Blocks that run `scripts/test` (which runs this test) or `scripts/serve` (which serves until stopped,
+# after a release build of its own): CI runs both commands itself.
+NOT_RUN_HERE = re.compile(r"^scripts/(test|serve)\b", re.M)
+
+
+def sh_blocks(path):
+    return re.findall(r"^```sh\n(.*?)^```$", path.read_text(), re.S | re.M)
+
+
+def section_blocks(heading):
+    """The ```sh blocks under the README's `## heading`, in order."""
+    text = README.read_text()
+    start = text.index(f"\n## {heading}\n")
+    end = text.find("\n## ", start + 1)
+    section = text[start:end if end >= 0 else len(text)]
+    return re.findall(r"^```sh\n(.*?)^```$", section, re.S | re.M)
+
+
+def bash(script, cwd, env, timeout):
+    # A shell as a user's terminal would be, but stopping at the first command that fails.
+    return subprocess.run(["bash", "-e", "-o", "pipefail", "-c", script], cwd=cwd, env=env, capture_output=True,
+                          text=True, timeout=timeout)
+
+
+class FreshCheckoutShellBlockTests(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.work = tempfile.TemporaryDirectory(prefix="understudy-walkthrough-")
+        cls.clone = pathlib.Path(cls.work.name) / "understudy"
+        subprocess.run(["git", "clone", "--quiet", str(ROOT), str(cls.clone)], check=True)
+        cls.env = {k: v for k, v in os.environ.items() if not k.startswith("UNDERSTUDY_")}
+        (walkthrough,) = section_blocks("Walkthrough")
+        cls.walkthrough = bash(walkthrough, cls.clone, cls.env, timeout=3600)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.work.cleanup()
+
+    def test_the_walkthrough_runs_as_written_in_a_fresh_clone(self):
+        result = self.walkthrough
+        self.assertEqual(result.returncode, 0, f"the walkthrough failed:\n{result.stdout}\n{result.stderr}")
+        out = result.stdout
+        self.assertRegex(out, r"HTTP/1\.1 200 OK[\s\S]*\{\"hello\":\"world\"\}")
+        self.assertRegex(out, r"HTTP/1\.1 503 [\s\S]*busy")
+        self.assertRegex(out, r"understudy listening on http://127\.0\.0\.1:\d+")
+        lines = (self.clone / "demo" / "journal.jsonl").read_text().splitlines()
+        self.assertEqual([json.loads(line)["status"] for line in lines], [200, 503])
+        # The admin answer has no final newline: the journal file's first line follows it directly.
+        admin, _ = json.JSONDecoder().raw_decode(out[out.index('{"requests"'):])
+        self.assertEqual([entry["status"] for entry in admin["requests"]], [200, 503])
+        # `understudy stop` waited for the daemon to exit: its pid file is gone.
+        self.assertFalse((self.clone / "demo" / "pid").exists())
+
+    def test_every_docs_page_s_shell_blocks_run_in_the_clone(self):
+        self.assertEqual(self.walkthrough.returncode, 0, "needs the walkthrough's build")
+        bin_path = subprocess.run(["swift", "build", "--show-bin-path"], cwd=self.clone, capture_output=True,
+                                  text=True, check=True).stdout.strip()
+        env = dict(self.env, PATH=f"{bin_path}:{self.env['PATH']}")
+        ran = 0
+        for page in sorted((ROOT / "docs").glob("*.md")):
+            blocks = [block for block in sh_blocks(page) if not NOT_RUN_HERE.search(block)]
+            if not blocks:
+                continue
+            with self.subTest(page=page.name):
+                # Whatever fails, stop the daemons the page started (each writes a pid file).
+                cleanup = "trap 'for f in *.pid; do [ -e \"$f\" ] && understudy stop --pid-file \"$f\"; done' EXIT\n"
+                result = bash(cleanup + "\n".join(blocks), self.clone, env, timeout=300)
+                self.assertEqual(result.returncode, 0,
+                                 f"docs/{page.name}'s shell blocks failed:\n{result.stdout[-3000:]}\n{result.stderr}")
+                ran += len(blocks)
+        self.assertGreaterEqual(ran, 5)
+
+    def test_the_apt_get_line_installs_what_the_scripts_install(self):
+        line = section_blocks("Two commands")[0]
+        readme_packages = set(re.search(r"apt-get install -y (.*)", line).group(1).split())
+        ensure = (ROOT / "scripts" / "lib" / "ensure-deps.sh").read_text()
+        script_packages = set(re.search(r"apt-get install -y -qq (libevent-dev [^>]*)>", ensure).group(1).split())
+        self.assertEqual(readme_packages, script_packages)
+        if shutil.which("dpkg-query"):
+            for package in sorted(readme_packages):
+                status = subprocess.run(["dpkg-query", "-W", "-f=${Status}", package], capture_output=True, text=True)
+                self.assertIn("install ok installed", status.stdout, f"{package} is not installed")
+
+    def test_only_scripts_test_and_scripts_serve_are_not_run_here(self):
+        skipped = [block for path in [README, *(ROOT / "docs").glob("*.md")] for block in sh_blocks(path)
+                   if NOT_RUN_HERE.search(block)]
+        for block in skipped:
+            commands = [line.split("#")[0].strip() for line in block.splitlines() if line.split("#")[0].strip()]
+            self.assertTrue(all(NOT_RUN_HERE.match(command) for command in commands), block)
+
+
+if __name__ == "__main__":
+    unittest.main()
