@@ -1,6 +1,7 @@
 """A session of a running Understudy (`POST /__admin/sessions`), loaded like a server of its own."""
 import http.client
 import json
+from scripts.lib import understudy_daemon
 
 
 class SessionsUnavailable(Exception):
@@ -37,13 +38,7 @@ class SessionPort:
         return f"http://127.0.0.1:{self.port}"
 
     def get(self, path):
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
-        try:
-            connection.request("GET", path)
-            response = connection.getresponse()
-            return response.status, response.read()
-        finally:
-            connection.close()
+        return understudy_daemon.get(self.port, path)
 
     def get_json(self, path):
         return self.server.get_json(path)

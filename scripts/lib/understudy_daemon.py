@@ -41,6 +41,17 @@ class DaemonStartError(RuntimeError):
         super().__init__(f"{name} did not start: {reason}\n--- stderr ---\n{stderr_tail}")
 
 
+def get(port, path):
+    """One GET to 127.0.0.1:`port` over a fresh connection: (status, body bytes)."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        connection.request("GET", path)
+        response = connection.getresponse()
+        return response.status, response.read()
+    finally:
+        connection.close()
+
+
 class Daemon:
     """A server in the foreground, ready once it prints `... listening on http://127.0.0.1:PORT [https://...]`.
 
@@ -144,13 +155,7 @@ class Daemon:
 
     def get(self, path):
         """One GET over a fresh connection: (status, body bytes)."""
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
-        try:
-            connection.request("GET", path)
-            response = connection.getresponse()
-            return response.status, response.read()
-        finally:
-            connection.close()
+        return get(self.port, path)
 
     def get_json(self, path):
         status, body = self.get(path)
