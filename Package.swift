@@ -90,6 +90,7 @@ let package = Package(
             dependencies: [
                 "UnderstudyJSON",
                 "UnderstudyJSONSchema",
+                "UnderstudyRegex",
                 "UnderstudyCore",
                 .product(name: "OpenAPIKit", package: "OpenAPIKit"),
                 .product(name: "OpenAPIKit30", package: "OpenAPIKit"),

@@ -170,11 +170,11 @@ struct Run {
             }
         }
         if let allowed = schema["enum"], case .array(let values) = allowed,
-            !values.contains(where: { $0.semanticallyEquals(instance) })
+            !values.contains(where: { Self.equal($0, instance) })
         {
             fail(path, location.appending("enum"), "expected one of \(Self.list(values)), found \(Self.show(instance))")
         }
-        if let constant = schema["const"], !constant.semanticallyEquals(instance) {
+        if let constant = schema["const"], !Self.equal(constant, instance) {
             fail(path, location.appending("const"), "expected \(Self.show(constant)), found \(Self.show(instance))")
         }
         if case .string(let format)? = schema["format"], !JSONSchemaValidator.knownFormats.contains(format) {
@@ -337,7 +337,7 @@ struct Run {
         }
         if schema["uniqueItems"] == .bool(true) {
             outer: for i in items.indices {
-                for j in items.indices where j > i && items[i].semanticallyEquals(items[j]) {
+                for j in items.indices where j > i && Self.equal(items[i], items[j]) {
                     fail(path, location.appending("uniqueItems"), "expected unique items, but items \(i) and \(j) are equal")
                     break outer
                 }
@@ -473,6 +473,20 @@ struct Run {
     }
 
     // MARK: Helpers
+
+    /// JSON Schema's equality: numbers by value, object key order ignored, and strings compared by
+    /// code points (Swift's `==` would call canonically equivalent strings equal).
+    static func equal(_ a: JSONValue, _ b: JSONValue) -> Bool {
+        switch (a, b) {
+        case (.string(let x), .string(let y)): return x.unicodeScalars.elementsEqual(y.unicodeScalars)
+        case (.array(let x), .array(let y)): return x.count == y.count && zip(x, y).allSatisfy { equal($0, $1) }
+        case (.object(let x), .object(let y)):
+            return x.count == y.count && x.allSatisfy { member in
+                y.contains { $0.key.unicodeScalars.elementsEqual(member.key.unicodeScalars) && equal($0.value, member.value) }
+            }
+        default: return a.semanticallyEquals(b)
+        }
+    }
 
     static func instance(_ value: JSONValue, hasType name: String) -> Bool {
         switch (name, value) {
