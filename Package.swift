@@ -91,6 +91,7 @@ let package = Package(
                 "UnderstudyJSON",
                 "UnderstudyJSONSchema",
                 "UnderstudyRegex",
+                "UnderstudyStubFormat",
                 "UnderstudyCore",
                 .product(name: "OpenAPIKit", package: "OpenAPIKit"),
                 .product(name: "OpenAPIKit30", package: "OpenAPIKit"),

@@ -2,6 +2,7 @@ import Foundation
 import UnderstudyCore
 import UnderstudyJSON
 import UnderstudyJSONSchema
+import UnderstudyStubFormat
 
 /// Checks one stub response against one operation's responses.
 struct ResponseCheck {

@@ -56,11 +56,10 @@ enum SpecDocumentParser {
         switch yaml {
         case .scalar(let scalar):
             let text = scalar.string
-            switch yaml.tag.name {
-            case .null: return JSONNode(kind: .null, position: position)
-            case .bool:
-                return JSONNode(kind: .bool(["true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON"].contains(text)), position: position)
-            case .int, .float:
+            switch yaml.tag.rawValue {
+            case Tag.Name.null.rawValue: return JSONNode(kind: .null, position: position)
+            case Tag.Name.bool.rawValue: return JSONNode(kind: .bool(yaml.bool ?? false), position: position)
+            case Tag.Name.int.rawValue, Tag.Name.float.rawValue:
                 return JSONNode(kind: number(text).map(JSONNode.Kind.number) ?? .string(text), position: position)
             default:
                 return JSONNode(kind: .string(text), position: position)
