@@ -28,6 +28,8 @@ public struct OpenAPIFinding: Error, Sendable, CustomStringConvertible {
     public var message: String
     /// Error or warning.
     public var severity: Severity
+    /// The stub the finding is about (`nil` for findings about the spec or a whole file).
+    public var stubID: String?
 
     /// A finding.
     public init(file: String, line: Int, column: Int, stubPath: String = "", bodyPath: String = "", specPointer: String = "",

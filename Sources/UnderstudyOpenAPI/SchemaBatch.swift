@@ -13,12 +13,15 @@ public struct SchemaBatch: Sendable {
         self.validator = spec.validator(direction: .none, strictExtraFields: false)
     }
 
-    /// `true`, `false`, or `error: why` for a line that is not a request.
+    /// `true`, `false`, `unchecked` (a keyword or pattern the validator does not support decided
+    /// nothing and was warned about), or `error: why` for a line that is not a request.
     public func validate(line: String) -> String {
         guard let request = JSONValue.parse(Array(line.utf8)), let pointer = request["schema"]?.stringValue,
             let instance = request["instance"]
         else { return "error: expected {\"schema\": pointer, \"instance\": value}" }
         guard let schema = JSONPointer.resolve(pointer, in: spec.root) else { return "error: \(pointer) names nothing" }
-        return validator.isValid(instance, against: schema, at: pointer) ? "true" : "false"
+        let outcome = validator.validate(instance, against: schema, at: pointer)
+        if outcome.isValid, outcome.warnings.contains(where: { $0.contains("not supported") }) { return "unchecked" }
+        return outcome.isValid ? "true" : "false"
     }
 }

@@ -23,4 +23,7 @@ public struct StubCheckReport: Sendable {
     public var errors: [OpenAPIFinding] { findings.filter { $0.severity == .error } }
     /// The warnings alone.
     public var warnings: [OpenAPIFinding] { findings.filter { $0.severity == .warning } }
+
+    /// The ids of the stubs with at least one error.
+    public var failingStubs: Set<String> { Set(errors.compactMap(\.stubID)) }
 }

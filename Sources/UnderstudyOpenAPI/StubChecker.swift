@@ -52,7 +52,8 @@ public struct StubChecker: Sendable {
                     continue
                 }
                 report.checkedStubs += 1
-                for finding in check(stub, raw: raw, path: path, report: &report) {
+                for var finding in check(stub, raw: raw, path: path, report: &report) {
+                    finding.stubID = stub.id
                     if finding.severity == .warning {
                         guard warned.insert(finding.message).inserted else { continue }
                     }

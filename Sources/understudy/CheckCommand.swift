@@ -24,6 +24,9 @@ struct CheckCommand: ParsableCommand {
     @Flag(name: .customLong("strict-extra-fields"), help: "With --openapi: members a schema's properties do not list are errors.")
     var strictExtraFields = false
 
+    @Option(name: .customLong("since"), help: "With --openapi NEW: list only the stubs NEW breaks that this older spec accepted.")
+    var since: String?
+
     func run() throws {
         let given = paths
         let paths = DefaultStubPaths.paths(given)
@@ -50,16 +53,23 @@ struct CheckCommand: ParsableCommand {
         Console.out("understudy check: \(stubs.count) stubs OK in \(paths.joined(separator: " "))\(dynamic)")
     }
 
-    private func checkAgainst(_ specFile: String, _ stubs: StubSet) throws {
-        let spec: OpenAPISpec
+    private func load(_ specFile: String) throws -> OpenAPISpec {
         do {
-            spec = try OpenAPISpec.load(specFile)
+            return try OpenAPISpec.load(specFile)
         } catch {
             for finding in error.findings { Console.out(finding.description) }
             Console.error("understudy check: the OpenAPI document \(specFile) cannot be used; no stub was checked")
             throw ExitCode(1)
         }
+    }
+
+    private func checkAgainst(_ specFile: String, _ stubs: StubSet) throws {
+        let spec = try load(specFile)
         let report = StubChecker(spec: spec, strictExtraFields: strictExtraFields).check(stubs)
+        if let since {
+            try compare(report, against: since, stubs, newFile: specFile)
+            return
+        }
         for finding in report.findings { Console.out(finding.description) }
         for skipped in report.skipped {
             Console.out("\(skipped.file): skipped: stub `\(skipped.id)`: \(skipped.reason)")
@@ -69,6 +79,24 @@ struct CheckCommand: ParsableCommand {
             + "(OpenAPI \(spec.version), \(spec.operations.count) operations): \(errors) error\(errors == 1 ? "" : "s"), "
             + "\(warnings) warning\(warnings == 1 ? "" : "s"), \(report.skipped.count) skipped"
         if errors > 0 {
+            Console.error("understudy check: \(summary)")
+            throw ExitCode(1)
+        }
+        Console.out("understudy check: \(summary)")
+    }
+
+    /// `--since OLD`: the stubs the new spec breaks that the old one accepted, with the new findings.
+    private func compare(_ report: StubCheckReport, against oldFile: String, _ stubs: StubSet, newFile: String) throws {
+        let old = StubChecker(spec: try load(oldFile), strictExtraFields: strictExtraFields).check(stubs)
+        let broken = report.failingStubs.subtracting(old.failingStubs)
+        for finding in report.errors where finding.stubID.map(broken.contains) == true {
+            Console.out(finding.description)
+        }
+        let stillBroken = report.failingStubs.intersection(old.failingStubs).count
+        let summary = "\(broken.count) stub\(broken.count == 1 ? "" : "s") accepted by \(oldFile) "
+            + "\(broken.count == 1 ? "is" : "are") broken by \(newFile)\(broken.isEmpty ? "" : ": " + broken.sorted().joined(separator: ", "))"
+            + " (\(stillBroken) already off-spec under both, \(report.checkedStubs) checked)"
+        if !broken.isEmpty {
             Console.error("understudy check: \(summary)")
             throw ExitCode(1)
         }

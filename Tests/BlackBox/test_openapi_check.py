@@ -103,6 +103,28 @@ class CrossFileTests(unittest.TestCase):
         self.assertIn("spec schemas/thing.yaml#/Size/minimum", found[0]["rest"])
 
 
+class SinceTests(unittest.TestCase):
+    """`check --openapi NEW --since OLD` lists the stubs the new version breaks and the old one accepted."""
+
+    def test_a_renamed_required_field_breaks_the_stubs_that_lack_it(self):
+        directory = next(d for name, _, d in documents() if name == "petstore")
+        with tempfile.TemporaryDirectory() as temporary:
+            old = (directory / "petstore.yaml").read_text()
+            self.assertIn("        - name\n      properties:", old)
+            new = old.replace("        - name\n      properties:", "        - name\n        - species\n      properties:", 1)
+            pathlib.Path(temporary, "petstore-v2.yaml").write_text(new)
+            result = run_cli("check", "--openapi", pathlib.Path(temporary, "petstore-v2.yaml"), "--since", "petstore.yaml",
+                             "stubs/valid", cwd=directory)
+            self.assertEqual(result.returncode, 1, result.stdout + result.stderr)
+            self.assertIn("3 stubs accepted by petstore.yaml are broken by", result.stderr)
+            self.assertIn("list-pets, list-pets-from-file, show-pet", result.stderr)
+            self.assertIn("required property `species` is missing", result.stdout)
+            self.assertNotIn("create-pet", result.stderr)
+            same = run_cli("check", "--openapi", "petstore.yaml", "--since", "petstore.yaml", "stubs/valid", cwd=directory)
+            self.assertEqual(same.returncode, 0, same.stdout + same.stderr)
+            self.assertIn("0 stubs accepted by petstore.yaml are broken", same.stdout)
+
+
 class BadSpecTests(unittest.TestCase):
     """A spec that cannot be used: a located error, exit 1, and no stub reported as checked."""
 

@@ -1,5 +1,6 @@
 """UnderstudyJSONSchema against Python's `jsonschema` (4.x, Draft 2020-12) on generated instances over
-every schema of the OpenAPI corpus: the two must agree on every instance (at least 10 000).
+every schema of the OpenAPI corpus: the two must agree on every instance (at least 10 000) that
+Understudy decides; the few it cannot (a pattern with a backreference) it answers `unchecked`.
 
 One `understudy openapi-validate` process per document validates the whole batch (JSON lines in,
 `true`/`false` out). OpenAPI 3.0 documents are handed to `jsonschema` translated to 2020-12 as the
@@ -151,6 +152,7 @@ class Generator:
 class DifferentialTests(unittest.TestCase):
     def test_understudy_agrees_with_python_jsonschema(self):
         total = 0
+        unchecked = []
         disagreements = []
         for name, spec, _ in documents():
             text = spec.read_text()
@@ -180,12 +182,19 @@ class DifferentialTests(unittest.TestCase):
             answers = result.stdout.split()
             self.assertEqual(len(answers), len(lines), f"{name}: one answer per line")
             for line, want, got in zip(lines, expected, answers):
+                if got == "unchecked":
+                    unchecked.append(f"{name}: {line[:200]}")
+                    continue
+                total += 1
                 if got != ("true" if want else "false"):
                     disagreements.append(f"{name}: jsonschema says {want}, understudy {got}: {line[:300]}")
             valid = sum(expected)
             self.assertTrue(0 < valid < len(expected), f"{name}: both answers occur ({valid} valid of {len(expected)})")
-            total += len(lines)
-        self.assertGreaterEqual(total, MINIMUM_INSTANCES)
+        self.assertGreaterEqual(total, MINIMUM_INSTANCES, "instances both validators decided")
+        # What the validator cannot decide (a backreference in an Asana pattern) it says so about; it
+        # must stay rare, and it is never counted as agreement.
+        self.assertLess(len(unchecked), total // 100, "\n".join(unchecked[:10]))
+        print(f"\n{total} instances agreed on; {len(unchecked)} unchecked (unsupported pattern or keyword)")
         self.assertEqual(disagreements, [], f"{len(disagreements)} of {total} disagree:\n" + "\n".join(disagreements[:30]))
 
 
