@@ -57,7 +57,7 @@ public enum WireMockConverter {
             if let scenario = stub.scenario { members.append(JSONMember("scenario", .string(scenario))) }
             if let state = stub.whenState { members.append(JSONMember("whenState", .string(state))) }
             if let state = stub.setState { members.append(JSONMember("setState", .string(state))) }
-            if stub.metadata != nil { notes.append("\(stub.id): `metadata` is not converted (native stubs have no metadata)") }
+            if WireMockMapping.of(stub)?.metadata != nil { notes.append("\(stub.id): `metadata` is not converted (native stubs have no metadata)") }
             return .object(members)
         }
         return Result(document: .object([JSONMember("stubs", .array(encoded))]), notes: notes)
