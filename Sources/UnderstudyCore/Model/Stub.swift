@@ -71,7 +71,9 @@ extension Stub {
     /// at equal priority, `.loadOrder` stubs in load order, then `.newestFirst` stubs, most
     /// recently added first. Without priorities or `.newestFirst` the rank is the load position.
     static func ranks(of stubs: [Stub]) -> [Int] {
-        guard stubs.contains(where: { $0.priority != nil || $0.tieOrder == .newestFirst }) else { return Array(stubs.indices) }
+        guard stubs.contains(where: { $0.priority != nil || $0.tieOrder == .newestFirst }) else {
+            return Array(stubs.indices)
+        }
         let order = stubs.indices.sorted { a, b in
             let x = stubs[a], y = stubs[b]
             let newerA = x.tieOrder == .newestFirst, newerB = y.tieOrder == .newestFirst
