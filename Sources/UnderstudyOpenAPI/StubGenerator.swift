@@ -25,6 +25,15 @@ public struct StubGenerator: Sendable {
         return order.map { ($0 + ".json", JSONValue.object([JSONMember("stubs", .array(groups[$0]!))])) }
     }
 
+    /// ``documents()`` as indented JSON text, with each file's stub count.
+    public func files() -> [(name: String, text: String, stubs: Int)] {
+        documents().map { name, document in
+            var count = 0
+            if case .array(let stubs)? = document["stubs"] { count = stubs.count }
+            return (name, Self.indented(document) + "\n", count)
+        }
+    }
+
     private static func fileName(_ text: String) -> String {
         String(text.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "-" })
     }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import UnderstudyJSON
 import UnderstudyOpenAPI
 
 /// `understudy generate --openapi SPEC --out DIR`: stubs from a spec, one per operation and status.
@@ -27,13 +26,11 @@ struct GenerateCommand: ParsableCommand {
             throw ExitCode(1)
         }
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-        var count = 0
-        let documents = StubGenerator(spec: spec).documents()
-        for (name, document) in documents {
-            count += document["stubs"].flatMap { if case .array(let items) = $0 { items.count } else { nil } } ?? 0
-            let path = (out as NSString).appendingPathComponent(name)
-            try Data((StubGenerator.indented(document) + "\n").utf8).write(to: URL(fileURLWithPath: path))
+        let files = StubGenerator(spec: spec).files()
+        for file in files {
+            try Data(file.text.utf8).write(to: URL(fileURLWithPath: out).appendingPathComponent(file.name))
         }
-        Console.out("understudy generate: \(count) stubs in \(documents.count) files in \(out) from \(openAPI)")
+        let count = files.map(\.stubs).reduce(0, +)
+        Console.out("understudy generate: \(count) stubs in \(files.count) files in \(out) from \(openAPI)")
     }
 }
