@@ -103,18 +103,22 @@ class FreshCheckoutShellBlockTests(unittest.TestCase):
                 status = subprocess.run(["dpkg-query", "-W", "-f=${Status}", package], capture_output=True, text=True)
                 self.assertIn("install ok installed", status.stdout, f"{package} is not installed")
 
-    @staticmethod
-    def script_commands():
-        """Every command of the blocks that run scripts, as written (comments dropped), with its page."""
-        for path in [README, *sorted((ROOT / "docs").glob("*.md"))]:
-            for block in sh_blocks(path):
-                if RUNS_SCRIPTS.search(block):
-                    for line in block.splitlines():
-                        if shlex.split(line, comments=True):
-                            yield path, line.split("#")[0].strip()
+
+def script_commands():
+    """Every command of the blocks that run scripts, as written (comments dropped)."""
+    for path in [README, *sorted((ROOT / "docs").glob("*.md"))]:
+        for block in sh_blocks(path):
+            if RUNS_SCRIPTS.search(block):
+                for line in block.splitlines():
+                    if shlex.split(line, comments=True):
+                        yield line.split("#")[0].strip()
+
+
+class ScriptBlockTests(unittest.TestCase):
+    """The blocks that run the repository's scripts, in this checkout (no clone, no walkthrough build)."""
 
     def test_blocks_that_run_scripts_hold_only_the_commands_run_below(self):
-        commands = [command for _, command in self.script_commands()]
+        commands = list(script_commands())
         for command in commands:
             self.assertRegex(command, r"^scripts/serve$|^scripts/test$|^scripts/test --filter \w+$",
                              "a new command in a block that runs scripts: run it in a test here")
@@ -126,7 +130,7 @@ class FreshCheckoutShellBlockTests(unittest.TestCase):
         self.assertIn("scripts/test", [line.split("#")[0].strip() for line in ci])
 
     def test_scripts_serve_serves_the_example_stubs_until_stopped(self):
-        (command,) = [command for _, command in self.script_commands() if command.startswith("scripts/serve")]
+        (command,) = [command for command in script_commands() if command.startswith("scripts/serve")]
         # A release build of its own on first use (.build-serve): minutes on a fresh clone.
         with Daemon(command=shlex.split(command), cwd=ROOT, timeout=3600, name=command) as served:
             # stubs/respond-then-respond.json: a 429 with Retry-After, then the posts.
@@ -138,7 +142,7 @@ class FreshCheckoutShellBlockTests(unittest.TestCase):
             self.assertEqual(served.stop(), 0, served.stderr()[-2000:])
 
     def test_scripts_test_filter_runs_what_it_names(self):
-        commands = [command for _, command in self.script_commands() if command.startswith("scripts/test --filter")]
+        commands = [command for command in script_commands() if command.startswith("scripts/test --filter")]
         self.assertTrue(commands)
         env = {k: v for k, v in os.environ.items() if not k.startswith("UNDERSTUDY_")}
         for command in commands:
@@ -149,6 +153,7 @@ class FreshCheckoutShellBlockTests(unittest.TestCase):
                 self.assertEqual(result.returncode, 0, out[-3000:])
                 # A filter that matched nothing would pass too: it must have run tests, all passing.
                 self.assertRegex(out, r"Executed [1-9]\d* tests?, with 0 failures")
+
 
 if __name__ == "__main__":
     unittest.main()
