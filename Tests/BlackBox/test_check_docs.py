@@ -89,11 +89,13 @@ class CheckDocsTests(unittest.TestCase):
         self.edit("ARCHITECTURE.md", "`RequestHeadParser`", "`RequestStreamParser`")
         self.edit("docs/transport.md", "`ChunkedBodyReader`", "`ChunkedBodyReader.readAll`")
         self.edit("docs/development.md", "`Connection+Reply.swift`", "`Connection+Write.swift`")
+        self.edit("ARCHITECTURE.md", "(`answerAwaitingDelivery`)", "(`answerWhenDelivered`)")
         self.edit("Sources/UnderstudyServer/ByteScan.swift", "``RequestHeadParser``", "``RequestStreamParser``")
         out = self.failing()
         self.assertRegex(out, r"ARCHITECTURE\.md:\d+: `RequestStreamParser`: no `RequestStreamParser` in the code")
         self.assertRegex(out, r"docs/transport\.md:\d+: `ChunkedBodyReader.readAll`: no `readAll` in the code")
         self.assertRegex(out, r"docs/development\.md:\d+: `Connection\+Write\.swift`: no such file")
+        self.assertRegex(out, r"ARCHITECTURE\.md:\d+: `answerWhenDelivered`: no `answerWhenDelivered` in the code")
         self.assertNotIn("`RequestHeadParser`", out)
 
     def test_a_public_symbol_without_a_doc_comment_fails(self):
