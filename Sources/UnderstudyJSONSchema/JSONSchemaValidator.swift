@@ -52,8 +52,10 @@ public struct JSONSchemaValidator: Sendable {
     }
 
     /// Validates `instance` against `schema`, which sits at `pointer` in `document`.
-    public func validate(_ instance: JSONValue, against schema: JSONValue, at pointer: String = "#",
-                         in document: String = "") -> Outcome {
+    public func validate(
+        _ instance: JSONValue, against schema: JSONValue, at pointer: String = "#",
+        in document: String = ""
+    ) -> Outcome {
         var run = Run(validator: self)
         run.validate(instance, [], schema, SchemaLocation(document: document, pointer: pointer), depth: 0)
         var outcome = Outcome()
@@ -63,8 +65,10 @@ public struct JSONSchemaValidator: Sendable {
     }
 
     /// Whether `instance` is valid (stops at nothing, but keeps no messages).
-    public func isValid(_ instance: JSONValue, against schema: JSONValue, at pointer: String = "#",
-                        in document: String = "") -> Bool {
+    public func isValid(
+        _ instance: JSONValue, against schema: JSONValue, at pointer: String = "#",
+        in document: String = ""
+    ) -> Bool {
         validate(instance, against: schema, at: pointer, in: document).isValid
     }
 }
@@ -99,8 +103,10 @@ struct Run {
     private var is30: Bool { validator.dialect == .openAPI30 }
 
     mutating func fail(_ path: [InstanceStep], _ location: SchemaLocation, _ message: String) {
-        violations.append(SchemaViolation(instancePath: path, schemaPointer: location.pointer, schemaDocument: location.document,
-                                          message: message))
+        violations.append(
+            SchemaViolation(
+                instancePath: path, schemaPointer: location.pointer, schemaDocument: location.document,
+                message: message))
     }
 
     mutating func warn(_ text: String) {
@@ -108,8 +114,10 @@ struct Run {
     }
 
     /// Runs a subschema on its own and returns its violations without recording them.
-    mutating func trial(_ instance: JSONValue, _ path: [InstanceStep], _ schema: JSONValue, _ location: SchemaLocation,
-                        depth: Int) -> [SchemaViolation] {
+    mutating func trial(
+        _ instance: JSONValue, _ path: [InstanceStep], _ schema: JSONValue, _ location: SchemaLocation,
+        depth: Int
+    ) -> [SchemaViolation] {
         let saved = violations
         violations = []
         validate(instance, path, schema, location, depth: depth)
@@ -118,8 +126,10 @@ struct Run {
         return found
     }
 
-    mutating func validate(_ instance: JSONValue, _ path: [InstanceStep], _ schema: JSONValue, _ location: SchemaLocation,
-                           depth: Int) {
+    mutating func validate(
+        _ instance: JSONValue, _ path: [InstanceStep], _ schema: JSONValue, _ location: SchemaLocation,
+        depth: Int
+    ) {
         guard depth < Self.maxDepth else {
             fail(path, location, "schema nesting deeper than \(Self.maxDepth) (a $ref cycle?)")
             return
@@ -137,13 +147,16 @@ struct Run {
     }
 
     // swiftlint:disable:next function_body_length cyclomatic_complexity
-    private mutating func validateObjectSchema(_ instance: JSONValue, _ path: [InstanceStep], _ members: [JSONMember],
-                                               _ schema: JSONValue, _ location: SchemaLocation, depth: Int) {
+    private mutating func validateObjectSchema(
+        _ instance: JSONValue, _ path: [InstanceStep], _ members: [JSONMember],
+        _ schema: JSONValue, _ location: SchemaLocation, depth: Int
+    ) {
         if case .string(let reference)? = schema["$ref"] {
             let refLocation = location.appending("$ref")
             if let target = validator.resolver.resolve(reference, from: location.document) {
-                validate(instance, path, target.schema, SchemaLocation(document: target.document, pointer: target.pointer),
-                         depth: depth + 1)
+                validate(
+                    instance, path, target.schema, SchemaLocation(document: target.document, pointer: target.pointer),
+                    depth: depth + 1)
             } else {
                 fail(path, refLocation, "`$ref` \(reference) names no schema")
             }
@@ -151,7 +164,9 @@ struct Run {
             if is30 { return }
         }
         for member in members where JSONSchemaValidator.unsupportedKeywords.contains(member.key) {
-            warn("keyword `\(member.key)` is not supported and was not checked (\(location.document)\(location.pointer))")
+            warn(
+                "keyword `\(member.key)` is not supported and was not checked (\(location.document)\(location.pointer))"
+            )
         }
         if is30, case .bool(true)? = schema["nullable"], case .null = instance { return }
 
@@ -227,14 +242,18 @@ struct Run {
             if passing.isEmpty {
                 failCombination("oneOf", path, location, closest: best)
             } else if passing.count > 1 {
-                fail(path, location.appending("oneOf"),
-                     "expected exactly one of the oneOf schemas to match, but \(passing.map(String.init).joined(separator: ", ")) do")
+                fail(
+                    path, location.appending("oneOf"),
+                    "expected exactly one of the oneOf schemas to match, but \(passing.map(String.init).joined(separator: ", ")) do"
+                )
             }
         }
         if let negated = schema["not"],
             trial(instance, path, negated, location.appending("not"), depth: depth + 1).isEmpty
         {
-            fail(path, location.appending("not"), "expected a value the `not` schema refuses, found \(Self.show(instance))")
+            fail(
+                path, location.appending("not"),
+                "expected a value the `not` schema refuses, found \(Self.show(instance))")
         }
         if let condition = schema["if"] {
             let holds = trial(instance, path, condition, location.appending("if"), depth: depth + 1).isEmpty
@@ -246,15 +265,19 @@ struct Run {
         }
     }
 
-    private mutating func failCombination(_ keyword: String, _ path: [InstanceStep], _ location: SchemaLocation,
-                                          closest: [SchemaViolation]?) {
+    private mutating func failCombination(
+        _ keyword: String, _ path: [InstanceStep], _ location: SchemaLocation,
+        closest: [SchemaViolation]?
+    ) {
         guard let closest, let first = closest.first else {
             fail(path, location.appending(keyword), "expected a value matching one of the \(keyword) schemas")
             return
         }
-        violations.append(SchemaViolation(
-            instancePath: first.instancePath, schemaPointer: first.schemaPointer, schemaDocument: first.schemaDocument,
-            message: "\(first.message) (no \(keyword) branch matches; this is the closest)"))
+        violations.append(
+            SchemaViolation(
+                instancePath: first.instancePath, schemaPointer: first.schemaPointer,
+                schemaDocument: first.schemaDocument,
+                message: "\(first.message) (no \(keyword) branch matches; this is the closest)"))
     }
 
     /// Whether one failed branch is closer to matching than another: fewer violations, deeper first.
@@ -265,35 +288,44 @@ struct Run {
         return a.count < b.count
     }
 
-    private mutating func validateNumber(_ value: Double, _ path: [InstanceStep], _ schema: JSONValue,
-                                         _ location: SchemaLocation) {
+    private mutating func validateNumber(
+        _ value: Double, _ path: [InstanceStep], _ schema: JSONValue,
+        _ location: SchemaLocation
+    ) {
         if let minimum = schema["minimum"]?.doubleValue {
             let exclusive = is30 && schema["exclusiveMinimum"] == .bool(true)
             if exclusive ? value <= minimum : value < minimum {
-                fail(path, location.appending("minimum"),
-                     "expected a number \(exclusive ? ">" : ">=") \(Self.show(schema["minimum"]!)), found \(Self.number(value))")
+                fail(
+                    path, location.appending("minimum"),
+                    "expected a number \(exclusive ? ">" : ">=") \(Self.show(schema["minimum"]!)), found \(Self.number(value))"
+                )
             }
         }
         if let maximum = schema["maximum"]?.doubleValue {
             let exclusive = is30 && schema["exclusiveMaximum"] == .bool(true)
             if exclusive ? value >= maximum : value > maximum {
-                fail(path, location.appending("maximum"),
-                     "expected a number \(exclusive ? "<" : "<=") \(Self.show(schema["maximum"]!)), found \(Self.number(value))")
+                fail(
+                    path, location.appending("maximum"),
+                    "expected a number \(exclusive ? "<" : "<=") \(Self.show(schema["maximum"]!)), found \(Self.number(value))"
+                )
             }
         }
         if !is30 {
             if let bound = schema["exclusiveMinimum"]?.doubleValue, value <= bound {
-                fail(path, location.appending("exclusiveMinimum"),
-                     "expected a number > \(Self.show(schema["exclusiveMinimum"]!)), found \(Self.number(value))")
+                fail(
+                    path, location.appending("exclusiveMinimum"),
+                    "expected a number > \(Self.show(schema["exclusiveMinimum"]!)), found \(Self.number(value))")
             }
             if let bound = schema["exclusiveMaximum"]?.doubleValue, value >= bound {
-                fail(path, location.appending("exclusiveMaximum"),
-                     "expected a number < \(Self.show(schema["exclusiveMaximum"]!)), found \(Self.number(value))")
+                fail(
+                    path, location.appending("exclusiveMaximum"),
+                    "expected a number < \(Self.show(schema["exclusiveMaximum"]!)), found \(Self.number(value))")
             }
         }
         if let divisor = schema["multipleOf"]?.doubleValue, divisor > 0, !Self.isMultiple(value, of: divisor) {
-            fail(path, location.appending("multipleOf"),
-                 "expected a multiple of \(Self.show(schema["multipleOf"]!)), found \(Self.number(value))")
+            fail(
+                path, location.appending("multipleOf"),
+                "expected a multiple of \(Self.show(schema["multipleOf"]!)), found \(Self.number(value))")
         }
     }
 
@@ -307,8 +339,10 @@ struct Run {
         return quotient.rounded(.towardZero) == quotient
     }
 
-    private mutating func validateString(_ text: String, _ path: [InstanceStep], _ schema: JSONValue,
-                                         _ location: SchemaLocation) {
+    private mutating func validateString(
+        _ text: String, _ path: [InstanceStep], _ schema: JSONValue,
+        _ location: SchemaLocation
+    ) {
         let length = text.unicodeScalars.count
         if let minimum = Self.count(schema["minLength"]), length < minimum {
             fail(path, location.appending("minLength"), "expected at least \(minimum) characters, found \(length)")
@@ -320,15 +354,21 @@ struct Run {
             switch PatternCache.search(pattern, in: text) {
             case .some(true): break
             case .some(false):
-                fail(path, location.appending("pattern"), "expected a string matching /\(pattern)/, found \(Self.show(.string(text)))")
+                fail(
+                    path, location.appending("pattern"),
+                    "expected a string matching /\(pattern)/, found \(Self.show(.string(text)))")
             case .none:
-                warn("pattern /\(pattern)/ is not supported by Understudy's regex engine and was not checked (\(location.document)\(location.pointer)/pattern)")
+                warn(
+                    "pattern /\(pattern)/ is not supported by Understudy's regex engine and was not checked (\(location.document)\(location.pointer)/pattern)"
+                )
             }
         }
     }
 
-    private mutating func validateArray(_ items: [JSONValue], _ path: [InstanceStep], _ schema: JSONValue,
-                                        _ location: SchemaLocation, depth: Int) {
+    private mutating func validateArray(
+        _ items: [JSONValue], _ path: [InstanceStep], _ schema: JSONValue,
+        _ location: SchemaLocation, depth: Int
+    ) {
         if let minimum = Self.count(schema["minItems"]), items.count < minimum {
             fail(path, location.appending("minItems"), "expected at least \(minimum) items, found \(items.count)")
         }
@@ -338,7 +378,9 @@ struct Run {
         if schema["uniqueItems"] == .bool(true) {
             outer: for i in items.indices {
                 for j in items.indices where j > i && Self.equal(items[i], items[j]) {
-                    fail(path, location.appending("uniqueItems"), "expected unique items, but items \(i) and \(j) are equal")
+                    fail(
+                        path, location.appending("uniqueItems"),
+                        "expected unique items, but items \(i) and \(j) are equal")
                     break outer
                 }
             }
@@ -347,8 +389,9 @@ struct Run {
         if !is30, case .array(let prefix)? = schema["prefixItems"] {
             prefixCount = prefix.count
             for (index, item) in items.enumerated() where index < prefix.count {
-                validate(item, path + [.element(index)], prefix[index], location.appending("prefixItems", String(index)),
-                         depth: depth + 1)
+                validate(
+                    item, path + [.element(index)], prefix[index], location.appending("prefixItems", String(index)),
+                    depth: depth + 1)
             }
         }
         if let itemSchema = schema["items"] {
@@ -362,36 +405,48 @@ struct Run {
         if !is30, let contains = schema["contains"] {
             var matches = 0
             for (index, item) in items.enumerated()
-            where trial(item, path + [.element(index)], contains, location.appending("contains"), depth: depth + 1).isEmpty {
+            where trial(item, path + [.element(index)], contains, location.appending("contains"), depth: depth + 1)
+                .isEmpty
+            {
                 matches += 1
             }
             let minimum = Self.count(schema["minContains"]) ?? 1
             if matches < minimum {
-                fail(path, location.appending(schema["minContains"] == nil ? "contains" : "minContains"),
-                     "expected at least \(minimum) item\(minimum == 1 ? "" : "s") matching `contains`, found \(matches)")
+                fail(
+                    path, location.appending(schema["minContains"] == nil ? "contains" : "minContains"),
+                    "expected at least \(minimum) item\(minimum == 1 ? "" : "s") matching `contains`, found \(matches)")
             }
             if let maximum = Self.count(schema["maxContains"]), matches > maximum {
-                fail(path, location.appending("maxContains"),
-                     "expected at most \(maximum) items matching `contains`, found \(matches)")
+                fail(
+                    path, location.appending("maxContains"),
+                    "expected at most \(maximum) items matching `contains`, found \(matches)")
             }
         }
     }
 
     // swiftlint:disable:next cyclomatic_complexity
-    private mutating func validateObject(_ members: [JSONMember], _ path: [InstanceStep], _ schema: JSONValue,
-                                         _ location: SchemaLocation, depth: Int) {
+    private mutating func validateObject(
+        _ members: [JSONMember], _ path: [InstanceStep], _ schema: JSONValue,
+        _ location: SchemaLocation, depth: Int
+    ) {
         if let minimum = Self.count(schema["minProperties"]), members.count < minimum {
-            fail(path, location.appending("minProperties"), "expected at least \(minimum) properties, found \(members.count)")
+            fail(
+                path, location.appending("minProperties"),
+                "expected at least \(minimum) properties, found \(members.count)")
         }
         if let maximum = Self.count(schema["maxProperties"]), members.count > maximum {
-            fail(path, location.appending("maxProperties"), "expected at most \(maximum) properties, found \(members.count)")
+            fail(
+                path, location.appending("maxProperties"),
+                "expected at most \(maximum) properties, found \(members.count)")
         }
         var propertySchemas: [JSONMember] = []
         if case .object(let declared)? = schema["properties"] { propertySchemas = declared }
         if case .array(let required)? = schema["required"] {
             for case .string(let name) in required where !members.contains(where: { $0.key == name }) {
                 // A `readOnly` property is not required in a request, a `writeOnly` one not in a response.
-                if let property = propertySchemas.first(where: { $0.key == name })?.value, skipsRequired(property) { continue }
+                if let property = propertySchemas.first(where: { $0.key == name })?.value, skipsRequired(property) {
+                    continue
+                }
                 fail(path, location.appending("required"), "required property `\(name)` is missing")
             }
         }
@@ -399,21 +454,24 @@ struct Run {
             for dependency in dependencies where members.contains(where: { $0.key == dependency.key }) {
                 guard case .array(let needed) = dependency.value else { continue }
                 for case .string(let name) in needed where !members.contains(where: { $0.key == name }) {
-                    fail(path, location.appending("dependentRequired", dependency.key),
-                         "property `\(name)` is required when `\(dependency.key)` is present")
+                    fail(
+                        path, location.appending("dependentRequired", dependency.key),
+                        "property `\(name)` is required when `\(dependency.key)` is present")
                 }
             }
         }
         if case .object(let dependencies)? = schema["dependentSchemas"] {
             for dependency in dependencies where members.contains(where: { $0.key == dependency.key }) {
-                validate(.object(members), path, dependency.value, location.appending("dependentSchemas", dependency.key),
-                         depth: depth + 1)
+                validate(
+                    .object(members), path, dependency.value, location.appending("dependentSchemas", dependency.key),
+                    depth: depth + 1)
             }
         }
         var patterns: [(String, JSONValue)] = []
         if case .object(let declared)? = schema["patternProperties"] { patterns = declared.map { ($0.key, $0.value) } }
         let additional = schema["additionalProperties"]
-        let strictClosed = validator.options.strictExtraFields && additional == nil && patterns.isEmpty
+        let strictClosed =
+            validator.options.strictExtraFields && additional == nil && patterns.isEmpty
             && !propertySchemas.isEmpty && schema["allOf"] == nil && schema["anyOf"] == nil && schema["oneOf"] == nil
         for member in members {
             let memberPath = path + [.member(member.key)]
@@ -423,34 +481,42 @@ struct Run {
                 if let refusal = directionRefusal(property.value) {
                     fail(memberPath, location.appending("properties", member.key), refusal)
                 }
-                validate(member.value, memberPath, property.value, location.appending("properties", member.key),
-                         depth: depth + 1)
+                validate(
+                    member.value, memberPath, property.value, location.appending("properties", member.key),
+                    depth: depth + 1)
             }
             for (pattern, patternSchema) in patterns where PatternCache.search(pattern, in: member.key) == true {
                 covered = true
-                validate(member.value, memberPath, patternSchema, location.appending("patternProperties", pattern),
-                         depth: depth + 1)
+                validate(
+                    member.value, memberPath, patternSchema, location.appending("patternProperties", pattern),
+                    depth: depth + 1)
             }
             if !covered {
                 if let additional {
                     if additional == .bool(false) {
-                        fail(memberPath, location.appending("additionalProperties"),
-                             "property `\(member.key)` is not allowed (additionalProperties is false)")
+                        fail(
+                            memberPath, location.appending("additionalProperties"),
+                            "property `\(member.key)` is not allowed (additionalProperties is false)")
                     } else {
-                        validate(member.value, memberPath, additional, location.appending("additionalProperties"),
-                                 depth: depth + 1)
+                        validate(
+                            member.value, memberPath, additional, location.appending("additionalProperties"),
+                            depth: depth + 1)
                     }
                 } else if strictClosed {
-                    fail(memberPath, location.appending("properties"),
-                         "property `\(member.key)` is not in the schema (--strict-extra-fields)")
+                    fail(
+                        memberPath, location.appending("properties"),
+                        "property `\(member.key)` is not in the schema (--strict-extra-fields)")
                 }
             }
             if let names = schema["propertyNames"] {
-                let found = trial(.string(member.key), memberPath, names, location.appending("propertyNames"), depth: depth + 1)
+                let found = trial(
+                    .string(member.key), memberPath, names, location.appending("propertyNames"), depth: depth + 1)
                 if let first = found.first {
-                    violations.append(SchemaViolation(instancePath: memberPath, schemaPointer: first.schemaPointer,
-                                                      schemaDocument: first.schemaDocument,
-                                                      message: "property name `\(member.key)`: \(first.message)"))
+                    violations.append(
+                        SchemaViolation(
+                            instancePath: memberPath, schemaPointer: first.schemaPointer,
+                            schemaDocument: first.schemaDocument,
+                            message: "property name `\(member.key)`: \(first.message)"))
                 }
             }
         }
@@ -467,7 +533,8 @@ struct Run {
     private func directionRefusal(_ property: JSONValue) -> String? {
         switch validator.options.direction {
         case .none: return nil
-        case .response: return property["writeOnly"] == .bool(true) ? "a writeOnly property must not be in a response" : nil
+        case .response:
+            return property["writeOnly"] == .bool(true) ? "a writeOnly property must not be in a response" : nil
         case .request: return property["readOnly"] == .bool(true) ? "a readOnly property must not be in a request" : nil
         }
     }
@@ -481,9 +548,12 @@ struct Run {
         case (.string(let x), .string(let y)): return x.unicodeScalars.elementsEqual(y.unicodeScalars)
         case (.array(let x), .array(let y)): return x.count == y.count && zip(x, y).allSatisfy { equal($0, $1) }
         case (.object(let x), .object(let y)):
-            return x.count == y.count && x.allSatisfy { member in
-                y.contains { $0.key.unicodeScalars.elementsEqual(member.key.unicodeScalars) && equal($0.value, member.value) }
-            }
+            return x.count == y.count
+                && x.allSatisfy { member in
+                    y.contains {
+                        $0.key.unicodeScalars.elementsEqual(member.key.unicodeScalars) && equal($0.value, member.value)
+                    }
+                }
         default: return a.semanticallyEquals(b)
         }
     }

@@ -32,8 +32,10 @@ public struct OpenAPIFinding: Error, Sendable, CustomStringConvertible {
     public var stubID: String?
 
     /// A finding.
-    public init(file: String, line: Int, column: Int, stubPath: String = "", bodyPath: String = "", specPointer: String = "",
-                message: String, severity: Severity = .error) {
+    public init(
+        file: String, line: Int, column: Int, stubPath: String = "", bodyPath: String = "", specPointer: String = "",
+        message: String, severity: Severity = .error
+    ) {
         self.file = file
         self.line = line
         self.column = column

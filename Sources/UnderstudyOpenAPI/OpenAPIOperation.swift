@@ -40,9 +40,11 @@ public struct OpenAPIOperation: Sendable {
                 where !own.contains(where: { $0["name"] == parameter["name"] && $0["in"] == parameter["in"] }) {
                     merged.append(parameter)
                 }
-                operations.append(OpenAPIOperation(
-                    method: method.uppercased(), path: path.key, pointer: itemPointer + "/" + method, operation: operation,
-                    parameters: merged, matcher: try? CompiledRegex(templateRegex(path.key))))
+                operations.append(
+                    OpenAPIOperation(
+                        method: method.uppercased(), path: path.key, pointer: itemPointer + "/" + method,
+                        operation: operation,
+                        parameters: merged, matcher: try? CompiledRegex(templateRegex(path.key))))
             }
         }
         return operations
@@ -51,7 +53,8 @@ public struct OpenAPIOperation: Sendable {
     private static func parameters(_ list: JSONValue?, _ documents: SpecDocuments, _ document: String) -> [JSONValue] {
         guard case .array(let items)? = list else { return [] }
         return items.map { item in
-            if case .string(let reference)? = item["$ref"], let resolved = documents.resolve(reference, from: document) {
+            if case .string(let reference)? = item["$ref"], let resolved = documents.resolve(reference, from: document)
+            {
                 return resolved.schema
             }
             return item
@@ -64,10 +67,16 @@ public struct OpenAPIOperation: Sendable {
         var inParameter = false
         for character in template {
             if inParameter {
-                if character == "}" { inParameter = false; regex += "[^/]+" }
+                if character == "}" {
+                    inParameter = false
+                    regex += "[^/]+"
+                }
                 continue
             }
-            if character == "{" { inParameter = true; continue }
+            if character == "{" {
+                inParameter = true
+                continue
+            }
             if "\\.^$|?*+()[]{}".contains(character) { regex.append("\\") }
             regex.append(character)
         }
@@ -108,7 +117,10 @@ public struct OpenAPIOperation: Sendable {
 
     /// The path parameter's `enum[0]`, `example` or `default` (its own or its schema's).
     private func declaredSample(_ name: String) -> String? {
-        guard let parameter = parameters.first(where: { $0["name"]?.stringValue == name && $0["in"]?.stringValue == "path" })
+        guard
+            let parameter = parameters.first(where: {
+                $0["name"]?.stringValue == name && $0["in"]?.stringValue == "path"
+            })
         else { return nil }
         let schema = parameter["schema"]
         let candidates: [JSONValue?] = [

@@ -26,7 +26,9 @@ public struct OpenAPISpec: Sendable {
     /// names nothing; each with its file, line and column.
     public static func load(_ file: String) throws(OpenAPILoadFailure) -> OpenAPISpec {
         guard let bytes = SpecDocuments.read(file) else {
-            throw OpenAPILoadFailure(findings: [OpenAPIFinding(file: file, line: 1, column: 1, message: "cannot read the spec file")])
+            throw OpenAPILoadFailure(findings: [
+                OpenAPIFinding(file: file, line: 1, column: 1, message: "cannot read the spec file")
+            ])
         }
         let rootNode: JSONNode
         do {
@@ -37,11 +39,16 @@ public struct OpenAPISpec: Sendable {
         let root = rootNode.value
         let start = SourcePosition(line: 1, column: 1)
         guard case .object = root else {
-            throw OpenAPILoadFailure(findings: [OpenAPIFinding(file: file, position: start,
-                message: "not an OpenAPI document: expected an object with an `openapi` key, found \(root.kindName)")])
+            throw OpenAPILoadFailure(findings: [
+                OpenAPIFinding(
+                    file: file, position: start,
+                    message: "not an OpenAPI document: expected an object with an `openapi` key, found \(root.kindName)"
+                )
+            ])
         }
         guard case .string(let version)? = root["openapi"] else {
-            let message = root["swagger"] != nil
+            let message =
+                root["swagger"] != nil
                 ? "Swagger 2.0 is not supported: convert it to OpenAPI 3 first"
                 : "not an OpenAPI document: no `openapi` version key"
             throw OpenAPILoadFailure(findings: [OpenAPIFinding(file: file, position: start, message: message)])
@@ -53,23 +60,32 @@ public struct OpenAPISpec: Sendable {
             dialect = .draft202012
         } else {
             let position = SpecDocuments.position(of: ["openapi"], in: rootNode) ?? start
-            throw OpenAPILoadFailure(findings: [OpenAPIFinding(file: file, position: position,
-                message: "unsupported OpenAPI version `\(version)`: expected 3.0.x or 3.1.x")])
+            throw OpenAPILoadFailure(findings: [
+                OpenAPIFinding(
+                    file: file, position: position,
+                    message: "unsupported OpenAPI version `\(version)`: expected 3.0.x or 3.1.x")
+            ])
         }
         // OpenAPIKit decodes the whole document: whatever it refuses is not OpenAPI.
         let json = Array(root.jsonText.utf8)
-        if let problem = dialect == .openAPI30 ? OpenAPIKitGate30.problem(json: json) : OpenAPIKitGate31.problem(json: json) {
+        if let problem = dialect == .openAPI30
+            ? OpenAPIKitGate30.problem(json: json) : OpenAPIKitGate31.problem(json: json)
+        {
             let position = SpecDocuments.closestPosition(of: problem.path, in: rootNode)
             let pointer = "#" + problem.path.map { "/" + JSONPointer.escape($0) }.joined()
-            throw OpenAPILoadFailure(findings: [OpenAPIFinding(file: file, line: position.line, column: position.column,
-                specPointer: file + pointer, message: "not a valid OpenAPI \(version) document: \(problem.message)")])
+            throw OpenAPILoadFailure(findings: [
+                OpenAPIFinding(
+                    file: file, line: position.line, column: position.column,
+                    specPointer: file + pointer, message: "not a valid OpenAPI \(version) document: \(problem.message)")
+            ])
         }
         var documents = SpecDocuments(rootFile: file, rootNode: rootNode)
         let broken = documents.loadReferences()
         if !broken.isEmpty { throw OpenAPILoadFailure(findings: broken) }
         let operations = OpenAPIOperation.all(in: documents)
-        return OpenAPISpec(file: file, version: version, dialect: dialect, operations: operations, documents: documents,
-                           basePaths: Self.basePaths(root))
+        return OpenAPISpec(
+            file: file, version: version, dialect: dialect, operations: operations, documents: documents,
+            basePaths: Self.basePaths(root))
     }
 
     /// The path parts of `servers[].url` (variables replaced by their defaults), longest first.
@@ -98,8 +114,9 @@ public struct OpenAPISpec: Sendable {
 
     /// A validator for this spec's schemas.
     public func validator(direction: SchemaDirection, strictExtraFields: Bool) -> JSONSchemaValidator {
-        JSONSchemaValidator(dialect: dialect, options: SchemaOptions(direction: direction, strictExtraFields: strictExtraFields),
-                            resolver: documents)
+        JSONSchemaValidator(
+            dialect: dialect, options: SchemaOptions(direction: direction, strictExtraFields: strictExtraFields),
+            resolver: documents)
     }
 
     /// Follows `$ref`s from `value` (at `pointer` in `document`) to the object they name.

@@ -18,7 +18,8 @@ enum OperationMapping {
         case nil:
             return .unreachable("the stub's request gives no path, so it cannot be mapped to an operation of the spec")
         case .exact(let path), .exactTarget(let path):
-            let concrete = String(path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+            let concrete = String(
+                path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
             shown = concrete
             byPath = []
             for base in spec.basePaths where base.isEmpty || concrete.hasPrefix(base) {
@@ -40,7 +41,9 @@ enum OperationMapping {
         }
         if byPath.isEmpty {
             let templates = Array(Set(spec.operations.map(\.path)))
-            let nearest = templates.map { ($0, EditDistance.distance(shown, $0)) }.sorted { ($0.1, $0.0) < ($1.1, $1.0) }
+            let nearest = templates.map { ($0, EditDistance.distance(shown, $0)) }.sorted {
+                ($0.1, $0.0) < ($1.1, $1.0)
+            }
             let suggestion = nearest.first.map { "; did you mean \($0.0)?" } ?? ""
             return .unreachable("no path of the spec matches \(shown)\(suggestion)")
         }

@@ -15,27 +15,37 @@ struct ResponseCheck {
         let response = context.response
         let file = context.stubFile
         func at(_ node: JSONNode, _ path: JSONPath, _ message: String, pointer: String) -> OpenAPIFinding {
-            OpenAPIFinding(file: file, line: node.position.line, column: node.position.column, stubPath: path.text,
-                           specPointer: pointer, message: message)
+            OpenAPIFinding(
+                file: file, line: node.position.line, column: node.position.column, stubPath: path.text,
+                specPointer: pointer, message: message)
         }
         let responsesPointer = operation.pointer + "/responses"
         let statusNode = context.node.member("status") ?? context.node
         let statusPath = context.node.member("status") == nil ? context.path : context.path.member("status")
         guard case .object(let declared)? = operation.responses else {
-            return [at(statusNode, statusPath, "\(operation.method) \(operation.path) declares no responses",
-                       pointer: spec.file + operation.pointer)]
+            return [
+                at(
+                    statusNode, statusPath, "\(operation.method) \(operation.path) declares no responses",
+                    pointer: spec.file + operation.pointer)
+            ]
         }
         let status = String(response.status)
         let range = "\(response.status / 100)XX"
-        guard let entry = declared.first(where: { $0.key == status })
-            ?? declared.first(where: { $0.key.uppercased() == range })
-            ?? declared.first(where: { $0.key == "default" })
+        guard
+            let entry = declared.first(where: { $0.key == status })
+                ?? declared.first(where: { $0.key.uppercased() == range })
+                ?? declared.first(where: { $0.key == "default" })
         else {
             let list = declared.map(\.key).joined(separator: ", ")
-            return [at(statusNode, statusPath, "status \(status) is not declared for \(operation.method) \(operation.path) (it declares \(list))",
-                       pointer: spec.file + responsesPointer)]
+            return [
+                at(
+                    statusNode, statusPath,
+                    "status \(status) is not declared for \(operation.method) \(operation.path) (it declares \(list))",
+                    pointer: spec.file + responsesPointer)
+            ]
         }
-        let resolved = spec.dereference(entry.value, document: "", pointer: responsesPointer + "/" + JSONPointer.escape(entry.key))
+        let resolved = spec.dereference(
+            entry.value, document: "", pointer: responsesPointer + "/" + JSONPointer.escape(entry.key))
         let declaredResponse = resolved.schema
 
         // Required headers.
@@ -43,11 +53,15 @@ struct ResponseCheck {
             let headersNode = context.node.member("headers") ?? context.node
             let headersPath = context.node.member("headers") == nil ? context.path : context.path.member("headers")
             for header in headers where header.key.lowercased() != "content-type" {
-                let definition = spec.dereference(header.value, document: resolved.document,
-                                                  pointer: resolved.pointer + "/headers/" + JSONPointer.escape(header.key))
+                let definition = spec.dereference(
+                    header.value, document: resolved.document,
+                    pointer: resolved.pointer + "/headers/" + JSONPointer.escape(header.key))
                 if definition.schema["required"] == .bool(true), !response.headers.contains(header.key) {
-                    findings.append(at(headersNode, headersPath, "required response header `\(header.key)` is missing",
-                                       pointer: spec.label(resolved.document, resolved.pointer + "/headers/" + JSONPointer.escape(header.key))))
+                    findings.append(
+                        at(
+                            headersNode, headersPath, "required response header `\(header.key)` is missing",
+                            pointer: spec.label(
+                                resolved.document, resolved.pointer + "/headers/" + JSONPointer.escape(header.key))))
                 }
             }
         }
@@ -60,8 +74,11 @@ struct ResponseCheck {
         let bodyPath = bodyKey.map { context.path.member($0) } ?? context.path
         let contentPointer = resolved.pointer + "/content"
         guard case .object(let content)? = declaredResponse["content"], !content.isEmpty else {
-            findings.append(at(bodyNode, bodyPath, "the stub sends a body, but status \(entry.key) of \(operation.method) \(operation.path) declares none",
-                               pointer: spec.label(resolved.document, resolved.pointer)))
+            findings.append(
+                at(
+                    bodyNode, bodyPath,
+                    "the stub sends a body, but status \(entry.key) of \(operation.method) \(operation.path) declares none",
+                    pointer: spec.label(resolved.document, resolved.pointer)))
             return findings
         }
         let sent = response.headers["Content-Type"].map(Self.mediaType)
@@ -69,26 +86,40 @@ struct ResponseCheck {
         var chosen: Int?
         if let sent {
             let slash = sent.firstIndex(of: "/").map { String(sent[..<$0]) } ?? sent
-            chosen = declaredTypes.firstIndex(of: sent) ?? declaredTypes.firstIndex(of: slash + "/*") ?? declaredTypes.firstIndex(of: "*/*")
+            chosen =
+                declaredTypes.firstIndex(of: sent) ?? declaredTypes.firstIndex(of: slash + "/*")
+                ?? declaredTypes.firstIndex(of: "*/*")
         } else if content.count == 1 {
             chosen = 0
         }
         guard let chosen else {
-            let node = context.node.member("headers")?.memberEntry(where: { $0.lowercased() == "content-type" })?.value ?? bodyNode
-            let path = context.node.member("headers") != nil && sent != nil ? context.path.member("headers").member("Content-Type") : bodyPath
+            let node =
+                context.node.member("headers")?.memberEntry(where: { $0.lowercased() == "content-type" })?.value
+                ?? bodyNode
+            let path =
+                context.node.member("headers") != nil && sent != nil
+                ? context.path.member("headers").member("Content-Type") : bodyPath
             let what = sent.map { "media type \($0) is" } ?? "a body without a Content-Type is"
-            findings.append(at(node, path, "\(what) not declared for status \(entry.key) of \(operation.method) \(operation.path) (it declares \(declaredTypes.joined(separator: ", ")))",
-                               pointer: spec.label(resolved.document, contentPointer)))
+            findings.append(
+                at(
+                    node, path,
+                    "\(what) not declared for status \(entry.key) of \(operation.method) \(operation.path) (it declares \(declaredTypes.joined(separator: ", ")))",
+                    pointer: spec.label(resolved.document, contentPointer)))
             return findings
         }
         let mediaPointer = contentPointer + "/" + JSONPointer.escape(content[chosen].key)
         let media = spec.dereference(content[chosen].value, document: resolved.document, pointer: mediaPointer)
-        guard Self.isJSON(declaredTypes[chosen]) || (sent.map(Self.isJSON) ?? false), let schema = media.schema["schema"] else {
+        guard Self.isJSON(declaredTypes[chosen]) || (sent.map(Self.isJSON) ?? false),
+            let schema = media.schema["schema"]
+        else {
             return findings
         }
         if response.template != nil || response.streaming != nil {
-            findings.append(OpenAPIFinding(file: file, line: bodyNode.position.line, column: bodyNode.position.column,
-                stubPath: bodyPath.text, message: "templated or streamed body not checked against the schema", severity: .warning))
+            findings.append(
+                OpenAPIFinding(
+                    file: file, line: bodyNode.position.line, column: bodyNode.position.column,
+                    stubPath: bodyPath.text, message: "templated or streamed body not checked against the schema",
+                    severity: .warning))
             return findings
         }
         // The instance, with positions: inline `json`, a `bodyFile`, or `body` text.
@@ -97,26 +128,33 @@ struct ResponseCheck {
         var positionsInside = true
         if bodyKey == "json", let node = context.node.member("json") {
             instance = node
-        } else if bodyKey == "bodyFile", let name = bodyNode.stringValue, let parsed = Self.parseFile(name, besides: file) {
+        } else if bodyKey == "bodyFile", let name = bodyNode.stringValue,
+            let parsed = Self.parseFile(name, besides: file)
+        {
             instance = parsed.node
             instanceFile = parsed.path
         } else if let parsed = try? JSONParser.parse(response.body) {
             instance = parsed
             positionsInside = false
         } else {
-            findings.append(at(bodyNode, bodyPath, "the body is not JSON, but \(declaredTypes[chosen]) is declared with a schema",
-                               pointer: spec.label(media.document, media.pointer)))
+            findings.append(
+                at(
+                    bodyNode, bodyPath, "the body is not JSON, but \(declaredTypes[chosen]) is declared with a schema",
+                    pointer: spec.label(media.document, media.pointer)))
             return findings
         }
         let validator = spec.validator(direction: .response, strictExtraFields: strictExtraFields)
-        let outcome = validator.validate(instance.value, against: schema, at: media.pointer + "/schema", in: media.document)
+        let outcome = validator.validate(
+            instance.value, against: schema, at: media.pointer + "/schema", in: media.document)
         for violation in outcome.violations {
             let node = positionsInside ? Self.node(at: violation.instancePath, in: instance) : bodyNode
             let inFile = positionsInside ? instanceFile : file
-            findings.append(OpenAPIFinding(
-                file: inFile, line: node.position.line, column: node.position.column,
-                stubPath: instanceFile == file ? bodyPath.text : "", bodyPath: violation.instancePathText,
-                specPointer: spec.label(violation.schemaDocument, violation.schemaPointer), message: violation.message))
+            findings.append(
+                OpenAPIFinding(
+                    file: inFile, line: node.position.line, column: node.position.column,
+                    stubPath: instanceFile == file ? bodyPath.text : "", bodyPath: violation.instancePathText,
+                    specPointer: spec.label(violation.schemaDocument, violation.schemaPointer),
+                    message: violation.message))
         }
         for warning in outcome.warnings {
             findings.append(OpenAPIFinding(file: spec.file, line: 1, column: 1, message: warning, severity: .warning))
@@ -152,7 +190,8 @@ struct ResponseCheck {
     static func parseFile(_ name: String, besides stubFile: String) -> (path: String, node: JSONNode)? {
         let directory = stubFile.contains("/") ? String(stubFile[..<stubFile.lastIndex(of: "/")!]) : "."
         let path = name.hasPrefix("/") ? name : directory + "/" + name
-        guard let data = FileManager.default.contents(atPath: path), let node = try? JSONParser.parse([UInt8](data)) else { return nil }
+        guard let data = FileManager.default.contents(atPath: path), let node = try? JSONParser.parse([UInt8](data))
+        else { return nil }
         return (path, node)
     }
 }

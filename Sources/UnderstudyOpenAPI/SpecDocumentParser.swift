@@ -8,7 +8,8 @@ enum SpecDocumentParser {
     /// Parses `bytes` from `file`: JSON when the file ends in `.json` (or the text starts with `{`),
     /// YAML otherwise.
     static func parse(_ bytes: [UInt8], file: String) throws(OpenAPIFinding) -> JSONNode {
-        let looksLikeJSON = file.hasSuffix(".json") || bytes.first(where: { ![9, 10, 13, 32].contains($0) }) == UInt8(ascii: "{")
+        let looksLikeJSON =
+            file.hasSuffix(".json") || bytes.first(where: { ![9, 10, 13, 32].contains($0) }) == UInt8(ascii: "{")
         if looksLikeJSON {
             do {
                 return try JSONParser.parse(bytes)
@@ -21,12 +22,15 @@ enum SpecDocumentParser {
         do {
             root = try Yams.compose(yaml: text)
         } catch let error as YamlError {
-            throw OpenAPIFinding(file: file, position: Self.position(of: error), message: "not valid YAML: \(Self.problem(error))")
+            throw OpenAPIFinding(
+                file: file, position: Self.position(of: error), message: "not valid YAML: \(Self.problem(error))")
         } catch {
-            throw OpenAPIFinding(file: file, position: SourcePosition(line: 1, column: 1), message: "not valid YAML: \(error)")
+            throw OpenAPIFinding(
+                file: file, position: SourcePosition(line: 1, column: 1), message: "not valid YAML: \(error)")
         }
         guard let root else {
-            throw OpenAPIFinding(file: file, position: SourcePosition(line: 1, column: 1), message: "the document is empty")
+            throw OpenAPIFinding(
+                file: file, position: SourcePosition(line: 1, column: 1), message: "the document is empty")
         }
         return node(root)
     }
@@ -52,7 +56,8 @@ enum SpecDocumentParser {
     /// A YAML node as a JSON node: scalars typed by YAML's core schema (timestamps stay strings, as
     /// JSON Schema sees them).
     private static func node(_ yaml: Node) -> JSONNode {
-        let position = yaml.mark.map { SourcePosition(line: $0.line, column: $0.column) } ?? SourcePosition(line: 1, column: 1)
+        let position =
+            yaml.mark.map { SourcePosition(line: $0.line, column: $0.column) } ?? SourcePosition(line: 1, column: 1)
         switch yaml {
         case .scalar(let scalar):
             let text = scalar.string
@@ -68,7 +73,8 @@ enum SpecDocumentParser {
             var members: [JSONNode.Member] = []
             for (key, value) in mapping {
                 let keyPosition = key.mark.map { SourcePosition(line: $0.line, column: $0.column) } ?? position
-                members.append(JSONNode.Member(key: key.string ?? "\(key)", keyPosition: keyPosition, value: node(value)))
+                members.append(
+                    JSONNode.Member(key: key.string ?? "\(key)", keyPosition: keyPosition, value: node(value)))
             }
             return JSONNode(kind: .object(members), position: position)
         case .sequence(let sequence):

@@ -39,7 +39,10 @@ struct SpecDocuments: SchemaResolving, @unchecked Sendable {
         var parts: [Substring] = []
         for part in path.split(separator: "/", omittingEmptySubsequences: true) {
             if part == "." { continue }
-            if part == "..", let last = parts.last, last != ".." { parts.removeLast(); continue }
+            if part == "..", let last = parts.last, last != ".." {
+                parts.removeLast()
+                continue
+            }
             parts.append(part)
         }
         return (path.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/")
@@ -68,16 +71,22 @@ struct SpecDocuments: SchemaResolving, @unchecked Sendable {
                 let hash = reference.firstIndex(of: "#")
                 let filePart = String(hash.map { reference[..<$0] } ?? Substring(reference))
                 if filePart.contains("://") {
-                    findings.append(OpenAPIFinding(file: file(document), line: position.line, column: position.column,
-                        specPointer: file(document) + at, message: "broken $ref `\(reference)`: remote references are not fetched"))
+                    findings.append(
+                        OpenAPIFinding(
+                            file: file(document), line: position.line, column: position.column,
+                            specPointer: file(document) + at,
+                            message: "broken $ref `\(reference)`: remote references are not fetched"))
                     continue
                 }
                 let key = documentKey(of: filePart, from: document)
                 if nodes[key] == nil, !seen.contains(key) {
                     seen.insert(key)
                     guard let bytes = Self.read(key) else {
-                        findings.append(OpenAPIFinding(file: file(document), line: position.line, column: position.column,
-                            specPointer: file(document) + at, message: "broken $ref `\(reference)`: no such file \(key)"))
+                        findings.append(
+                            OpenAPIFinding(
+                                file: file(document), line: position.line, column: position.column,
+                                specPointer: file(document) + at,
+                                message: "broken $ref `\(reference)`: no such file \(key)"))
                         continue
                     }
                     do {
@@ -92,15 +101,20 @@ struct SpecDocuments: SchemaResolving, @unchecked Sendable {
                 }
                 guard nodes[key] != nil else { continue }
                 if resolve(reference, from: document) == nil {
-                    findings.append(OpenAPIFinding(file: file(document), line: position.line, column: position.column,
-                        specPointer: file(document) + at, message: "broken $ref `\(reference)`: it names nothing in \(file(key))"))
+                    findings.append(
+                        OpenAPIFinding(
+                            file: file(document), line: position.line, column: position.column,
+                            specPointer: file(document) + at,
+                            message: "broken $ref `\(reference)`: it names nothing in \(file(key))"))
                 }
             }
         }
         return findings
     }
 
-    private static func collectReferences(_ node: JSONNode, pointer: String, into references: inout [(String, SourcePosition, String)]) {
+    private static func collectReferences(
+        _ node: JSONNode, pointer: String, into references: inout [(String, SourcePosition, String)]
+    ) {
         switch node.kind {
         case .object(let members):
             for member in members {

@@ -38,11 +38,15 @@ public struct StubChecker: Sendable {
         var warned: Set<String> = []
         for file in order {
             let stubs = byFile[file]!
-            guard let data = FileManager.default.contents(atPath: file), let root = try? JSONParser.parse([UInt8](data)),
+            guard let data = FileManager.default.contents(atPath: file),
+                let root = try? JSONParser.parse([UInt8](data)),
                 let rawStubs = root.member("stubs")?.elements, rawStubs.count == stubs.count
             else {
-                report.findings.append(OpenAPIFinding(file: file, line: 1, column: 1,
-                    message: "not checked: only Understudy's own stub format is checked against OpenAPI", severity: .warning))
+                report.findings.append(
+                    OpenAPIFinding(
+                        file: file, line: 1, column: 1,
+                        message: "not checked: only Understudy's own stub format is checked against OpenAPI",
+                        severity: .warning))
                 continue
             }
             for (index, (stub, raw)) in zip(stubs, rawStubs).enumerated() {
@@ -70,8 +74,9 @@ public struct StubChecker: Sendable {
         let requestNode = raw.member("request") ?? raw
         let requestPath = raw.member("request") == nil ? path : path.member("request")
         func at(_ node: JSONNode, _ nodePath: JSONPath, _ message: String, pointer: String = "") -> OpenAPIFinding {
-            OpenAPIFinding(file: file, line: node.position.line, column: node.position.column, stubPath: nodePath.text,
-                           specPointer: pointer, message: message)
+            OpenAPIFinding(
+                file: file, line: node.position.line, column: node.position.column, stubPath: nodePath.text,
+                specPointer: pointer, message: message)
         }
         let reached: [OpenAPIOperation]
         switch OperationMapping.operations(for: stub.request, in: spec) {
@@ -80,19 +85,27 @@ public struct StubChecker: Sendable {
         case .unreachable(let message):
             let pathNode = ["path", "pathPattern", "url", "urlPattern"].lazy.compactMap { requestNode.member($0) }.first
             let key = ["path", "pathPattern", "url", "urlPattern"].first { requestNode.member($0) != nil }
-            return [at(pathNode ?? requestNode, key.map { requestPath.member($0) } ?? requestPath, message, pointer: spec.file + "#/paths")]
+            return [
+                at(
+                    pathNode ?? requestNode, key.map { requestPath.member($0) } ?? requestPath, message,
+                    pointer: spec.file + "#/paths")
+            ]
         }
         let rawResponses = raw.member("responses")?.elements ?? []
         var findings: [OpenAPIFinding] = []
         for (index, response) in stub.responses.enumerated() where index < rawResponses.count {
             if response.fault != nil { continue }
             report.checkedResponses += 1
-            let context = ResponseContext(stubFile: file, node: rawResponses[index],
-                                          path: path.member("responses").element(index), response: response)
+            let context = ResponseContext(
+                stubFile: file, node: rawResponses[index],
+                path: path.member("responses").element(index), response: response)
             var best: [OpenAPIFinding]?
             for operation in reached {
-                let found = ResponseCheck(spec: spec, operation: operation, strictExtraFields: strictExtraFields).check(context)
-                if best == nil || found.filter({ $0.severity == .error }).count < best!.filter({ $0.severity == .error }).count {
+                let found = ResponseCheck(spec: spec, operation: operation, strictExtraFields: strictExtraFields).check(
+                    context)
+                if best == nil
+                    || found.filter({ $0.severity == .error }).count < best!.filter({ $0.severity == .error }).count
+                {
                     best = found
                 }
                 if found.allSatisfy({ $0.severity == .warning }) { break }

@@ -59,12 +59,17 @@ public struct StubGenerator: Sendable {
                     headers.append(JSONMember(header.key, .string(value?.stringValue ?? value?.jsonText ?? "x")))
                 }
             }
-            if case .object(let content)? = resolved.schema["content"], let first = content.first(where: { Self.isJSON($0.key) }) ?? content.first {
+            if case .object(let content)? = resolved.schema["content"],
+                let first = content.first(where: { Self.isJSON($0.key) }) ?? content.first
+            {
                 let media = spec.dereference(first.value, document: resolved.document, pointer: pointer)
-                let body = example(media.schema, document: media.document)
+                let body =
+                    example(media.schema, document: media.document)
                     ?? media.schema["schema"].map { minimal($0, document: media.document, depth: 0) } ?? .object([])
                 if Self.isJSON(first.key) {
-                    if first.key.lowercased() != "application/json" { headers.append(JSONMember("Content-Type", .string(first.key))) }
+                    if first.key.lowercased() != "application/json" {
+                        headers.append(JSONMember("Content-Type", .string(first.key)))
+                    }
                     answer.append(JSONMember("json", body))
                 } else {
                     headers.append(JSONMember("Content-Type", .string(first.key)))
@@ -73,12 +78,19 @@ public struct StubGenerator: Sendable {
             }
             if !headers.isEmpty { answer.insert(JSONMember("headers", .object(headers)), at: 1) }
             let samplePath = base + (operation.samplePaths().first ?? operation.path)
-            let id = (operation.operation["operationId"]?.stringValue ?? "\(operation.method.lowercased())\(operation.path)") + "-\(status)"
-            stubs.append(.object([
-                JSONMember("id", .string(id)),
-                JSONMember("request", .object([JSONMember("method", .string(operation.method)), JSONMember("path", .string(samplePath))])),
-                JSONMember("responses", .array([.object(answer)])),
-            ]))
+            let id =
+                (operation.operation["operationId"]?.stringValue ?? "\(operation.method.lowercased())\(operation.path)")
+                + "-\(status)"
+            stubs.append(
+                .object([
+                    JSONMember("id", .string(id)),
+                    JSONMember(
+                        "request",
+                        .object([
+                            JSONMember("method", .string(operation.method)), JSONMember("path", .string(samplePath)),
+                        ])),
+                    JSONMember("responses", .array([.object(answer)])),
+                ]))
         }
         return stubs
     }
@@ -110,7 +122,8 @@ public struct StubGenerator: Sendable {
     /// A small value `schema` accepts.
     func minimal(_ schema: JSONValue, document: String, depth: Int) -> JSONValue {
         guard depth < 12 else { return .null }
-        if case .string(let reference)? = schema["$ref"], let target = spec.documents.resolve(reference, from: document) {
+        if case .string(let reference)? = schema["$ref"], let target = spec.documents.resolve(reference, from: document)
+        {
             return minimal(target.schema, document: target.document, depth: depth + 1)
         }
         if let example = schema["example"] { return example }
@@ -122,7 +135,9 @@ public struct StubGenerator: Sendable {
             var members: [JSONMember] = []
             for branch in branches {
                 if case .object(let part) = minimal(branch, document: document, depth: depth + 1) {
-                    for member in part where !members.contains(where: { $0.key == member.key }) { members.append(member) }
+                    for member in part where !members.contains(where: { $0.key == member.key }) {
+                        members.append(member)
+                    }
                 }
             }
             return .object(members)
@@ -152,7 +167,9 @@ public struct StubGenerator: Sendable {
             return .array(Array(repeating: minimal(items, document: document, depth: depth + 1), count: count))
         case "integer", "number":
             let minimum = schema["minimum"]?.doubleValue ?? schema["exclusiveMinimum"]?.doubleValue.map { $0 + 1 } ?? 0
-            let value = max(minimum.rounded(.up), 0) <= (schema["maximum"]?.doubleValue ?? .infinity) ? max(minimum.rounded(.up), 0) : minimum
+            let value =
+                max(minimum.rounded(.up), 0) <= (schema["maximum"]?.doubleValue ?? .infinity)
+                ? max(minimum.rounded(.up), 0) : minimum
             return .number(String(Int(value)))
         case "boolean":
             return .bool(false)
@@ -182,14 +199,17 @@ extension StubGenerator {
         switch value {
         case .object(let members):
             if members.isEmpty { return "{}" }
-            let lines = members.map { inner + JSONValue.string($0.key).jsonText + ": " + indented($0.value, indent: inner) }
+            let lines = members.map {
+                inner + JSONValue.string($0.key).jsonText + ": " + indented($0.value, indent: inner)
+            }
             return "{\n" + lines.joined(separator: ",\n") + "\n" + indent + "}"
         case .array(let items):
             if items.isEmpty { return "[]" }
             if items.allSatisfy({ if case .object = $0 { false } else if case .array = $0 { false } else { true } }) {
                 return "[" + items.map(\.jsonText).joined(separator: ", ") + "]"
             }
-            return "[\n" + items.map { inner + indented($0, indent: inner) }.joined(separator: ",\n") + "\n" + indent + "]"
+            return "[\n" + items.map { inner + indented($0, indent: inner) }.joined(separator: ",\n") + "\n" + indent
+                + "]"
         default:
             return value.jsonText
         }

@@ -21,10 +21,14 @@ struct CheckCommand: ParsableCommand {
     @Option(name: .customLong("openapi"), help: "Check the stubs against this OpenAPI 3.0/3.1 document (YAML or JSON).")
     var openAPI: String?
 
-    @Flag(name: .customLong("strict-extra-fields"), help: "With --openapi: members a schema's properties do not list are errors.")
+    @Flag(
+        name: .customLong("strict-extra-fields"),
+        help: "With --openapi: members a schema's properties do not list are errors.")
     var strictExtraFields = false
 
-    @Option(name: .customLong("since"), help: "With --openapi NEW: list only the stubs NEW breaks that this older spec accepted.")
+    @Option(
+        name: .customLong("since"),
+        help: "With --openapi NEW: list only the stubs NEW breaks that this older spec accepted.")
     var since: String?
 
     func run() throws {
@@ -49,7 +53,9 @@ struct CheckCommand: ParsableCommand {
         let templated = responses.filter { $0.template != nil }.count
         let streamed = responses.filter { $0.streaming != nil }.count
         // Templates are compiled and their names checked while loading, so OK covers them too.
-        let dynamic = templated + streamed == 0 ? "" : " (\(templated) templated, \(streamed) streamed response\(streamed == 1 ? "" : "s"))"
+        let dynamic =
+            templated + streamed == 0
+            ? "" : " (\(templated) templated, \(streamed) streamed response\(streamed == 1 ? "" : "s"))"
         Console.out("understudy check: \(stubs.count) stubs OK in \(paths.joined(separator: " "))\(dynamic)")
     }
 
@@ -75,7 +81,8 @@ struct CheckCommand: ParsableCommand {
             Console.out("\(skipped.file): skipped: stub `\(skipped.id)`: \(skipped.reason)")
         }
         let errors = report.errors.count, warnings = report.warnings.count
-        let summary = "\(report.checkedStubs) stubs (\(report.checkedResponses) responses) checked against \(specFile) "
+        let summary =
+            "\(report.checkedStubs) stubs (\(report.checkedResponses) responses) checked against \(specFile) "
             + "(OpenAPI \(spec.version), \(spec.operations.count) operations): \(errors) error\(errors == 1 ? "" : "s"), "
             + "\(warnings) warning\(warnings == 1 ? "" : "s"), \(report.skipped.count) skipped"
         if errors > 0 {
@@ -93,7 +100,8 @@ struct CheckCommand: ParsableCommand {
             Console.out(finding.description)
         }
         let stillBroken = report.failingStubs.intersection(old.failingStubs).count
-        let summary = "\(broken.count) stub\(broken.count == 1 ? "" : "s") accepted by \(oldFile) "
+        let summary =
+            "\(broken.count) stub\(broken.count == 1 ? "" : "s") accepted by \(oldFile) "
             + "\(broken.count == 1 ? "is" : "are") broken by \(newFile)\(broken.isEmpty ? "" : ": " + broken.sorted().joined(separator: ", "))"
             + " (\(stillBroken) already off-spec under both, \(report.checkedStubs) checked)"
         if !broken.isEmpty {

@@ -7,7 +7,8 @@ struct GenerateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "generate",
         abstract: "Write stub files from an OpenAPI document: one stub per operation and declared status.",
-        discussion: "Bodies are the spec's examples, or minimal values its schemas accept. The output passes `check --openapi`."
+        discussion:
+            "Bodies are the spec's examples, or minimal values its schemas accept. The output passes `check --openapi`."
     )
 
     @Option(name: .customLong("openapi"), help: "The OpenAPI 3.0/3.1 document (YAML or JSON).")

@@ -20,28 +20,36 @@ final class OfficialSuiteTests: XCTestCase {
     ]
 
     func testEveryCaseOfTheSupportedKeywordsAgreesWithTheSuite() throws {
-        let files = try FileManager.default.contentsOfDirectory(atPath: Self.directory.path).filter { $0.hasSuffix(".json") }.sorted()
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.directory.path).filter {
+            $0.hasSuffix(".json")
+        }.sorted()
         XCTAssertGreaterThanOrEqual(files.count, 30, "the suite's files are there")
         var run = 0
         var failures: [String] = []
         for file in files {
             let bytes = try Data(contentsOf: Self.directory.appendingPathComponent(file))
-            guard case .array(let groups)? = JSONValue.parse(Array(bytes)) else { return XCTFail("\(file) is not a JSON array") }
+            guard case .array(let groups)? = JSONValue.parse(Array(bytes)) else {
+                return XCTFail("\(file) is not a JSON array")
+            }
             for group in groups {
                 guard let schema = group["schema"], case .array(let tests)? = group["tests"] else { continue }
-                let validator = JSONSchemaValidator(dialect: .draft202012, resolver: SingleDocumentResolver(root: schema))
+                let validator = JSONSchemaValidator(
+                    dialect: .draft202012, resolver: SingleDocumentResolver(root: schema))
                 for test in tests {
                     guard let data = test["data"], case .bool(let valid)? = test["valid"] else { continue }
                     run += 1
                     let outcome = validator.validate(data, against: schema)
-                    let name = "\(file): \(group["description"]?.stringValue ?? "?") / \(test["description"]?.stringValue ?? "?")"
+                    let name =
+                        "\(file): \(group["description"]?.stringValue ?? "?") / \(test["description"]?.stringValue ?? "?")"
                     if Self.knownGaps[name] != nil {
                         XCTAssertFalse(outcome.warnings.isEmpty, "\(name): a known gap must be warned about")
                         continue
                     }
                     if outcome.isValid != valid {
-                        failures.append("\(file): \(group["description"]?.stringValue ?? "?") / \(test["description"]?.stringValue ?? "?"): "
-                            + "expected \(valid ? "valid" : "invalid"), got \(outcome.violations.map(\.description))")
+                        failures.append(
+                            "\(file): \(group["description"]?.stringValue ?? "?") / \(test["description"]?.stringValue ?? "?"): "
+                                + "expected \(valid ? "valid" : "invalid"), got \(outcome.violations.map(\.description))"
+                        )
                     }
                 }
             }
