@@ -31,6 +31,7 @@ public struct SingleDocumentResolver: SchemaResolving {
     /// A resolver over `root`.
     public init(root: JSONValue) { self.root = root }
 
+    /// The value a `#…` pointer names in ``root``; `nil` for anything else (no other documents here).
     public func resolve(_ reference: String, from document: String) -> ResolvedSchema? {
         guard reference.hasPrefix("#"), let schema = JSONPointer.resolve(reference, in: root) else { return nil }
         return ResolvedSchema(document: document, pointer: reference, schema: schema)
