@@ -94,6 +94,20 @@ public enum StubFormat {
         case randomDataThenClose = "random-data-then-close"
         /// A chunked head, then bytes that are not a chunk, then a close.
         case malformedResponseChunk = "malformed-response-chunk"
+        /// HTTP/2: `RST_STREAM` (`INTERNAL_ERROR`) instead of the response.
+        case rstStream = "rst-stream"
+        /// HTTP/2: `RST_STREAM` (`REFUSED_STREAM`): not processed, safe to retry.
+        case rstStreamRefused = "rst-stream-refused"
+        /// HTTP/2: `RST_STREAM` (`CANCEL`).
+        case rstStreamCancel = "rst-stream-cancel"
+        /// HTTP/2: the `HEADERS`, then `RST_STREAM` (`INTERNAL_ERROR`) before the body.
+        case rstStreamAfterHeaders = "rst-stream-after-headers"
+        /// HTTP/2: `GOAWAY` (`NO_ERROR`) naming the previous stream last; in-flight streams finish.
+        case goaway
+        /// HTTP/2: `GOAWAY` (`INTERNAL_ERROR`), then the connection closes at once.
+        case goawayNow = "goaway-now"
+        /// The headers, then a body that never comes (a window never updated).
+        case flowControlStall = "flow-control-stall"
     }
 
     /// `rateLimit.algorithm`.
