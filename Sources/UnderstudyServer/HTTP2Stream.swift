@@ -155,7 +155,9 @@ final class HTTP2Stream: ReplyChannel {
         case .rstStreamCancel:
             _ = nghttp2_submit_rst_stream(handle, 0, id, UInt32(UNDERSTUDY_H2_CANCEL))
         case .rstStreamAfterHeaders:
+            // The HEADERS must be on their way first: nghttp2 sends a queued RST_STREAM ahead of them.
             submitHeadersOnly(HTTPServer.headFields(of: response), status: response.status)
+            session.flush()
             _ = nghttp2_submit_rst_stream(handle, 0, id, UInt32(UNDERSTUDY_H2_INTERNAL_ERROR))
         case .goaway:
             // The stream before this one is the last processed: this request is safe to retry.

@@ -16,8 +16,9 @@ public struct ServerConfiguration: Sendable {
     /// Seconds a connection may sit idle (or stall mid-request) before it is closed.
     public var idleTimeoutSeconds: Int
     /// The most HTTP/2 streams a client may have open at once on one connection (the
-    /// `SETTINGS_MAX_CONCURRENT_STREAMS` the server announces); more are refused with
-    /// `REFUSED_STREAM`.
+    /// `SETTINGS_MAX_CONCURRENT_STREAMS` the server announces). nghttp2 enforces it: a client
+    /// that opens more gets `RST_STREAM` `REFUSED_STREAM` before it has acknowledged the
+    /// SETTINGS, `GOAWAY` `PROTOCOL_ERROR` after.
     public var maxConcurrentStreams: Int
     /// Seconds a graceful stop waits for in-flight responses (delayed ones included).
     public var shutdownGraceSeconds: Double

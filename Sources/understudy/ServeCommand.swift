@@ -73,7 +73,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The most header fields in a request; more get 431.", valueName: "count"))
     var maxHeaderCount: Int = ServerConfiguration().maxHeaderCount
 
-    @Option(help: ArgumentHelp("The most HTTP/2 streams a client may have open at once on a connection; more are refused (REFUSED_STREAM).", valueName: "count"))
+    @Option(help: ArgumentHelp("The most HTTP/2 streams a client may have open at once on a connection (SETTINGS_MAX_CONCURRENT_STREAMS).", valueName: "count"))
     var maxConcurrentStreams: Int = ServerConfiguration().maxConcurrentStreams
 
     @Option(help: ArgumentHelp("Seconds a connection may stay idle, or stall mid-request, before it is closed.", valueName: "seconds"))
