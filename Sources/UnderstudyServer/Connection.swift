@@ -104,7 +104,8 @@ final class Connection {
 
     /// Hands the connection to an HTTP/2 session, which reads the preface and what follows it.
     private func startHTTP2(_ server: HTTPServer) {
-        guard let session = HTTP2Session(connection: self, maxConcurrentStreams: server.configuration.maxConcurrentStreams) else {
+        let streams = responder.maxConcurrentStreams ?? server.configuration.maxConcurrentStreams
+        guard let session = HTTP2Session(connection: self, maxConcurrentStreams: streams) else {
             close()
             return
         }

@@ -22,7 +22,13 @@ import h2.events
 import h2.settings
 import hyperframe.frame
 
-from Tests.BlackBox.blackbox import Daemon
+from Tests.BlackBox.blackbox import Daemon, request
+
+
+def request_json(port, method, path, value):
+    """A JSON request over HTTP/1.1: (status, decoded body, headers)."""
+    status, headers, body = request(port, method, path, json.dumps(value).encode(), {"Content-Type": "application/json"})
+    return status, json.loads(body), headers
 
 STUBS = {
     "stubs": [
@@ -80,17 +86,20 @@ class H2Client:
         self.sock = context.wrap_socket(raw, server_hostname="127.0.0.1") if context else raw
         self.conn = h2.connection.H2Connection(config=h2.config.H2Configuration(client_side=True, header_encoding="utf-8"))
         self.conn.initiate_connection()
-        self.flush()
         self.events = []
         self.closed = False
+        self.flush()
         self.pending = b""  # bytes of an incomplete frame
         self.terminated = False  # a GOAWAY arrived: h2 takes no more frames, so they are read here
         self.responses = {}  # stream id -> {"status", "headers", "body", "ended", "reset", "ended_at"}
 
     def flush(self):
         data = self.conn.data_to_send()
-        if data:
-            self.sock.sendall(data)
+        if data and not self.closed:
+            try:
+                self.sock.sendall(data)
+            except (ConnectionResetError, BrokenPipeError):
+                self.closed = True
 
     def request(self, path, method="GET", body=b""):
         stream = self.conn.get_next_available_stream_id()
@@ -424,6 +433,32 @@ class HTTP2LimitsTests(unittest.TestCase):
         # The two streams it took reached the engine (cut with the connection); the third never did.
         self.assertEqual(len(server.wait_requests("/wait", 2)), 2)
         self.assertEqual(server.daemon.get("/hello")[0], 200)  # and the daemon serves on
+
+    def test_a_session_announces_its_own_stream_limit_on_both_its_ports(self):
+        server = HTTP2Daemon(self.addCleanup)
+        status, body, _ = request_json(server.port, "POST", "/__admin/sessions",
+                                       {"tls": "valid", "maxConcurrentStreams": 3, "stubs": [STUBS["stubs"][0]]})
+        self.assertEqual(status, 201, body)
+        self.assertEqual(body["maxConcurrentStreams"], 3)
+        for port, context in ((body["port"], None), (body["httpsPort"], server.tls_context())):
+            client = H2Client(port, context)
+            self.addCleanup(client.close)
+            stream = client.request("/hello")
+            self.assertTrue(client.pump(client.done(stream)))
+            changed = client.of_type(h2.events.RemoteSettingsChanged)[0].changed_settings
+            self.assertEqual(changed[h2.settings.SettingCodes.MAX_CONCURRENT_STREAMS].new_value, 3)
+            self.assertEqual(client.responses[stream]["status"], 200)
+        # The main port keeps the daemon's default.
+        client = server.client()
+        self.addCleanup(client.close)
+        self.assertTrue(client.pump(lambda: client.of_type(h2.events.RemoteSettingsChanged)))
+        changed = client.of_type(h2.events.RemoteSettingsChanged)[0].changed_settings
+        self.assertEqual(changed[h2.settings.SettingCodes.MAX_CONCURRENT_STREAMS].new_value, 100)
+        for bad in (0, 10001, "3", 2.5):
+            status, answer, _ = request_json(server.port, "POST", "/__admin/sessions", {"maxConcurrentStreams": bad})
+            self.assertEqual(status, 400, answer)
+            self.assertIn("`maxConcurrentStreams` must be an integer from 1 to 10000", json.dumps(answer))
+        self.assertEqual(len(server.daemon.get_json("/__admin/sessions")["sessions"]), 1)  # the bad ones made none
 
     def test_cli_refuses_a_stream_limit_out_of_range(self):
         from Tests.BlackBox.blackbox import run_cli
