@@ -212,24 +212,6 @@ final class HTTP2Stream: ReplyChannel {
         }
     }
 
-    /// The response's fields as sent: lower-case names, no connection-specific fields, a `date`
-    /// unless it has one, and `content-length` when `length` is known.
-    private func fields(of response: HTTPResponse, length: Int?) -> [(name: [UInt8], value: [UInt8])] {
-        var fields: [(name: [UInt8], value: [UInt8])] = []
-        fields.reserveCapacity(response.headers.count + 2)
-        var hasDate = false
-        for field in response.headers where !Self.isDropped(field.name) {
-            if HTTPHeaders.namesMatch(field.name, "date") { hasDate = true }
-            fields.append((Array(field.name.lowercased().utf8), Array(field.value.utf8)))
-        }
-        if !hasDate, let server {
-            let date = server.dateHeader.withCurrentValue { String(cString: $0) }
-            fields.append((Array("date".utf8), Array(date.utf8)))
-        }
-        if let length { fields.append((Array("content-length".utf8), Array(String(length).utf8))) }
-        return fields
-    }
-
     /// Submits the HEADERS (with a data provider when `withBody`) and commits the journal entry
     /// from the fields submitted, before any of it is sent.
     private func submitHead(_ response: HTTPResponse, length: Int?, journal: JournalTicket?, journalBody: [UInt8],
@@ -239,8 +221,7 @@ final class HTTP2Stream: ReplyChannel {
             return
         }
         let status = min(max(response.status, 200), 999)
-        let sent = fields(of: response, length: length)
-        withNameValues(sent, status: status) { nameValues, raw in
+        withHead(response, status: status, length: length) { nameValues, raw in
             if let journal {
                 if let refusal {
                     journal.commit(.refused(status: status, rawHeaders: raw, body: journalBody, reason: refusal))
@@ -259,31 +240,69 @@ final class HTTP2Stream: ReplyChannel {
         guard let handle = session?.session else { return }
         var response = HTTPResponse(status: status)
         response.headers = headers
-        withNameValues(fields(of: response, length: nil), status: min(max(status, 200), 999)) { nameValues, _ in
+        withHead(response, status: min(max(status, 200), 999), length: nil) { nameValues, _ in
             _ = understudy_h2_submit_headers_only(handle, id, nameValues.baseAddress, nameValues.count)
         }
     }
 
-    /// nghttp2's name/value array (`:status` first) and the journal's raw fields over the same bytes.
-    private func withNameValues(_ fields: [(name: [UInt8], value: [UInt8])], status: Int,
-                                _ body: (UnsafeBufferPointer<nghttp2_nv>, UnsafeBufferPointer<RawHeaderField>) -> Void) {
-        var bytes: [UInt8] = Array(":status".utf8) + Array(String(status).utf8)
-        var offsets: [(Int, Int, Int, Int)] = [(0, 7, 7, bytes.count - 7)]
-        for field in fields {
-            let nameStart = bytes.count
-            bytes += field.name
-            let valueStart = bytes.count
-            bytes += field.value
-            offsets.append((nameStart, field.name.count, valueStart, field.value.count))
-        }
-        bytes.withUnsafeBufferPointer { storage in
-            let base = storage.baseAddress!
-            let nameValues = offsets.map { understudy_h2_nv(base + $0.0, $0.1, base + $0.2, $0.3) }
-            let raw = offsets.dropFirst().map {
-                RawHeaderField(name: UnsafeBufferPointer(start: base + $0.0, count: $0.1),
-                               value: UnsafeBufferPointer(start: base + $0.2, count: $0.3))
+    /// nghttp2's name/value array and the journal's raw fields over the same bytes: `:status`
+    /// first, then the response's fields as sent (lower-case names, no connection-specific field),
+    /// a `date` unless it has one, and `content-length` when `length` is known. One byte buffer
+    /// holds them all; the arrays of pointers into it live on the stack.
+    private func withHead(_ response: HTTPResponse, status: Int, length: Int?,
+                          _ body: (UnsafeBufferPointer<nghttp2_nv>, UnsafeBufferPointer<RawHeaderField>) -> Void) {
+        let headers = response.headers
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(96 + headers.count * 48)
+        bytes.append(contentsOf: ":status".utf8)
+        bytes.append(UInt8(truncatingIfNeeded: status / 100) &+ 0x30)
+        bytes.append(UInt8(truncatingIfNeeded: status / 10 % 10) &+ 0x30)
+        bytes.append(UInt8(truncatingIfNeeded: status % 10) &+ 0x30)
+        withUnsafeTemporaryAllocation(of: (Int, Int, Int, Int).self, capacity: headers.count + 3) { offsets in
+            offsets[0] = (0, 7, 7, 3)
+            var count = 1
+            var hasDate = false
+            for field in headers where !Self.isDropped(field.name) {
+                if field.name.utf8.count == 4 && HTTPHeaders.namesMatch(field.name, "date") { hasDate = true }
+                let nameStart = bytes.count
+                for byte in field.name.utf8 { bytes.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) }
+                let valueStart = bytes.count
+                bytes.append(contentsOf: field.value.utf8)
+                offsets[count] = (nameStart, valueStart - nameStart, valueStart, bytes.count - valueStart)
+                count += 1
             }
-            nameValues.withUnsafeBufferPointer { nv in raw.withUnsafeBufferPointer { body(nv, $0) } }
+            if !hasDate, let server {
+                let nameStart = bytes.count
+                bytes.append(contentsOf: "date".utf8)
+                server.dateHeader.withCurrentValue { value in
+                    bytes.append(contentsOf: UnsafeBufferPointer(start: UnsafeRawPointer(value).assumingMemoryBound(to: UInt8.self),
+                                                                 count: strlen(value)))
+                }
+                offsets[count] = (nameStart, 4, nameStart + 4, bytes.count - nameStart - 4)
+                count += 1
+            }
+            if let length {
+                let nameStart = bytes.count
+                bytes.append(contentsOf: "content-length".utf8)
+                bytes.append(contentsOf: String(length).utf8)
+                offsets[count] = (nameStart, 14, nameStart + 14, bytes.count - nameStart - 14)
+                count += 1
+            }
+            bytes.withUnsafeBufferPointer { storage in
+                let base = storage.baseAddress!
+                withUnsafeTemporaryAllocation(of: nghttp2_nv.self, capacity: count) { nameValues in
+                    withUnsafeTemporaryAllocation(of: RawHeaderField.self, capacity: count) { raw in
+                        for index in 0..<count {
+                            let (name, nameLength, value, valueLength) = offsets[index]
+                            nameValues.initializeElement(at: index, to: understudy_h2_nv(base + name, nameLength, base + value, valueLength))
+                            raw.initializeElement(at: index, to: RawHeaderField(name: UnsafeBufferPointer(start: base + name, count: nameLength),
+                                                                                value: UnsafeBufferPointer(start: base + value, count: valueLength)))
+                        }
+                        // The journal's fields leave out `:status` (it records the status on its own).
+                        body(UnsafeBufferPointer(rebasing: nameValues[..<count]), UnsafeBufferPointer(rebasing: raw[1..<count]))
+                    }
+                }
+            }
         }
     }
 
