@@ -44,21 +44,24 @@ final class HTTP2Session {
             if understudy_h2_is_request_headers(frame) != 0 { owner.beginStream(understudy_h2_frame_stream_id(frame)) }
             return 0
         }
-        nghttp2_session_callbacks_set_on_header_callback(callbacks) { _, frame, name, nameLength, value, valueLength, _, user in
+        nghttp2_session_callbacks_set_on_header_callback(callbacks) {
+            _, frame, name, nameLength, value, valueLength, _, user in
             guard let frame, let user, let name, let value else { return 0 }
             let owner = Unmanaged<HTTP2Session>.fromOpaque(user).takeUnretainedValue()
             guard let stream = owner.streams[understudy_h2_frame_stream_id(frame)] else { return 0 }
-            let accepted = stream.addHeader(UnsafeBufferPointer(start: name, count: nameLength),
-                                            UnsafeBufferPointer(start: value, count: valueLength),
-                                            limit: owner.connection.head.limits.maxFieldBytes)
+            let accepted = stream.addHeader(
+                UnsafeBufferPointer(start: name, count: nameLength),
+                UnsafeBufferPointer(start: value, count: valueLength),
+                limit: owner.connection.head.limits.maxFieldBytes)
             // Too many header bytes: nghttp2 resets this stream and carries on with the others.
             return accepted ? 0 : Int32(UNDERSTUDY_H2_ERR_TEMPORAL_CALLBACK_FAILURE)
         }
         nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks) { _, _, streamID, data, length, user in
             guard let user, let data else { return 0 }
             let owner = Unmanaged<HTTP2Session>.fromOpaque(user).takeUnretainedValue()
-            owner.streams[streamID]?.addBody(UnsafeBufferPointer(start: data, count: length),
-                                             limit: owner.connection.server?.configuration.maxBodyBytes ?? 0)
+            owner.streams[streamID]?.addBody(
+                UnsafeBufferPointer(start: data, count: length),
+                limit: owner.connection.server?.configuration.maxBodyBytes ?? 0)
             return 0
         }
         nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks) { _, frame, user in
@@ -76,7 +79,8 @@ final class HTTP2Session {
         let option = understudy_h2_new_option()
         defer { nghttp2_option_del(option) }
         var made: OpaquePointer?
-        guard nghttp2_session_server_new2(&made, callbacks, Unmanaged.passUnretained(self).toOpaque(), option) == 0 else {
+        guard nghttp2_session_server_new2(&made, callbacks, Unmanaged.passUnretained(self).toOpaque(), option) == 0
+        else {
             return nil
         }
         session = made
@@ -161,8 +165,9 @@ final class HTTP2Session {
         } else if let last = goawayLastStream, !streams.keys.contains(where: { $0 <= last }) {
             connection.closeAfterFlush()  // after a `goaway` fault, once the streams it let finish have
         } else if connection.server?.draining ?? true, streams.isEmpty {
-            _ = nghttp2_submit_goaway(session, 0, nghttp2_session_get_last_proc_stream_id(session),
-                                      UInt32(UNDERSTUDY_H2_NO_ERROR), nil, 0)
+            _ = nghttp2_submit_goaway(
+                session, 0, nghttp2_session_get_last_proc_stream_id(session),
+                UInt32(UNDERSTUDY_H2_NO_ERROR), nil, 0)
             goawayLastStream = 0
             flush()
         }
@@ -188,7 +193,9 @@ final class HTTP2Session {
     /// Sends what nghttp2 has queued, then `bytes` (not HTTP/2: the client's framing breaks), then closes.
     func writeRawThenClose(_ bytes: [UInt8]) {
         flush()
-        bytes.withUnsafeBytes { _ = evbuffer_add(bufferevent_get_output(connection.bufferevent), $0.baseAddress, $0.count) }
+        bytes.withUnsafeBytes {
+            _ = evbuffer_add(bufferevent_get_output(connection.bufferevent), $0.baseAddress, $0.count)
+        }
         connection.closeAfterFlush()
     }
 

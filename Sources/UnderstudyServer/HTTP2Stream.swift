@@ -113,17 +113,20 @@ final class HTTP2Stream: ReplyChannel {
             outgoing = response.body
             bodyEnded = true
         }
-        submitHead(response, length: carriesBody ? response.body.count : nil, journal: journal,
-                   journalBody: carriesBody ? response.body : [], refusal: refusal, withBody: hasBody)
+        submitHead(
+            response, length: carriesBody ? response.body.count : nil, journal: journal,
+            journalBody: carriesBody ? response.body : [], refusal: refusal, withBody: hasBody)
         holdsInFlight = true
         session?.flush()
     }
 
     func writeStreamHead(_ response: HTTPResponse, chunked: Bool, closeAfter: Bool, journal: JournalTicket?)
-        -> (chunked: Bool, closing: Bool) {
+        -> (chunked: Bool, closing: Bool)
+    {
         // DATA frames frame the pieces: a known length is still announced, an open-ended one is not.
-        submitHead(response, length: chunked ? nil : response.body.count, journal: journal, journalBody: [], refusal: nil,
-                   withBody: true)
+        submitHead(
+            response, length: chunked ? nil : response.body.count, journal: journal, journalBody: [], refusal: nil,
+            withBody: true)
         session?.flush()
         return (false, false)
     }
@@ -168,7 +171,8 @@ final class HTTP2Stream: ReplyChannel {
             return
         case .flowControlStall:
             stalled = true
-            submitHead(response, length: response.body.count, journal: nil, journalBody: [], refusal: nil, withBody: true)
+            submitHead(
+                response, length: response.body.count, journal: nil, journalBody: [], refusal: nil, withBody: true)
         // The HTTP/1.1 faults break the whole connection, as a network failure would every stream on it.
         case .connectionReset:
             let fd = bufferevent_getfd(session.connection.bufferevent)
@@ -214,8 +218,10 @@ final class HTTP2Stream: ReplyChannel {
 
     /// Submits the HEADERS (with a data provider when `withBody`) and commits the journal entry
     /// from the fields submitted, before any of it is sent.
-    private func submitHead(_ response: HTTPResponse, length: Int?, journal: JournalTicket?, journalBody: [UInt8],
-                            refusal: String?, withBody: Bool) {
+    private func submitHead(
+        _ response: HTTPResponse, length: Int?, journal: JournalTicket?, journalBody: [UInt8],
+        refusal: String?, withBody: Bool
+    ) {
         guard let session, let handle = session.session, !closed else {
             journal?.commit(.clientGone)
             return
@@ -230,8 +236,9 @@ final class HTTP2Stream: ReplyChannel {
                 }
             }
             let context = Unmanaged.passUnretained(session).toOpaque()
-            _ = understudy_h2_submit_response(handle, id, nameValues.baseAddress, nameValues.count, context,
-                                              withBody ? Self.readBody : nil)
+            _ = understudy_h2_submit_response(
+                handle, id, nameValues.baseAddress, nameValues.count, context,
+                withBody ? Self.readBody : nil)
         }
     }
 
@@ -249,8 +256,10 @@ final class HTTP2Stream: ReplyChannel {
     /// first, then the response's fields as sent (lower-case names, no connection-specific field),
     /// a `date` unless it has one, and `content-length` when `length` is known. One byte buffer
     /// holds them all; the arrays of pointers into it live on the stack.
-    private func withHead(_ response: HTTPResponse, status: Int, length: Int?,
-                          _ body: (UnsafeBufferPointer<nghttp2_nv>, UnsafeBufferPointer<RawHeaderField>) -> Void) {
+    private func withHead(
+        _ response: HTTPResponse, status: Int, length: Int?,
+        _ body: (UnsafeBufferPointer<nghttp2_nv>, UnsafeBufferPointer<RawHeaderField>) -> Void
+    ) {
         let headers = response.headers
         var bytes: [UInt8] = []
         bytes.reserveCapacity(96 + headers.count * 48)
@@ -275,8 +284,10 @@ final class HTTP2Stream: ReplyChannel {
                 let nameStart = bytes.count
                 bytes.append(contentsOf: "date".utf8)
                 server.dateHeader.withCurrentValue { value in
-                    bytes.append(contentsOf: UnsafeBufferPointer(start: UnsafeRawPointer(value).assumingMemoryBound(to: UInt8.self),
-                                                                 count: strlen(value)))
+                    bytes.append(
+                        contentsOf: UnsafeBufferPointer(
+                            start: UnsafeRawPointer(value).assumingMemoryBound(to: UInt8.self),
+                            count: strlen(value)))
                 }
                 offsets[count] = (nameStart, 4, nameStart + 4, bytes.count - nameStart - 4)
                 count += 1
@@ -294,12 +305,18 @@ final class HTTP2Stream: ReplyChannel {
                     withUnsafeTemporaryAllocation(of: RawHeaderField.self, capacity: count) { raw in
                         for index in 0..<count {
                             let (name, nameLength, value, valueLength) = offsets[index]
-                            nameValues.initializeElement(at: index, to: understudy_h2_nv(base + name, nameLength, base + value, valueLength))
-                            raw.initializeElement(at: index, to: RawHeaderField(name: UnsafeBufferPointer(start: base + name, count: nameLength),
-                                                                                value: UnsafeBufferPointer(start: base + value, count: valueLength)))
+                            nameValues.initializeElement(
+                                at: index, to: understudy_h2_nv(base + name, nameLength, base + value, valueLength))
+                            raw.initializeElement(
+                                at: index,
+                                to: RawHeaderField(
+                                    name: UnsafeBufferPointer(start: base + name, count: nameLength),
+                                    value: UnsafeBufferPointer(start: base + value, count: valueLength)))
                         }
                         // The journal's fields leave out `:status` (it records the status on its own).
-                        body(UnsafeBufferPointer(rebasing: nameValues[..<count]), UnsafeBufferPointer(rebasing: raw[1..<count]))
+                        body(
+                            UnsafeBufferPointer(rebasing: nameValues[..<count]),
+                            UnsafeBufferPointer(rebasing: raw[1..<count]))
                     }
                 }
             }
@@ -324,7 +341,8 @@ final class HTTP2Stream: ReplyChannel {
         return stream.read(into: buffer, length: length, flags: flags)
     }
 
-    private func read(into buffer: UnsafeMutablePointer<UInt8>, length: Int, flags: UnsafeMutablePointer<UInt32>) -> Int {
+    private func read(into buffer: UnsafeMutablePointer<UInt8>, length: Int, flags: UnsafeMutablePointer<UInt32>) -> Int
+    {
         if stalled {
             deferred = true
             return Int(UNDERSTUDY_H2_ERR_DEFERRED)

@@ -32,6 +32,7 @@ public protocol HTTPResponder: AnyObject {
 }
 
 extension HTTPResponder {
+    /// No stream cap of its own: the daemon's applies.
     public var maxConcurrentStreams: Int? { nil }
 
     public func answerAwaitingDelivery(_ request: HTTPRequest) -> (answer: HTTPAnswer, journal: JournalTicket?) {
