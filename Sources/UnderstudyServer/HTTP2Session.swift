@@ -160,6 +160,12 @@ final class HTTP2Session {
             guard count > 0, let data else { break }
             evbuffer_add(output, data, count)
         }
+        if evbuffer_get_length(output) == 0, connection.queued > 0 {
+            // Streams that ended with nothing left to send (reset by the client): no flush will come.
+            let count = connection.queued
+            connection.queued = 0
+            connection.server?.finishRequest(count: count)
+        }
         if nghttp2_session_want_read(session) == 0 && nghttp2_session_want_write(session) == 0 {
             connection.closeAfterFlush()
         } else if let last = goawayLastStream, !streams.keys.contains(where: { $0 <= last }) {
@@ -214,6 +220,19 @@ final class HTTP2Session {
     /// Answers every pending long poll with what it has (the server is stopping).
     func expireDeferredReplies() {
         for stream in Array(streams.values) { stream.current?.deferral?.expire() }
+    }
+
+    /// The server stops with answers still waiting (the grace period ran out): they are never sent,
+    /// journaled as `shutdown` like HTTP/1.1's.
+    func shutDownPendingStreams() {
+        guard let server = connection.server else { return }
+        for stream in streams.values {
+            guard let pending = stream.current, !pending.sent else { continue }
+            pending.sent = true
+            pending.journal?.commit(.shutdown)
+            server.log(pending, status: nil, fault: nil, outcome: .shutdown)
+            stream.current?.deferral?.cancel()
+        }
     }
 
     /// The connection is closing: every open stream ends (journaled as gone if unanswered) and

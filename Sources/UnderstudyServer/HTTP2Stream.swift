@@ -386,11 +386,19 @@ final class HTTP2Stream: ReplyChannel {
             pending.timer = nil
             pending.stream?.stop()
             pending.deferral?.cancel()
-            server?.finishRequest(count: 1)
+            // A reply written from inside its send (nghttp2 can close the stream before `answered`)
+            // is counted once, below.
+            if !holdsInFlight { server?.finishRequest(count: 1) }
         }
         if holdsInFlight {
             holdsInFlight = false
-            server?.finishRequest(count: 1)
+            // nghttp2 closes a stream as its last frame is queued, before the bytes leave: like an
+            // HTTP/1.1 reply, it counts as in flight (for a graceful stop) until the output is flushed.
+            if let connection = session?.connection, !connection.closed {
+                connection.queued += 1
+            } else {
+                server?.finishRequest(count: 1)
+            }
         }
     }
 }

@@ -8,6 +8,7 @@ driven over a plain or TLS socket (frame types and error codes).
 import json
 import pathlib
 import shutil
+import signal
 import socket
 import ssl
 import subprocess
@@ -250,6 +251,11 @@ class HTTP2ClientsTests(unittest.TestCase):
         self.assertNotIn("streamId", entries[1])
         self.assertEqual(entries[0]["headers"]["host"], [f"127.0.0.1:{self.server.port}"])  # from :authority
         self.assertEqual(entries[0]["response"]["status"], 200)
+        # HAR export carries the protocol as httpVersion.
+        har = self.server.daemon.get_json("/__admin/requests.har?path=/hello")
+        versions = [(e["request"]["httpVersion"], e["response"]["httpVersion"]) for e in har["log"]["entries"]]
+        self.assertIn(("HTTP/2", "HTTP/2"), versions)
+        self.assertIn(("HTTP/1.1", "HTTP/1.1"), versions)
 
     def test_alpn_picks_h2_on_https_and_http11_for_a_client_offering_only_that(self):
         code, out, err = curl("--cacert", str(self.server.ca), "--http2", "-w", "|%{http_version}", f"{self.server.url}/hello")
@@ -404,6 +410,18 @@ class HTTP2StreamsTests(unittest.TestCase):
         self.assertEqual((client.responses[stalled]["body"], client.responses[stalled]["ended"]), (b"", False))
         entry = [e for e in self.server.requests() if e["path"] == "/stall"][0]
         self.assertEqual((entry["fault"], entry["status"]), ("flow-control-stall", 200))
+
+    def test_sigterm_lets_a_delayed_stream_finish_then_the_daemon_exits(self):
+        client = self.client()
+        waiting = client.request("/wait")
+        # A PING after the request: its ACK proves the server has read the HEADERS before it.
+        client.conn.ping(b"in-order")
+        client.flush()
+        self.assertTrue(client.pump(lambda: client.of_type(h2.events.PingAckReceived)))
+        self.server.daemon.process.send_signal(signal.SIGTERM)
+        self.assertTrue(client.pump(client.done(waiting)))
+        self.assertEqual((client.responses[waiting]["status"], client.responses[waiting]["body"]), (200, b"w"))
+        self.assertEqual(self.server.daemon.process.wait(15), 0)
 
     def test_connection_reset_over_http2_resets_the_whole_connection(self):
         client = self.client()
