@@ -105,6 +105,12 @@ final class HTTP2Session {
     /// New bytes are in the input buffer: feed them to nghttp2, then send what it queued.
     func readable() {
         guard let session, !connection.closed else { return }
+        if evbuffer_get_length(bufferevent_get_output(connection.bufferevent)) > Connection.backlogLimit {
+            // A client that sends requests but does not read the answers: stop reading (so nghttp2
+            // queues no more of them) until the output drains.
+            connection.pauseReading()
+            return
+        }
         let input = bufferevent_get_input(connection.bufferevent)
         while true {
             let length = evbuffer_get_contiguous_space(input)
@@ -182,6 +188,10 @@ final class HTTP2Session {
     /// The output buffer has drained: send more.
     func flushed() {
         flush()
+        if connection.readPaused && !connection.closed {
+            connection.resumeReading()
+            readable()
+        }
     }
 
     // MARK: - Faults on the connection
