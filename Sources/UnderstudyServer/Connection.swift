@@ -147,7 +147,8 @@ final class Connection {
         guard let server, !closed else { return }
         if let http2 {
             if closeWhenFlushed {
-                evbuffer_drain(bufferevent_get_input(bufferevent), evbuffer_get_length(bufferevent_get_input(bufferevent)))
+                let input = bufferevent_get_input(bufferevent)
+                evbuffer_drain(input, evbuffer_get_length(input))
             } else {
                 http2.readable()
             }

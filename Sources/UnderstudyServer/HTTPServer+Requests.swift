@@ -37,8 +37,9 @@ extension HTTPServer {
             channel.writeReply(response, journal: journal, closeAfter: false, refusal: nil)
             return
         }
-        let pending = PendingReply(response: response, journal: journal, channel: channel, method: channel.requestMethod,
-                                   target: channel.requestTarget, receivedAt: receivedAt, closeAfter: false)
+        let pending = PendingReply(response: response, journal: journal, channel: channel,
+                                   method: channel.requestMethod, target: channel.requestTarget,
+                                   receivedAt: receivedAt, closeAfter: false)
         channel.current = pending
         if response.delayMs > 0 || response.fault != nil {
             schedule(pending, afterMilliseconds: response.delayMs)

@@ -38,7 +38,8 @@ extension HTTPServer {
 
     /// Writes every piece that is due, then waits on a timer for the next, or ends the reply.
     func writeDuePieces(of pending: PendingReply) {
-        guard let stream = pending.stream, let channel = pending.channel, channel.current === pending, !channel.closed else { return }
+        guard let stream = pending.stream, let channel = pending.channel, channel.current === pending,
+              !channel.closed else { return }
         let now = clock.nanoseconds()
         while stream.next < stream.pieces.count, stream.dueAt(stream.next) <= now {
             let bytes = stream.pieces[stream.next].bytes

@@ -159,7 +159,9 @@ public final class SessionRegistry {
             JSONMember("port", .int(session.listener?.port ?? 0)),
             JSONMember("created", .string(session.created)),
         ]
-        if let streams = session.maxConcurrentStreams { members.append(JSONMember("maxConcurrentStreams", .int(streams))) }
+        if let streams = session.maxConcurrentStreams {
+            members.append(JSONMember("maxConcurrentStreams", .int(streams)))
+        }
         if let secure = session.secureListener {
             members.append(JSONMember("httpsUrl", .string(secure.url)))
             members.append(JSONMember("httpsPort", .int(secure.port)))

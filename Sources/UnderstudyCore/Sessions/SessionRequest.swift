@@ -55,7 +55,8 @@ struct SessionRequest {
                 request.tls = mode
             }
             if member.key == "maxConcurrentStreams" {
-                guard case .number(let text) = member.value.value, let count = Int(text), (1...10_000).contains(count) else {
+                guard case .number(let text) = member.value.value, let count = Int(text),
+                      (1...10_000).contains(count) else {
                     let found = if case .number(let text) = member.value.value { text } else { member.value.kindName }
                     return fail("`maxConcurrentStreams` must be an integer from 1 to 10000, found \(found)")
                 }
