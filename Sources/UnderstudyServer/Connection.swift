@@ -85,6 +85,11 @@ final class Connection {
     @exclusivity(unchecked) var deadlineTimerPending = false
     /// Ends a lingering close.
     var lingerTimer: EventHandle?
+    /// Set once the first bytes have shown which protocol the client speaks.
+    @exclusivity(unchecked) var protocolKnown = false
+    /// The HTTP/2 codec, once the client sent HTTP/2's preface (h2c with prior knowledge, or h2
+    /// after ALPN): from then on it reads and writes the bufferevent.
+    var http2: HTTP2Session?
 
     /// Input or output beyond which reading pauses until the connection catches up.
     static let backlogLimit = 1 << 20
@@ -95,6 +100,17 @@ final class Connection {
         self.secure = secure
         self.port = port
         self.head = RequestHeadParser(limits: limits)
+    }
+
+    /// Hands the connection to an HTTP/2 session, which reads the preface and what follows it.
+    private func startHTTP2(_ server: HTTPServer) {
+        let streams = responder.maxConcurrentStreams ?? server.configuration.maxConcurrentStreams
+        guard let session = HTTP2Session(connection: self, maxConcurrentStreams: streams) else {
+            close()
+            return
+        }
+        http2 = session
+        session.readable()
     }
 
     /// Whether a request is being answered.
@@ -129,7 +145,25 @@ final class Connection {
     /// New bytes are in the input buffer.
     func readable() {
         guard let server, !closed else { return }
+        if let http2 {
+            if closeWhenFlushed {
+                let input = bufferevent_get_input(bufferevent)
+                evbuffer_drain(input, evbuffer_get_length(input))
+            } else {
+                http2.readable()
+            }
+            return
+        }
         let input = bufferevent_get_input(bufferevent)
+        if !protocolKnown {
+            // HTTP/1.1 unless the first bytes are HTTP/2's preface; a prefix of it waits for more.
+            guard let isHTTP2 = HTTP2Session.startsWithPreface(input) else { return }
+            protocolKnown = true
+            if isHTTP2 {
+                startHTTP2(server)
+                return
+            }
+        }
         if case .lingering = phase {
             evbuffer_drain(input, evbuffer_get_length(input))
             return
@@ -361,6 +395,10 @@ final class Connection {
             finishClosing()
             return
         }
+        if let http2 {
+            http2.flushed()
+            return
+        }
         if readPaused && !answering {
             resumeReading()
             process()
@@ -392,6 +430,10 @@ final class Connection {
         guard !closed else { return }
         // A TLS handshake has completed: nothing to do, requests follow as bytes.
         if events & Int16(BEV_EVENT_CONNECTED) != 0 { return }
+        if let http2 {
+            http2.event(events)
+            return
+        }
         if events & Int16(BEV_EVENT_TIMEOUT) != 0 {
             if events & Int16(BEV_EVENT_READING) != 0 && answering {
                 // Idle while its answer waits (a long poll, a delay, a paced body): not the client's fault.
@@ -475,6 +517,7 @@ final class Connection {
             server?.finishRequest(count: queued)  // replies cut off mid-write
             queued = 0
         }
+        http2?.teardown()
         bufferevent_setcb(bufferevent, nil, nil, nil, nil)
         if !reset { _ = shutdown(bufferevent_getfd(bufferevent), Int32(SHUT_WR)) }
         bufferevent_free(bufferevent)  // closes the socket (BEV_OPT_CLOSE_ON_FREE)
