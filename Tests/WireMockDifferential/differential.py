@@ -45,16 +45,18 @@ def free_port():
 
 
 class WireMockProcess:
-    """`java -jar wiremock-standalone.jar --root-dir ROOT` on a free loopback port."""
+    """`java -jar wiremock-standalone.jar --root-dir ROOT [EXTRA_ARGS]` on a free loopback port (the
+    real-world corpus passes `--global-response-templating` for the projects that run WireMock so)."""
 
-    def __init__(self, root, timeout=60.0):
+    def __init__(self, root, timeout=60.0, extra_args=()):
         jar = wiremock_jar()
         if jar is None or shutil.which("java") is None:
             raise RuntimeError("WireMock needs `java` (Debian: default-jre-headless) and `pip install wiremock`")
         self.port = free_port()
         self.log = tempfile.TemporaryFile()
         self.process = subprocess.Popen(["java", "-jar", jar, "--port", str(self.port), "--bind-address", "127.0.0.1",
-                                         "--root-dir", str(root), "--disable-banner", "--no-request-journal"],
+                                         "--root-dir", str(root), "--disable-banner", "--no-request-journal",
+                                         *extra_args],
                                         stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -89,7 +91,10 @@ def send(port, request, timeout=10.0):
     body = request.get("body", "").encode() if "bodyBase64" not in request else base64.b64decode(request["bodyBase64"])
     # Faults are sent as keep-alive clients send them (the server closes anyway); the rest with
     # `Connection: close`, so reading to the end of the connection reads one whole response.
-    head = f"{request['method']} {request['target']} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+    head = f"{request['method']} {request['target']} HTTP/1.1\r\n"
+    # A script may name the Host (WireMock's `host` matcher); otherwise it is the server's address.
+    if not any(name.lower() == "host" for name in request.get("headers", {})):
+        head += f"Host: 127.0.0.1:{port}\r\n"
     if not request.get("keepAlive"):
         head += "Connection: close\r\n"
     for name, value in request.get("headers", {}).items():
