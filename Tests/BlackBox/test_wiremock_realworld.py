@@ -49,11 +49,14 @@ class WireMockRealWorldTests(unittest.TestCase):
                 self.assertTrue(self.results[name]["loads"], f"{name} no longer loads: {self.results[name]['loadError']}")
 
     def test_agreement_does_not_fall_below_the_floor(self):
+        # Requests two equal mappings accept are left out: WireMock's pick among them follows the file
+        # system's listing order, which differs between machines (realworld.order_dependent).
         for name, floor in self.floors.items():
             result = self.results[name]
             self.assertEqual(result["requests"], floor["requests"], f"{name}: the script changed; rewrite the floors")
-            self.assertGreaterEqual(result["agree"], floor["agree"],
-                                    f"{name}: {result['agree']}/{result['requests']} agree, floor {floor['agree']}\n"
+            self.assertGreaterEqual(result["orderIndependentAgree"], floor["orderIndependentAgree"],
+                                    f"{name}: {result['orderIndependentAgree']} order-independent requests agree, "
+                                    f"floor {floor['orderIndependentAgree']}\n"
                                     + "\n".join(f"  {d['request']}: {'; '.join(d['differences'])}" for d in result["differences"]))
 
 
