@@ -456,9 +456,9 @@ def write_results(results, elapsed):
            "every class among their errors: " + (_counts(refused_roots) if refused_roots else "none") + ".",
            ""]
     for rank, (gap, n) in enumerate(sorted(combined.items(), key=lambda kv: -kv[1]), 1):
-        out.append(f"{rank}. **Gap {gap}: {CLASSES.get(gap, '?')}**: {n} requests "
+        out.append(f"{rank}. **Gap {gap}: {CLASSES.get(gap, '?')}**: {n} request{'s' if n != 1 else ''} "
                    f"({refusals.get(gap, 0)} lost to refusals, {gaps.get(gap, 0)} disagreeing on loadable mappings)")
-    out += ["", "Gap 10 is measured apart (ids above); the classes 12 and 13 are new with this corpus.",
+    out += ["", "Gap 10 is measured apart (ids above); classes 12 to 16 are new with this corpus.",
             "", "## Every disagreement on loadable mappings", ""]
     for r in results:
         for d in r["differences"]:
