@@ -321,7 +321,7 @@ def run_root(binary, entry):
                     result["refusals"][lost] = result["refusals"].get(lost, 0) + 1
                     continue
                 actual = answers[script_index][request_index]
-                kind, differences = differential.compare(request, expected, actual, by_id_or_none(by_id))
+                kind, differences = differential.compare(request, expected, actual, MappingsById(by_id))
                 result["loadableRequests"] += 1
                 dependent = order_dependent(request, source)
                 result["orderDependent"] += dependent
@@ -344,7 +344,7 @@ def run_root(binary, entry):
     return results
 
 
-class by_id_or_none(dict):
+class MappingsById(dict):
     """The mapping lookup `compare` needs: WireMock's mapping for a Matched-Stub-Id (an id it made up
     for a mapping without one is still listed by its admin API)."""
 
