@@ -11,6 +11,7 @@ It also writes each root's PROVENANCE.md from `roots.json`.
 Regenerate after changing a root or this file (the scripts are committed so that runs are reproducible):
 `python3 -m Tests.WireMockRealWorld.make_scripts` from the repository root.
 """
+import base64
 import json
 import pathlib
 import re
@@ -243,7 +244,6 @@ def matching_request(mapping):
         headers["Cookie"] = "; ".join(cookies)
     credentials = request.get("basicAuthCredentials") or request.get("basicAuth")
     if isinstance(credentials, dict):
-        import base64
         token = base64.b64encode(f"{credentials.get('username', '')}:{credentials.get('password', '')}".encode()).decode()
         headers["Authorization"] = "Basic " + token
     built = {"method": "GET" if method in ("ANY", None) else method, "target": target, "headers": headers}
