@@ -151,28 +151,57 @@ def _json_text(value):
     return text
 
 
-def _json_path_body(expression):
-    """A JSON document in which the (simple) JSONPath expression finds something: `$.a.b`,
-    `$.a[?(@.b =~ /re/)]`, `$.a[?(@.b == 'v')]`."""
-    match = re.fullmatch(r"\$((?:\.[\w-]+)*)(?:\[\?\(@\.([\w-]+)\s*(=~|==)\s*(.+)\)\])?", expression.strip())
-    if not match:
+_STEP = re.compile(r"\.([\w-]+)|\[(\d+)\]|\[\*\]|\[\?\(@\.([\w-]+)\s*(=~|==)\s*(.+?)\)\]")
+
+
+def _json_path_body(expression, leaf="x"):
+    """A JSON document in which the (simple) JSONPath expression finds `leaf`: steps `.key`, `[n]`, `[*]`
+    and the filters `[?(@.k == 'v')]` and `[?(@.k =~ /re/)]`; None for anything else."""
+    expression = expression.strip()
+    if not expression.startswith("$"):
         return None
-    keys = [k for k in match.group(1).split(".") if k]
-    if match.group(2):
-        operator, operand = match.group(3), match.group(4).strip()
-        if operator == "=~":
-            regex = re.fullmatch(r"/(.*)/i?", operand)
-            leaf = sample(regex.group(1)) if regex else None
-        else:
-            leaf = operand.strip("'\"")
-        if leaf is None:
+    steps, position = [], 1
+    while position < len(expression):
+        match = _STEP.match(expression, position)
+        if not match:
             return None
-        value = {match.group(2): leaf}
-    else:
-        value = "x"
-    for key in reversed(keys):
-        value = {key: value}
+        steps.append(match)
+        position = match.end()
+    value = leaf
+    for step in reversed(steps):
+        key, index, field, operator, operand = step.groups()
+        if key is not None:
+            value = {key: value}
+        elif index is not None:
+            value = [{} for _ in range(int(index))] + [value]
+        elif field is None:
+            value = [value]
+        else:
+            if operator == "=~":
+                regex = re.fullmatch(r"/(.*)/i?", operand.strip())
+                wanted = sample(regex.group(1)) if regex else None
+            else:
+                wanted = operand.strip().strip("'\"")
+            if wanted is None:
+                return None
+            # An object, as the real clients of this corpus send (Jayway applies a filter to an object
+            # as to a one-element list); the sub-matcher's value rides along in another field.
+            if isinstance(value, dict):
+                value = dict(value, **{field: wanted})
+            else:
+                value = {field: wanted} if value == "x" and leaf == "x" else {field: wanted, "text": value}
     return json.dumps(value)
+
+
+def _merge(left, right):
+    """Two documents made for two JSONPath expressions, as one that both find their values in."""
+    if isinstance(left, dict) and isinstance(right, dict):
+        return {**left, **{k: _merge(left[k], v) if k in left else v for k, v in right.items()}}
+    if isinstance(left, list) and isinstance(right, list):
+        longer, shorter = (left, right) if len(left) >= len(right) else (right, left)
+        return [_merge(longer[i], shorter[i]) if i < len(shorter) and shorter[i] != {} else longer[i]
+                for i in range(len(longer))]
+    return right
 
 
 def body_for(patterns):
@@ -188,8 +217,12 @@ def body_for(patterns):
     for pattern in patterns:
         if "matchesJsonPath" in pattern:
             expression = pattern["matchesJsonPath"]
+            # The value the path must find: a sub-matcher's (nested, or beside the expression as some
+            # real mappings write it), else anything.
+            inner = expression if isinstance(expression, dict) else pattern
+            leaf = next((str(inner[k]) for k in ("equalTo", "contains") if k in inner), "x")
             expression = expression.get("expression") if isinstance(expression, dict) else expression
-            made = _json_path_body(expression or "")
+            made = _json_path_body(expression or "", leaf)
             if made is None:
                 return None, None
             bodies.append(json.loads(made))
@@ -198,9 +231,9 @@ def body_for(patterns):
         elif "matches" in pattern:
             return sample(str(pattern["matches"])), None
     if bodies:
-        merged = {}
-        for body in bodies:
-            merged.update(body)
+        merged = bodies[0]
+        for body in bodies[1:]:
+            merged = _merge(merged, body)
         return json.dumps(merged), "application/json"
     return None, None
 
