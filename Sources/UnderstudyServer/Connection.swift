@@ -304,10 +304,12 @@ final class Connection {
         }
     }
 
-    /// The request being refused, as far as it was read; nil when not even its request line was.
-    func takeRefusedRequest() -> HTTPRequest? {
+    /// The request being refused, as far as it was read. When not even its request line was
+    /// (bytes that are no request at all), its method and path are empty: the refusal is answered,
+    /// so it is journaled all the same (every answered request is in the journal exactly once).
+    func takeRefusedRequest() -> HTTPRequest {
         defer { arriving = nil }
-        guard var request = arriving else { return nil }
+        var request = arriving ?? HTTPRequest(method: "", path: "")
         if secure { request.isSecure = true }
         return request
     }
