@@ -130,6 +130,8 @@ package struct JSONParser {
             index += 1
             return JSONNode(kind: .object(members), position: start)
         }
+        // Stub objects mostly have 2-4 members: one allocation instead of growing 1 → 2 → 4.
+        members.reserveCapacity(4)
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {

@@ -13,10 +13,15 @@ struct ObjectMembers {
 
     init() {}
 
+    init(capacity: Int) {
+        entries.reserveCapacity(capacity)
+    }
+
     /// The member with this key, or nil; setting replaces it or appends it.
     subscript(key: String) -> JSONNode.Member? {
         get {
-            for entry in entries where Self.sameKey(entry.key, key) { return entry.member }
+            // By index: iterating by value would retain and release every entry passed over.
+            for index in entries.indices where Self.sameKey(entries[index].key, key) { return entries[index].member }
             return nil
         }
         set {

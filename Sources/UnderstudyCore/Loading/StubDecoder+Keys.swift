@@ -17,7 +17,7 @@ extension StubDecoder {
     mutating func members(of node: JSONNode, _ path: JSONPath, known: [String], required: [RequiredKey] = [])
         -> ObjectMembers {
         guard let members = node.members else { return ObjectMembers() }
-        var seen = ObjectMembers()
+        var seen = ObjectMembers(capacity: members.count)
         var unknown: [JSONNode.Member] = []
         for member in members {
             if !known.contains(where: { ObjectMembers.sameKey($0, member.key) }) {
