@@ -7,32 +7,44 @@ import UnderstudyJSON
 /// some 59 lookups and inserts a stub, a quarter of the instructions of loading 10 000 stubs
 /// (callgrind, `scripts/bench --startup-callgrind`).
 struct ObjectMembers {
-    /// Keys as stored, which may differ from the member's own (the WireMock adapter files
-    /// `jsonBody` under `json`).
-    private var entries: [(key: String, member: JSONNode.Member)] = []
+    /// The keys as stored, which may differ from a member's own: the WireMock adapter files
+    /// `jsonBody` under `json`. Two arrays, not one of `(key, member)` tuples: an array of tuples is
+    /// copied through the runtime's generic tuple witnesses, which cost more than the hashing saved.
+    private var keys: [String] = []
+    private var members: [JSONNode.Member] = []
 
     init() {}
 
     init(capacity: Int) {
-        entries.reserveCapacity(capacity)
+        keys.reserveCapacity(capacity)
+        members.reserveCapacity(capacity)
     }
 
     /// The member with this key, or nil; setting replaces it or appends it.
     subscript(key: String) -> JSONNode.Member? {
         get {
-            // By index: iterating by value would retain and release every entry passed over.
-            for index in entries.indices where Self.sameKey(entries[index].key, key) { return entries[index].member }
-            return nil
+            guard let index = index(of: key) else { return nil }
+            return members[index]
         }
         set {
-            let index = entries.firstIndex { Self.sameKey($0.key, key) }
-            switch (index, newValue) {
-            case (let index?, let member?): entries[index].member = member
-            case (let index?, nil): entries.remove(at: index)
-            case (nil, let member?): entries.append((key, member))
-            case (nil, nil): break
+            switch (index(of: key), newValue) {
+            case (let index?, let member?):
+                members[index] = member
+            case (let index?, nil):
+                keys.remove(at: index)
+                members.remove(at: index)
+            case (nil, let member?):
+                keys.append(key)
+                members.append(member)
+            case (nil, nil):
+                break
             }
         }
+    }
+
+    private func index(of key: String) -> Int? {
+        for index in keys.indices where Self.sameKey(keys[index], key) { return index }
+        return nil
     }
 
     /// `a == b`, comparing lengths first: keys compared against a list of known ones mostly differ,
@@ -42,10 +54,10 @@ struct ObjectMembers {
         a.utf8.count == b.utf8.count && a == b
     }
 
-    var count: Int { entries.count }
-    var isEmpty: Bool { entries.isEmpty }
+    var count: Int { keys.count }
+    var isEmpty: Bool { keys.isEmpty }
     /// The first member kept, with its key (the only one when `count` is 1).
     var first: (key: String, value: JSONNode.Member)? {
-        entries.first.map { ($0.key, $0.member) }
+        keys.isEmpty ? nil : (keys[0], members[0])
     }
 }
