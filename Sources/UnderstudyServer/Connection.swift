@@ -276,8 +276,7 @@ final class Connection {
     /// none (`.success(nil)` when a body must be read first).
     private func beginRequest(_ base: UnsafePointer<UInt8>, end: Int) -> Result<HTTPRequest?, HTTPRefusal> {
         let method = RequestHeadParser.text(base, from: head.start, to: head.methodEnd)
-        guard let target = String(validating: UnsafeBufferPointer(start: base + head.targetStart, count: head.targetEnd - head.targetStart),
-                                   as: UTF8.self) else {
+        guard let target = Self.utf8Text(UnsafeBufferPointer(start: base + head.targetStart, count: head.targetEnd - head.targetStart)) else {
             exchange = Exchange(method: method, target: "", isHead: false, keepAlive: false, minorVersion: head.minorVersion)
             return .failure(.badRequest("the request target is not UTF-8 (RFC 3986 §2)"))
         }
@@ -309,6 +308,16 @@ final class Connection {
         return .success(nil)
     }
 
+    /// The bytes as a string, nil when they are not UTF-8. An ASCII target (nearly all) skips
+    /// `String(validating:)`, which is generic over the encoding: ~1 500 instructions a request with
+    /// its metadata lookups, 8 % of a keep-alive request (callgrind).
+    static func utf8Text(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        var high: UInt8 = 0
+        for byte in bytes { high |= byte }
+        if high < 0x80 { return String(decoding: bytes, as: UTF8.self) }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
     /// The arriving request with its body.
     private func completeRequest() -> Arrival {
         var request = arriving ?? HTTPRequest(method: exchange.method, target: exchange.target)
@@ -338,10 +347,12 @@ final class Connection {
         }
     }
 
-    /// The request being refused, as far as it was read; nil when not even its request line was.
-    func takeRefusedRequest() -> HTTPRequest? {
+    /// The request being refused, as far as it was read. When not even its request line was
+    /// (bytes that are no request at all), its method and path are empty: the refusal is answered,
+    /// so it is journaled all the same (every answered request is in the journal exactly once).
+    func takeRefusedRequest() -> HTTPRequest {
         defer { arriving = nil }
-        guard var request = arriving else { return nil }
+        var request = arriving ?? HTTPRequest(method: "", path: "")
         if secure { request.isSecure = true }
         return request
     }

@@ -58,13 +58,6 @@ extension HTTPServer {
         connection.exchange.keepAlive = false
         connection.exchange.isHead = false
         inFlight += 1
-        guard let request else {
-            // Not even a request line: nothing to journal but the answer.
-            let response = HTTPResponse(status: refusal.status, headers: ["Content-Type": "text/plain; charset=utf-8"],
-                                        body: Array((refusal.reason + "\n").utf8))
-            connection.writeReply(response, journal: nil, closeAfter: true)
-            return
-        }
         openJournalBatch()
         let (response, journal) = connection.responder.rejectAwaitingDelivery(request, status: refusal.status, reason: refusal.reason)
         if accessLog != nil {
