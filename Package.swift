@@ -32,6 +32,10 @@ let package = Package(
         // `swift package generate-documentation` for the DocC catalogs (scripts/docs); a plugin only,
         // nothing links it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
+        // OpenAPI 3.0/3.1 documents (`check --openapi`); Yams reads YAML specs. Only UnderstudyOpenAPI links
+        // them, and the daemon loads it only when `--openapi` is given.
+        .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         // Pure Swift: stub model, loader/validator, matching engine, journal, admin API. No sockets, no C.
@@ -84,12 +88,30 @@ let package = Package(
         // The HTTP/1.1 and HTTP/2 transport on libevent's bufferevents: the one module that imports the
         // C shims; no C type in its public API.
         .target(name: "UnderstudyServer", dependencies: ["UnderstudyCore", "CLibevent", "CLibeventTLS", "CNghttp2"]),
+        // JSON Schema (draft 2020-12 as OpenAPI 3.1 uses it, and OpenAPI 3.0's schema object) over JSONValue.
+        .target(name: "UnderstudyJSONSchema", dependencies: ["UnderstudyJSON", "UnderstudyRegex"]),
+        // Stubs checked against an OpenAPI document: spec loading ($refs across files), operation mapping,
+        // response checks with located errors.
+        .target(
+            name: "UnderstudyOpenAPI",
+            dependencies: [
+                "UnderstudyJSON",
+                "UnderstudyJSONSchema",
+                "UnderstudyRegex",
+                "UnderstudyStubFormat",
+                "UnderstudyCore",
+                .product(name: "OpenAPIKit", package: "OpenAPIKit"),
+                .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
         // The CLI only parses arguments and calls the libraries.
         .executableTarget(
             name: "understudy",
             dependencies: [
                 "UnderstudyCore",
                 "UnderstudyServer",
+                "UnderstudyOpenAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // mimalloc as the daemon's allocator on Linux (Debian's libmimalloc-dev): with glibc's,
@@ -114,6 +136,11 @@ let package = Package(
             name: "UnderstudyServerTests",
             dependencies: ["UnderstudyServer", "UnderstudyCore", "understudy"],
             exclude: ["Fixtures"]  // stub files the tests load by path, not resources
+        ),
+        .testTarget(
+            name: "UnderstudyJSONSchemaTests",
+            dependencies: ["UnderstudyJSONSchema", "UnderstudyJSON"],
+            exclude: ["Fixtures"]  // the official test suite's files, read by path
         ),
         .testTarget(
             name: "RESTNetworkingTests",

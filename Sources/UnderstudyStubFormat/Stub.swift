@@ -108,6 +108,10 @@ public struct Stub: Sendable {
     /// `priority` (≥ 1): lower is tried first; the default is 5, and equal priorities go in load order.
     public func priority(_ priority: Int) -> Stub { setting("priority", JSONValue(priority)) }
 
+    /// `openapi: {"skip": reason}`: `understudy check --openapi` leaves this stub out on purpose (a
+    /// deliberately off-spec answer) and lists it, with the reason, as skipped.
+    public func openAPISkip(_ reason: String) -> Stub { setting("openapi", ["skip": .string(reason)]) }
+
     /// `description`: free text for readers.
     public func description(_ text: String) -> Stub { setting("description", .string(text)) }
 

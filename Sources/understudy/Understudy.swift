@@ -5,6 +5,9 @@ struct Understudy: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "understudy",
         abstract: "A local HTTP stub server for testing clients.",
-        subcommands: [ServeCommand.self, CheckCommand.self, StopCommand.self, ConvertWireMockCommand.self, HARCommand.self]
+        subcommands: [
+            ServeCommand.self, CheckCommand.self, GenerateCommand.self, StopCommand.self, ConvertWireMockCommand.self, HARCommand.self,
+            OpenAPIValidateCommand.self,
+        ]
     )
 }

@@ -13,7 +13,7 @@ struct StubFormatRoundTripTests {
     /// Stubs that together write every key of every object the builders can send over the admin
     /// API (`bodyFile` is for stub files only: it gets a stub of its own, checked for coverage).
     private static let stubs: [Stub] = [
-        Stub.post("/ft/a").id("ft-a").description("every request field").priority(2)
+        Stub.post("/ft/a").id("ft-a").description("every request field").priority(2).openAPISkip("round-trip")
             .query("q", "1").query("dry", .absent).query("page", .matches("[0-9]+")).query("debug", .present)
             .query("sort", .allOf([.contains("a"), .doesNotContain("z")]))
             .header("X-Key", .anyOf([.equalsIgnoringCase("yes"), .doesNotMatch("n.*")])).header("X-Not", .not(.equals("x")))

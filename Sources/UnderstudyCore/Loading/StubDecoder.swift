@@ -134,6 +134,10 @@ struct StubDecoder {
 
         let priority = keys["priority"].flatMap { integer($0.value, path.member("priority"), minimum: 1, what: "a priority") }
 
+        if let member = keys["openapi"] {
+            decodeOpenAPISkip(member.value, path.member("openapi"))
+        }
+
         guard let id else { return nil }
         let decoded = DecodedStub(stub: nil, id: id, idGenerated: idGenerated, file: file, idPosition: idPosition, path: path)
         guard errors.count == errorsBefore else { return decoded }
@@ -143,6 +147,19 @@ struct StubDecoder {
         stub.idGenerated = idGenerated
         stub.priority = priority
         return DecodedStub(stub: stub, id: id, idGenerated: idGenerated, file: file, idPosition: idPosition, path: path)
+    }
+
+    /// `openapi: {"skip": "why"}`: read by `check --openapi` only; the engine serves the stub alike.
+    private mutating func decodeOpenAPISkip(_ node: JSONNode, _ path: JSONPath) {
+        guard node.members != nil else {
+            typeMismatch(node, path, expected: "an object like {\"skip\": \"why this stub is off-spec\"}")
+            return
+        }
+        let keys = members(of: node, path, known: ["skip"],
+                           required: [RequiredKey(key: "skip", why: "say why the stub is left out of the OpenAPI check")])
+        if let member = keys["skip"] {
+            _ = nonEmptyString(member.value, path.member("skip"), what: "a reason")
+        }
     }
 
     private mutating func decodeRateLimit(_ node: JSONNode, _ path: JSONPath) -> RateLimitRule? {

@@ -1,8 +1,8 @@
 /// Typo suggestions for unknown keys and enum values.
-enum EditDistance {
+package enum EditDistance {
     /// Optimal-string-alignment distance (Levenshtein plus adjacent transpositions), ignoring
     /// ASCII case, so `staus`, `stauts` and `Status` are all close to `status`.
-    static func distance(_ a: String, _ b: String) -> Int {
+    package static func distance(_ a: String, _ b: String) -> Int {
         let x = Array(a.lowercased().unicodeScalars), y = Array(b.lowercased().unicodeScalars)
         if x.isEmpty { return y.count }
         if y.isEmpty { return x.count }
@@ -26,7 +26,7 @@ enum EditDistance {
 
     /// The closest candidate within distance 2 (and closer than the word's own length, so short
     /// words are not "corrected" into unrelated ones); the earliest candidate wins a tie.
-    static func closest(to word: String, among candidates: [String]) -> String? {
+    package static func closest(to word: String, among candidates: [String]) -> String? {
         var best: (candidate: String, distance: Int)?
         for candidate in candidates {
             let d = distance(word, candidate)

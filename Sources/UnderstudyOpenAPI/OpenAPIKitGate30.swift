@@ -1,0 +1,16 @@
+import Foundation
+import OpenAPIKit30
+
+/// OpenAPIKit's judgement of a 3.0 document (its `OpenAPIKit30` module); see ``OpenAPIKitGate31``.
+enum OpenAPIKitGate30 {
+    /// `nil` when the document decodes; else the problem and its coding path.
+    static func problem(json: [UInt8]) -> (message: String, path: [String])? {
+        do {
+            _ = try JSONDecoder().decode(OpenAPIKit30.OpenAPI.Document.self, from: Data(json))
+            return nil
+        } catch {
+            let described = OpenAPIKit30.OpenAPI.Error(from: error)
+            return (described.localizedDescription, described.codingPath.map(\.stringValue))
+        }
+    }
+}

@@ -1,0 +1,191 @@
+"""`understudy check --openapi` over the corpus of real public OpenAPI documents (Tests/OpenAPICorpus):
+every planted drift is reported at the right file:line:col with the right spec pointer, no valid stub
+is flagged, `generate`'s output passes `check`, and a spec that cannot be used is a located error with
+exit code 1 and nothing reported as checked."""
+import json
+import pathlib
+import re
+import tempfile
+import unittest
+
+from Tests.BlackBox.blackbox import run_cli
+from Tests.BlackBox.openapi_corpus import documents, position
+
+FINDING = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<column>\d+): (?P<severity>error|warning): (?P<rest>.*)$", re.M)
+
+
+def errors(output):
+    return [m for m in FINDING.finditer(output) if m["severity"] == "error"]
+
+
+class CorpusTests(unittest.TestCase):
+    maxDiff = None
+
+    def test_the_corpus_has_five_documents_one_large(self):
+        found = documents()
+        self.assertGreaterEqual(len(found), 5, [name for name, _, _ in found])
+        self.assertTrue(any(spec.stat().st_size >= 1_000_000 for _, spec, _ in found), "one document of at least 1 MB")
+
+    def test_valid_stubs_are_not_flagged(self):
+        for name, spec, directory in documents():
+            with self.subTest(name):
+                result = run_cli("check", "--openapi", spec.name, "stubs/valid", cwd=directory, timeout=120)
+                self.assertEqual(errors(result.stdout), [], result.stdout)
+                self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+                self.assertRegex(result.stdout, r"understudy check: [1-9]\d* stubs \(\d+ responses\) checked against .*: 0 errors")
+
+    def test_every_planted_drift_is_reported_at_its_place_and_nothing_else(self):
+        for name, spec, directory in documents():
+            with self.subTest(name):
+                expected = json.loads((directory / "drifts.json").read_text())
+                self.assertGreaterEqual(len(expected), 3, f"{name}: at least three planted drifts")
+                result = run_cli("check", "--openapi", spec.name, "stubs/drift", cwd=directory, timeout=120)
+                self.assertEqual(result.returncode, 1, result.stdout + result.stderr)
+                found = errors(result.stdout)
+                for drift in expected:
+                    line, column = position((directory / drift["file"]).read_text(), drift["at"])
+                    matching = [m for m in found if (m["file"], int(m["line"]), int(m["column"])) == (drift["file"], line, column)]
+                    self.assertTrue(matching, f"{name}: no error at {drift['file']}:{line}:{column} ({drift['at']}):\n{result.stdout}")
+                    self.assertTrue(any(f"spec {drift['pointer']})" in m["rest"] and drift["message"] in m["rest"] for m in matching),
+                                    f"{name}: {drift['file']}:{line}:{column} lacks pointer {drift['pointer']} / "
+                                    f"'{drift['message']}':\n" + "\n".join(m[0] for m in matching))
+                self.assertEqual(len(found), len(expected), f"{name}: only the planted drifts are errors:\n{result.stdout}")
+
+    def test_generated_stubs_pass_check(self):
+        for name, spec, directory in documents():
+            with self.subTest(name), tempfile.TemporaryDirectory() as out:
+                generated = run_cli("generate", "--openapi", spec, "--out", out, timeout=120)
+                self.assertEqual(generated.returncode, 0, generated.stdout + generated.stderr)
+                count = int(re.search(r"(\d+) stubs", generated.stdout)[1])
+                self.assertGreater(count, 0)
+                result = run_cli("check", "--openapi", spec, out, timeout=120)
+                self.assertEqual(errors(result.stdout), [], result.stdout[:5000])
+                self.assertEqual(result.returncode, 0, result.stderr)
+                self.assertIn(f"{count} stubs", result.stdout)
+
+    def test_skipped_stubs_are_listed_with_their_reason(self):
+        directory = next(d for name, _, d in documents() if name == "petstore")
+        result = run_cli("check", "--openapi", "petstore.yaml", "stubs/valid", cwd=directory)
+        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+        self.assertIn("skipped: stub `teapot-on-purpose`: the client's tests check how it handles", result.stdout)
+        self.assertIn("1 skipped", result.stdout)
+
+
+class CrossFileTests(unittest.TestCase):
+    """`$ref`s into files next to the spec are followed, and findings name the file they point into."""
+
+    def setUp(self):
+        self.directory = tempfile.TemporaryDirectory()
+        self.addCleanup(self.directory.cleanup)
+        self.root = pathlib.Path(self.directory.name)
+        (self.root / "schemas").mkdir()
+        (self.root / "api.yaml").write_text(
+            "openapi: 3.1.0\ninfo: {title: split, version: '1'}\npaths:\n  /things/{id}:\n    get:\n"
+            "      parameters: [{name: id, in: path, required: true, schema: {type: string}}]\n"
+            "      responses:\n        '200':\n          description: ok\n"
+            "          content: {application/json: {schema: {$ref: 'schemas/thing.yaml#/Thing'}}}\n")
+        (self.root / "schemas" / "thing.yaml").write_text(
+            "Thing:\n  type: object\n  required: [id, size]\n  properties:\n    id: {type: string}\n    size: {$ref: '#/Size'}\n"
+            "Size:\n  type: integer\n  minimum: 1\n")
+        (self.root / "stubs.json").write_text(json.dumps({"stubs": [
+            {"id": "ok", "request": {"method": "GET", "path": "/things/a"}, "responses": [{"status": 200, "json": {"id": "a", "size": 2}}]},
+            {"id": "small", "request": {"method": "GET", "path": "/things/b"}, "responses": [{"status": 200, "json": {"id": "b", "size": 0}}]},
+        ]}, indent=2))
+
+    def test_a_drift_inside_another_file_names_that_file(self):
+        result = run_cli("check", "--openapi", "api.yaml", "stubs.json", cwd=self.root)
+        self.assertEqual(result.returncode, 1, result.stdout + result.stderr)
+        found = errors(result.stdout)
+        self.assertEqual(len(found), 1, result.stdout)
+        line, column = position((self.root / "stubs.json").read_text(), "stubs[1].responses[0].json.size")
+        self.assertEqual((found[0]["file"], int(found[0]["line"]), int(found[0]["column"])), ("stubs.json", line, column))
+        self.assertIn("$.size: expected a number >= 1, found 0", found[0]["rest"])
+        self.assertIn("spec schemas/thing.yaml#/Size/minimum", found[0]["rest"])
+
+
+class SinceTests(unittest.TestCase):
+    """`check --openapi NEW --since OLD` lists the stubs the new version breaks and the old one accepted."""
+
+    def test_a_renamed_required_field_breaks_the_stubs_that_lack_it(self):
+        directory = next(d for name, _, d in documents() if name == "petstore")
+        with tempfile.TemporaryDirectory() as temporary:
+            old = (directory / "petstore.yaml").read_text()
+            self.assertIn("        - name\n      properties:", old)
+            new = old.replace("        - name\n      properties:", "        - name\n        - species\n      properties:", 1)
+            pathlib.Path(temporary, "petstore-v2.yaml").write_text(new)
+            result = run_cli("check", "--openapi", pathlib.Path(temporary, "petstore-v2.yaml"), "--since", "petstore.yaml",
+                             "stubs/valid", cwd=directory)
+            self.assertEqual(result.returncode, 1, result.stdout + result.stderr)
+            self.assertIn("3 stubs accepted by petstore.yaml are broken by", result.stderr)
+            self.assertIn("list-pets, list-pets-from-file, show-pet", result.stderr)
+            self.assertIn("required property `species` is missing", result.stdout)
+            self.assertNotIn("create-pet", result.stderr)
+            same = run_cli("check", "--openapi", "petstore.yaml", "--since", "petstore.yaml", "stubs/valid", cwd=directory)
+            self.assertEqual(same.returncode, 0, same.stdout + same.stderr)
+            self.assertIn("0 stubs accepted by petstore.yaml are broken", same.stdout)
+
+
+class BadSpecTests(unittest.TestCase):
+    """A spec that cannot be used: a located error, exit 1, and no stub reported as checked."""
+
+    def setUp(self):
+        self.directory = tempfile.TemporaryDirectory()
+        self.addCleanup(self.directory.cleanup)
+        self.root = pathlib.Path(self.directory.name)
+        (self.root / "stubs.json").write_text(json.dumps(
+            {"stubs": [{"request": {"method": "GET", "path": "/x"}, "responses": [{"status": 200}]}]}))
+
+    def check(self, name, text):
+        (self.root / name).write_text(text)
+        result = run_cli("check", "--openapi", name, "stubs.json", cwd=self.root)
+        self.assertEqual(result.returncode, 1, result.stdout + result.stderr)
+        self.assertNotIn("checked against", result.stdout + result.stderr)
+        self.assertIn("no stub was checked", result.stderr)
+        found = errors(result.stdout)
+        self.assertTrue(found, result.stdout)
+        return found
+
+    def test_yaml_that_does_not_parse(self):
+        found = self.check("broken.yaml", "openapi: 3.0.0\ninfo:\n  title: [unclosed\n  version: 1\npaths: {}\n")
+        self.assertEqual(found[0]["file"], "broken.yaml")
+        self.assertIn("not valid YAML", found[0]["rest"])
+        self.assertGreaterEqual(int(found[0]["line"]), 3)
+
+    def test_json_that_does_not_parse(self):
+        found = self.check("broken.json", '{"openapi": "3.1.0",\n "info": {"title": "x" "version": "1"}}')
+        self.assertEqual((found[0]["file"], found[0]["line"]), ("broken.json", "2"))
+        self.assertIn("not valid JSON", found[0]["rest"])
+
+    def test_a_broken_ref(self):
+        found = self.check("ref.yaml",
+                           "openapi: 3.0.3\ninfo: {title: x, version: '1'}\npaths:\n  /x:\n    get:\n      responses:\n"
+                           "        '200':\n          description: ok\n          content:\n            application/json:\n"
+                           "              schema:\n                $ref: '#/components/schemas/Missing'\n")
+        self.assertEqual((found[0]["file"], found[0]["line"], found[0]["column"]), ("ref.yaml", "12", "23"))
+        self.assertIn("broken $ref `#/components/schemas/Missing`", found[0]["rest"])
+
+    def test_a_ref_to_a_missing_file(self):
+        found = self.check("ref-file.yaml",
+                           "openapi: 3.1.0\ninfo: {title: x, version: '1'}\npaths:\n  /x:\n    get:\n      responses:\n"
+                           "        '200': {$ref: 'responses.yaml#/Ok'}\n")
+        self.assertEqual((found[0]["file"], found[0]["line"]), ("ref-file.yaml", "7"))
+        self.assertIn("no such file", found[0]["rest"])
+
+    def test_swagger_2_and_other_documents_are_not_openapi(self):
+        found = self.check("swagger.json", json.dumps({"swagger": "2.0", "info": {"title": "x", "version": "1"}, "paths": {}}))
+        self.assertIn("Swagger 2.0 is not supported", found[0]["rest"])
+        found = self.check("other.yaml", "name: not an api\nitems: [1, 2]\n")
+        self.assertIn("not an OpenAPI document", found[0]["rest"])
+        found = self.check("version.yaml", "openapi: 4.0.0\ninfo: {title: x, version: '1'}\npaths: {}\n")
+        self.assertEqual(found[0]["line"], "1")
+        self.assertIn("unsupported OpenAPI version", found[0]["rest"])
+
+    def test_a_document_openapikit_refuses(self):
+        found = self.check("invalid.yaml", "openapi: 3.1.0\ninfo: {title: x, version: '1'}\npaths:\n  /x:\n    get:\n"
+                                           "      responses:\n        '200': 17\n")
+        self.assertIn("not a valid OpenAPI 3.1.0 document", found[0]["rest"])
+        self.assertEqual(found[0]["line"], "7")
+
+
+if __name__ == "__main__":
+    unittest.main()
