@@ -83,7 +83,7 @@ public struct AsyncHTTPClientTransport: RESTTransport {
         var headers = HTTPHeaders()
         for (name, value) in request.allHTTPHeaderFields ?? [:] { headers.add(name: name, value: value) }
         let body = request.httpBody.map { HTTPClient.Body.bytes($0) }
-        return try HTTPClient.Request(url: url, method: HTTPMethod(rawValue: request.httpMethod ?? "GET"),
+        return try HTTPClient.Request(url: url, method: NIOHTTP1.HTTPMethod(rawValue: request.httpMethod ?? "GET"),
                                       headers: headers, body: body, tlsConfiguration: tlsConfiguration)
     }
 

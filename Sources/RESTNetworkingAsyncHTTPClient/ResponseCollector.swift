@@ -10,7 +10,7 @@ import NIOHTTP1
 final class ResponseCollector: HTTPClientResponseDelegate {
     typealias Response = HTTPResponseHead
 
-    private struct State {
+    private struct State: Sendable {
         var head: HTTPResponseHead?
         var body = Data()
     }

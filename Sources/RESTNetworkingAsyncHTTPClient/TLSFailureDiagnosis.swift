@@ -126,10 +126,12 @@ public enum TLSFailureDiagnosis {
             .connectTimeout(.seconds(10))
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    let handler = try NIOSSLClientHandler(context: context, serverHostname: serverName) { chain, verdict in
-                        recorded.withLockedValue { $0 = chain }
-                        verdict.succeed(.failed)
-                    }
+                    let handler = try NIOSSLClientHandler(
+                        context: context, serverHostname: serverName,
+                        customVerificationCallback: { chain, verdict in
+                            recorded.withLockedValue { $0 = chain }
+                            verdict.succeed(.failed)
+                        })
                     try channel.pipeline.syncOperations.addHandler(handler)
                 }
             }
