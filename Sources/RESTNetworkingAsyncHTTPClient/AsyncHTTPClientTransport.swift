@@ -37,8 +37,10 @@ public struct AsyncHTTPClientTransport: RESTTransport {
         self.tlsConfiguration = tlsConfiguration
     }
 
-    public func send(_ request: URLRequest,
-                     completion: @escaping @Sendable (Result<HTTPResponseOutput, any Error>) -> Void) -> RetryCancellation {
+    public func send(
+        _ request: URLRequest,
+        completion: @escaping @Sendable (Result<HTTPResponseOutput, any Error>) -> Void
+    ) -> RetryCancellation {
         let url = request.url?.absoluteString ?? ""
         let outgoing: HTTPClient.Request
         do {
@@ -61,16 +63,23 @@ public struct AsyncHTTPClientTransport: RESTTransport {
             case let .failure(error):
                 let sawResponseHead = collector.sawHead
                 guard Self.isCertificateVerificationFailure(error), let target = request.url else {
-                    completion(.failure(HTTPTransportError(asyncHTTPClientError: error, url: url,
-                                                           sawResponseHead: sawResponseHead)))
+                    completion(
+                        .failure(
+                            HTTPTransportError(
+                                asyncHTTPClientError: error, url: url,
+                                sawResponseHead: sawResponseHead)))
                     return
                 }
                 // NIOSSL says only "CERTIFICATE_VERIFY_FAILED": look at the chain to say why.
                 Task {
-                    let failure = await TLSFailureDiagnosis.diagnose(url: target, configuration: tlsConfiguration,
-                                                                     group: group, error: error)
-                    completion(.failure(HTTPTransportError(kind: .tls, url: url, cause: error,
-                                                           code: .secureConnectionFailed, tls: failure)))
+                    let failure = await TLSFailureDiagnosis.diagnose(
+                        url: target, configuration: tlsConfiguration,
+                        group: group, error: error)
+                    completion(
+                        .failure(
+                            HTTPTransportError(
+                                kind: .tls, url: url, cause: error,
+                                code: .secureConnectionFailed, tls: failure)))
                 }
             }
         }
@@ -83,8 +92,9 @@ public struct AsyncHTTPClientTransport: RESTTransport {
         var headers = HTTPHeaders()
         for (name, value) in request.allHTTPHeaderFields ?? [:] { headers.add(name: name, value: value) }
         let body = request.httpBody.map { HTTPClient.Body.bytes($0) }
-        return try HTTPClient.Request(url: url, method: NIOHTTP1.HTTPMethod(rawValue: request.httpMethod ?? "GET"),
-                                      headers: headers, body: body, tlsConfiguration: tlsConfiguration)
+        return try HTTPClient.Request(
+            url: url, method: NIOHTTP1.HTTPMethod(rawValue: request.httpMethod ?? "GET"),
+            headers: headers, body: body, tlsConfiguration: tlsConfiguration)
     }
 
     /// The answer as RESTNetworking's `(Data, HTTPURLResponse)`.
@@ -95,9 +105,10 @@ public struct AsyncHTTPClientTransport: RESTTransport {
             fields[name] = fields[name].map { "\($0), \(value)" } ?? value
         }
         guard let url,
-              let response = HTTPURLResponse(url: url, statusCode: Int(head.status.code),
-                                             httpVersion: "HTTP/\(head.version.major).\(head.version.minor)",
-                                             headerFields: fields)
+            let response = HTTPURLResponse(
+                url: url, statusCode: Int(head.status.code),
+                httpVersion: "HTTP/\(head.version.major).\(head.version.minor)",
+                headerFields: fields)
         else { return .failure(RESTRequestError.notHTTPResponse(url: url?.absoluteString ?? "")) }
         return .success((data: body, response: response))
     }

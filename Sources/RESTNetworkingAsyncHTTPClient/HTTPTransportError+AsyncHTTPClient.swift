@@ -23,12 +23,14 @@ extension HTTPTransportError {
     }
 
     private static func classify(asyncHTTPClientError error: any Error, sawResponseHead: Bool)
-        -> (Kind, URLError.Code, TLSFailure?) {
+        -> (Kind, URLError.Code, TLSFailure?)
+    {
         switch error {
         case let error as HTTPClientError:
             switch error {
             case .remoteConnectionClosed, .uncleanShutdown, .bodyLengthMismatch:
-                return sawResponseHead ? (.truncatedResponse, .networkConnectionLost, nil)
+                return sawResponseHead
+                    ? (.truncatedResponse, .networkConnectionLost, nil)
                     : (.emptyResponse, .badServerResponse, nil)
             case .connectTimeout:
                 return (.cannotConnect, .cannotConnectToHost, nil)
@@ -41,7 +43,7 @@ extension HTTPTransportError {
             case .invalidURL, .emptyHost, .emptyScheme:
                 return (.other, .badURL, nil)
             case .contentLengthMissing, .chunkedSpecifiedMultipleTimes, .identityCodingIncorrectlyPresent,
-                 .httpEndReceivedAfterHeadWith1xx:
+                .httpEndReceivedAfterHeadWith1xx:
                 return (.malformedResponse, .cannotParseResponse, nil)
             default:
                 return (.other, .unknown, nil)
@@ -57,14 +59,17 @@ extension HTTPTransportError {
         case is HTTPParserError:
             return (.malformedResponse, .cannotParseResponse, nil)
         case let error as NIOConnectionError:
-            let refused = error.connectionErrors.first.map { classify(asyncHTTPClientError: $0.error, sawResponseHead: false) }
+            let refused = error.connectionErrors.first.map {
+                classify(asyncHTTPClientError: $0.error, sawResponseHead: false)
+            }
             return refused ?? (.cannotConnect, .cannotFindHost, nil)
         case let error as IOError:
             switch error.errnoCode {
             case ECONNREFUSED, EHOSTUNREACH, ENETUNREACH, EADDRNOTAVAIL:
                 return (.cannotConnect, .cannotConnectToHost, nil)
             case ECONNRESET, EPIPE:
-                return sawResponseHead ? (.truncatedResponse, .networkConnectionLost, nil)
+                return sawResponseHead
+                    ? (.truncatedResponse, .networkConnectionLost, nil)
                     : (.connectionLost, .networkConnectionLost, nil)
             default:
                 return (.other, .unknown, nil)
@@ -72,7 +77,8 @@ extension HTTPTransportError {
         case ChannelError.connectTimeout:
             return (.cannotConnect, .cannotConnectToHost, nil)
         case ChannelError.eof, ChannelError.ioOnClosedChannel, ChannelError.outputClosed:
-            return sawResponseHead ? (.truncatedResponse, .networkConnectionLost, nil)
+            return sawResponseHead
+                ? (.truncatedResponse, .networkConnectionLost, nil)
                 : (.emptyResponse, .badServerResponse, nil)
         default:
             return (.other, .unknown, nil)

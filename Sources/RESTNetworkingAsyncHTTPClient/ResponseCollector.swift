@@ -25,7 +25,10 @@ final class ResponseCollector: HTTPClientResponseDelegate {
     var body: Data { state.withLockedValue { $0.body } }
 
     func didReceiveHead(task: HTTPClient.Task<Response>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
-        state.withLockedValue { $0.head = head; $0.body = Data() }  // a redirect's head is replaced
+        state.withLockedValue {
+            $0.head = head
+            $0.body = Data()
+        }  // a redirect's head is replaced
         return task.eventLoop.makeSucceededVoidFuture()
     }
 

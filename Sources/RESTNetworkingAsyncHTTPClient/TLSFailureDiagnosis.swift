@@ -19,8 +19,10 @@ import X509
 public enum TLSFailureDiagnosis {
     /// The reason `url`'s server's chain was refused under `configuration`'s trust roots;
     /// `error` is the refusal (its text is the `.handshake` reason when nothing more is found).
-    public static func diagnose(url: URL, configuration: TLSConfiguration, group: any EventLoopGroup,
-                                error: any Error, now: Date = Date()) async -> HTTPTransportError.TLSFailure {
+    public static func diagnose(
+        url: URL, configuration: TLSConfiguration, group: any EventLoopGroup,
+        error: any Error, now: Date = Date()
+    ) async -> HTTPTransportError.TLSFailure {
         let fallback = HTTPTransportError.TLSFailure.handshake("\(error)")
         guard let host = url.host, let port = url.port ?? (url.scheme == "https" ? 443 : nil) else { return fallback }
         do {
@@ -35,8 +37,10 @@ public enum TLSFailureDiagnosis {
 
     /// The verdict on `chain` (leaf first) against `roots` for `host` at `now`; nil when it
     /// passes every check made here.
-    public static func classify(chain: [Certificate], roots: [Certificate], host: String,
-                                now: Date) -> HTTPTransportError.TLSFailure? {
+    public static func classify(
+        chain: [Certificate], roots: [Certificate], host: String,
+        now: Date
+    ) -> HTTPTransportError.TLSFailure? {
         guard let leaf = chain.first else { return .handshake("the server presented no certificate") }
         guard let path = pathToTrustedRoot(from: leaf, intermediates: Array(chain.dropFirst()), roots: roots) else {
             return .untrusted
@@ -49,15 +53,19 @@ public enum TLSFailureDiagnosis {
 
     /// The certificates from `leaf` up to (and with) a trusted root, each signed by the next;
     /// nil when there is no such path. Dates are not looked at here (they are judged apart).
-    static func pathToTrustedRoot(from leaf: Certificate, intermediates: [Certificate],
-                                  roots: [Certificate]) -> [Certificate]? {
+    static func pathToTrustedRoot(
+        from leaf: Certificate, intermediates: [Certificate],
+        roots: [Certificate]
+    ) -> [Certificate]? {
         var path = [leaf]
         var current = leaf
         // A path is at most as long as the chain the server sent, plus the root.
         for _ in 0...intermediates.count {
             if roots.contains(current) { return path }
             if let root = roots.first(where: { signs($0, current) }) { return path + [root] }
-            guard let next = intermediates.first(where: { signs($0, current) && !path.contains($0) }) else { return nil }
+            guard let next = intermediates.first(where: { signs($0, current) && !path.contains($0) }) else {
+                return nil
+            }
             path.append(next)
             current = next
         }
@@ -65,7 +73,8 @@ public enum TLSFailureDiagnosis {
     }
 
     private static func signs(_ issuer: Certificate, _ certificate: Certificate) -> Bool {
-        issuer.subject == certificate.issuer && issuer.publicKey.isValidSignature(certificate.signature, for: certificate)
+        issuer.subject == certificate.issuer
+            && issuer.publicKey.isValidSignature(certificate.signature, for: certificate)
     }
 
     /// Whether the leaf's subject alternative names cover `host` (an IP address or a DNS name,
@@ -115,8 +124,10 @@ public enum TLSFailureDiagnosis {
 
     /// Connects to `host:port` and returns the chain its server presents, without trusting it:
     /// the verification callback records the chain and refuses it, which ends the handshake.
-    static func presentedChain(host: String, port: Int, configuration: TLSConfiguration,
-                               group: any EventLoopGroup) async throws -> [NIOSSLCertificate] {
+    static func presentedChain(
+        host: String, port: Int, configuration: TLSConfiguration,
+        group: any EventLoopGroup
+    ) async throws -> [NIOSSLCertificate] {
         var probe = configuration
         probe.certificateVerification = .noHostnameVerification
         let context = try NIOSSLContext(configuration: probe)

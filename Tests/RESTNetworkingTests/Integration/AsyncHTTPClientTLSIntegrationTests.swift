@@ -21,7 +21,9 @@ final class AsyncHTTPClientTLSIntegrationTests: XCTestCase {
     ]
 
     /// GET `rest/echo` on `session`'s HTTPS URL through AsyncHTTPClient with `tls`.
-    private static func get(_ session: Understudy, tls: TLSConfiguration?) async throws -> Result<HTTPResponseOutput, any Error> {
+    private static func get(_ session: Understudy, tls: TLSConfiguration?) async throws -> Result<
+        HTTPResponseOutput, any Error
+    > {
         let transport = AsyncHTTPClientTransport(client: TestTransport.client(), tlsConfiguration: tls)
         let api = TLSAPI(baseURL: try XCTUnwrap(session.httpsURL), transport: transport)
         return await api.get(endpoint: "rest/echo").catchHTTPErrors().awaitResult()
@@ -38,11 +40,13 @@ final class AsyncHTTPClientTLSIntegrationTests: XCTestCase {
                 XCTAssertEqual(answered.map(\.path), ["/rest/echo"])
                 continue
             }
-            let error = try XCTUnwrap(result.failure as? HTTPTransportError, "\(mode): \(String(describing: result.failure))")
+            let error = try XCTUnwrap(
+                result.failure as? HTTPTransportError, "\(mode): \(String(describing: result.failure))")
             XCTAssertEqual(error.kind, .tls, "\(mode): \(error)")
             XCTAssertEqual(error.tls, Self.expected[mode], "\(mode): \(error)")
-            XCTAssertTrue(error.cause is NIOSSLError || error.cause is NIOSSLExtraError,
-                          "the NIOSSL error is kept: \(error.cause)")
+            XCTAssertTrue(
+                error.cause is NIOSSLError || error.cause is NIOSSLExtraError,
+                "the NIOSSL error is kept: \(error.cause)")
             XCTAssertEqual(answered.count, 0, "\(mode): refused in the handshake, nothing answered: \(answered)")
         }
     }
@@ -54,7 +58,8 @@ final class AsyncHTTPClientTLSIntegrationTests: XCTestCase {
             let session = try await Understudy.session(stubs: [DaemonTestCase.stubDirectory], tls: mode)
             defer { session.stopWithoutWaiting() }
             let result = try await Self.get(session, tls: nil)
-            let error = try XCTUnwrap(result.failure as? HTTPTransportError, "\(mode): \(String(describing: result.failure))")
+            let error = try XCTUnwrap(
+                result.failure as? HTTPTransportError, "\(mode): \(String(describing: result.failure))")
             XCTAssertEqual(error.tls, .untrusted, "\(mode): \(error)")
         }
     }

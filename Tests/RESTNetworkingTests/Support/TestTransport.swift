@@ -31,7 +31,8 @@ enum TestTransport: String {
     static func make(session: URLSession, connectionsPerHost: Int?) -> any RESTTransport {
         switch current {
         case .urlSession: return URLSessionTransport(session: session)
-        case .asyncHTTPClient: return AsyncHTTPClientTransport(client: client(connectionsPerHost: connectionsPerHost ?? 8))
+        case .asyncHTTPClient:
+            return AsyncHTTPClientTransport(client: client(connectionsPerHost: connectionsPerHost ?? 8))
         }
     }
 
