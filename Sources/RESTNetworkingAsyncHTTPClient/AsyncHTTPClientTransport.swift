@@ -37,6 +37,8 @@ public struct AsyncHTTPClientTransport: RESTTransport {
         self.tlsConfiguration = tlsConfiguration
     }
 
+    /// Sends `request` on ``client`` (see ``RESTNetworking/RESTTransport/send(_:completion:)``);
+    /// the returned cancel cancels the AsyncHTTPClient task, which closes its connection.
     public func send(
         _ request: URLRequest,
         completion: @escaping @Sendable (Result<HTTPResponseOutput, any Error>) -> Void
