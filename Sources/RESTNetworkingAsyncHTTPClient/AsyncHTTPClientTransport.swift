@@ -56,15 +56,16 @@ public struct AsyncHTTPClientTransport: RESTTransport {
         // deadline does; URLSession's is an idle timeout, which no test here comes near.
         let deadline = NIODeadline.now() + .milliseconds(Int64(request.timeoutInterval * 1_000))
         let task = client.execute(request: outgoing, delegate: collector, deadline: deadline)
-        let tlsConfiguration = tlsConfiguration ?? TLSConfiguration.makeClientConfiguration()
+        let verification = self.tlsConfiguration ?? TLSConfiguration.makeClientConfiguration()
         let group = client.eventLoopGroup
+        let requestURL = request.url
         task.futureResult.whenComplete { result in
             switch result {
             case let .success(head):
-                completion(Self.output(head, body: collector.body, url: request.url))
+                completion(Self.output(head, body: collector.body, url: requestURL))
             case let .failure(error):
                 let sawResponseHead = collector.sawHead
-                guard Self.isCertificateVerificationFailure(error), let target = request.url else {
+                guard Self.isCertificateVerificationFailure(error), let target = requestURL else {
                     completion(
                         .failure(
                             HTTPTransportError(
@@ -75,7 +76,7 @@ public struct AsyncHTTPClientTransport: RESTTransport {
                 // NIOSSL says only "CERTIFICATE_VERIFY_FAILED": look at the chain to say why.
                 Task {
                     let failure = await TLSFailureDiagnosis.diagnose(
-                        url: target, configuration: tlsConfiguration,
+                        url: target, configuration: verification,
                         group: group, error: error)
                     completion(
                         .failure(

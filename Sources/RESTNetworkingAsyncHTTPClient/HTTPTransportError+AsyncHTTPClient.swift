@@ -42,8 +42,7 @@ extension HTTPTransportError {
                 return (.other, .cancelled, nil)
             case .invalidURL, .emptyHost, .emptyScheme:
                 return (.other, .badURL, nil)
-            case .contentLengthMissing, .chunkedSpecifiedMultipleTimes, .identityCodingIncorrectlyPresent,
-                .httpEndReceivedAfterHeadWith1xx:
+            case .httpEndReceivedAfterHeadWith1xx:
                 return (.malformedResponse, .cannotParseResponse, nil)
             default:
                 return (.other, .unknown, nil)

@@ -24,7 +24,7 @@ public enum TLSFailureDiagnosis {
         error: any Error, now: Date = Date()
     ) async -> HTTPTransportError.TLSFailure {
         let fallback = HTTPTransportError.TLSFailure.handshake("\(error)")
-        guard let host = url.host, let port = url.port ?? (url.scheme == "https" ? 443 : nil) else { return fallback }
+        guard let host = url.host(percentEncoded: false), let port = url.port ?? (url.scheme == "https" ? 443 : nil) else { return fallback }
         do {
             let presented = try await presentedChain(host: host, port: port, configuration: configuration, group: group)
             let chain = try presented.map { try Certificate(derEncoded: try $0.toDERBytes()) }
@@ -86,8 +86,8 @@ public enum TLSFailureDiagnosis {
         return names.contains { name in
             switch name {
             case let .ipAddress(bytes): return address.map { Array(bytes.bytes) == $0 } ?? false
-            case let .dnsName(pattern):
-                let pattern = pattern.lowercased()
+            case let .dnsName(dnsName):
+                let pattern = dnsName.lowercased()
                 if pattern == lowered { return true }
                 guard pattern.hasPrefix("*."), let dot = lowered.firstIndex(of: ".") else { return false }
                 return lowered[dot...] == pattern.dropFirst()
