@@ -24,7 +24,8 @@ public enum TLSFailureDiagnosis {
         error: any Error, now: Date = Date()
     ) async -> HTTPTransportError.TLSFailure {
         let fallback = HTTPTransportError.TLSFailure.handshake("\(error)")
-        guard let host = url.host(percentEncoded: false), let port = url.port ?? (url.scheme == "https" ? 443 : nil) else { return fallback }
+        guard let host = url.host(percentEncoded: false), let port = url.port ?? (url.scheme == "https" ? 443 : nil)
+        else { return fallback }
         do {
             let presented = try await presentedChain(host: host, port: port, configuration: configuration, group: group)
             let chain = try presented.map { try Certificate(derEncoded: try $0.toDERBytes()) }
