@@ -91,7 +91,7 @@ public struct AsyncHTTPClientTransport: RESTTransport {
 
     /// The AsyncHTTPClient request for `request`: method, URL, headers, body and TLS configuration.
     static func request(from request: URLRequest, tlsConfiguration: TLSConfiguration?) throws -> HTTPClient.Request {
-        guard let url = request.url else { throw HTTPClientError.invalidURL }
+        guard let url = request.url else { throw AsyncHTTPClient.HTTPClientError.invalidURL }
         var headers = HTTPHeaders()
         for (name, value) in request.allHTTPHeaderFields ?? [:] { headers.add(name: name, value: value) }
         let body = request.httpBody.map { HTTPClient.Body.bytes($0) }

@@ -26,7 +26,7 @@ extension HTTPTransportError {
         -> (Kind, URLError.Code, TLSFailure?)
     {
         switch error {
-        case let error as HTTPClientError:
+        case let error as AsyncHTTPClient.HTTPClientError:
             switch error {
             case .remoteConnectionClosed, .uncleanShutdown, .bodyLengthMismatch:
                 return sawResponseHead
