@@ -91,7 +91,8 @@ public struct AsyncHTTPClientTransport: RESTTransport {
 
     /// The AsyncHTTPClient request for `request`: method, URL, headers, body and TLS configuration.
     static func request(from request: URLRequest, tlsConfiguration: TLSConfiguration?) throws -> HTTPClient.Request {
-        guard let url = request.url else { throw AsyncHTTPClient.HTTPClientError.invalidURL }
+        // Dot segments removed (RFC 3986 §5.2.4), as URLSession (libcurl) does before sending.
+        guard let url = request.url?.standardized else { throw AsyncHTTPClient.HTTPClientError.invalidURL }
         var headers = HTTPHeaders()
         for (name, value) in request.allHTTPHeaderFields ?? [:] { headers.add(name: name, value: value) }
         let body = request.httpBody.map { HTTPClient.Body.bytes($0) }
