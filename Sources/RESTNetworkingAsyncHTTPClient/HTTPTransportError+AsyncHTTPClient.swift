@@ -55,6 +55,11 @@ extension HTTPTransportError {
             return (.tls, .secureConnectionFailed, tlsFailure(message: message) ?? .handshake(message))
         case is NIOSSLExtraError:
             return (.tls, .secureConnectionFailed, .handshake("\(error)"))
+        case HTTPParserError.invalidEOFState:
+            // The connection closed where the parser still expected bytes: mid-body once a head came.
+            return sawResponseHead
+                ? (.truncatedResponse, .networkConnectionLost, nil)
+                : (.emptyResponse, .badServerResponse, nil)
         case is HTTPParserError:
             return (.malformedResponse, .cannotParseResponse, nil)
         case let error as NIOConnectionError:
