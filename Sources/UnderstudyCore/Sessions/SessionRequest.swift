@@ -1,7 +1,7 @@
 /// The body of `POST /__admin/sessions`: `{"name": "...", "stubs": [stub objects]}`, both
 /// optional, an empty body meaning neither.
 struct SessionRequest {
-    static let keys = ["name", "stubs", "tls"]
+    static let keys = ["name", "stubs", "tls", "maxConcurrentStreams"]
     /// The certificate modes a session's HTTPS port can present (`UnderstudyServer.CertificateMode`).
     static let tlsModes = ["valid", "expired", "not-yet-valid", "wrong-host", "untrusted"]
 
@@ -10,6 +10,8 @@ struct SessionRequest {
     var stubs: StubSet?
     /// When set, the session also gets an HTTPS port presenting this certificate mode.
     var tls: String?
+    /// The HTTP/2 stream cap of the session's ports, when it asked for its own.
+    var maxConcurrentStreams: Int?
 
     /// Decodes a body; the failure is the 400 to send (stub errors exactly as `POST /__admin/stubs`).
     static func decode(_ body: [UInt8]) -> Result<SessionRequest, AdminResponse.Failure> {
@@ -33,7 +35,7 @@ struct SessionRequest {
         for member in members {
             guard keys.contains(member.key) else {
                 let hint = EditDistance.closest(to: member.key, among: keys).map { "; did you mean `\($0)`?" } ?? ""
-                return fail("unknown key `\(member.key)`\(hint) (a session body has `name`, `stubs` and `tls`)")
+                return fail("unknown key `\(member.key)`\(hint) (a session body has `name`, `stubs`, `tls` and `maxConcurrentStreams`)")
             }
             guard seen.insert(member.key).inserted else {
                 return fail("key `\(member.key)` appears more than once")
@@ -52,10 +54,18 @@ struct SessionRequest {
                 }
                 request.tls = mode
             }
+            if member.key == "maxConcurrentStreams" {
+                guard case .number(let text) = member.value.value, let count = Int(text),
+                      (1...10_000).contains(count) else {
+                    let found = if case .number(let text) = member.value.value { text } else { member.value.kindName }
+                    return fail("`maxConcurrentStreams` must be an integer from 1 to 10000, found \(found)")
+                }
+                request.maxConcurrentStreams = count
+            }
         }
         if seen.contains("stubs") {
             do {
-                request.stubs = try StubLoader.parse(bytes: body, file: "<admin>", root: nil, otherKeys: ["name", "tls"])
+                request.stubs = try StubLoader.parse(bytes: body, file: "<admin>", root: nil, otherKeys: ["name", "tls", "maxConcurrentStreams"])
             } catch {
                 return .failure(AdminResponse.Failure(response: AdminResponse.loadFailure(error)))
             }
