@@ -23,12 +23,20 @@ let package = Package(
         .library(name: "UnderstudyJSON", targets: ["UnderstudyJSON"]),
         .library(name: "UnderstudyStubFormat", targets: ["UnderstudyStubFormat"]),
         .library(name: "RESTNetworking", targets: ["RESTNetworking"]),
+        // AsyncHTTPClient (SwiftNIO, swift-nio-ssl) as a RESTTransport, in its own products so that
+        // depending on RESTNetworking or UnderstudyTesting alone builds none of it.
+        .library(name: "RESTNetworkingAsyncHTTPClient", targets: ["RESTNetworkingAsyncHTTPClient"]),
+        .library(name: "UnderstudyTestingAsyncHTTPClient", targets: ["UnderstudyTestingAsyncHTTPClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
         .package(url: "https://github.com/apple/swift-http-structured-headers", from: "1.7.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         // `swift package generate-documentation` for the DocC catalogs (scripts/docs); a plugin only,
         // nothing links it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
@@ -130,6 +138,27 @@ let package = Package(
                 .product(name: "RawStructuredFieldValues", package: "swift-http-structured-headers"),
             ]
         ),
+        // RESTTransport on AsyncHTTPClient. swift-certificates classifies a refused chain (expired, not
+        // yet valid, untrusted): NIOSSL reports all of them as one CERTIFICATE_VERIFY_FAILED.
+        .target(
+            name: "RESTNetworkingAsyncHTTPClient",
+            dependencies: [
+                "RESTNetworking",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "X509", package: "swift-certificates"),
+            ]
+        ),
+        // The kit's AsyncHTTPClient trust helper (`tlsConfiguration()`), apart so that UnderstudyTesting
+        // users who never touch SwiftNIO don't build it.
+        .target(
+            name: "UnderstudyTestingAsyncHTTPClient",
+            dependencies: ["UnderstudyTesting", .product(name: "NIOSSL", package: "swift-nio-ssl")]
+        ),
 
         .testTarget(name: "UnderstudyCoreTests", dependencies: ["UnderstudyCore", "UnderstudyJSON", "UnderstudyRegex", "UnderstudyStubFormat"]),
         .testTarget(
@@ -144,7 +173,12 @@ let package = Package(
         ),
         .testTarget(
             name: "RESTNetworkingTests",
-            dependencies: ["RESTNetworking", "UnderstudyTesting", "understudy"] + combineDependencies
+            dependencies: [
+                "RESTNetworking", "RESTNetworkingAsyncHTTPClient", "UnderstudyTesting",
+                "UnderstudyTestingAsyncHTTPClient", "understudy",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ] + combineDependencies
         ),
         .testTarget(
             name: "UnderstudyTestingTests",

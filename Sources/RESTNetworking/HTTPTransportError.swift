@@ -29,7 +29,8 @@ public struct HTTPTransportError: Error, Sendable, Equatable, CustomStringConver
     public var kind: Kind
     /// The request URL.
     public var url: String
-    /// URLSession's own error.
+    /// URLSession's own error. Another transport's error is carried inside one with the closest
+    /// code (see ``cause``).
     public var underlying: URLError
     /// Why TLS failed, when `kind` is ``Kind/tls`` (nil otherwise).
     public var tls: TLSFailure?
@@ -40,6 +41,20 @@ public struct HTTPTransportError: Error, Sendable, Equatable, CustomStringConver
         self.url = url
         self.underlying = underlying
         self.tls = tls
+    }
+
+    /// An error of this kind from a transport whose errors are not URLErrors (AsyncHTTPClient's,
+    /// NIOSSL's): `underlying` is a URLError with the closest `code`, `cause` under
+    /// `NSUnderlyingErrorKey` and its description as the message, so nothing of it is lost.
+    public init(kind: Kind, url: String, cause: any Error, code: URLError.Code, tls: TLSFailure? = nil) {
+        let carried = URLError(code, userInfo: [NSUnderlyingErrorKey: cause, NSLocalizedDescriptionKey: "\(cause)"])
+        self.init(kind: kind, url: url, underlying: carried, tls: tls)
+    }
+
+    /// The error the transport itself reported: URLSession's URLError (``underlying``), or
+    /// another transport's own error (AsyncHTTPClient's, NIOSSL's) that ``underlying`` carries.
+    public var cause: any Error {
+        (underlying.userInfo[NSUnderlyingErrorKey] as? any Error) ?? underlying
     }
 
     /// Classifies a URLSession error.

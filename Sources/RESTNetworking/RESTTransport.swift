@@ -7,9 +7,9 @@ import FoundationNetworking
 /// error) back. Every operator — retry, rate limiting, refresh, pacing, typed endpoints — sits
 /// above it, so they behave the same whichever transport carries the bytes.
 ///
-/// ``URLSessionTransport`` is the default. Another HTTP client (AsyncHTTPClient on SwiftNIO, say,
-/// which can trust a per-process CA on Linux) plugs in by conforming and being returned from the
-/// API's `transport`.
+/// ``URLSessionTransport`` is the default. Another HTTP client plugs in by conforming and being
+/// returned from the API's `transport`: `AsyncHTTPClientTransport` (product
+/// `RESTNetworkingAsyncHTTPClient`, on SwiftNIO) is one, and can trust a per-process CA on Linux.
 public protocol RESTTransport: Sendable {
     /// Sends `request` and calls `completion` exactly once: with the answer, whatever its status,
     /// or with the failure — a refused connection, a broken answer or a TLS refusal as an

@@ -28,7 +28,7 @@ extension Understudy {
     /// Apple platforms only: on Linux, URLSession (FoundationNetworking, libcurl) neither hands
     /// server-trust challenges to its delegate nor takes a per-process CA, so this throws
     /// `UnderstudyError.unsupported` saying so. There, use AsyncHTTPClient with
-    /// `tlsConfiguration()` (product `UnderstudyTestingNIO`), or the machine's trust store
+    /// `tlsConfiguration()` (product `UnderstudyTestingAsyncHTTPClient`), or the machine's trust store
     /// (`admin.writeCertificateAuthority(to:)`); see docs/https-swift.md.
     public func trustingURLSession(configuration: URLSessionConfiguration = .ephemeral) async throws -> URLSession {
         #if canImport(Security)
@@ -39,7 +39,7 @@ extension Understudy {
         throw UnderstudyError.unsupported(
             "trustingURLSession() cannot work on this platform: URLSession here (FoundationNetworking, libcurl) trusts only "
                 + "the machine's trust store and never asks its delegate about server trust. Use AsyncHTTPClient with "
-                + "understudy.tlsConfiguration() (import UnderstudyTestingNIO), or install admin.certificateAuthorityPEM() "
+                + "understudy.tlsConfiguration() (import UnderstudyTestingAsyncHTTPClient), or install admin.certificateAuthorityPEM() "
                 + "in the system trust store (needs root); see docs/https-swift.md")
         #endif
     }

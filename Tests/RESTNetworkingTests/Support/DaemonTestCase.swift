@@ -2,17 +2,19 @@ import RESTNetworking
 import UnderstudyTesting
 import XCTest
 
-/// The API under test, pointed at the daemon. Each test gets its own ephemeral session so no
-/// pooled connection outlives the daemon it was opened to.
+/// The API under test, pointed at the daemon, sending through this run's transport
+/// (`TestTransport`). Each test gets its own ephemeral session so no pooled connection outlives
+/// the daemon it was opened to.
 struct StubbedAPI: RESTAPIProtocol {
     let baseURL: URL
     let urlSession: URLSession
     let pacer: RequestPacer
+    let transport: any RESTTransport
 
     /// - Parameters:
     ///   - pacer: paces every request of this API (nil: not paced).
-    ///   - connectionsPerHost: URLSession's own cap (6 by default on Linux); raise it for tests
-    ///     that need more requests on the wire at once.
+    ///   - connectionsPerHost: the transport's own cap (URLSession's is 6 by default on Linux,
+    ///     AsyncHTTPClient's 8); raise it for tests that need more requests on the wire at once.
     init(baseURL: URL, pacer: RequestPacer? = nil, connectionsPerHost: Int? = nil) {
         self.baseURL = baseURL
         self.pacer = pacer ?? .unpaced
@@ -20,6 +22,7 @@ struct StubbedAPI: RESTAPIProtocol {
         configuration.timeoutIntervalForRequest = 30
         if let connectionsPerHost { configuration.httpMaximumConnectionsPerHost = connectionsPerHost }
         self.urlSession = URLSession(configuration: configuration)
+        self.transport = TestTransport.make(session: urlSession, connectionsPerHost: connectionsPerHost)
     }
 }
 
