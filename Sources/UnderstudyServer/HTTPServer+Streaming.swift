@@ -29,7 +29,9 @@ extension HTTPServer {
         // The head goes into the output buffer now, its journal entry (with the whole body) first.
         let (chunked, closing) = connection.writeStreamHead(response, chunked: wantsChunks, closeAfter: pending.closeAfter,
                                                             journal: pending.journal)
-        let stream = ResponseStream(pieces: streaming.pieces(body: response.body), startedAt: clock.nanoseconds(), chunked: chunked)
+        // Paced on the world's clock, so a frozen one holds the pieces for its advances.
+        let startedAt = pending.worldClock?.monotonicNanoseconds ?? clock.nanoseconds()
+        let stream = ResponseStream(pieces: streaming.pieces(body: response.body), startedAt: startedAt, chunked: chunked)
         stream.closeAtEnd = closing
         pending.stream = stream
         writeDuePieces(of: pending, on: connection)
@@ -39,7 +41,7 @@ extension HTTPServer {
     /// Writes every piece that is due, then waits on a timer for the next, or ends the reply.
     func writeDuePieces(of pending: PendingReply, on connection: Connection) {
         guard let stream = pending.stream, connection.current === pending, !connection.closed else { return }
-        let now = clock.nanoseconds()
+        let now = pending.worldClock?.monotonicNanoseconds ?? clock.nanoseconds()
         while stream.next < stream.pieces.count, stream.dueAt(stream.next) <= now {
             let bytes = stream.pieces[stream.next].bytes
             stream.pieces[stream.next].bytes = []
@@ -53,6 +55,10 @@ extension HTTPServer {
             if stream.closeAtEnd { connection.closeWhenFlushed = true }
             connection.answered()
             if stream.closeAtEnd { connection.closeAfterFlush() }
+            return
+        }
+        if let world = pending.worldClock, world.holdsTimers {
+            holdNextPiece(of: pending, on: connection, clock: world, dueAt: stream.dueAt(stream.next))
             return
         }
         if stream.timer == nil {
