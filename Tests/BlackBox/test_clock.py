@@ -3,6 +3,7 @@
 windows, `Retry-After` dates, the `Date` header, delayed responses and SSE events all follow it, and an
 advance lists what it released. Wall-time bounds here are upper bounds that prove nothing waited in real
 time (a 60-second window passes in well under 5 s), with margins for a loaded 2-core machine."""
+import base64
 import email.utils
 import json
 import pathlib
@@ -21,6 +22,11 @@ STUBS = {"stubs": [
     {"id": "ticks", "request": {"path": "/ticks"}, "responses": [{"status": 200, "events": [
         {"data": f"tick {n}", "delayMs": 10000} for n in range(1, 6)]}]},
     {"id": "plain", "request": {"path": "/plain"}, "responses": [{"status": 200}]},
+    {"id": "token", "request": {"method": "POST", "path": "/oauth/token"},
+     "responses": [{"template": True,
+                    "json": {"access_token": "at-{{now.epoch}}", "token_type": "Bearer", "expires_in": 3600}}]},
+    {"id": "me", "request": {"method": "GET", "path": "/v1/me"}, "tokenExpiresIn": 3600,
+     "responses": [{"json": {"name": "Ada"}}]},
 ]}
 
 FROZEN = "2030-01-01T00:00:00Z"
@@ -204,6 +210,38 @@ class ClockTests(unittest.TestCase):
         self.assertEqual((status, answer["mode"]), (200, "real"))
         data = self.read_until(sock, b"late")  # the last 200 ms on a real timer
         self.assertTrue(data.startswith(b"HTTP/1.1 200"), data)
+
+    def test_a_token_expires_after_its_lifetime_on_the_virtual_clock_and_a_refresh_gets_a_new_one(self):
+        port = self.frozen_session()
+        started = time.monotonic()
+        token = json.loads(call(port, "POST", "/oauth/token")[2])["access_token"]
+        self.assertEqual(token, f"at-{FROZEN_EPOCH}")
+        bearer = {"Authorization": f"Bearer {token}"}
+        self.assertEqual(call(port, "GET", "/v1/me", headers=bearer)[0], 200)
+        call(port, "POST", "/__admin/clock", {"advance": "PT59M59S"})
+        self.assertEqual(call(port, "GET", "/v1/me", headers=bearer)[0], 200, "still valid one second before")
+        call(port, "POST", "/__admin/clock", {"advance": "PT1S"})
+        status, headers, body = call(port, "GET", "/v1/me", headers=bearer)
+        self.assertEqual(status, 401)
+        self.assertIn('error="invalid_token"', headers["www-authenticate"])
+        self.assertIn("expired", json.loads(body)["error_description"])
+        fresh = json.loads(call(port, "POST", "/oauth/token")[2])["access_token"]
+        self.assertEqual(fresh, f"at-{FROZEN_EPOCH + 3600}")
+        self.assertEqual(call(port, "GET", "/v1/me", headers={"Authorization": f"Bearer {fresh}"})[0], 200)
+        self.assertEqual(call(port, "GET", "/v1/me")[0], 401, "no token: no issue time")
+        self.assertLess(time.monotonic() - started, 5.0, "an hour passes without a real wait")
+        _, journal = admin_json(port, "GET", "/__admin/requests?stub=me")
+        self.assertEqual([entry["status"] for entry in journal["requests"]], [200, 200, 401, 200, 401])
+
+    def test_a_jwt_iat_claim_is_the_issue_time(self):
+        port = self.frozen_session()
+
+        def jwt(claims):
+            encode = lambda value: base64.urlsafe_b64encode(json.dumps(value).encode()).rstrip(b"=").decode()
+            return f"{encode({'alg': 'none'})}.{encode(claims)}.sig"
+
+        self.assertEqual(call(port, "GET", "/v1/me", headers={"Authorization": f"Bearer {jwt({'iat': FROZEN_EPOCH - 10})}"})[0], 200)
+        self.assertEqual(call(port, "GET", "/v1/me", headers={"Authorization": f"Bearer {jwt({'iat': FROZEN_EPOCH - 3600})}"})[0], 401)
 
     # Helpers
 

@@ -186,6 +186,9 @@ public final class StubEngine {
 
     private func serve(_ winner: Int, _ context: MatchContext, now: UInt64) -> (HTTPResponse, JournalRecord) {
         let box = boxes[winner]
+        if let lifetime = box.stub.tokenExpiresIn, let refusal = expiredToken(box.stub, lifetime, context) {
+            return refusal
+        }
         var limitHeaders: RateLimitHeaders?
         if let rule = box.stub.rateLimit {
             let decision = runtimes[winner].rateLimit.admit(rule, now: now)

@@ -133,6 +133,15 @@ struct StubDecoder {
         }
 
         let priority = keys["priority"].flatMap { integer($0.value, path.member("priority"), minimum: 1, what: "a priority") }
+        var tokenExpiresIn: Double?
+        if let member = keys["tokenExpiresIn"], let seconds = number(member.value, path.member("tokenExpiresIn")) {
+            if seconds > 0 && seconds.isFinite {
+                tokenExpiresIn = seconds
+            } else {
+                fail(member.value.position, path.member("tokenExpiresIn"),
+                     "`tokenExpiresIn` must be a number of seconds > 0, like 3600")
+            }
+        }
 
         guard let id else { return nil }
         let decoded = DecodedStub(stub: nil, id: id, idGenerated: idGenerated, file: file, idPosition: idPosition, path: path)
@@ -142,6 +151,7 @@ struct StubDecoder {
                         setState: setState, rateLimit: rateLimit)
         stub.idGenerated = idGenerated
         stub.priority = priority
+        stub.tokenExpiresIn = tokenExpiresIn
         return DecodedStub(stub: stub, id: id, idGenerated: idGenerated, file: file, idPosition: idPosition, path: path)
     }
 

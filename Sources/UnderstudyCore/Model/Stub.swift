@@ -24,6 +24,9 @@ public struct Stub: Sendable {
     public var rateLimit: RateLimitRule?
     /// Lower answers first (1 is highest); `nil` is the default, 5. See ``newerWins``.
     public var priority: Int?
+    /// Seconds a bearer token is valid after it was issued (`tokenExpiresIn`), on the world's
+    /// clock; an older or unreadable token gets 401 (see ``TokenIssueTime``). `nil`: not checked.
+    public var tokenExpiresIn: Double?
     /// Among stubs of equal priority, whether this one is tried before stubs loaded or added
     /// earlier (WireMock's rule) instead of after them (Understudy's). At equal priority every
     /// stub with `newerWins == false` is tried before every stub with `newerWins == true`.
