@@ -13,9 +13,12 @@ extension HTTPServer {
         pending.held = clock.schedule.hold(
             dueNanoseconds: clock.monotonicNanoseconds &+ nanoseconds,
             fire: { [weak self, weak connection, weak pending] in
-                guard let self, let connection, let pending, connection.current === pending, !pending.sent else { return nil }
-                let event = ClockEvent(kind: .response, stubID: pending.response.stubID,
-                                       request: pending.method + " " + pending.target)
+                guard let self, let connection, let pending, connection.current === pending, !pending.sent else {
+                    return nil
+                }
+                let event = ClockEvent(
+                    kind: .response, stubID: pending.response.stubID,
+                    request: pending.method + " " + pending.target)
                 withExtendedLifetime((connection, pending)) {
                     if pending.response.fault == nil { self.openJournalBatch() }
                     self.send(pending, on: connection)
@@ -23,7 +26,9 @@ extension HTTPServer {
                 return event
             },
             release: { [weak self, weak connection, weak pending] remaining in
-                guard let self, let connection, let pending, connection.current === pending, !pending.sent else { return }
+                guard let self, let connection, let pending, connection.current === pending, !pending.sent else {
+                    return
+                }
                 pending.dueAt = self.clock.nanoseconds() &+ remaining
                 self.armDelay(pending, on: connection, afterSeconds: Double(remaining) / 1_000_000_000)
             })
@@ -39,9 +44,11 @@ extension HTTPServer {
             dueNanoseconds: dueAt,
             fire: { [weak self, weak connection, weak pending] in
                 guard let self, let connection, let pending, connection.current === pending, !connection.closed,
-                      let stream = pending.stream else { return nil }
-                let event = ClockEvent(kind: kind, stubID: pending.response.stubID,
-                                       request: pending.method + " " + pending.target)
+                    let stream = pending.stream
+                else { return nil }
+                let event = ClockEvent(
+                    kind: kind, stubID: pending.response.stubID,
+                    request: pending.method + " " + pending.target)
                 let before = stream.next
                 withExtendedLifetime((connection, pending)) { self.writeDuePieces(of: pending, on: connection) }
                 return stream.next > before ? event : nil

@@ -36,7 +36,9 @@ public struct UnderstudyClock: Sendable {
     public var now: Date {
         get async throws {
             let text = try await state().now
-            guard let date = Self.parse(text) else { throw UnderstudyError.unsupported("unreadable clock time \(text)") }
+            guard let date = Self.parse(text) else {
+                throw UnderstudyError.unsupported("unreadable clock time \(text)")
+            }
             return date
         }
     }

@@ -34,10 +34,12 @@ final class WorldClockTests: XCTestCase {
         let base = clock.monotonicNanoseconds
         var seen: [Double] = []
         for (seconds, name) in [(20, "b"), (10, "a"), (40, "late")] {
-            clock.schedule.hold(dueNanoseconds: base + UInt64(seconds) * 1_000_000_000, fire: {
-                seen.append(clock.nowSeconds)
-                return ClockEvent(kind: .response, stubID: name)
-            }, release: { _ in })
+            clock.schedule.hold(
+                dueNanoseconds: base + UInt64(seconds) * 1_000_000_000,
+                fire: {
+                    seen.append(clock.nowSeconds)
+                    return ClockEvent(kind: .response, stubID: name)
+                }, release: { _ in })
         }
         let fired = clock.advance(byNanoseconds: 30_000_000_000)
         XCTAssertEqual(fired.map(\.stubID), ["a", "b"])
@@ -50,8 +52,9 @@ final class WorldClockTests: XCTestCase {
     func testResumeReleasesHeldItemsWithWhatRemains() {
         let clock = WorldClock(source: ManualEngineClock(), start: .frozen(at: 1000))
         var released: [UInt64] = []
-        clock.schedule.hold(dueNanoseconds: clock.monotonicNanoseconds + 5_000_000_000, fire: { nil },
-                            release: { released.append($0) })
+        clock.schedule.hold(
+            dueNanoseconds: clock.monotonicNanoseconds + 5_000_000_000, fire: { nil },
+            release: { released.append($0) })
         clock.advance(byNanoseconds: 2_000_000_000)
         clock.resume()
         XCTAssertEqual(released, [3_000_000_000])
@@ -59,8 +62,11 @@ final class WorldClockTests: XCTestCase {
     }
 
     func testTheRateLimitWindowRollsWithAnAdvanceAndIsListed() throws {
-        let engine = try makeEngine(#"{"stubs":[{"id":"r","request":{"path":"/r"},"rateLimit":{"limit":1,"window":60},"responses":[{"status":200}]}]}"#)
-        XCTAssertEqual(engine.adminCall("POST", "/__admin/clock", body: #"{"freeze":"2030-01-01T00:00:00Z"}"#).status, 200)
+        let engine = try makeEngine(
+            #"{"stubs":[{"id":"r","request":{"path":"/r"},"rateLimit":{"limit":1,"window":60},"responses":[{"status":200}]}]}"#
+        )
+        XCTAssertEqual(
+            engine.adminCall("POST", "/__admin/clock", body: #"{"freeze":"2030-01-01T00:00:00Z"}"#).status, 200)
         XCTAssertEqual(engine.get("/r").status, 200)
         XCTAssertEqual(engine.get("/r").status, 429)
         let answer = engine.adminCall("POST", "/__admin/clock", body: #"{"advance":"PT1M"}"#).jsonObject
@@ -84,14 +90,17 @@ final class WorldClockTests: XCTestCase {
     func testBadClockCallsAre400sThatChangeNothing() throws {
         let engine = try makeEngine(#"{"stubs":[]}"#)
         _ = engine.adminCall("POST", "/__admin/clock", body: #"{"freeze":"2030-01-01T00:00:00Z"}"#)
-        for (body, why) in [(#"{"set":"2029-01-01T00:00:00Z"}"#, "backwards"), (#"{"advance":"PT"}"#, "duration"),
-                            (#"{"advance":"P1M"}"#, "duration"), (#"{"frezee":null}"#, "did you mean `freeze`"),
-                            (#"{"real":false}"#, "must be true"), ("[]", "JSON object")] {
+        for (body, why) in [
+            (#"{"set":"2029-01-01T00:00:00Z"}"#, "backwards"), (#"{"advance":"PT"}"#, "duration"),
+            (#"{"advance":"P1M"}"#, "duration"), (#"{"frezee":null}"#, "did you mean `freeze`"),
+            (#"{"real":false}"#, "must be true"), ("[]", "JSON object"),
+        ] {
             let response = engine.adminCall("POST", "/__admin/clock", body: body)
             XCTAssertEqual(response.status, 400, body)
             XCTAssertTrue((response.jsonObject["error"] as? String ?? "").contains(why), "\(body): \(response.text)")
         }
-        XCTAssertEqual(engine.adminCall("GET", "/__admin/clock").jsonObject["now"] as? String, "2030-01-01T00:00:00.000Z")
+        XCTAssertEqual(
+            engine.adminCall("GET", "/__admin/clock").jsonObject["now"] as? String, "2030-01-01T00:00:00.000Z")
     }
 
     func testISO8601Durations() {
@@ -106,7 +115,10 @@ final class WorldClockTests: XCTestCase {
     }
 
     func testASessionBodyNamesAnUnknownClockMode() {
-        guard case .failure(let failure) = SessionRequest.decode(Array(#"{"clock":{"frozen":"2030-01-01T00:00:00Z"}}"#.utf8)) else {
+        guard
+            case .failure(let failure) = SessionRequest.decode(
+                Array(#"{"clock":{"frozen":"2030-01-01T00:00:00Z"}}"#.utf8))
+        else {
             return XCTFail("an unknown mode must be refused")
         }
         XCTAssertTrue(failure.response.text.contains("did you mean `frozenAt`"), failure.response.text)

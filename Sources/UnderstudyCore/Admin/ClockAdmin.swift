@@ -52,7 +52,9 @@ enum ClockAdmin {
         let fired = clock.advance(byNanoseconds: UInt64((seconds * 1_000_000_000).rounded()))
         guard !rolled.isEmpty else { return fired }
         // Stable merge: at equal times a held item (already in order) comes before a window.
-        return (fired.enumerated().map { (0, $0.offset, $0.element) } + rolled.enumerated().map { (1, $0.offset, $0.element) })
+        return
+            (fired.enumerated().map { (0, $0.offset, $0.element) }
+            + rolled.enumerated().map { (1, $0.offset, $0.element) })
             .sorted { ($0.2.at, $0.0, $0.1) < ($1.2.at, $1.0, $1.1) }
             .map(\.2)
     }
@@ -89,7 +91,8 @@ enum ClockAdmin {
         case real
     }
 
-    static let example = #"{"freeze": "2030-01-01T00:00:00Z"}, {"advance": "PT30S"}, {"set": "2030-01-01T01:00:00Z"} or {"real": true}"#
+    static let example =
+        #"{"freeze": "2030-01-01T00:00:00Z"}, {"advance": "PT30S"}, {"set": "2030-01-01T01:00:00Z"} or {"real": true}"#
 
     /// Decodes a POST body; the failure is the 400's message.
     static func decode(_ body: [UInt8], now: Double) -> Result<Command, Failure> {
@@ -97,7 +100,10 @@ enum ClockAdmin {
             return .failure(Failure("body must be a JSON object: one of \(example)"))
         }
         guard members.count == 1, let member = members.first else {
-            return .failure(Failure("body must have exactly one key of `freeze`, `advance`, `set` or `real`; found \(members.count): one of \(example)"))
+            return .failure(
+                Failure(
+                    "body must have exactly one key of `freeze`, `advance`, `set` or `real`; found \(members.count): one of \(example)"
+                ))
         }
         guard keys.contains(member.key) else {
             let hint = EditDistance.closest(to: member.key, among: keys).map { "; did you mean `\($0)`?" } ?? ""
@@ -108,20 +114,32 @@ enum ClockAdmin {
             if case .null = member.value { return .success(.freeze(at: nil)) }
             if case .bool(true) = member.value { return .success(.freeze(at: nil)) }
             guard let at = instant(member.value) else {
-                return .failure(Failure("`freeze` must be an instant like \"2030-01-01T00:00:00Z\" (UTC, ending in Z), or null for now; found \(member.value.jsonText)"))
+                return .failure(
+                    Failure(
+                        "`freeze` must be an instant like \"2030-01-01T00:00:00Z\" (UTC, ending in Z), or null for now; found \(member.value.jsonText)"
+                    ))
             }
             return .success(.freeze(at: at))
         case "advance":
             guard let seconds = duration(member.value) else {
-                return .failure(Failure("`advance` must be an ISO-8601 duration like \"PT30S\" or \"PT1H30M\", or a number of milliseconds ≥ 0; found \(member.value.jsonText)"))
+                return .failure(
+                    Failure(
+                        "`advance` must be an ISO-8601 duration like \"PT30S\" or \"PT1H30M\", or a number of milliseconds ≥ 0; found \(member.value.jsonText)"
+                    ))
             }
             return .success(.advance(seconds: seconds))
         case "set":
             guard let at = instant(member.value) else {
-                return .failure(Failure("`set` must be an instant like \"2030-01-01T00:00:00Z\" (UTC, ending in Z); found \(member.value.jsonText)"))
+                return .failure(
+                    Failure(
+                        "`set` must be an instant like \"2030-01-01T00:00:00Z\" (UTC, ending in Z); found \(member.value.jsonText)"
+                    ))
             }
             guard at >= now - 0.0005 else {
-                return .failure(Failure("`set` cannot move the clock backwards: \(TimeFormatting.iso8601Milliseconds(at)) is before the clock's \(TimeFormatting.iso8601Milliseconds(now)); use `freeze` to stop it at an earlier instant"))
+                return .failure(
+                    Failure(
+                        "`set` cannot move the clock backwards: \(TimeFormatting.iso8601Milliseconds(at)) is before the clock's \(TimeFormatting.iso8601Milliseconds(now)); use `freeze` to stop it at an earlier instant"
+                    ))
             }
             return .success(.set(at: at))
         default:
@@ -134,7 +152,9 @@ enum ClockAdmin {
 
     /// Seconds since 1970 for an instant in the journal's format.
     static func instant(_ value: JSONValue) -> Double? {
-        guard case .string(let text) = value, let milliseconds = TimeFormatting.parseISO8601Milliseconds(text) else { return nil }
+        guard case .string(let text) = value, let milliseconds = TimeFormatting.parseISO8601Milliseconds(text) else {
+            return nil
+        }
         return milliseconds / 1000
     }
 

@@ -23,7 +23,9 @@ enum TokenIssueTime {
         guard segments.count == 3 else { return nil }
         var base64 = segments[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while base64.count % 4 != 0 { base64 += "=" }
-        guard let payload = Data(base64Encoded: base64), let claims = JSONValue.parse(Array(payload)) else { return nil }
+        guard let payload = Data(base64Encoded: base64), let claims = JSONValue.parse(Array(payload)) else {
+            return nil
+        }
         return claims["iat"]?.doubleValue
     }
 
@@ -47,18 +49,23 @@ extension StubEngine {
         if let issued = TokenIssueTime.of(context.request) {
             let age = clock.nowSeconds - issued
             guard age >= lifetime else { return nil }
-            description = "The access token expired: issued \(TimeFormatting.iso8601Milliseconds(issued)), valid for "
+            description =
+                "The access token expired: issued \(TimeFormatting.iso8601Milliseconds(issued)), valid for "
                 + "\(Self.formatSeconds(lifetime)) s, now \(TimeFormatting.iso8601Milliseconds(clock.nowSeconds))"
         } else {
             description = "No bearer token with an issue time (a JWT's iat, or a token ending in epoch seconds)"
         }
         var headers = HTTPHeaders()
-        headers.append(name: "WWW-Authenticate", value: #"Bearer error="invalid_token", error_description="\#(description)""#)
+        headers.append(
+            name: "WWW-Authenticate", value: #"Bearer error="invalid_token", error_description="\#(description)""#)
         headers.append(name: "Content-Type", value: "application/json")
-        let body = JSONValue.object([JSONMember("error", .string("invalid_token")),
-                                     JSONMember("error_description", .string(description))]).jsonBytes
-        let record = JournalRecord(request: context.request, matched: true, stubID: stub.id, responseIndex: nil,
-                                   scenario: nil, rateLimited: false)
+        let body = JSONValue.object([
+            JSONMember("error", .string("invalid_token")),
+            JSONMember("error_description", .string(description)),
+        ]).jsonBytes
+        let record = JournalRecord(
+            request: context.request, matched: true, stubID: stub.id, responseIndex: nil,
+            scenario: nil, rateLimited: false)
         return (HTTPResponse(status: 401, headers: headers, body: body, stubID: stub.id), record)
     }
 }

@@ -18,7 +18,8 @@ public final class ClockSchedule {
         /// Set when taken or cancelled, so it fires at most once.
         fileprivate(set) var done = false
 
-        init(dueNanoseconds: UInt64, order: Int, fire: @escaping () -> ClockEvent?, release: @escaping (UInt64) -> Void) {
+        init(dueNanoseconds: UInt64, order: Int, fire: @escaping () -> ClockEvent?, release: @escaping (UInt64) -> Void)
+        {
             self.dueNanoseconds = dueNanoseconds
             self.order = order
             self.fire = fire
@@ -41,8 +42,10 @@ public final class ClockSchedule {
 
     /// Holds an item due at the world's monotonic reading `dueNanoseconds`.
     @discardableResult
-    public func hold(dueNanoseconds: UInt64, fire: @escaping () -> ClockEvent?,
-                     release: @escaping (UInt64) -> Void) -> Item {
+    public func hold(
+        dueNanoseconds: UInt64, fire: @escaping () -> ClockEvent?,
+        release: @escaping (UInt64) -> Void
+    ) -> Item {
         held += 1
         let item = Item(dueNanoseconds: dueNanoseconds, order: held, fire: fire, release: release)
         items.append(item)
@@ -57,7 +60,8 @@ public final class ClockSchedule {
             if let current = best {
                 let other = items[current]
                 if item.dueNanoseconds < other.dueNanoseconds
-                    || (item.dueNanoseconds == other.dueNanoseconds && item.order < other.order) {
+                    || (item.dueNanoseconds == other.dueNanoseconds && item.order < other.order)
+                {
                     best = index
                 }
             } else {
