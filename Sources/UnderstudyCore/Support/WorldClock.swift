@@ -12,7 +12,9 @@ import Foundation
 /// Its monotonic reading never goes backwards, whatever the mode changes: freezing keeps it,
 /// advancing moves it, resuming real time carries on from at least where it stood.
 ///
-/// Not `Sendable`: the event loop drives it, like the engine that owns it.
+/// Not `Sendable`: the event loop drives it, like the engine that owns it. The stored properties
+/// the engine reads per request are `@exclusivity(unchecked)`: only the event-loop thread touches
+/// them and no access overlaps another, so the runtime's dynamic exclusivity check buys nothing.
 public final class WorldClock: EngineClock {
     /// How the clock moves.
     public enum Mode: String, Sendable {
@@ -37,17 +39,17 @@ public final class WorldClock: EngineClock {
     /// Where real time comes from (``SystemEngineClock`` in the daemon; a manual clock in tests).
     public let source: any EngineClock
     /// The current mode.
-    public private(set) var mode: Mode = .real
+    @exclusivity(unchecked) public private(set) var mode: Mode = .real
     /// The held delays and paced pieces of a frozen clock.
     public let schedule = ClockSchedule()
     /// Frozen mode: the instant (seconds since 1970) and the monotonic reading it stands at.
-    private var frozenSeconds = 0.0
-    private var frozenNanoseconds: UInt64 = 0
+    @exclusivity(unchecked) private var frozenSeconds = 0.0
+    @exclusivity(unchecked) private var frozenNanoseconds: UInt64 = 0
     /// Offset mode: seconds added to the source's wall reading.
-    private var offsetSeconds = 0.0
+    @exclusivity(unchecked) private var offsetSeconds = 0.0
     /// Added to the source's monotonic reading outside frozen mode; it only grows, so the reading
     /// never goes backwards after a freeze or an advance.
-    private var monotonicShift: UInt64 = 0
+    @exclusivity(unchecked) private var monotonicShift: UInt64 = 0
 
     /// A clock reading `source`, started as `start` says.
     public init(source: any EngineClock = SystemEngineClock(), start: Start = .real) {
