@@ -22,6 +22,7 @@ STUBS = {"stubs": [
     {"id": "ticks", "request": {"path": "/ticks"}, "responses": [{"status": 200, "events": [
         {"data": f"tick {n}", "delayMs": 10000} for n in range(1, 6)]}]},
     {"id": "plain", "request": {"path": "/plain"}, "responses": [{"status": 200}]},
+    {"id": "when", "request": {"path": "/when"}, "responses": [{"template": True, "body": "{{now.iso}} {{now.plus.1h.epoch}}"}]},
     {"id": "token", "request": {"method": "POST", "path": "/oauth/token"},
      "responses": [{"template": True,
                     "json": {"access_token": "at-{{now.epoch}}", "token_type": "Bearer", "expires_in": 3600}}]},
@@ -107,6 +108,17 @@ class ClockTests(unittest.TestCase):
         last = journal["requests"][-1]
         self.assertEqual(last["time"], "2030-01-01T00:00:10.000Z")
         self.assertTrue(last["wallTime"].startswith(time.strftime("%Y-", time.gmtime())), last)
+
+    def test_templates_read_the_virtual_time_and_an_offset_session_runs_ahead(self):
+        port = self.frozen_session()
+        call(port, "POST", "/__admin/clock", {"advance": "PT90S"})
+        self.assertEqual(call(port, "GET", "/when")[2].decode(), f"2030-01-01T00:01:30.000Z {FROZEN_EPOCH + 90 + 3600}")
+        ahead = self.session({"clock": {"offset": "PT2H"}})
+        _, clock = admin_json(ahead, "GET", "/__admin/clock")
+        self.assertEqual(clock["mode"], "offset")
+        self.assertAlmostEqual(clock["offsetMs"], 7_200_000, delta=1000)
+        date = email.utils.parsedate_to_datetime(call(ahead, "GET", "/plain")[1]["date"]).timestamp()
+        self.assertAlmostEqual(date, time.time() + 7200, delta=5)
 
     def test_a_delayed_response_waits_for_the_advance_that_passes_its_due_time(self):
         port = self.frozen_session()
