@@ -153,6 +153,13 @@ public final class UnderstudyResponder: HTTPResponder {
 @available(*, unavailable)
 extension UnderstudyResponder: Sendable {}
 
+/// The responder hosts sessions, each a responder of its own made from this one.
+extension UnderstudyResponder: SessionResponder {
+    func makeSessionResponder(configuration: EngineConfiguration) -> any SessionResponder {
+        UnderstudyResponder(session: self, configuration: configuration)
+    }
+}
+
 /// The daemon's responder batches the writes of its engine's journal sink.
 extension UnderstudyResponder: JournalBatching {
     public func beginJournalBatch() {

@@ -70,63 +70,72 @@ public enum StubFormat {
     /// The response keys that pace a body; at most one per response.
     public static let streamingKeys = ["dribble", "bytesPerSecond", "events"]
 
-    /// `afterLast`: what a stub does once it has served its last response.
+    /// `afterLast`: what a stub does once it has served its last response. The engine serves
+    /// this enum itself (UnderstudyCore's `AfterLast` is this type).
     public enum AfterLast: String, CaseIterable, Sendable {
         /// Keep serving the last response (the default).
         case `repeat`
-        /// Start the sequence over.
+        /// Start over from the first response.
         case cycle
-        /// Stop matching: later stubs or the unmatched response answer.
+        /// Stop matching, so later stubs or the unmatched response answer ("respond N times, then fail").
         case exhaust
     }
 
-    /// `fault`: how the connection breaks instead of answering.
-    public enum Fault: String, CaseIterable, Sendable {
-        /// A TCP reset.
+    /// `fault`: a broken response the transport carries out for real, so clients meet the failure
+    /// as they would on a network. The engine, the journal and the transport use this enum
+    /// (UnderstudyCore's `Fault` is this type).
+    public enum Fault: String, CaseIterable, Sendable, Codable {
+        /// Reset the connection (RST, via `SO_LINGER` 0) without sending anything.
         case connectionReset = "connection-reset"
-        /// A close without a byte sent.
+        /// Close the connection without sending a byte.
         case emptyResponse = "empty-response"
-        /// Bytes that are not HTTP, then a close.
+        /// Send bytes that are not HTTP, then close.
         case malformedResponse = "malformed-response"
-        /// The head with a `Content-Length`, then a close before the body.
+        /// Send the status line and headers (with a `Content-Length`), then close before the body.
         case closeAfterHeaders = "close-after-headers"
-        /// Random bytes that are not HTTP, then a close (WireMock's `RANDOM_DATA_THEN_CLOSE`).
+        /// Send bytes that are not HTTP (WireMock's fixed garbage), then close (WireMock's `RANDOM_DATA_THEN_CLOSE`).
         case randomDataThenClose = "random-data-then-close"
-        /// A chunked head, then bytes that are not a chunk, then a close.
+        /// Send the status line and `Transfer-Encoding: chunked` headers, then a chunk that breaks
+        /// the chunked framing, then close (WireMock's `MALFORMED_RESPONSE_CHUNK`).
         case malformedResponseChunk = "malformed-response-chunk"
     }
 
-    /// `rateLimit.algorithm`.
+    /// `rateLimit.algorithm`: how requests are counted.
     public enum RateLimitAlgorithm: String, CaseIterable, Sendable {
-        /// At most `limit` requests in any window (the default).
+        /// At most `limit` requests in any `window` seconds (the default).
         case slidingWindow = "sliding-window"
-        /// A burst of `limit`, then refilled evenly over the window.
+        /// A bucket of `limit` tokens refilled evenly over `window` seconds; allows bursts up to `limit`.
         case tokenBucket = "token-bucket"
     }
 
     /// `rateLimit.retryAfter`: how a refusal's `Retry-After` is written.
     public enum RateLimitRetryAfter: String, CaseIterable, Sendable {
-        /// Whole seconds, rounded up (the default).
+        /// Whole seconds, rounded up (the default, except for the `github` dialect).
         case seconds
-        /// Milliseconds precision (`0.237`).
+        /// Seconds with millisecond precision, rounded up (`0.237`).
         case fractional
-        /// An IMF-fixdate.
+        /// An IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`).
         case httpDate = "http-date"
-        /// No `Retry-After` (the default with `headers: github`).
+        /// No `Retry-After` at all: the client has only the rate-limit headers to go by (GitHub's
+        /// primary rate limit answers this way, so it is the `github` dialect's default).
         case none
     }
 
-    /// `rateLimit.headers`: which rate-limit headers a rate-limited stub's answers carry.
+    /// `rateLimit.headers`: which rate-limit headers every answer of a rate-limited stub carries,
+    /// as one family of real APIs sends them.
     public enum RateLimitHeaders: String, CaseIterable, Sendable {
-        /// `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` (seconds): the default.
+        /// `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` (delta-seconds): the
+        /// IETF draft's older separate fields (the default).
         case ietf
-        /// The IETF draft's structured `RateLimit-Policy` and `RateLimit` fields.
+        /// The IETF draft's structured fields (draft-ietf-httpapi-ratelimit-headers-10):
+        /// `RateLimit-Policy: "default";q=10;w=1` and `RateLimit: "default";r=4;t=1`.
         case ietfDraft = "ietf-draft"
-        /// GitHub's `X-RateLimit-Limit/Remaining/Used/Reset/Resource`, the reset as a Unix epoch.
+        /// GitHub's REST API: `X-RateLimit-Limit`, `-Remaining`, `-Used`, `-Reset` (a Unix epoch
+        /// in seconds) and `-Resource`.
         case github
-        /// `X-RateLimit-Limit/Remaining/Reset`, the reset as seconds.
+        /// The common `X-RateLimit-Limit`, `-Remaining`, `-Reset` with the reset as seconds from now.
         case xRateLimit = "x-ratelimit"
-        /// No rate-limit headers.
+        /// No rate-limit headers (only the refusal, and its `Retry-After` if any).
         case none
     }
 }

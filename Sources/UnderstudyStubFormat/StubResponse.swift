@@ -72,8 +72,8 @@ public struct StubResponse: Sendable {
     /// The stub format's faults (``StubFormat/Fault``).
     public typealias Fault = StubFormat.Fault
 
-    /// A `delayMs` distribution (milliseconds).
-    public enum DelayDistribution: Sendable {
+    /// A `delayMs` distribution (milliseconds); the engine draws from this same type.
+    public enum DelayDistribution: Sendable, Equatable {
         /// Uniform between `min` and `max`.
         case uniform(min: Double, max: Double)
         /// Log-normal with this median and sigma, capped at `max` when given.

@@ -9,7 +9,8 @@ final class AdminRoutesTests: XCTestCase {
     func testTheTableListsEveryEndpointOnce() {
         let listed = table.routes.map { "\($0.method) /__admin/\($0.pattern)" }
         XCTAssertEqual(Set(listed).count, listed.count, "a method and path listed twice: \(listed)")
-        // Native endpoints, then the WireMock adapter's (registered by the adapter, not the table).
+        // Native endpoints, then the WireMock adapter's: listed in the table file's adapter section and
+        // registered by the adapter (`WireMockAdmin.adapter`), which the standard table is composed with.
         XCTAssertEqual(listed, [
             "GET /__admin/health", "GET /__admin/requests", "DELETE /__admin/requests", "POST /__admin/requests/count",
             "POST /__admin/requests/find", "GET /__admin/requests/wait", "GET /__admin/requests/{seq}/near-misses",
@@ -22,6 +23,8 @@ final class AdminRoutesTests: XCTestCase {
             "DELETE /__admin/mappings/{id}", "POST /__admin/requests/reset", "GET /__admin/requests/unmatched",
             "POST /__admin/scenarios/reset", "PUT /__admin/scenarios/{name}/state",
         ])
+        XCTAssertEqual(WireMockAdmin.adapter.routes.map(\.pattern), WireMockAdmin.routes.map(\.pattern))
+        XCTAssertEqual(table.adapters.count, 1, "the daemon's table is composed with the WireMock adapter alone")
         XCTAssertEqual(Set(AdminRoutes.native.map(\.pattern)).intersection(WireMockAdmin.adapter.routes.map(\.pattern)),
                        [], "the adapter adds routes; it does not take over native ones")
     }

@@ -46,7 +46,7 @@ struct StubBuilderTests {
             Stub.delete("/rt/f").id("rt-f").body(.json(["a": 1, "b": [true]])).rateLimit(5, per: 60, retryAfter: .httpDate).respond(.status(200)),
             Stub.head("/rt/g").id("rt-g").rateLimit(1, per: 1, retryAfter: .seconds, algorithm: .slidingWindow).respond(.status(200)),
             Stub.get("/rt/i").id("rt-i").rateLimit(1, per: 60, headers: .github, status: 403, name: "search").respond(.status(200)),
-            Stub.get("/rt/j").id("rt-j").rateLimit(2, per: 1, retryAfter: .none, headers: .xRateLimit, status: 503).respond(.status(200)),
+            Stub.get("/rt/j").id("rt-j").rateLimit(2, per: 1, retryAfter: Stub.RateLimitRetryAfter.none, headers: .xRateLimit, status: 503).respond(.status(200)),
             Stub.any().id("rt-h").respond(.status(404)),
         ]
         let added = try await understudy.install(stubs)

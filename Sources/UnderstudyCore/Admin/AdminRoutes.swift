@@ -1,6 +1,7 @@
 /// The admin API's one route table: every native endpoint is listed here, with its method, path
-/// under `/__admin`, the ports it exists on and its handler; adapters (another tool's admin API)
-/// register theirs through ``init(adapters:)``. Routing is this table and nothing else: a path
+/// under `/__admin`, the ports it exists on and its handler; adapters' routes (another tool's admin
+/// API) are declared at the end of this file, each in its adapter's section, and registered by the
+/// adapter through ``init(adapters:)``. Routing is this table and nothing else: a path
 /// no route has is a 404, a path some route has with another method a 405 naming the methods.
 ///
 /// Admin requests are not journaled. A malformed body or an unknown id gets 400/404 and changes
@@ -116,4 +117,30 @@ struct AdminRoutes: Sendable {
             return response
         }
     }
+}
+
+// MARK: - Adapter: WireMock
+// Everything above this mark is the native admin API, which names no adapter; below it, each
+// adapter's routes, declared here so that this file is the one list of every admin route. The
+// handlers, the hooks and the registration (`WireMockAdmin.adapter`, composed into
+// `AdminRoutes.standard` by the responder) belong to the adapter in `Admin/WireMock`.
+// `scripts/check-layers` checks both: routes are declared in this file only, and no native admin
+// file, nor the native part of this one, mentions WireMock.
+
+extension WireMockAdmin {
+    /// The routes WireMock's adapter registers beside the native ones.
+    static let routes: [AdminRoute] = [
+        AdminRoute("GET", "", .both, status),
+        AdminRoute("GET", "mappings", .both, { listMappings($0.engine) }),
+        AdminRoute("POST", "mappings", .both, { saveMapping($0.engine, $0.request.body, id: nil) }),
+        AdminRoute("DELETE", "mappings", .both, { deleteMappings($0.engine) }),
+        AdminRoute("POST", "mappings/reset", .both, resetMappings),
+        AdminRoute("GET", "mappings/{id}", .both, getMapping),
+        AdminRoute("PUT", "mappings/{id}", .both, putMapping),
+        AdminRoute("DELETE", "mappings/{id}", .both, deleteMapping),
+        AdminRoute("POST", "requests/reset", .both, clearRequests),
+        AdminRoute("GET", "requests/unmatched", .both, unmatchedRequests),
+        AdminRoute("POST", "scenarios/reset", .both, resetScenarios),
+        AdminRoute("PUT", "scenarios/{name}/state", .both, ScenariosAdmin.set),
+    ]
 }

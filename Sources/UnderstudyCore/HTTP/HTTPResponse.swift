@@ -1,3 +1,9 @@
+import UnderstudyStubFormat
+
+/// A broken response the transport carries out instead of answering: the stub format's own enum
+/// (``StubFormat/Fault``, whose raw values are the names stub files use), so a fault is added once.
+public typealias Fault = StubFormat.Fault
+
 /// What the engine asks the transport to send. `delayMs` and `fault` are instructions the
 /// transport carries out; the engine itself never waits and never touches a connection.
 ///

@@ -20,7 +20,7 @@ extension StubDecoder {
             }
             guard let low = delayBound(bounds[0], memberPath.element(0)), let high = delayBound(bounds[1], memberPath.element(1)) else { return nil }
             guard low <= high else {
-                fail(bounds[0].position, memberPath, "`uniform` needs min ≤ max, found [\(DelayDistribution.format(low)), \(DelayDistribution.format(high))]")
+                fail(bounds[0].position, memberPath, "`uniform` needs min ≤ max, found [\(JSONValue(low).jsonText), \(JSONValue(high).jsonText)]")
                 return nil
             }
             return .uniform(min: low, max: high)

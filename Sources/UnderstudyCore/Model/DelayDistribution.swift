@@ -4,13 +4,14 @@ import Glibc
 import Darwin
 #endif
 
-/// A random delay, drawn for each response from the engine's seeded generator.
-public enum DelayDistribution: Sendable, Equatable {
-    /// Uniform between `min` and `max` milliseconds (inclusive).
-    case uniform(min: Double, max: Double)
-    /// Log-normal with the given median (ms) and sigma; capped at `max` ms when given.
-    case lognormal(median: Double, sigma: Double, max: Double?)
+import UnderstudyStubFormat
 
+/// A random delay, drawn for each response from the engine's seeded generator: the stub format's
+/// own `delayMs` distribution (`StubResponse.DelayDistribution` of UnderstudyStubFormat, whose
+/// `json` writes it back), so a distribution is defined once.
+public typealias DelayDistribution = UnderstudyStubFormat.StubResponse.DelayDistribution
+
+extension DelayDistribution {
     /// A sample in milliseconds.
     func sample(_ generator: inout SeededGenerator) -> Double {
         switch self {
@@ -23,21 +24,5 @@ public enum DelayDistribution: Sendable, Equatable {
             let value = median * exp(sigma * normal)
             return cap.map { min(value, $0) } ?? value
         }
-    }
-
-    /// The distribution as a stub file writes it (the object form of `delayMs`).
-    public var jsonValue: JSONValue {
-        switch self {
-        case .uniform(let low, let high):
-            return .object([JSONMember("uniform", .array([.number(Self.format(low)), .number(Self.format(high))]))])
-        case .lognormal(let median, let sigma, let cap):
-            var members = [JSONMember("median", .number(Self.format(median))), JSONMember("sigma", .number(Self.format(sigma)))]
-            if let cap { members.append(JSONMember("max", .number(Self.format(cap)))) }
-            return .object([JSONMember("lognormal", .object(members))])
-        }
-    }
-
-    static func format(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }

@@ -1,44 +1,15 @@
+import UnderstudyStubFormat
+
 /// A rate limit on one stub: at most `limit` requests per `window` seconds; requests over it are
 /// refused (`429` by default) with the rate-limit headers of the chosen dialect and, unless
 /// turned off, a computed `Retry-After`.
 public struct RateLimitRule: Sendable, Equatable {
-    /// How requests are counted.
-    public enum Algorithm: String, Sendable, CaseIterable {
-        /// At most `limit` requests in any `window` seconds (the default).
-        case slidingWindow = "sliding-window"
-        /// A bucket of `limit` tokens refilled evenly over `window` seconds; allows bursts up to `limit`.
-        case tokenBucket = "token-bucket"
-    }
-
-    /// How `Retry-After` is written.
-    public enum RetryAfterFormat: String, Sendable, CaseIterable {
-        /// Whole seconds, rounded up (the default, except for the `github` dialect).
-        case seconds
-        /// Seconds with millisecond precision, rounded up (`0.237`).
-        case fractional
-        /// An IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`).
-        case httpDate = "http-date"
-        /// No `Retry-After` at all: the client has only the rate-limit headers to go by (GitHub's
-        /// primary rate limit answers this way, so it is the `github` dialect's default).
-        case none
-    }
-
-    /// Which rate-limit headers every answer of the stub carries, as one family of real APIs sends them.
-    public enum HeaderDialect: String, Sendable, CaseIterable {
-        /// `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` (delta-seconds): the
-        /// IETF draft's older separate fields (the default, what Understudy always sent).
-        case ietf
-        /// The IETF draft's structured fields (draft-ietf-httpapi-ratelimit-headers-10):
-        /// `RateLimit-Policy: "default";q=10;w=1` and `RateLimit: "default";r=4;t=1`.
-        case ietfDraft = "ietf-draft"
-        /// GitHub's REST API: `X-RateLimit-Limit`, `-Remaining`, `-Used`, `-Reset` (a Unix epoch
-        /// in seconds) and `-Resource`.
-        case github
-        /// The common `X-RateLimit-Limit`, `-Remaining`, `-Reset` with the reset as seconds from now.
-        case xRateLimit = "x-ratelimit"
-        /// No rate-limit headers (only the refusal, and its `Retry-After` if any).
-        case none
-    }
+    /// How requests are counted (the format's enum, ``StubFormat/RateLimitAlgorithm``).
+    public typealias Algorithm = StubFormat.RateLimitAlgorithm
+    /// How `Retry-After` is written (the format's enum, ``StubFormat/RateLimitRetryAfter``).
+    public typealias RetryAfterFormat = StubFormat.RateLimitRetryAfter
+    /// Which rate-limit headers every answer of the stub carries (``StubFormat/RateLimitHeaders``).
+    public typealias HeaderDialect = StubFormat.RateLimitHeaders
 
     /// The statuses a refusal may have: 429 (the default), 403 (GitHub) or 503 (gateways).
     public static let refusalStatuses = [429, 403, 503]

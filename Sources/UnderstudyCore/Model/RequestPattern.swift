@@ -25,3 +25,27 @@ public struct RequestPattern: Sendable {
         self.body = body
     }
 }
+
+/// A condition on the request path (or, for the `target` cases, path and query as sent).
+public enum PathMatcher: Sendable {
+    /// The decoded path equals this (already decoded) path.
+    case exact(String)
+    /// The whole decoded path matches the regular expression.
+    case pattern(CompiledRegex)
+    /// The request target as sent (path, then `?` and the query when there is one) equals this.
+    case exactTarget(String)
+    /// The whole request target as sent matches the regular expression.
+    case targetPattern(CompiledRegex)
+}
+
+/// A matcher bound to a query parameter or header name.
+public struct NamedMatcher: Sendable {
+    /// The name (headers compare it case-insensitively; query names exactly).
+    public var name: String
+    public var matcher: ValueMatcher
+
+    public init(name: String, matcher: ValueMatcher) {
+        self.name = name
+        self.matcher = matcher
+    }
+}

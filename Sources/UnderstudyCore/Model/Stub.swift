@@ -1,3 +1,9 @@
+import UnderstudyStubFormat
+
+/// What a stub does once it has served its last response: the stub format's own enum
+/// (``StubFormat/AfterLast``), which the engine serves as it is.
+public typealias AfterLast = StubFormat.AfterLast
+
 /// One stub: which requests it answers and the responses it gives, in order.
 public struct Stub: Sendable {
     /// Unique across everything loaded.
@@ -22,19 +28,18 @@ public struct Stub: Sendable {
     public var setState: String?
     /// A rate limit on this stub.
     public var rateLimit: RateLimitRule?
-    /// Lower answers first (1 is highest); `nil` is the default, 5. See ``newerWins``.
+    /// Lower answers first (1 is highest); `nil` is the default, 5. See ``tieOrder``.
     public var priority: Int?
     /// Seconds a bearer token is valid after it was issued (`tokenExpiresIn`), on the world's
     /// clock; an older or unreadable token gets 401 (see ``TokenIssueTime``). `nil`: not checked.
     public var tokenExpiresIn: Double?
-    /// Among stubs of equal priority, whether this one is tried before stubs loaded or added
-    /// earlier (WireMock's rule) instead of after them (Understudy's). At equal priority every
-    /// stub with `newerWins == false` is tried before every stub with `newerWins == true`.
-    public var newerWins = false
-    /// Free-form data kept with the stub and echoed by the admin API (WireMock's `metadata`).
-    public var metadata: JSONValue?
-    /// The stub as written in a foreign format (a WireMock mapping), for admin APIs that echo it.
-    public var sourceJSON: JSONValue?
+    /// Where this stub goes among stubs of equal priority: after those loaded or added earlier
+    /// (`.loadOrder`, the native format's rule) or before them (`.newestFirst`, for a format whose
+    /// rule is that the newest stub wins a tie).
+    public var tieOrder = TieOrder.loadOrder
+    /// What the format adapter that decoded this stub keeps with it (another tool's mapping as
+    /// written, for that tool's admin API). The model carries it without reading it.
+    public var annotation: (any StubAnnotation)?
     /// Set by the decoder when the file gave no `id`, so the admin API can rename such stubs.
     var idGenerated = false
 
@@ -57,16 +62,26 @@ public struct Stub: Sendable {
 }
 
 extension Stub {
+    /// Where a stub goes among stubs of equal priority.
+    public enum TieOrder: Sendable {
+        /// After the stubs loaded or added before it (the native format's rule).
+        case loadOrder
+        /// Before the stubs loaded or added before it: the newest such stub wins the tie.
+        case newestFirst
+    }
+
     /// The order stubs are tried in, as a rank per stub: by priority (lower first, default 5);
-    /// at equal priority, stubs with `newerWins == false` in load order, then stubs with
-    /// `newerWins == true`, most recently added first. Without priorities or `newerWins` the
-    /// rank is the load position.
+    /// at equal priority, `.loadOrder` stubs in load order, then `.newestFirst` stubs, most
+    /// recently added first. Without priorities or `.newestFirst` the rank is the load position.
     static func ranks(of stubs: [Stub]) -> [Int] {
-        guard stubs.contains(where: { $0.priority != nil || $0.newerWins }) else { return Array(stubs.indices) }
+        guard stubs.contains(where: { $0.priority != nil || $0.tieOrder == .newestFirst }) else {
+            return Array(stubs.indices)
+        }
         let order = stubs.indices.sorted { a, b in
             let x = stubs[a], y = stubs[b]
-            let keyA = (x.priority ?? 5, x.newerWins ? 1 : 0, x.newerWins ? -a : a)
-            let keyB = (y.priority ?? 5, y.newerWins ? 1 : 0, y.newerWins ? -b : b)
+            let newerA = x.tieOrder == .newestFirst, newerB = y.tieOrder == .newestFirst
+            let keyA = (x.priority ?? 5, newerA ? 1 : 0, newerA ? -a : a)
+            let keyB = (y.priority ?? 5, newerB ? 1 : 0, newerB ? -b : b)
             return keyA < keyB
         }
         var ranks = Array(repeating: 0, count: stubs.count)
@@ -74,3 +89,8 @@ extension Stub {
         return ranks
     }
 }
+
+/// What a format adapter keeps with a stub it decoded, for its own use (its admin API, its
+/// converter): the model stores it and never reads it, so the model knows no other tool's format.
+/// A class, so carrying it costs a stub one reference.
+public protocol StubAnnotation: AnyObject, Sendable {}

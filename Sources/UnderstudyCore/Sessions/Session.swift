@@ -1,5 +1,4 @@
-/// One session: a private Understudy (its own ``UnderstudyResponder`` and engine) behind its own
-/// port. It stands between the transport and the responder to note activity for the idle
+/// One session: a private Understudy (its own responder and engine) behind its own port. It stands between the transport and the responder to note activity for the idle
 /// timeout and to count the requests it was sent.
 ///
 /// Not `Sendable`: the event loop drives it.
@@ -8,7 +7,7 @@ final class Session: HTTPResponder {
     let name: String?
     /// Wall-clock creation time, as ISO-8601 for the admin API.
     let created: String
-    let responder: UnderstudyResponder
+    let responder: any SessionResponder
     /// The session's port; nil once closed. Holds this session as its responder until closed.
     var listener: (any SessionListener)?
     /// The session's HTTPS port, when it asked for one (`"tls"`); closed with the session.
@@ -20,7 +19,7 @@ final class Session: HTTPResponder {
     private(set) var requests = 0
     private let clock: any EngineClock
 
-    init(id: String, name: String?, responder: UnderstudyResponder, clock: any EngineClock) {
+    init(id: String, name: String?, responder: any SessionResponder, clock: any EngineClock) {
         self.id = id
         self.name = name
         self.responder = responder
@@ -73,4 +72,19 @@ final class Session: HTTPResponder {
         lastActivity = clock.monotonicNanoseconds
         if !AdminRoutes.isAdminPath(request.path) { requests += 1 }
     }
+}
+
+/// What sessions need of a responder: the main port's makes each session's (its file-loaded
+/// stubs in fresh state), and a session's has an engine for posted stubs and base URLs for
+/// `{{server.url}}`. The responder that hosts sessions conforms; sessions never name it, so they
+/// sit below it in the layering.
+protocol SessionResponder: HTTPResponder {
+    /// The engine behind the responder.
+    var engine: StubEngine { get }
+    /// `{{server.url}}` for requests over plain HTTP.
+    var serverURL: String? { get set }
+    /// `{{server.url}}` for requests over HTTPS.
+    var secureServerURL: String? { get set }
+    /// A new session's responder, made from this (main-port) one, with `configuration`.
+    func makeSessionResponder(configuration: EngineConfiguration) -> any SessionResponder
 }

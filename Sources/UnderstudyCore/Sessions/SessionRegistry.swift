@@ -15,13 +15,13 @@ public final class SessionRegistry {
     /// Told about sessions reclaimed by the idle timeout (the CLI writes it to stderr).
     public var log: ((String) -> Void)?
     /// The main port's responder: its file-loaded stubs, paths and configuration seed each session.
-    private unowned let main: UnderstudyResponder
+    private unowned let main: any SessionResponder
     private var sessions: [String: Session] = [:]
     /// Ids in creation order, for listing.
     private var order: [String] = []
     private var created = 0
 
-    init(main: UnderstudyResponder, limits: SessionLimits) {
+    init(main: any SessionResponder, limits: SessionLimits) {
         self.main = main
         self.limits = limits
     }
@@ -64,7 +64,7 @@ public final class SessionRegistry {
         var configuration = main.engine.configuration
         configuration.sessionID = id
         configuration.clockStart = decoded.clock ?? .real  // each world owns its clock
-        let responder = UnderstudyResponder(session: main, configuration: configuration)
+        let responder = main.makeSessionResponder(configuration: configuration)
         if let stubs = decoded.stubs { responder.engine.add(stubs) }
         let session = Session(id: id, name: decoded.name, responder: responder, clock: configuration.clock)
         switch host.openListener(for: session) {

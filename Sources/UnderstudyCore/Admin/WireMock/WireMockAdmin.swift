@@ -5,36 +5,19 @@ import Foundation
 #endif
 
 /// WireMock's admin API, served beside Understudy's own for WireMock's clients (README: "Coming
-/// from WireMock"): an adapter that registers its routes in the admin route table and adds
-/// WireMock's names to the native answers that share a path with it. Mappings are stubs decoded
+/// from WireMock"): an adapter that registers its routes (``routes``, declared in the one route
+/// table file, `Admin/AdminRoutes.swift`) with its hooks in ``adapter``, and adds WireMock's names
+/// to the native answers that share a path with it. Mappings are stubs decoded
 /// from WireMock JSON; those created here are marked with the file ``adminFile`` so a global
 /// reset removes them, as WireMock's does.
 enum WireMockAdmin {
     /// The `file` of mappings created through `POST /__admin/mappings`.
     static let adminFile = "<wiremock-admin>"
 
+    /// The adapter the daemon's table is composed with (`AdminRoutes.standard`): WireMock's
+    /// routes and its hooks on the native answers.
     static let adapter = AdminAdapter(
-        routes: [
-            AdminRoute("GET", "", .both, { _ in
-                AdminResponse.value(.object([JSONMember("status", .string("ok")), JSONMember("server", .string("understudy"))]))
-            }),
-            AdminRoute("GET", "mappings", .both, { listMappings($0.engine) }),
-            AdminRoute("POST", "mappings", .both, { saveMapping($0.engine, $0.request.body, id: nil) }),
-            AdminRoute("DELETE", "mappings", .both, { deleteMappings($0.engine) }),
-            AdminRoute("POST", "mappings/reset", .both, resetMappings),
-            AdminRoute("GET", "mappings/{id}", .both, getMapping),
-            AdminRoute("PUT", "mappings/{id}", .both, putMapping),
-            AdminRoute("DELETE", "mappings/{id}", .both, deleteMapping),
-            AdminRoute("POST", "requests/reset", .both, { call in
-                AdminResponse.value(.object([JSONMember("cleared", .int(call.engine.clearJournal()))]))
-            }),
-            AdminRoute("GET", "requests/unmatched", .both, { RequestsAdmin.render($0, where: { !$0.matched }) }),
-            AdminRoute("POST", "scenarios/reset", .both, { call in
-                call.engine.resetScenarios()
-                return AdminResponse.value(.object([]))
-            }),
-            AdminRoute("PUT", "scenarios/{name}/state", .both, ScenariosAdmin.set),
-        ],
+        routes: routes,
         journalEntryFields: serveEventFields,
         // WireMock's names for the same facts, so its clients read the native answer too.
         scenarioFields: { name, states in
@@ -42,37 +25,58 @@ enum WireMockAdmin {
         },
         onReset: removeAdminMappings)
 
-    private static func deleteMappings(_ engine: any EngineControl) -> HTTPResponse {
+    /// `GET /__admin/`: WireMock clients' liveness probe.
+    static func status(_ call: AdminCall) -> HTTPResponse {
+        AdminResponse.value(.object([JSONMember("status", .string("ok")), JSONMember("server", .string("understudy"))]))
+    }
+
+    /// `POST /__admin/requests/reset`: empties the journal.
+    static func clearRequests(_ call: AdminCall) -> HTTPResponse {
+        AdminResponse.value(.object([JSONMember("cleared", .int(call.engine.clearJournal()))]))
+    }
+
+    /// `GET /__admin/requests/unmatched`: the journal's unmatched requests.
+    static func unmatchedRequests(_ call: AdminCall) -> HTTPResponse {
+        RequestsAdmin.render(call, where: { !$0.matched })
+    }
+
+    /// `POST /__admin/scenarios/reset`: every scenario back to `Started`.
+    static func resetScenarios(_ call: AdminCall) -> HTTPResponse {
+        call.engine.resetScenarios()
+        return AdminResponse.value(.object([]))
+    }
+
+    static func deleteMappings(_ engine: any EngineControl) -> HTTPResponse {
         let stubs = engine.stubs, runtimes = engine.runtimes
-        let keep = stubs.indices.filter { stubs[$0].sourceJSON == nil }
+        let keep = stubs.indices.filter { WireMockMapping.of(stubs[$0]) == nil }
         engine.install(keep.map { stubs[$0] }, runtimes: keep.map { runtimes[$0] })
         return AdminResponse.value(.object([]))
     }
 
     /// WireMock: back to the mappings on disk. Here: re-read the stub paths.
-    private static func resetMappings(_ call: AdminCall) -> HTTPResponse {
+    static func resetMappings(_ call: AdminCall) -> HTTPResponse {
         switch call.reload() {
         case .success: return AdminResponse.value(.object([]))
         case .failure(let failure): return AdminResponse.loadFailure(failure)
         }
     }
 
-    private static func getMapping(_ call: AdminCall) -> HTTPResponse {
-        guard let stub = call.engine.stubs.first(where: { $0.id == call.parameter }), let source = stub.sourceJSON else {
+    static func getMapping(_ call: AdminCall) -> HTTPResponse {
+        guard let stub = call.engine.stubs.first(where: { $0.id == call.parameter }), let source = WireMockMapping.of(stub)?.json else {
             return AdminResponse.error(404, "no WireMock mapping with id `\(call.parameter)`")
         }
         return AdminResponse.value(source)
     }
 
-    private static func putMapping(_ call: AdminCall) -> HTTPResponse {
-        guard call.engine.stubs.contains(where: { $0.id == call.parameter && $0.sourceJSON != nil }) else {
+    static func putMapping(_ call: AdminCall) -> HTTPResponse {
+        guard call.engine.stubs.contains(where: { $0.id == call.parameter && WireMockMapping.of($0) != nil }) else {
             return AdminResponse.error(404, "no WireMock mapping with id `\(call.parameter)`")
         }
         return saveMapping(call.engine, call.request.body, id: call.parameter)
     }
 
-    private static func deleteMapping(_ call: AdminCall) -> HTTPResponse {
-        guard call.engine.stubs.contains(where: { $0.id == call.parameter && $0.sourceJSON != nil }) else {
+    static func deleteMapping(_ call: AdminCall) -> HTTPResponse {
+        guard call.engine.stubs.contains(where: { $0.id == call.parameter && WireMockMapping.of($0) != nil }) else {
             return AdminResponse.error(404, "no WireMock mapping with id `\(call.parameter)`")
         }
         return StubsAdmin.delete(call.parameter, from: call.engine)
@@ -86,8 +90,8 @@ enum WireMockAdmin {
         engine.install(keep.map { stubs[$0] }, runtimes: keep.map { runtimes[$0] })
     }
 
-    private static func listMappings(_ engine: any EngineControl) -> HTTPResponse {
-        let mappings = engine.stubs.compactMap(\.sourceJSON).reversed()
+    static func listMappings(_ engine: any EngineControl) -> HTTPResponse {
+        let mappings = engine.stubs.compactMap { WireMockMapping.of($0)?.json }.reversed()
         return AdminResponse.value(.object([
             JSONMember("mappings", .array(Array(mappings))),
             JSONMember("meta", .object([JSONMember("total", .int(mappings.count))])),
@@ -95,7 +99,7 @@ enum WireMockAdmin {
     }
 
     /// Creates (`id` nil) or replaces a mapping; WireMock answers with the mapping, id included.
-    private static func saveMapping(_ engine: any EngineControl, _ body: [UInt8], id fixedID: String?) -> HTTPResponse {
+    static func saveMapping(_ engine: any EngineControl, _ body: [UInt8], id fixedID: String?) -> HTTPResponse {
         let node: JSONNode
         do {
             node = try JSONParser.parse(body)
@@ -109,11 +113,12 @@ enum WireMockAdmin {
         }
         if let fixedID { stub.id = fixedID }
         stub.idGenerated = false
-        if case .object(var members)? = stub.sourceJSON {
+        let mapping = WireMockMapping.of(stub)
+        if let mapping, case .object(var members) = mapping.json {
             members.removeAll { $0.key == "id" || $0.key == "uuid" }
             members.insert(JSONMember("id", .string(stub.id)), at: 0)
             members.append(JSONMember("uuid", .string(stub.id)))
-            stub.sourceJSON = .object(members)
+            stub.annotation = WireMockMapping(json: .object(members), metadata: mapping.metadata)
         }
         var newStubs = engine.stubs, newRuntimes = engine.runtimes
         if let existing = newStubs.firstIndex(where: { $0.id == stub.id }) {
@@ -124,7 +129,7 @@ enum WireMockAdmin {
             newRuntimes.append(StubRuntime())
         }
         engine.install(newStubs, runtimes: newRuntimes)
-        return AdminResponse.value(stub.sourceJSON ?? .null, status: fixedID == nil ? 201 : 200)
+        return AdminResponse.value(WireMockMapping.of(stub)?.json ?? .null, status: fixedID == nil ? 201 : 200)
     }
 
     /// WireMock's request fields for a journal entry: `url`, `absoluteUrl`, `clientIp`,

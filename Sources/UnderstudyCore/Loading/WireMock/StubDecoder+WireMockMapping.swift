@@ -6,8 +6,9 @@ import Foundation
 
 /// WireMock mappings decoded into the native model: the WireMock format is an adapter, and the
 /// engine serves its stubs exactly as it serves native ones. What WireMock's rules add is carried
-/// by the model: `priority` (1 highest, default 5) and `newerWins` (among equal priorities the
-/// most recently added mapping answers). Anything the model cannot express is refused by name.
+/// by the model: `priority` (1 highest, default 5) and `tieOrder` `.newestFirst` (among equal
+/// priorities the most recently added mapping answers); the mapping as written rides along as the
+/// stub's ``WireMockMapping`` annotation. Anything the model cannot express is refused by name.
 extension StubDecoder {
     static let wireMockMappingKeys = ["id", "uuid", "name", "request", "response", "priority", "scenarioName",
                                       "requiredScenarioState", "newScenarioState", "metadata", "persistent", "insertionIndex"]
@@ -112,9 +113,8 @@ extension StubDecoder {
                         responses: [response], afterLast: .repeat, scenario: scenario, whenState: whenState, setState: setState)
         stub.idGenerated = idGenerated
         stub.priority = priority
-        stub.newerWins = true
-        stub.metadata = metadata
-        stub.sourceJSON = source
+        stub.tieOrder = .newestFirst
+        stub.annotation = WireMockMapping(json: source, metadata: metadata)
         return DecodedStub(stub: stub, id: id, idGenerated: idGenerated, file: file, idPosition: idPosition, path: path)
     }
 }

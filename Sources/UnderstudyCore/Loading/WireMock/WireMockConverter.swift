@@ -57,7 +57,7 @@ public enum WireMockConverter {
             if let scenario = stub.scenario { members.append(JSONMember("scenario", .string(scenario))) }
             if let state = stub.whenState { members.append(JSONMember("whenState", .string(state))) }
             if let state = stub.setState { members.append(JSONMember("setState", .string(state))) }
-            if stub.metadata != nil { notes.append("\(stub.id): `metadata` is not converted (native stubs have no metadata)") }
+            if WireMockMapping.of(stub)?.metadata != nil { notes.append("\(stub.id): `metadata` is not converted (native stubs have no metadata)") }
             return .object(members)
         }
         return Result(document: .object([JSONMember("stubs", .array(encoded))]), notes: notes)
@@ -112,13 +112,13 @@ public enum WireMockConverter {
         }
         switch (response.delayMs, response.delayDistribution) {
         case (0, nil): break
-        case (let fixed, nil): members.append(JSONMember("delayMs", .number(DelayDistribution.format(fixed))))
-        case (0, let distribution?): members.append(JSONMember("delayMs", distribution.jsonValue))
+        case (let fixed, nil): members.append(JSONMember("delayMs", JSONValue(fixed)))
+        case (0, let distribution?): members.append(JSONMember("delayMs", distribution.json))
         case (let fixed, .uniform(let low, let high)?):
-            members.append(JSONMember("delayMs", DelayDistribution.uniform(min: low + fixed, max: high + fixed).jsonValue))
+            members.append(JSONMember("delayMs", DelayDistribution.uniform(min: low + fixed, max: high + fixed).json))
         case (let fixed, let distribution?):
-            notes.append("\(stub): `fixedDelayMilliseconds` (\(DelayDistribution.format(fixed)) ms) beside a lognormal `delayDistribution` is not converted; only the distribution is kept")
-            members.append(JSONMember("delayMs", distribution.jsonValue))
+            notes.append("\(stub): `fixedDelayMilliseconds` (\(JSONValue(fixed).jsonText) ms) beside a lognormal `delayDistribution` is not converted; only the distribution is kept")
+            members.append(JSONMember("delayMs", distribution.json))
         }
         if let fault = response.fault { members.append(JSONMember("fault", .string(fault.rawValue))) }
         return .object(members)
