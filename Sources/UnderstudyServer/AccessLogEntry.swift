@@ -18,6 +18,7 @@ public struct AccessLogEntry: Sendable, Equatable {
     /// Milliseconds from the request's arrival to its answer (or its end), delays included.
     public var milliseconds: Double
 
+    /// An entry with every field given; `outcome` is `.answered` unless the request ended otherwise.
     public init(method: String, target: String, status: Int?, stubID: String?, fault: Fault?,
                 outcome: ReplyOutcome = .answered, milliseconds: Double) {
         self.method = method

@@ -1,5 +1,5 @@
-/// Searches of short byte runs eight bytes at a time, for the raw-stream reader (see
-/// ``RequestStreamParser``), which looks at every line of every request.
+/// Searches of short byte runs eight bytes at a time, for the request parsers
+/// (``RequestHeadParser``, ``ChunkedBodyReader``), which look at every line of every request.
 ///
 /// The runs it searches are a few dozen bytes (a header line, a request target), where a call
 /// to libc's `memchr` costs more in its call and set-up than the search itself. Loads are

@@ -7,6 +7,7 @@ public struct TLSSettings: Sendable {
     /// The user's own certificate chain and key (PEM files); when set, no CA is generated and
     /// `mode` must be `valid`.
     public var certificateFile: String?
+    /// The private key (PEM file) for `certificateFile`; set both or neither.
     public var keyFile: String?
 
     /// Creates settings; by default a generated CA and a valid certificate on a free port.

@@ -22,8 +22,11 @@ class CheckDocsTests(unittest.TestCase):
         cls.copy = pathlib.Path(cls.work.name) / "checkout"
         cls.copy.mkdir()
         ignore = shutil.ignore_patterns(".build", ".build-*", ".git", "*.doccarchive")
-        for name in ("README.md", "docs", "schema", "scripts", "stubs", "Sources", "Tests", "Examples"):
+        for name in ("ARCHITECTURE.md", "README.md", "docs", "schema", "scripts", "stubs", "Sources", "Tests",
+                     "Examples", "Plugins"):
             source = ROOT / name
+            if not source.exists():
+                continue
             if source.is_dir():
                 shutil.copytree(source, cls.copy / name, ignore=ignore)
             else:
@@ -80,6 +83,20 @@ class CheckDocsTests(unittest.TestCase):
     def test_a_page_without_its_summary_or_neighbour_links_fails(self):
         self.edit("docs/https.md", "Next: [HTTPS tests from Swift](https-swift.md)", "Next: HTTPS from Swift")
         self.assertIn("docs/https.md", self.failing())
+
+    def test_a_name_the_code_no_longer_has_fails(self):
+        # A type renamed away (it survives in a comment only), a member that is gone, a file that moved.
+        self.edit("ARCHITECTURE.md", "`RequestHeadParser`", "`RequestStreamParser`")
+        self.edit("docs/transport.md", "`ChunkedBodyReader`", "`ChunkedBodyReader.readAll`")
+        self.edit("docs/development.md", "`Connection+Reply.swift`", "`Connection+Write.swift`")
+        self.edit("ARCHITECTURE.md", "(`answerAwaitingDelivery`)", "(`answerWhenDelivered`)")
+        self.edit("Sources/UnderstudyServer/ByteScan.swift", "``RequestHeadParser``", "``RequestStreamParser``")
+        out = self.failing()
+        self.assertRegex(out, r"ARCHITECTURE\.md:\d+: `RequestStreamParser`: no `RequestStreamParser` in the code")
+        self.assertRegex(out, r"docs/transport\.md:\d+: `ChunkedBodyReader.readAll`: no `readAll` in the code")
+        self.assertRegex(out, r"docs/development\.md:\d+: `Connection\+Write\.swift`: no such file")
+        self.assertRegex(out, r"ARCHITECTURE\.md:\d+: `answerWhenDelivered`: no `answerWhenDelivered` in the code")
+        self.assertNotIn("`RequestHeadParser`", out)
 
     def test_a_public_symbol_without_a_doc_comment_fails(self):
         graphs = pathlib.Path(self.work.name) / "graphs"

@@ -1,21 +1,28 @@
 """The shell blocks of README.md and docs/ on a fresh checkout: a `git clone` of this repository (so the
 build starts from nothing, as a new user's does) runs the README's walkthrough exactly as written, then
 every ```sh block of each docs/ page, in order, in one shell per page. The README's `apt-get` line (it
-needs root) is checked against the packages the scripts install instead of being run."""
+needs root) is checked against the packages the scripts install instead of being run.
+
+Blocks that run the repository's scripts run in this checkout (in CI, a fresh clone too), where their
+builds are the ones the developer already has: `scripts/serve` until it serves the example stubs, then
+stopped; `scripts/test --filter X` as written. A bare `scripts/test` runs this very test, so it is not
+run here: `.ci/run` runs it, and a test below holds CI to that."""
 import json
 import os
 import pathlib
 import re
+import shlex
 import shutil
 import subprocess
 import tempfile
 import unittest
 
+from scripts.lib.understudy_daemon import Daemon, get
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
-# Blocks that run `scripts/test` (which runs this test) or `scripts/serve` (which serves until stopped,
-# after a release build of its own): CI runs both commands itself.
-NOT_RUN_HERE = re.compile(r"^scripts/(test|serve)\b", re.M)
+# Blocks that run the repository's scripts: not run in the clone (see above).
+RUNS_SCRIPTS = re.compile(r"^scripts/(test|serve)\b", re.M)
 
 
 def sh_blocks(path):
@@ -73,7 +80,7 @@ class FreshCheckoutShellBlockTests(unittest.TestCase):
         env = dict(self.env, PATH=f"{bin_path}:{self.env['PATH']}")
         ran = 0
         for page in sorted((ROOT / "docs").glob("*.md")):
-            blocks = [block for block in sh_blocks(page) if not NOT_RUN_HERE.search(block)]
+            blocks = [block for block in sh_blocks(page) if not RUNS_SCRIPTS.search(block)]
             if not blocks:
                 continue
             with self.subTest(page=page.name):
@@ -96,12 +103,56 @@ class FreshCheckoutShellBlockTests(unittest.TestCase):
                 status = subprocess.run(["dpkg-query", "-W", "-f=${Status}", package], capture_output=True, text=True)
                 self.assertIn("install ok installed", status.stdout, f"{package} is not installed")
 
-    def test_only_scripts_test_and_scripts_serve_are_not_run_here(self):
-        skipped = [block for path in [README, *(ROOT / "docs").glob("*.md")] for block in sh_blocks(path)
-                   if NOT_RUN_HERE.search(block)]
-        for block in skipped:
-            commands = [line.split("#")[0].strip() for line in block.splitlines() if line.split("#")[0].strip()]
-            self.assertTrue(all(NOT_RUN_HERE.match(command) for command in commands), block)
+
+def script_commands():
+    """Every command of the blocks that run scripts, as written (comments dropped)."""
+    for path in [README, *sorted((ROOT / "docs").glob("*.md"))]:
+        for block in sh_blocks(path):
+            if RUNS_SCRIPTS.search(block):
+                for line in block.splitlines():
+                    if shlex.split(line, comments=True):
+                        yield line.split("#")[0].strip()
+
+
+class ScriptBlockTests(unittest.TestCase):
+    """The blocks that run the repository's scripts, in this checkout (no clone, no walkthrough build)."""
+
+    def test_blocks_that_run_scripts_hold_only_the_commands_run_below(self):
+        commands = list(script_commands())
+        for command in commands:
+            self.assertRegex(command, r"^scripts/serve$|^scripts/test$|^scripts/test --filter \w+$",
+                             "a new command in a block that runs scripts: run it in a test here")
+        self.assertIn("scripts/serve", commands)
+        self.assertIn("scripts/test", commands)
+
+    def test_scripts_test_is_what_ci_runs(self):
+        ci = (ROOT / ".ci" / "run").read_text().splitlines()
+        self.assertIn("scripts/test", [line.split("#")[0].strip() for line in ci])
+
+    def test_scripts_serve_serves_the_example_stubs_until_stopped(self):
+        (command,) = [command for command in script_commands() if command.startswith("scripts/serve")]
+        # A release build of its own on first use (.build-serve): minutes on a fresh clone.
+        with Daemon(command=shlex.split(command), cwd=ROOT, timeout=3600, name=command) as served:
+            # stubs/respond-then-respond.json: a 429 with Retry-After, then the posts.
+            status, body = get(served.port, "/examples/retry-after")
+            self.assertEqual((status, json.loads(body)), (429, {"error": "slow down"}))
+            status, body = get(served.port, "/examples/retry-after")
+            self.assertEqual(status, 200)
+            self.assertEqual([post["title"] for post in json.loads(body)], ["hello", "world"])
+            self.assertEqual(served.stop(), 0, served.stderr()[-2000:])
+
+    def test_scripts_test_filter_runs_what_it_names(self):
+        commands = [command for command in script_commands() if command.startswith("scripts/test --filter")]
+        self.assertTrue(commands)
+        env = {k: v for k, v in os.environ.items() if not k.startswith("UNDERSTUDY_")}
+        for command in commands:
+            with self.subTest(command=command):
+                result = subprocess.run(shlex.split(command), cwd=ROOT, env=env, capture_output=True, text=True,
+                                        timeout=3600)
+                out = result.stdout + result.stderr
+                self.assertEqual(result.returncode, 0, out[-3000:])
+                # A filter that matched nothing would pass too: it must have run tests, all passing.
+                self.assertRegex(out, r"Executed [1-9]\d* tests?, with 0 failures")
 
 
 if __name__ == "__main__":

@@ -354,8 +354,8 @@ class JournalFileTests(SessionDaemonTestCase):
         for session, port in targets[1:]:
             entries = call_json(port, "GET", "/__admin/requests")[1]["requests"]
             from_file = [line for line in lines if line.get("session") == session]
-            # The admin API adds WireMock's fields beside the journal's (README: Coming from
-            # WireMock); the journal's own fields must be the file's, exactly.
+            # The admin API adds WireMock's fields beside the journal's (docs/wiremock.md); the
+            # journal's own fields must be the file's, exactly.
             self.assertEqual([{key: entry[key] for key in line} for entry, line in zip(entries, from_file)], from_file)
             self.assertEqual(len(entries), len(from_file))
 

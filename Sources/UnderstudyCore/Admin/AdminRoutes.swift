@@ -77,7 +77,8 @@ struct AdminRoutes: Sendable {
     func answer(_ request: HTTPRequest, engine: any EngineControl, isSession: Bool = false,
                 sessions: (any SessionAdministration)? = nil,
                 reload: @escaping () -> Result<Int, StubLoadFailure>) -> HTTPAnswer {
-        if let page = AdminPage.response(for: request) { return .now(page) }  // static, holds no data: served without the token
+        // The admin page is static and holds no data: served without the token.
+        if let page = AdminPage.response(for: request) { return .now(page) }
         if let refusal = Self.authorizationRefusal(request, engine.configuration) { return .now(refusal) }
         let method = request.method.uppercased()
         let path = Self.segments(request.path)

@@ -106,7 +106,8 @@ public final class StubEngine {
             let box = boxes[candidate]
             return box.decidedByIndex || box.matches(context)
         }
-        if winner == nil, let icon = browserIcon(for: context) { return (icon, nil) }  // a browser's, not the client's: not journaled
+        // A browser's icon request, not the client's: answered, not journaled.
+        if winner == nil, let icon = browserIcon(for: context) { return (icon, nil) }
         // An `if` rather than `map … ??`: the autoclosure and optional copied the response and record.
         if let winner {
             let (response, record) = serve(winner, context, now: now)

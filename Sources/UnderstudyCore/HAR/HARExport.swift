@@ -25,8 +25,9 @@ import Darwin
 /// elapsedMs`, or `delayMs` in journals without `outcomeMs`); the journal records no network time,
 /// so `send` and `receive` are 0.
 public enum HARExport {
-    /// `creator.name` and `creator.version` in every HAR written.
+    /// `creator.name` in every HAR written: tools that read HAR files show it as the file's source.
     public static let creatorName = "understudy"
+    /// `creator.version` in every HAR written (the version of this HAR writer, not of HAR itself).
     public static let creatorVersion = "1.0"
 
     /// A HAR 1.2 document for `entries` (journal entry objects, ascending `seq`). `defaultHost` is
@@ -275,6 +276,7 @@ public enum HARExport {
 public struct HARExportError: Error, CustomStringConvertible, Sendable {
     /// 1-based line number in the JSON Lines file.
     public var line: Int
+    /// What is wrong with that line (or with the file, when `line` is 0), as `understudy har` prints it.
     public var message: String
 
     public var description: String { line > 0 ? "line \(line): \(message)" : message }

@@ -3,8 +3,11 @@
 public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
     /// One header field.
     public struct Field: Sendable, Equatable {
+        /// The field name with the case it was sent or written in (lookups ignore case).
         public var name: String
+        /// The field value, as the request sent it or the stub wrote it.
         public var value: String
+        /// A field as given: nothing is validated or normalised.
         public init(name: String, value: String) {
             self.name = name
             self.value = value
@@ -54,6 +57,7 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         fields.contains { Self.namesMatch($0.name, name) }
     }
 
+    /// How many fields there are, each repeat of a name counted.
     public var count: Int { fields.count }
 
     public func makeIterator() -> IndexingIterator<[Field]> {

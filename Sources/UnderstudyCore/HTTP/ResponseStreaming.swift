@@ -2,7 +2,12 @@
 public enum ResponseStreaming: Sendable, Equatable {
     /// The journal's name for each kind.
     public enum Kind: String, Sendable {
-        case dribble, throttle, events
+        /// `dribble`: the body in evenly spaced pieces.
+        case dribble
+        /// `throttle`: the body at a bounded rate (`bytesPerSecond`).
+        case throttle
+        /// `events`: a Server-Sent Events stream.
+        case events
     }
 
     /// The body in `chunks` pieces, the first at once and the last `overMs` later, evenly spaced.
@@ -73,6 +78,8 @@ public struct ServerSentEvent: Sendable, Equatable {
     /// Milliseconds after the previous event (or the headers) before this one is sent.
     public var delayMs: Double
 
+    /// An event with the given fields; each field left nil is not sent, and it goes out at once
+    /// unless `delayMs` says otherwise.
     public init(event: String? = nil, data: String? = nil, id: String? = nil, retry: Int? = nil,
                 comment: String? = nil, delayMs: Double = 0) {
         self.event = event

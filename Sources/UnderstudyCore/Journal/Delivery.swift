@@ -82,9 +82,12 @@ public struct Delivery {
 
 /// One header field as raw UTF-8: name and value bytes borrowed from a transport.
 public struct RawHeaderField {
+    /// The field name's bytes as sent; valid only while the transport's buffer is.
     public var name: UnsafeBufferPointer<UInt8>
+    /// The field value's bytes as sent; valid only while the transport's buffer is.
     public var value: UnsafeBufferPointer<UInt8>
 
+    /// Borrows `name` and `value`: nothing is copied until the journal encodes the field.
     public init(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
         self.name = name
         self.value = value

@@ -2,7 +2,7 @@
 /// which format) and which are not is made here, so a new format adds its detection in this one
 /// place and the loader only dispatches on the answer.
 ///
-/// The rule, as the README states it: a file named explicitly is a stub file. Below a loaded
+/// The rule, as docs/stub-format.md states it: a file named explicitly is a stub file. Below a loaded
 /// directory, every `*.json` is a stub file except
 /// - a file under a directory named `__files` (WireMock's convention for response bodies), and
 /// - a file that a stub loaded in the same run names as its `bodyFile`.

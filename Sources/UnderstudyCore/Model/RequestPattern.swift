@@ -42,8 +42,10 @@ public enum PathMatcher: Sendable {
 public struct NamedMatcher: Sendable {
     /// The name (headers compare it case-insensitively; query names exactly).
     public var name: String
+    /// What the parameter's or header's value must satisfy.
     public var matcher: ValueMatcher
 
+    /// Binds `matcher` to the parameter or header called `name`.
     public init(name: String, matcher: ValueMatcher) {
         self.name = name
         self.matcher = matcher

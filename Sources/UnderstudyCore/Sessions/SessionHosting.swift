@@ -38,6 +38,7 @@ public struct SessionHostingError: Error, Sendable {
     /// Says why, for the 503's `error`.
     public var message: String
 
+    /// An error whose `message` says why the listener could not be opened.
     public init(_ message: String) {
         self.message = message
     }

@@ -23,6 +23,7 @@ public protocol EngineClock {
 
 /// The real clocks: `Date()` and `CLOCK_MONOTONIC`.
 public struct SystemEngineClock: EngineClock {
+    /// The machine's clocks; there is nothing to configure.
     public init() {}
 
     public var now: Date { Date() }

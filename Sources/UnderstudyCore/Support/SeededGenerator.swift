@@ -2,6 +2,7 @@
 public struct SeededGenerator: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
+    /// A generator whose sequence is fixed by `seed`: the same seed gives the same values.
     public init(seed: UInt64) {
         state = seed
     }

@@ -4,7 +4,7 @@ import Mustache
 /// (`request` → `query` → `page`) and renders the last one. Nothing is computed for names a
 /// template does not use.
 ///
-/// The vocabulary (README "Templates"):
+/// The vocabulary (docs/dynamic-responses.md, "Templates"):
 /// `request.method|path|url|body`, `request.pathSegments.N`, `request.query.NAME`,
 /// `request.headers.NAME`, `request.json.PATH…`, `server.url`, `seq`,
 /// `now`, `now.iso|epoch|epochMs`, `now.plus.DURATION.…`, `now.minus.DURATION.…`,

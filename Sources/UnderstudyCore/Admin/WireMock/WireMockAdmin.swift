@@ -4,12 +4,11 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// WireMock's admin API, served beside Understudy's own for WireMock's clients (README: "Coming
-/// from WireMock"): an adapter that registers its routes (``routes``, declared in the one route
-/// table file, `Admin/AdminRoutes.swift`) with its hooks in ``adapter``, and adds WireMock's names
-/// to the native answers that share a path with it. Mappings are stubs decoded
-/// from WireMock JSON; those created here are marked with the file ``adminFile`` so a global
-/// reset removes them, as WireMock's does.
+/// WireMock's admin API, served beside Understudy's own for WireMock's clients (docs/wiremock.md):
+/// an adapter that registers its routes (``routes``, declared in the one route table file,
+/// `Admin/AdminRoutes.swift`) with its hooks in ``adapter``, and adds WireMock's names to the native
+/// answers that share a path with it. Mappings are stubs decoded from WireMock JSON; those created
+/// here are marked with the file ``adminFile`` so a global reset removes them, as WireMock's does.
 enum WireMockAdmin {
     /// The `file` of mappings created through `POST /__admin/mappings`.
     static let adminFile = "<wiremock-admin>"

@@ -136,7 +136,7 @@ extension StubDecoder {
         case "doesNotMatch": return regex(op.value, opPath).map(ValueMatcher.doesNotMatch)
         case "absent":
             // WireMock 2.35 reads any `absent` key as "absent", whatever its value; so does Understudy
-            // for WireMock mappings, so they answer as they did (README: Coming from WireMock).
+            // for WireMock mappings, so they answer as they did (docs/wiremock.md).
             guard boolean(op.value, opPath) != nil else { return nil }
             return .absent
         case "not":
