@@ -12,6 +12,7 @@ public struct ClockEvent: Sendable, Equatable {
         case rateLimitWindow
     }
 
+    /// What fell due.
     public var kind: Kind
     /// The stub whose answer it was (or whose limit rolled).
     public var stubID: String?
