@@ -113,9 +113,18 @@ class CheckDocsTests(unittest.TestCase):
         for module in ("UnderstudyTesting", "RESTNetworking", "UnderstudyJSON"):
             symbols = [symbol("documented", True)] + ([symbol("bare", False)] if module == "UnderstudyJSON" else [])
             (graphs / f"{module}.symbols.json").write_text(json.dumps({"symbols": symbols}))
+        # A library module added later is checked as soon as its graph exists, without being listed.
+        added = self.copy / "Sources" / "UnderstudyAdded"
+        added.mkdir(exist_ok=True)
+        (added / "Added.swift").write_text("public let added = 1\n")
+        self.addCleanup(shutil.rmtree, added)
+        late = symbol("late", False)
+        late["location"]["uri"] = (added / "Added.swift").as_uri()
+        (graphs / "UnderstudyAdded.symbols.json").write_text(json.dumps({"symbols": [late]}))
         out = self.failing("--symbol-graphs", graphs)
         self.assertIn("Sources/UnderstudyJSON/JSONValue.swift:10: public `JSONMember.bare` (UnderstudyJSON) has no ///",
                       out)
+        self.assertIn("Sources/UnderstudyAdded/Added.swift:10: public `JSONMember.late` (UnderstudyAdded) has no ///", out)
         self.assertNotIn("documented", out)
 
 
