@@ -74,9 +74,16 @@ let package = Package(
             pkgConfig: "libevent_openssl",
             providers: [.apt(["libevent-dev", "libssl-dev"]), .brew(["libevent", "openssl"])]
         ),
-        // The HTTP/1.1 transport on libevent's bufferevents: the one module that imports CLibevent; no C
-        // type in its public API.
-        .target(name: "UnderstudyServer", dependencies: ["UnderstudyCore", "CLibevent", "CLibeventTLS"]),
+        // nghttp2, the HTTP/2 codec behind the transport's HTTP/2 connections (h2c and h2 over TLS),
+        // header-only like the other shims (libnghttp2-dev).
+        .systemLibrary(
+            name: "CNghttp2",
+            pkgConfig: "libnghttp2",
+            providers: [.apt(["libnghttp2-dev"]), .brew(["nghttp2"])]
+        ),
+        // The HTTP/1.1 and HTTP/2 transport on libevent's bufferevents: the one module that imports the
+        // C shims; no C type in its public API.
+        .target(name: "UnderstudyServer", dependencies: ["UnderstudyCore", "CLibevent", "CLibeventTLS", "CNghttp2"]),
         // The CLI only parses arguments and calls the libraries.
         .executableTarget(
             name: "understudy",

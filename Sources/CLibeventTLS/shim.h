@@ -195,6 +195,22 @@ static inline char *understudy_tls_key_pem(const understudy_tls_identity *identi
     return understudy_tls_bio_string(bio);
 }
 
+/// ALPN (RFC 7301): `h2` when the client offers it, else `http/1.1`; a client that offers neither
+/// gets no ALPN answer and speaks HTTP/1.1.
+static inline int understudy_tls_select_alpn(SSL *ssl, const unsigned char **out, unsigned char *out_length,
+                                             const unsigned char *offered, unsigned int offered_length, void *argument) {
+    (void)ssl;
+    (void)argument;
+    static const unsigned char preferred[] = "\x02h2\x08http/1.1";
+    unsigned char *selected = NULL;
+    if (SSL_select_next_proto(&selected, out_length, preferred, sizeof preferred - 1, offered, offered_length)
+        != OPENSSL_NPN_NEGOTIATED) {
+        return SSL_TLSEXT_ERR_NOACK;
+    }
+    *out = selected;
+    return SSL_TLSEXT_ERR_OK;
+}
+
 static inline SSL_CTX *understudy_tls_new_server_context(void) {
     SSL_CTX *context = SSL_CTX_new(TLS_server_method());
     if (!context) return NULL;
@@ -202,6 +218,7 @@ static inline SSL_CTX *understudy_tls_new_server_context(void) {
     // A client that hangs up without close_notify is ordinary for HTTP; no need to log it as an error.
     SSL_CTX_set_options(context, SSL_OP_IGNORE_UNEXPECTED_EOF);
     SSL_CTX_set_mode(context, SSL_MODE_RELEASE_BUFFERS);
+    SSL_CTX_set_alpn_select_cb(context, understudy_tls_select_alpn, NULL);
     return context;
 }
 

@@ -130,6 +130,8 @@ package struct JSONParser {
             index += 1
             return JSONNode(kind: .object(members), position: start)
         }
+        // Stub objects mostly have 2-4 members: one allocation instead of growing 1 → 2 → 4.
+        members.reserveCapacity(4)
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
@@ -222,11 +224,15 @@ package struct JSONParser {
         index += 1
         let begin = index
         // Fast path: no escapes, so the bytes between the quotes are the string.
+        var high: UInt8 = 0
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 let slice = bytes[begin..<index]
                 index += 1
+                // ASCII needs no validation; `String(validating:)` is generic over the encoding
+                // and cost ~900 instructions a string (a tenth of loading 10 000 stubs).
+                if high < 0x80 { return String(decoding: slice, as: UTF8.self) }
                 guard let text = String(validating: slice, as: UTF8.self) else {
                     throw error("string is not valid UTF-8")
                 }
@@ -234,6 +240,7 @@ package struct JSONParser {
             }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw error("control character in string; escape it") }
+            high |= byte
             index += 1
         }
         var scalars: [UInt8] = Array(bytes[begin..<index])

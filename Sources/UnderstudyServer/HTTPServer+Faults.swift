@@ -8,17 +8,19 @@ import CLibeventTLS
 import UnderstudyCore
 
 // Faults are carried out on the real socket, so clients meet them as they would on a network.
+// `carryOut` journals the fault and hands it to the channel (`ReplyChannel.perform`): on
+// HTTP/1.1 see `Connection+ReplyChannel.swift`, on HTTP/2 `HTTP2Stream.swift`.
 // Replies queued before the fault (pipelined requests) go out first; then the fault's bytes are
 // written straight to the socket (inside the TLS stream on HTTPS) and the connection is closed.
 extension HTTPServer {
     /// Bytes that are not HTTP, for `malformed-response`.
     static let garbage: [UInt8] = Array("\u{1}\u{2}UNDERSTUDY-MALFORMED-RESPONSE this is not HTTP\r\n\r\n".utf8)
 
-    func carryOut(_ fault: Fault, for pending: PendingReply, on connection: Connection) {
-        // Two faults send a status line and headers first; the journal records that head.
+    func carryOut(_ fault: Fault, for pending: PendingReply, on channel: any ReplyChannel) {
+        // Some faults send a status line and headers first; the journal records that head.
         let head: HTTPHeaders? = switch fault {
-        case .closeAfterHeaders: Self.headFields(of: pending.response)
         case .malformedResponseChunk: Self.chunkedHeadFields(of: pending.response)
+        case _ where fault.sendsHead: Self.headFields(of: pending.response)
         default: nil
         }
         // The fault's bytes (or reset) go out below, so the entry must be in the file first:
@@ -27,44 +29,10 @@ extension HTTPServer {
         pending.journal?.commit(.faulted(fault, head: head.map { (pending.response.status, $0) }))
         closeJournalBatch()
         log(pending, status: head == nil ? nil : pending.response.status, fault: fault, outcome: .fault)
-        connection.current = nil
+        channel.current = nil
         pending.timer = nil
         finishRequest()
-        connection.closeWhenFlushed = true  // nothing more is read on this connection
-        let response = pending.response
-        let act = { [weak connection] in
-            guard let connection, !connection.closed else { return }
-            Self.perform(fault, response: response, on: connection)
-        }
-        if evbuffer_get_length(bufferevent_get_output(connection.bufferevent)) == 0 {
-            act()
-        } else {
-            connection.whenFlushed = act
-        }
-    }
-
-    private static func perform(_ fault: Fault, response: HTTPResponse, on connection: Connection) {
-        let bufferevent = connection.bufferevent
-        let fd = bufferevent_getfd(bufferevent)
-        switch fault {
-        case .connectionReset:
-            // Linger 0 makes close(2) send RST instead of FIN.
-            var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
-            _ = setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
-            connection.close(reset: true)
-            return
-        case .emptyResponse:
-            if connection.secure { understudy_tls_write_and_close(bufferevent, nil, 0) }
-        case .malformedResponse:
-            writeAll(garbage, to: fd, on: connection)
-        case .closeAfterHeaders:
-            writeAll(headBytes(of: response), to: fd, on: connection)
-        case .randomDataThenClose:
-            writeAll(brokenChunk, to: fd, on: connection)
-        case .malformedResponseChunk:
-            writeAll(chunkedHeadBytes(of: response) + brokenChunk, to: fd, on: connection)
-        }
-        connection.close()
+        channel.perform(fault, response: pending.response)
     }
 
     /// The header fields `close-after-headers` sends: the stub's, with a Content-Length the body
@@ -87,16 +55,6 @@ extension HTTPServer {
             text += "\(field.name): \(field.value)\r\n"
         }
         return Array((text + "\r\n").utf8)
-    }
-
-    /// Writes the bytes as the client will read them: inside the TLS stream (then close_notify, so
-    /// the end is as clean as a plain socket's FIN) on an HTTPS connection, else straight to the socket.
-    private static func writeAll(_ bytes: [UInt8], to fd: Int32, on connection: Connection) {
-        if connection.secure {
-            bytes.withUnsafeBytes { understudy_tls_write_and_close(connection.bufferevent, $0.baseAddress, $0.count) }
-        } else {
-            writeAll(bytes, to: fd)
-        }
     }
 
     /// The bytes WireMock 2.35 sends for `RANDOM_DATA_THEN_CLOSE`, and after the chunked head for
@@ -126,7 +84,7 @@ extension HTTPServer {
     }
 
     /// Writes everything to a fresh socket; the bytes are few, so the send buffer takes them.
-    private static func writeAll(_ bytes: [UInt8], to fd: Int32) {
+    static func writeAll(_ bytes: [UInt8], to fd: Int32) {
         bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {

@@ -12,37 +12,40 @@ import UnderstudyCore
 extension HTTPServer {
     /// A complete request: ask the responder, then answer now, on a timer, or when the
     /// responder's deferred reply comes. The journal entry is written when the answer goes out
-    /// (see ``Connection/writeReply(_:journal:closeAfter:)``), so it records what was sent.
-    func handle(_ request: HTTPRequest, on connection: Connection) {
+    /// (see ``ReplyChannel/writeReply(_:journal:closeAfter:refusal:)``), so it records what was
+    /// sent. Generic so each codec's channel gets its own specialization: no dynamic dispatch on
+    /// the request path.
+    func handle<Channel: ReplyChannel>(_ request: HTTPRequest, on channel: Channel) {
         let receivedAt = clock.nanoseconds()
         openJournalBatch()
         let response: HTTPResponse
         let journal: JournalTicket?
-        switch connection.responder.answerAwaitingDelivery(request) {
+        switch channel.responder.answerAwaitingDelivery(request) {
         case (.now(let answer), let ticket):
             (response, journal) = (answer, ticket)
         case (.later(let deferral), _):
-            answerLater(deferral, receivedAt: receivedAt, on: connection)
+            answerLater(deferral, receivedAt: receivedAt, on: channel)
             return
         }
         inFlight += 1
         if response.delayMs <= 0, response.fault == nil, response.streaming == nil {
             // Answered at once, the usual case: written now, with nothing kept for later.
             if accessLog != nil {
-                log(method: connection.exchange.method, target: connection.exchange.target, stubID: response.stubID,
+                log(method: channel.requestMethod, target: channel.requestTarget, stubID: response.stubID,
                     receivedAt: receivedAt, status: response.status, fault: nil)
             }
-            connection.writeReply(response, journal: journal, closeAfter: false)
+            channel.writeReply(response, journal: journal, closeAfter: false, refusal: nil)
             return
         }
-        let pending = PendingReply(response: response, journal: journal, method: connection.exchange.method,
-                                   target: connection.exchange.target, receivedAt: receivedAt, closeAfter: false)
+        let pending = PendingReply(response: response, journal: journal, channel: channel,
+                                   method: channel.requestMethod, target: channel.requestTarget,
+                                   receivedAt: receivedAt, closeAfter: false)
         pending.worldClock = journal?.worldClock
-        connection.current = pending
+        channel.current = pending
         if response.delayMs > 0 || response.fault != nil {
-            schedule(pending, on: connection, afterMilliseconds: response.delayMs)
+            schedule(pending, afterMilliseconds: response.delayMs)
         } else {
-            send(pending, on: connection)  // a paced body, started now
+            send(pending, on: channel)  // a paced body, started now
         }
     }
 
@@ -56,13 +59,6 @@ extension HTTPServer {
         connection.exchange.keepAlive = false
         connection.exchange.isHead = false
         inFlight += 1
-        guard let request else {
-            // Not even a request line: nothing to journal but the answer.
-            let response = HTTPResponse(status: refusal.status, headers: ["Content-Type": "text/plain; charset=utf-8"],
-                                        body: Array((refusal.reason + "\n").utf8))
-            connection.writeReply(response, journal: nil, closeAfter: true)
-            return
-        }
         openJournalBatch()
         let (response, journal) = connection.responder.rejectAwaitingDelivery(request, status: refusal.status, reason: refusal.reason)
         if accessLog != nil {
@@ -75,30 +71,30 @@ extension HTTPServer {
     /// A request the responder answers later (a long poll): it stays in flight, holding its
     /// connection, until the responder answers, the timeout fires (``DeferredReply/expire()``),
     /// or the client hangs up (the connection's close cancels it). Exactly one of those sends.
-    func answerLater(_ deferral: DeferredReply, receivedAt: UInt64, on connection: Connection) {
-        let pending = PendingReply(response: HTTPResponse(status: 500), method: connection.exchange.method,
-                                   target: connection.exchange.target, receivedAt: receivedAt, closeAfter: false)
+    func answerLater(_ deferral: DeferredReply, receivedAt: UInt64, on channel: any ReplyChannel) {
+        let pending = PendingReply(response: HTTPResponse(status: 500), channel: channel, method: channel.requestMethod,
+                                   target: channel.requestTarget, receivedAt: receivedAt, closeAfter: false)
         inFlight += 1
         pending.deferral = deferral
-        connection.current = pending
+        channel.current = pending
         if let seconds = deferral.timeoutSeconds {
+            // The timer's context is the pending reply, which owns the timer: no callback outlives it.
             let timer = EventHandle(event_new(base, -1, 0, { _, _, context in
                 guard let context else { return }
-                let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
+                let pending = Unmanaged<PendingReply>.fromOpaque(context).takeUnretainedValue()
                 // Sending drops the pending reply and its timer: keep this event alive until its callback returns.
-                let timer = connection.current?.timer
-                withExtendedLifetime((connection, timer)) { connection.current?.deferral?.expire() }
-            }, Unmanaged.passUnretained(connection).toOpaque()))
+                withExtendedLifetime((pending, pending.timer)) { pending.deferral?.expire() }
+            }, Unmanaged.passUnretained(pending).toOpaque()))
             pending.timer = timer
             timer?.add(afterSeconds: seconds)
         }
-        deferral.attach { [weak self, weak connection, weak pending] response in
-            guard let self, let connection, let pending, connection.current === pending else { return }
+        deferral.attach { [weak self, weak channel, weak pending] response in
+            guard let self, let channel, let pending, channel.current === pending else { return }
             pending.deferral = nil
             pending.response = response
             pending.timer = nil
             self.openJournalBatch()
-            self.send(pending, on: connection)
+            self.send(pending, on: channel)
         }
         // A wait that arrives on a kept-alive connection while the server drains answers at once.
         if draining { deferral.expire() }
@@ -108,27 +104,29 @@ extension HTTPServer {
     func expireDeferredReplies() {
         for connection in Array(connections.values) {
             connection.current?.deferral?.expire()
+            connection.http2?.expireDeferredReplies()
         }
     }
 
     /// Answers after `milliseconds` on a loop timer, so other requests carry on meanwhile; on a
-    /// frozen world clock, when an advance passes the due time instead (``hold(_:on:afterNanoseconds:)``).
-    func schedule(_ pending: PendingReply, on connection: Connection, afterMilliseconds milliseconds: Double) {
+    /// frozen world clock, when an advance passes the due time instead (``hold(_:afterNanoseconds:)``).
+    func schedule(_ pending: PendingReply, afterMilliseconds milliseconds: Double) {
         if milliseconds > 0, let clock = pending.worldClock, clock.holdsTimers {
-            hold(pending, on: connection, afterNanoseconds: UInt64(milliseconds * 1_000_000))
+            hold(pending, afterNanoseconds: UInt64(milliseconds * 1_000_000))
             return
         }
         pending.dueAt = pending.receivedAt + UInt64(max(0, milliseconds) * 1_000_000)
-        armDelay(pending, on: connection, afterSeconds: milliseconds / 1000)
+        armDelay(pending, afterSeconds: milliseconds / 1000)
     }
 
     /// The delay's loop timer, firing after `seconds` (and again until `dueAt` has passed).
-    func armDelay(_ pending: PendingReply, on connection: Connection, afterSeconds seconds: Double) {
-        let context = Unmanaged.passUnretained(connection).toOpaque()
+    func armDelay(_ pending: PendingReply, afterSeconds seconds: Double) {
+        let context = Unmanaged.passUnretained(pending).toOpaque()
         let timer = EventHandle(event_new(base, -1, 0, { _, _, context in
             guard let context else { return }
-            let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
-            guard let server = connection.server, let pending = connection.current else { return }
+            let pending = Unmanaged<PendingReply>.fromOpaque(context).takeUnretainedValue()
+            guard let channel = pending.channel, channel.current === pending, !channel.closed,
+                  let server = channel.server else { return }
             // libevent measures timers from the time it cached at the top of the loop iteration,
             // so a timer can fire a little before `delayMs` has passed since the request arrived;
             // a delay is a promise of "no earlier than", so wait out the remainder.
@@ -137,16 +135,16 @@ extension HTTPServer {
                 if let clock = pending.worldClock, clock.holdsTimers {
                     // The world's clock froze while this delay ran: the rest waits for an advance.
                     withExtendedLifetime(pending.timer) {
-                        server.hold(pending, on: connection, afterNanoseconds: pending.dueAt - now)
+                        server.hold(pending, afterNanoseconds: pending.dueAt - now)
                     }
                     return
                 }
                 pending.timer?.add(afterSeconds: Double(pending.dueAt - now) / 1_000_000_000)
                 return
             }
-            withExtendedLifetime((connection, pending, pending.timer)) {
+            withExtendedLifetime((channel, pending, pending.timer)) {
                 if pending.response.fault == nil { server.openJournalBatch() }
-                server.send(pending, on: connection)
+                server.send(pending, on: channel)
             }
         }, context))
         pending.timer = timer
@@ -154,19 +152,19 @@ extension HTTPServer {
     }
 
     /// Writes the response (or carries out its fault, or starts its paced body).
-    func send(_ pending: PendingReply, on connection: Connection) {
+    func send(_ pending: PendingReply, on channel: any ReplyChannel) {
         guard !pending.sent else { return }
         pending.sent = true
         let response = pending.response
         if let fault = response.fault {
-            carryOut(fault, for: pending, on: connection)
+            carryOut(fault, for: pending, on: channel)
             return
         }
-        if response.streaming != nil, startStream(pending, on: connection) { return }
+        if response.streaming != nil, startStream(pending, on: channel) { return }
         log(pending, status: response.status, fault: nil)
         pending.timer = nil
-        connection.writeReply(response, journal: pending.journal, closeAfter: pending.closeAfter)
-        connection.answered()
+        channel.writeReply(response, journal: pending.journal, closeAfter: pending.closeAfter, refusal: nil)
+        channel.answered()
     }
 
     /// The client of a waiting answer has closed its connection: journal it as gone (nothing was

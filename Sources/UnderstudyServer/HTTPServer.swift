@@ -159,6 +159,7 @@ public final class HTTPServer {
                 log(pending, status: nil, fault: nil, outcome: .shutdown)
             }
             connection.current?.deferral?.cancel()
+            connection.http2?.shutDownPendingStreams()
         }
         // Session ports first: each closes its own connections.
         sessionRegistry?.closeAll()

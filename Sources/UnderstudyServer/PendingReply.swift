@@ -2,7 +2,8 @@ import UnderstudyCore
 
 /// A request handed to the responder whose answer is not written at once: waiting out its
 /// delay, about to carry out a fault, waiting for a long poll's answer, or a paced body being
-/// written. Owned by its ``Connection`` (``Connection/current``) until it is done.
+/// written. Owned by its channel (``ReplyChannel/current``: an HTTP/1.1 ``Connection`` or an
+/// ``HTTP2Stream``) until it is done; its timers hold it, unretained, as their context.
 /// Hot stored properties are `@exclusivity(unchecked)`: only the event-loop thread touches them and
 /// no access overlaps another, so the runtime's dynamic exclusivity check buys nothing.
 final class PendingReply {
@@ -11,6 +12,8 @@ final class PendingReply {
     /// The request's journal entry, written when the answer's fate is known (see
     /// ``JournalTicket``); nil for requests that are not journaled (admin).
     let journal: JournalTicket?
+    /// The channel it answers on; it owns this reply, so it outlives it unless it closes first.
+    weak var channel: (any ReplyChannel)?
     /// Set while the responder has yet to answer (a long poll); cancelled if the client leaves.
     @exclusivity(unchecked) var deferral: DeferredReply?
     let method: String
@@ -37,9 +40,10 @@ final class PendingReply {
     /// settled once.
     @exclusivity(unchecked) var sent = false
 
-    init(response: HTTPResponse, journal: JournalTicket? = nil, method: String, target: String,
-         receivedAt: UInt64, closeAfter: Bool) {
+    init(response: HTTPResponse, journal: JournalTicket? = nil, channel: any ReplyChannel, method: String,
+         target: String, receivedAt: UInt64, closeAfter: Bool) {
         self.response = response
+        self.channel = channel
         self.journal = journal
         self.method = method
         self.target = target

@@ -15,6 +15,11 @@ public struct ServerConfiguration: Sendable {
     public var maxHeaderCount: Int
     /// Seconds a connection may sit idle (or stall mid-request) before it is closed.
     public var idleTimeoutSeconds: Int
+    /// The most HTTP/2 streams a client may have open at once on one connection (the
+    /// `SETTINGS_MAX_CONCURRENT_STREAMS` the server announces). nghttp2 enforces it: a client
+    /// that opens more gets `RST_STREAM` `REFUSED_STREAM` before it has acknowledged the
+    /// SETTINGS, `GOAWAY` `PROTOCOL_ERROR` after.
+    public var maxConcurrentStreams: Int
     /// Seconds a graceful stop waits for in-flight responses (delayed ones included).
     public var shutdownGraceSeconds: Double
 
@@ -24,7 +29,7 @@ public struct ServerConfiguration: Sendable {
     /// Creates a configuration; every parameter has the default the CLI uses.
     public init(host: String = "127.0.0.1", port: Int = 0, maxBodyBytes: Int = ServerConfiguration.defaultMaxBodyBytes,
                 maxHeaderBytes: Int = 64 * 1024, idleTimeoutSeconds: Int = 60, shutdownGraceSeconds: Double = 5,
-                maxRequestLineBytes: Int? = nil, maxHeaderCount: Int = 1000) {
+                maxRequestLineBytes: Int? = nil, maxHeaderCount: Int = 1000, maxConcurrentStreams: Int = 100) {
         self.host = host
         self.port = port
         self.maxBodyBytes = maxBodyBytes
@@ -33,6 +38,7 @@ public struct ServerConfiguration: Sendable {
         self.maxHeaderCount = maxHeaderCount
         self.idleTimeoutSeconds = idleTimeoutSeconds
         self.shutdownGraceSeconds = shutdownGraceSeconds
+        self.maxConcurrentStreams = maxConcurrentStreams
     }
 
     /// Whether ``host`` only accepts connections from this machine.

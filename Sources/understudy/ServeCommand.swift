@@ -73,6 +73,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The most header fields in a request; more get 431.", valueName: "count"))
     var maxHeaderCount: Int = ServerConfiguration().maxHeaderCount
 
+    @Option(help: ArgumentHelp("The most HTTP/2 streams a client may have open at once on a connection (SETTINGS_MAX_CONCURRENT_STREAMS).", valueName: "count"))
+    var maxConcurrentStreams: Int = ServerConfiguration().maxConcurrentStreams
+
     @Option(help: ArgumentHelp("Seconds a connection may stay idle, or stall mid-request, before it is closed.", valueName: "seconds"))
     var idleTimeout: Int = ServerConfiguration().idleTimeoutSeconds
 
@@ -132,6 +135,9 @@ struct ServeCommand: ParsableCommand {
             throw ValidationError("--max-header-bytes must be between 256 and \(16 << 20)")
         }
         guard (1...100_000).contains(maxHeaderCount) else { throw ValidationError("--max-header-count must be between 1 and 100000") }
+        guard (1...10_000).contains(maxConcurrentStreams) else {
+            throw ValidationError("--max-concurrent-streams must be between 1 and 10000")
+        }
         guard (1...86_400).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be between 1 and 86400 seconds") }
         guard (0...100_000).contains(maxSessions) else { throw ValidationError("--max-sessions must be between 0 and 100000") }
         guard sessionIdleTimeout.isFinite, (0...604_800).contains(sessionIdleTimeout) else {
@@ -238,7 +244,7 @@ struct ServeCommand: ParsableCommand {
             server = try HTTPServer(
                 configuration: ServerConfiguration(host: host, port: port, maxBodyBytes: maxBody,
                                                    maxHeaderBytes: maxHeaderBytes, idleTimeoutSeconds: idleTimeout,
-                                                   maxHeaderCount: maxHeaderCount),
+                                                   maxHeaderCount: maxHeaderCount, maxConcurrentStreams: maxConcurrentStreams),
                 responder: responder)
         } catch {
             Console.error("understudy: \(error)")

@@ -23,10 +23,11 @@ from blackbox import Daemon, request
 SMUGGLED = b"GET /smuggled HTTP/1.1\r\nHost: x\r\n\r\n"
 
 
-def case(name, source, data, requests=(), refused=None, journaled=True):
+def case(name, source, data, requests=(), refused=None, unread=False):
     """`requests`: (method, path, body) the server must see, in order; `refused`: the final status;
-    `journaled=False` for a refusal whose method and target cannot be read (nothing to journal)."""
-    return dict(name=name, source=source, data=data, requests=list(requests), refused=refused, journaled=journaled)
+    `unread=True` for a refusal of bytes whose method and target could not be read: it is journaled
+    all the same (every answered request is), with an empty method and path."""
+    return dict(name=name, source=source, data=data, requests=list(requests), refused=refused, unread=unread)
 
 
 CASES = [
@@ -157,7 +158,11 @@ CASES = [
 
     # --- Request line (RFC 9112 §3) ---
     case("two spaces after the method", "RFC 9112 §3",
-         b"GET  /c/x HTTP/1.1\r\nHost: x\r\n\r\n" + SMUGGLED, refused=400, journaled=False),
+         b"GET  /c/x HTTP/1.1\r\nHost: x\r\n\r\n" + SMUGGLED, refused=400, unread=True),
+    case("a TLS ClientHello on the plain port", "RFC 9112 §3 (no method token: not a request line at all)",
+         b"\x16\x03\x01\x00\xa5\x01\x00\x00\xa1\x03\x03" + SMUGGLED, refused=400, unread=True),
+    case("a control byte where the method starts", "RFC 9110 §9.1 (a method is a token); RFC 9112 §3",
+         b"\x01GET /c/x HTTP/1.1\r\nHost: x\r\n\r\n" + SMUGGLED, refused=400, unread=True),
     case("HTTP/2.0 request line", "RFC 9112 §2.3 (505 for an unsupported major version)",
          b"GET /c/x HTTP/2.0\r\nHost: x\r\n\r\n" + SMUGGLED, refused=505),
     case("lowercase http in the version", "llhttp test/request/invalid.md; RFC 9112 §2.3 (HTTP-name is case-sensitive)",
@@ -246,10 +251,14 @@ class HTTP1ConformanceTests(unittest.TestCase):
             self.assertTrue(statuses, where)
             self.assertEqual(statuses[-1], spec["refused"], where)
             self.assertEqual(len(statuses), len(spec["requests"]) + 1, where)
-            self.assertEqual(len(refusals), 1 if spec["journaled"] else 0, where)  # journaled exactly once
+            self.assertEqual(len(refusals), 1, where)  # journaled exactly once, even with no method read
             for refusal in refusals:
                 self.assertEqual(refusal["response"]["status"], spec["refused"], where)
                 self.assertTrue(refusal["reason"], where)
+                if spec["unread"]:
+                    self.assertEqual((refusal["method"], refusal["path"]), ("", ""), where)
+                    # The journal's reason is the sentence the client got in the 400's body.
+                    self.assertIn(refusal["reason"].encode(), received, where)
             self.assertNotIn(b"/smuggled", b"".join(entry["path"].encode() for entry in entries), where)
             # The refusal says why, in its body.
             body = received.rsplit(b"\r\n\r\n", 1)[-1]

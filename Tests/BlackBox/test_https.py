@@ -47,8 +47,10 @@ BAD_MODES = {
 
 
 def curl(*args):
-    """Runs curl (silent, errors shown); returns (exit code, stdout, stderr)."""
-    done = subprocess.run(["curl", "-sS", "--max-time", "20", *args], capture_output=True, text=True, timeout=30)
+    """Runs curl (silent, errors shown) speaking HTTP/1.1, which this suite is about (ALPN would pick
+    h2: Tests/BlackBox/test_http2.py covers that); returns (exit code, stdout, stderr)."""
+    done = subprocess.run(["curl", "-sS", "--http1.1", "--max-time", "20", *args], capture_output=True, text=True,
+                          timeout=30)
     return done.returncode, done.stdout, done.stderr
 
 

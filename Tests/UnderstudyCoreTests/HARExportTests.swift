@@ -83,6 +83,19 @@ final class HARExportTests: XCTestCase {
         XCTAssertEqual((list[1]["request"] as? [String: Any])?["url"] as? String, "http://127.0.0.1/gone?")
     }
 
+    func testHTTPVersionIsTheJournalsProtocolAndHTTP11WhenAbsent() throws {
+        let lines = """
+        {"seq":1,"protocol":"HTTP/2","streamId":3,"time":"2026-11-22T10:00:00.100Z","elapsedMs":100.000,"method":"GET","path":"/a","response":{"status":200,"headers":{},"bodySize":0}}
+        {"seq":2,"time":"2026-11-22T10:00:00.200Z","elapsedMs":200.000,"method":"GET","path":"/a","response":{"status":200,"headers":{},"bodySize":0}}
+        """
+        let list = entries(jsonObject(try HARExport.har(fromJournalLines: Array(lines.utf8))))
+        let versions = list.map { entry in
+            ((entry["request"] as? [String: Any])?["httpVersion"] as? String, (entry["response"] as? [String: Any])?["httpVersion"] as? String)
+        }
+        XCTAssertEqual(versions.map(\.0), ["HTTP/2", "HTTP/1.1"])
+        XCTAssertEqual(versions.map(\.1), ["HTTP/2", "HTTP/1.1"])
+    }
+
     func testEachSessionsEntriesKeepTheirOwnTimeAndTheSentReasonPhrase() throws {
         // The main port from the daemon's start, two sessions from their creation (2 s and 5 s later),
         // then a second daemon run appended to the same file (its seq and clock start again).

@@ -17,6 +17,20 @@ final class JournalTests: XCTestCase {
         XCTAssertEqual(line, #"{"seq":1,"time":"2026-11-22T04:27:58.136Z","elapsedMs":12.345,"method":"GET","path":"/posts","query":"page=1","headers":{"host":["127.0.0.1:8080"],"x-multi":["a","b"]},"body":"hi \"there\"\n","matched":true,"stub":"p","responseIndex":0,"status":201,"fault":null,"scenario":null,"rateLimited":false,"outcome":"answered","delayMs":0,"outcomeMs":12.345,"response":{"status":201,"headers":{},"bodySize":0,"body":"","truncated":false}}"#)
     }
 
+    func testAnHTTP2RequestCarriesItsProtocolAndStreamAfterTheSchemeAndHTTP11LinesAreUnchanged() throws {
+        let clock = ManualEngineClock(start: Date(timeIntervalSince1970: 1_795_321_678.123_9))
+        let engine = try makeEngine(#"{"stubs":[{"id":"p","request":{"path":"/posts"},"responses":[{"status":200}]}]}"#, clock: clock)
+        var request = HTTPRequest(method: "GET", target: "/posts")
+        request.isSecure = true
+        request.streamID = 7
+        _ = engine.handle(request)
+        _ = engine.handle(HTTPRequest(method: "GET", target: "/posts"))
+        let lines = engine.journalEntries.map { String(decoding: $0.json, as: UTF8.self) }
+        XCTAssertTrue(lines[0].hasPrefix(#"{"seq":1,"scheme":"https","protocol":"HTTP/2","streamId":7,"time":"#), lines[0])
+        XCTAssertTrue(lines[1].hasPrefix(#"{"seq":2,"time":"#), lines[1])
+        XCTAssertFalse(lines[1].contains(#""protocol""#), lines[1])
+    }
+
     func testLinesEscapeControlsQuotesAndLongValuesThatOutgrowTheScratchBuffer() throws {
         let engine = try makeEngine(#"{"stubs":[]}"#)
         let long = String(repeating: "ab\u{1}\"\\", count: 600)  // 3 000 bytes, 7 200 once escaped

@@ -67,6 +67,9 @@ def main(argv):
     if config.gate:
         from scripts.benchmark import gate
         return gate.run(config, tools, understudy)
+    if config.startup_callgrind:
+        from scripts.benchmark import startup_callgrind
+        return startup_callgrind.run(config, tools, understudy)
     if config.callgrind_requests:
         from scripts.benchmark import callgrind_profile
         return callgrind_profile.run(config, tools, understudy)

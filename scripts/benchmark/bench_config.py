@@ -42,6 +42,7 @@ class BenchConfig:
     callgrind_stubs: str = "exact100"
     gate: bool = False
     gate_runs: int = 1
+    startup_callgrind: bool = False
     command_line: str = ""
 
 
@@ -73,6 +74,9 @@ def parse_arguments(argv):
     parser.add_argument("--gate-runs", type=int, default=1, metavar="N",
                         help="with --gate: repeat the measurement N times and print the spread (budgets are "
                              "checked against the highest count)")
+    parser.add_argument("--startup-callgrind", action="store_true",
+                        help="instead of the benchmark, count the instructions from exec to the first 200 "
+                             "(C hello, 100 and 10 000 stubs) against the `startup` budgets in gate-budget.json")
     for name in _KNOBS:
         parser.add_argument("--" + name.replace("_", "-"), type=_KNOBS[name][3], default=None)
     arguments = parser.parse_args(argv)
@@ -105,6 +109,7 @@ def parse_arguments(argv):
     config.callgrind_stubs = arguments.callgrind_stubs
     config.gate = arguments.gate
     config.gate_runs = max(1, arguments.gate_runs)
+    config.startup_callgrind = arguments.startup_callgrind
     return config
 
 

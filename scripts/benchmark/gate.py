@@ -19,6 +19,7 @@ import os
 import subprocess
 import sys
 
+from scripts.benchmark import startup_callgrind
 from scripts.benchmark import stubgen
 from scripts.benchmark.bench_session import BenchSession, ScenarioError
 from scripts.benchmark.callgrind_profile import allocations, profile
@@ -135,11 +136,18 @@ def run(config, tools, understudy):
     missing = [n for n in WORKLOADS if n not in budget["budgets"]]
     session = BenchSession(config, tools, understudy)
     runs = []
+    starts = None
     try:
         for index in range(config.gate_runs):
             session.log(f"== gate run {index + 1} of {config.gate_runs}: {load['requests']} requests over "
                         f"{load['connections']} keep-alive connections after {load['warmup']} unmeasured")
             runs.append(_measure(session, tools, understudy, load, names))
+        # Start-up too (exec to the first 200) with 100 stubs: seconds under callgrind, where 10 000
+        # stubs take minutes (that one is `--startup-callgrind`'s).
+        start_names = [n for n in ("exact100",) if n in budget.get("startup", {})]
+        if start_names:
+            session.log("== start-up under callgrind: exec -> first 200")
+            starts = startup_callgrind.measure(session, start_names)
     except ScenarioError as error:
         print(f"scripts/bench --gate: FAILED: {error}", file=sys.stderr)
         return 1
@@ -180,6 +188,11 @@ def run(config, tools, understudy):
               f"{allocs:.1f} | {limit:,} | {verdict} |")
     for name in missing:
         print(f"| {name}: {WORKLOADS[name][2]} | no budget in {os.path.basename(BUDGET_FILE)} | | | | | | skipped |")
+    if starts:
+        text, over = startup_callgrind.table(starts, budget["startup"])
+        print("\nStart-up: instructions from exec to the first 200 (`scripts/bench --startup-callgrind`)\n")
+        print(text)
+        failed |= over
     print(f"\n(profiles: `callgrind_annotate {session.out_dir}/callgrind.NAME.out | swift demangle --simplified`)")
     if failed:
         print(f"\nscripts/bench --gate: over budget or over a ratio to the C server. Find the cost with `scripts/bench --callgrind` and remove it; "

@@ -46,11 +46,15 @@ def static_stdlib():
 
 
 def build_flags():
-    return ["--static-swift-stdlib"] if static_stdlib() else []
+    """scripts/lib/static-link-flags (the one list, shared with scripts/serve), or none with BENCH_STATIC=0."""
+    if not static_stdlib():
+        return []
+    with open(os.path.join(REPO, "scripts", "lib", "static-link-flags")) as handle:
+        return [line.strip() for line in handle if line.strip() and not line.startswith("#")]
 
 
 def build_understudy(scratch):
-    """`swift build -c release [--static-swift-stdlib] --product understudy` in `scratch`; returns the
+    """`swift build -c release [static-link-flags] --product understudy` in `scratch`; returns the
     binary's path."""
     _run(["swift", "build", "-c", "release", *build_flags(), "--scratch-path", scratch, "--product", "understudy"],
          cwd=REPO, stdout=sys.stderr)

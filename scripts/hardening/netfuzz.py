@@ -2,7 +2,8 @@
 """Network fuzz against the live daemon on 127.0.0.1: hand-written malformed requests (bad request
 lines, bad header syntax, huge headers, invalid chunked bodies, truncated bodies, non-HTTP bytes,
 pipelined garbage), random mutations of valid requests, and (on the HTTPS port) garbage and truncated
-or mutated TLS handshakes. Each input goes on its own connection;
+or mutated TLS handshakes. With --http2, HTTP/2 instead (scripts/hardening/h2fuzz.py: broken prefaces,
+bad frames, SETTINGS/PING/CONTINUATION floods, rapid reset). Each input goes on its own connection;
 the daemon must answer with a status line (400/413/431 for the malformed cases) or close, and a
 normal request from another connection must still get its 200 afterwards."""
 import argparse
@@ -185,6 +186,7 @@ def main():
     parser.add_argument("--seconds", type=float, default=60.0, help="time budget for random mutations")
     parser.add_argument("--seed", type=int, default=int(time.time()))
     parser.add_argument("--strict", action="store_true", help="known, reported failures fail the run too")
+    parser.add_argument("--http2", action="store_true", help="the HTTP/2 mode: h2c prefaces, frames, floods, rapid reset")
     args = parser.parse_args()
     budget = 10.0 if args.quick else args.seconds
     max_header, max_body = 8192, 1 << 20
@@ -210,6 +212,8 @@ def main():
                 return False
             return True
 
+        if args.http2:
+            return http2_mode(daemon, args, budget)
         try:
             for name, data, expectation in handwritten(max_header):
                 tried += 1
@@ -275,6 +279,32 @@ def main():
         for failure in failures[:30]:
             log(f"netfuzz: FAIL {failure}")
         return 1 if failures else 0
+
+
+def http2_mode(daemon, args, budget):
+    """`--http2`: scripts/hardening/h2fuzz.py's cases against the daemon's plain port (h2c)."""
+    from scripts.hardening import h2fuzz
+
+    def http1_get(port):
+        status, _, body = request(port, "GET", "/ok", timeout=5)
+        return status, body
+
+    try:
+        tried, failures, summary = h2fuzz.run(daemon, random.Random(args.seed), budget, args.seed, http1_get)
+        alive = daemon.alive()
+    finally:
+        code = daemon.stop()
+    stderr = daemon.stderr()
+    if not alive:
+        failures.append(f"the daemon exited with {code}: {stderr[-2000:]}")
+    elif code != 0:
+        failures.append(f"the daemon exited with {code} on SIGTERM")
+    if "Fatal error" in stderr or "AddressSanitizer" in stderr:
+        failures.append("the daemon's stderr shows a crash: " + stderr[-2000:])
+    log(f"netfuzz --http2: {tried} inputs tried (seed {args.seed}); {summary}; {len(failures)} failures")
+    for failure in failures[:30]:
+        log(f"netfuzz: FAIL {failure}")
+    return 1 if failures else 0
 
 
 if __name__ == "__main__":

@@ -97,9 +97,10 @@ class Daemon:
             except OSError:
                 time.sleep(0.05)  # polling with a deadline: the server gives no other readiness signal
         code = self.process.poll()
+        tail = self.stderr()[-2000:]  # before stop(), which closes the file stderr went to
         self.stop()
         reason = f"exited with status {code}" if code is not None else f"port {port} not accepting within {timeout:.0f} s"
-        raise DaemonStartError(self.name, reason, self.stderr()[-2000:])
+        raise DaemonStartError(self.name, reason, tail)
 
     def _await_ready(self, timeout):
         deadline = time.monotonic() + timeout
@@ -118,9 +119,15 @@ class Daemon:
             elif self.process.poll() is not None:
                 break
         code = self.process.poll()
+        if code is None and not seen:  # stdout closed: the server is exiting, so wait for its status
+            try:
+                code = self.process.wait(5)
+            except subprocess.TimeoutExpired:
+                pass
+        tail = self.stderr()[-2000:]  # before stop(), which closes the file stderr went to
         self.stop()
         reason = f"exited with status {code}" if code is not None else f"not ready within {timeout:.0f} s"
-        raise DaemonStartError(self.name, f"{reason}; stdout: {seen[:300]!r}", self.stderr()[-2000:])
+        raise DaemonStartError(self.name, f"{reason}; stdout: {seen[:300]!r}", tail)
 
     @property
     def url(self):

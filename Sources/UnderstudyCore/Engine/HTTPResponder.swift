@@ -25,9 +25,16 @@ public protocol HTTPResponder: AnyObject {
     /// ``reject(_:status:reason:)`` with the journal entry left to the transport, as in
     /// ``answerAwaitingDelivery(_:)``.
     func rejectAwaitingDelivery(_ request: HTTPRequest, status: Int, reason: String) -> (response: HTTPResponse, journal: JournalTicket?)
+
+    /// The HTTP/2 stream cap (`SETTINGS_MAX_CONCURRENT_STREAMS`) for connections this responder
+    /// answers; nil (the default) leaves the daemon's (`--max-concurrent-streams`).
+    var maxConcurrentStreams: Int? { get }
 }
 
 extension HTTPResponder {
+    /// No stream cap of its own: the daemon's applies.
+    public var maxConcurrentStreams: Int? { nil }
+
     public func answerAwaitingDelivery(_ request: HTTPRequest) -> (answer: HTTPAnswer, journal: JournalTicket?) {
         (answer(request), nil)
     }

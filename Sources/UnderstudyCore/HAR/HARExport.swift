@@ -144,6 +144,11 @@ public enum HARExport {
         ])
     }
 
+    /// The journal's `protocol` (`HTTP/2`), absent on HTTP/1.1 lines.
+    static func httpVersion(_ journal: JSONValue) -> JSONValue {
+        journal["protocol"] ?? .string("HTTP/1.1")
+    }
+
     static func request(_ journal: JSONValue, defaultHost: String) -> JSONValue {
         let headers = headerList(journal["headers"])
         let host = firstHeader(headers, "host") ?? defaultHost
@@ -153,7 +158,7 @@ public enum HARExport {
         var members = [
             JSONMember("method", journal["method"] ?? .string("GET")),
             JSONMember("url", .string(url)),
-            JSONMember("httpVersion", .string("HTTP/1.1")),
+            JSONMember("httpVersion", httpVersion(journal)),
             JSONMember("cookies", .array(requestCookies(headers))),
             JSONMember("headers", .array(headers.map(nameValue))),
             JSONMember("queryString", .array(PercentDecoding.queryPairs(query).map(nameValue))),
@@ -193,7 +198,7 @@ public enum HARExport {
         var members = [
             JSONMember("status", .int(statusValue.map { Int($0) } ?? 0)),
             JSONMember("statusText", .string(statusValue.map { sent?["reason"]?.stringValue ?? ReasonPhrase.of(Int($0)) } ?? "")),
-            JSONMember("httpVersion", .string("HTTP/1.1")),
+            JSONMember("httpVersion", httpVersion(journal)),
             JSONMember("cookies", .array([])),
             JSONMember("headers", .array(headers.map(nameValue))),
             JSONMember("content", .object(content)),

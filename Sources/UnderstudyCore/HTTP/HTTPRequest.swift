@@ -37,6 +37,13 @@ public struct HTTPRequest: Sendable {
         set { storage.modify { $0.isSecure = newValue } }
     }
 
+    /// The HTTP/2 stream it arrived on; 0 for HTTP/1.1. The journal then records
+    /// `"protocol": "HTTP/2"` and `"streamId"`.
+    public var streamID: Int32 {
+        get { storage.fields.streamID }
+        set { storage.modify { $0.streamID = newValue } }
+    }
+
     private var storage: CopyOnWriteFields<Fields>
 
     private struct Fields: Sendable {
@@ -46,6 +53,7 @@ public struct HTTPRequest: Sendable {
         var headers: HTTPHeaders
         var body: [UInt8]
         var isSecure = false
+        var streamID: Int32 = 0
     }
 
     /// Creates a request from its parts.

@@ -71,12 +71,8 @@ public struct Delivery {
         guard let fault = response.fault else {
             return .answered(status: response.status, headers: response.headers, body: response.body)
         }
-        switch fault {
-        case .closeAfterHeaders, .malformedResponseChunk:
-            return .faulted(fault, head: (response.status, response.headers))  // these two send a head first
-        default:
-            return .faulted(fault)
-        }
+        // Some faults send a head first.
+        return fault.sendsHead ? .faulted(fault, head: (response.status, response.headers)) : .faulted(fault)
     }
 }
 

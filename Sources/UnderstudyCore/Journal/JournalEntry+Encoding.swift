@@ -6,7 +6,7 @@ import Foundation
 
 extension JournalEntry {
     /// Encodes an entry as one JSON Lines line (newline included) in the documented field order:
-    /// `{"seq","session"?,"scheme"?,"time","elapsedMs","method","path","query","headers","body"|"bodyBase64",
+    /// `{"seq","session"?,"scheme"?,"protocol"?,"streamId"?,"time","elapsedMs","method","path","query","headers","body"|"bodyBase64",
     /// "matched","stub","responseIndex","status","fault","scenario","rateLimited","outcome","delayMs",
     /// "outcomeMs","response"}`.
     ///
@@ -28,6 +28,11 @@ extension JournalEntry {
         if let session { out.append(#","session":"# as StaticString); out.appendJSONString(session) }
         // Only TLS requests carry a scheme, so plain-HTTP lines stay as they were ("http" when absent).
         if request.isSecure { out.append(#","scheme":"https""# as StaticString) }
+        // Likewise only HTTP/2 requests carry a protocol (HTTP/1.1 when absent) and their stream.
+        if request.streamID != 0 {
+            out.append(#","protocol":"HTTP/2","streamId":"# as StaticString)
+            out.int(Int(request.streamID))
+        }
         out.append(#","time":""# as StaticString)
         out.append(timePrefix)
         out.threeDigits(milliseconds, padded: true)

@@ -15,12 +15,12 @@ extension StubDecoder {
     /// the two are one problem and get one error, at the unknown key: "unknown key `responsez`;
     /// did you mean `responses`? (`responses` is required)".
     mutating func members(of node: JSONNode, _ path: JSONPath, known: [String], required: [RequiredKey] = [])
-        -> [String: JSONNode.Member] {
-        guard let members = node.members else { return [:] }
-        var seen: [String: JSONNode.Member] = [:]
+        -> ObjectMembers {
+        guard let members = node.members else { return ObjectMembers() }
+        var seen = ObjectMembers(capacity: members.count)
         var unknown: [JSONNode.Member] = []
         for member in members {
-            if !known.contains(member.key) {
+            if !known.contains(where: { ObjectMembers.sameKey($0, member.key) }) {
                 unknown.append(member)
             } else if seen[member.key] != nil {
                 fail(member.keyPosition, path.member(member.key), "key `\(member.key)` appears more than once")

@@ -16,7 +16,7 @@ extension StubDecoder {
     static let jsonPathKeys = StubFormat.Object.jsonPath.keys
 
     /// `url` or `urlPattern`, refusing a second path condition beside it; nil when neither is given.
-    mutating func decodeTarget(_ keys: [String: JSONNode.Member], _ path: JSONPath) -> PathMatcher? {
+    mutating func decodeTarget(_ keys: ObjectMembers, _ path: JSONPath) -> PathMatcher? {
         let given = ["path", "pathPattern", "url", "urlPattern"].compactMap { keys[$0] }
         guard let target = given.first(where: { $0.key == "url" || $0.key == "urlPattern" }) else { return nil }
         if given.count > 1 {

@@ -1,6 +1,6 @@
 /// A rate limit's refusal and naming: `status`, `body`/`json`, `name`.
 extension StubDecoder {
-    mutating func decodeRefusal(_ keys: [String: JSONNode.Member], _ path: JSONPath, into rule: inout RateLimitRule) {
+    mutating func decodeRefusal(_ keys: ObjectMembers, _ path: JSONPath, into rule: inout RateLimitRule) {
         if let member = keys["status"] {
             let statusPath = path.member("status")
             let allowed = RateLimitRule.refusalStatuses

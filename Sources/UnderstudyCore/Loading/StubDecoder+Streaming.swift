@@ -6,7 +6,7 @@ extension StubDecoder {
     static let eventKeys = StubFormat.Object.event.keys
     static let streamingKeys = StubFormat.streamingKeys
 
-    mutating func decodeStreaming(_ keys: [String: JSONNode.Member], _ response: inout StubResponse, _ path: JSONPath,
+    mutating func decodeStreaming(_ keys: ObjectMembers, _ response: inout StubResponse, _ path: JSONPath,
                                   templated: Bool) {
         let given = Self.streamingKeys.compactMap { keys[$0] }.sorted { ($0.keyPosition.line, $0.keyPosition.column) < ($1.keyPosition.line, $1.keyPosition.column) }
         guard let first = given.first else { return }

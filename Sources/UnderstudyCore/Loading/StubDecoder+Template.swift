@@ -1,7 +1,7 @@
 /// `"template": true`: compiles the response's body, `json` strings, header values and SSE
 /// `data` into templates, each problem reported at its place in the stub file.
 extension StubDecoder {
-    mutating func decodeTemplate(_ keys: [String: JSONNode.Member], _ response: StubResponse, _ path: JSONPath) -> ResponseTemplate? {
+    mutating func decodeTemplate(_ keys: ObjectMembers, _ response: StubResponse, _ path: JSONPath) -> ResponseTemplate? {
         var body: ResponseTemplate.Body?
         var headerTemplates: [(index: Int, template: TemplateText)] = []
         var eventData: [(index: Int, template: TemplateText)] = []

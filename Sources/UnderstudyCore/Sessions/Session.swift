@@ -12,6 +12,8 @@ final class Session: HTTPResponder {
     var listener: (any SessionListener)?
     /// The session's HTTPS port, when it asked for one (`"tls"`); closed with the session.
     var secureListener: (any SessionListener)?
+    /// The HTTP/2 stream cap its ports announce (`"maxConcurrentStreams"`); nil: the daemon's.
+    var maxConcurrentStreams: Int?
     /// Monotonic nanoseconds of the last request (or of creation).
     var lastActivity: UInt64
     /// Requests sent to the session's stubs, refused ones included (admin calls are not counted);

@@ -67,6 +67,7 @@ public final class SessionRegistry {
         let responder = main.makeSessionResponder(configuration: configuration)
         if let stubs = decoded.stubs { responder.engine.add(stubs) }
         let session = Session(id: id, name: decoded.name, responder: responder, clock: configuration.clock)
+        session.maxConcurrentStreams = decoded.maxConcurrentStreams
         switch host.openListener(for: session) {
         case .success(let listener):
             session.listener = listener
@@ -159,6 +160,9 @@ public final class SessionRegistry {
             JSONMember("port", .int(session.listener?.port ?? 0)),
             JSONMember("created", .string(session.created)),
         ]
+        if let streams = session.maxConcurrentStreams {
+            members.append(JSONMember("maxConcurrentStreams", .int(streams)))
+        }
         if let secure = session.secureListener {
             members.append(JSONMember("httpsUrl", .string(secure.url)))
             members.append(JSONMember("httpsPort", .int(secure.port)))

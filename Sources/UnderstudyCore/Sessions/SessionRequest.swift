@@ -1,7 +1,7 @@
 /// The body of `POST /__admin/sessions`: `{"name": "...", "stubs": [stub objects], "tls": "valid",
 /// "clock": {"frozenAt": "2030-01-01T00:00:00Z"}}`, each optional, an empty body meaning none.
 struct SessionRequest {
-    static let keys = ["name", "stubs", "tls", "clock"]
+    static let keys = ["name", "stubs", "tls", "maxConcurrentStreams", "clock"]
     /// The modes a session's `"clock"` object names (exactly one).
     static let clockModes = ["frozenAt", "offset", "real"]
     /// The certificate modes a session's HTTPS port can present (`UnderstudyServer.CertificateMode`).
@@ -12,6 +12,8 @@ struct SessionRequest {
     var stubs: StubSet?
     /// When set, the session also gets an HTTPS port presenting this certificate mode.
     var tls: String?
+    /// The HTTP/2 stream cap of the session's ports, when it asked for its own.
+    var maxConcurrentStreams: Int?
     /// How the session's clock starts (real time when absent).
     var clock: WorldClock.Start?
 
@@ -37,7 +39,8 @@ struct SessionRequest {
         for member in members {
             guard keys.contains(member.key) else {
                 let hint = EditDistance.closest(to: member.key, among: keys).map { "; did you mean `\($0)`?" } ?? ""
-                return fail("unknown key `\(member.key)`\(hint) (a session body has `name`, `stubs`, `tls` and `clock`)")
+                return fail(
+                    "unknown key `\(member.key)`\(hint) (a session body has `name`, `stubs`, `tls`, `maxConcurrentStreams` and `clock`)")
             }
             guard seen.insert(member.key).inserted else {
                 return fail("key `\(member.key)` appears more than once")
@@ -62,10 +65,19 @@ struct SessionRequest {
                 case .failure(let failure): return .failure(failure)
                 }
             }
+            if member.key == "maxConcurrentStreams" {
+                guard case .number(let text) = member.value.value, let count = Int(text),
+                      (1...10_000).contains(count) else {
+                    let found = if case .number(let text) = member.value.value { text } else { member.value.kindName }
+                    return fail("`maxConcurrentStreams` must be an integer from 1 to 10000, found \(found)")
+                }
+                request.maxConcurrentStreams = count
+            }
         }
         if seen.contains("stubs") {
             do {
-                request.stubs = try StubLoader.parse(bytes: body, file: "<admin>", root: nil, otherKeys: ["name", "tls", "clock"])
+                request.stubs = try StubLoader.parse(
+                    bytes: body, file: "<admin>", root: nil, otherKeys: ["name", "tls", "maxConcurrentStreams", "clock"])
             } catch {
                 return .failure(AdminResponse.Failure(response: AdminResponse.loadFailure(error)))
             }

@@ -5,9 +5,9 @@ extension StubDecoder {
     static let wireMockTemplateNames = ["request.path", "request.url", "request.method", "request.body"]
     static let wireMockTemplatePrefixes = ["request.query.", "request.headers."]
 
-    mutating func decodeWireMockTemplate(_ keys: [String: JSONNode.Member], _ response: inout StubResponse, _ path: JSONPath) {
+    mutating func decodeWireMockTemplate(_ keys: ObjectMembers, _ response: inout StubResponse, _ path: JSONPath) {
         let errorsBefore = errors.count
-        var native: [String: JSONNode.Member] = [:]
+        var native = ObjectMembers()
         if let member = keys["body"] {
             native["body"] = member
             checkWireMockTemplate(member.value, path.member("body"))

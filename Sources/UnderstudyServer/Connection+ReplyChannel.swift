@@ -1,0 +1,82 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CLibevent
+import CLibeventTLS
+import UnderstudyCore
+
+// An HTTP/1.1 connection is the reply channel of the one request it is answering.
+extension Connection: ReplyChannel {
+    var requestMethod: String { exchange.method }
+    var requestTarget: String { exchange.target }
+    var isHeadRequest: Bool { exchange.isHead }
+
+    func finishStream(chunked: Bool, closing: Bool) {
+        endStream(chunked: chunked)
+        queued += 1  // in flight until flushed
+        if closing { closeWhenFlushed = true }
+        answered()
+        if closing { closeAfterFlush() }
+    }
+
+    /// Replies queued before the fault (pipelined requests) go out first; then the fault's bytes
+    /// are written straight to the socket (inside the TLS stream on HTTPS) and the connection closes.
+    func perform(_ fault: Fault, response: HTTPResponse) {
+        closeWhenFlushed = true  // nothing more is read on this connection
+        let act = { [weak self] in
+            guard let self, !self.closed else { return }
+            self.performNow(fault, response: response)
+        }
+        if evbuffer_get_length(bufferevent_get_output(bufferevent)) == 0 {
+            act()
+        } else {
+            whenFlushed = act
+        }
+    }
+
+    private func performNow(_ fault: Fault, response: HTTPResponse) {
+        let fd = bufferevent_getfd(bufferevent)
+        switch fault {
+        case .connectionReset:
+            // Linger 0 makes close(2) send RST instead of FIN.
+            var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+            _ = setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+            close(reset: true)
+            return
+        case .emptyResponse, .rstStream, .rstStreamRefused, .rstStreamCancel, .goaway, .goawayNow:
+            // HTTP/1.1 has no stream to reset or connection to announce going away: the request
+            // ends unanswered, as `empty-response` (docs/http2.md).
+            if secure { understudy_tls_write_and_close(bufferevent, nil, 0) }
+        case .malformedResponse:
+            writeAll(HTTPServer.garbage, to: fd)
+        case .closeAfterHeaders, .rstStreamAfterHeaders:
+            writeAll(HTTPServer.headBytes(of: response), to: fd)
+        case .randomDataThenClose:
+            writeAll(HTTPServer.brokenChunk, to: fd)
+        case .malformedResponseChunk:
+            writeAll(HTTPServer.chunkedHeadBytes(of: response) + HTTPServer.brokenChunk, to: fd)
+        case .flowControlStall:
+            // The head, then nothing: the connection stays open, reading and dropping what the
+            // client sends, until it gives up (or the idle timeout closes it).
+            let head = HTTPServer.headBytes(of: response)
+            head.withUnsafeBytes { _ = evbuffer_add(bufferevent_get_output(bufferevent), $0.baseAddress, $0.count) }
+            phase = .lingering
+            closeWhenFlushed = false
+            resumeReading()
+            return
+        }
+        close()
+    }
+
+    /// Writes the bytes as the client will read them: inside the TLS stream (then close_notify, so
+    /// the end is as clean as a plain socket's FIN) on an HTTPS connection, else straight to the socket.
+    private func writeAll(_ bytes: [UInt8], to fd: Int32) {
+        if secure {
+            bytes.withUnsafeBytes { understudy_tls_write_and_close(bufferevent, $0.baseAddress, $0.count) }
+        } else {
+            HTTPServer.writeAll(bytes, to: fd)
+        }
+    }
+}

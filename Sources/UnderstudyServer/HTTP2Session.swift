@@ -1,0 +1,257 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CLibevent
+import CNghttp2
+import UnderstudyCore
+
+/// The HTTP/2 codec of one connection: an nghttp2 server session on the connection's bufferevent
+/// (plain for h2c with prior knowledge, OpenSSL after ALPN picked `h2`), the pattern of nghttp2's
+/// own libevent server example. Bytes read go into `nghttp2_session_mem_recv`; frames nghttp2
+/// wants sent come out of `nghttp2_session_mem_send` into the bufferevent's output. Each request
+/// is an ``HTTP2Stream``, a ``ReplyChannel`` handed to the same ``HTTPServer/handle(_:on:)`` as an
+/// HTTP/1.1 request, so the responder, engine, journal and sessions are shared.
+///
+/// Owned by its ``Connection`` (``Connection/http2``), which owns the bufferevent, its timeouts
+/// and its place in the server's table; ``teardown()`` frees the nghttp2 session.
+final class HTTP2Session {
+    /// The connection whose bufferevent this session reads and writes.
+    unowned let connection: Connection
+    /// The nghttp2 session; nil once torn down.
+    private(set) var session: OpaquePointer?
+    /// The open streams, by id.
+    var streams: [Int32: HTTP2Stream] = [:]
+    /// Inside `nghttp2_session_mem_recv`: nghttp2 forbids sending from its callbacks, so replies
+    /// written meanwhile are sent when it returns.
+    private var receiving = false
+    /// The last-stream id of a `goaway` fault's GOAWAY: the connection closes once no stream up
+    /// to it is open.
+    var goawayLastStream: Int32?
+
+    /// The HTTP/2 client connection preface (RFC 9113 §3.4).
+    static let preface: [UInt8] = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
+
+    init?(connection: Connection, maxConcurrentStreams: Int) {
+        self.connection = connection
+        var callbacks: OpaquePointer?
+        guard nghttp2_session_callbacks_new(&callbacks) == 0 else { return nil }
+        defer { nghttp2_session_callbacks_del(callbacks) }
+        nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks) { _, frame, user in
+            guard let frame, let user else { return 0 }
+            let owner = Unmanaged<HTTP2Session>.fromOpaque(user).takeUnretainedValue()
+            if understudy_h2_is_request_headers(frame) != 0 { owner.beginStream(understudy_h2_frame_stream_id(frame)) }
+            return 0
+        }
+        nghttp2_session_callbacks_set_on_header_callback(callbacks) {
+            _, frame, name, nameLength, value, valueLength, _, user in
+            guard let frame, let user, let name, let value else { return 0 }
+            let owner = Unmanaged<HTTP2Session>.fromOpaque(user).takeUnretainedValue()
+            guard let stream = owner.streams[understudy_h2_frame_stream_id(frame)] else { return 0 }
+            let accepted = stream.addHeader(
+                UnsafeBufferPointer(start: name, count: nameLength),
+                UnsafeBufferPointer(start: value, count: valueLength),
+                limit: owner.connection.head.limits.maxFieldBytes)
+            // Too many header bytes: nghttp2 resets this stream and carries on with the others.
+            return accepted ? 0 : Int32(UNDERSTUDY_H2_ERR_TEMPORAL_CALLBACK_FAILURE)
+        }
+        nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks) { _, _, streamID, data, length, user in
+            guard let user, let data else { return 0 }
+            let owner = Unmanaged<HTTP2Session>.fromOpaque(user).takeUnretainedValue()
+            owner.streams[streamID]?.addBody(
+                UnsafeBufferPointer(start: data, count: length),
+                limit: owner.connection.server?.configuration.maxBodyBytes ?? 0)
+            return 0
+        }
+        nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks) { _, frame, user in
+            guard let frame, let user, understudy_h2_ends_stream(frame) != 0 else { return 0 }
+            let owner = Unmanaged<HTTP2Session>.fromOpaque(user).takeUnretainedValue()
+            owner.requestComplete(understudy_h2_frame_stream_id(frame))
+            return 0
+        }
+        nghttp2_session_callbacks_set_on_stream_close_callback(callbacks) { _, streamID, _, user in
+            guard let user else { return 0 }
+            let owner = Unmanaged<HTTP2Session>.fromOpaque(user).takeUnretainedValue()
+            owner.streams.removeValue(forKey: streamID)?.end()
+            return 0
+        }
+        let option = understudy_h2_new_option()
+        defer { nghttp2_option_del(option) }
+        var made: OpaquePointer?
+        guard nghttp2_session_server_new2(&made, callbacks, Unmanaged.passUnretained(self).toOpaque(), option) == 0
+        else {
+            return nil
+        }
+        session = made
+        _ = understudy_h2_submit_settings(made, UInt32(clamping: max(0, maxConcurrentStreams)))
+    }
+
+    deinit {
+        if let session { nghttp2_session_del(session) }
+    }
+
+    /// Whether the first bytes in `input` are HTTP/2's preface: true, false, or nil while they are
+    /// a prefix of it.
+    static func startsWithPreface(_ input: OpaquePointer?) -> Bool? {
+        let count = min(evbuffer_get_length(input), preface.count)
+        guard count > 0, let bytes = evbuffer_pullup(input, count) else { return nil }
+        for index in 0..<count where bytes[index] != preface[index] { return false }
+        return count == preface.count ? true : nil
+    }
+
+    // MARK: - Reading
+
+    /// New bytes are in the input buffer: feed them to nghttp2, then send what it queued.
+    func readable() {
+        guard let session, !connection.closed else { return }
+        if evbuffer_get_length(bufferevent_get_output(connection.bufferevent)) > Connection.backlogLimit {
+            // A client that sends requests but does not read the answers: stop reading (so nghttp2
+            // queues no more of them) until the output drains.
+            connection.pauseReading()
+            return
+        }
+        let input = bufferevent_get_input(connection.bufferevent)
+        while true {
+            let length = evbuffer_get_contiguous_space(input)
+            guard length > 0, let data = evbuffer_pullup(input, length) else { break }
+            receiving = true
+            let read = nghttp2_session_mem_recv(session, data, length)
+            receiving = false
+            guard read >= 0 else {
+                // A broken preface or frame, or a flood nghttp2 refused: it has queued its GOAWAY.
+                evbuffer_drain(input, evbuffer_get_length(input))
+                flush()
+                connection.closeAfterFlush()
+                return
+            }
+            evbuffer_drain(input, read)
+            if connection.closed { return }
+        }
+        flush()
+    }
+
+    private func beginStream(_ id: Int32) {
+        streams[id] = HTTP2Stream(session: self, id: id, responder: connection.responder, secure: connection.secure)
+    }
+
+    /// A stream's request is whole (END_STREAM on its HEADERS or DATA): hand it to the server.
+    private func requestComplete(_ id: Int32) {
+        guard let stream = streams[id], !stream.dispatched, let server = connection.server else { return }
+        stream.dispatched = true
+        let request = stream.makeRequest()
+        if let limit = stream.refusal {
+            let (response, journal) = stream.responder.rejectAwaitingDelivery(request, status: 413, reason: limit)
+            server.inFlight += 1
+            stream.writeReply(response, journal: journal, closeAfter: false, refusal: limit)
+            return
+        }
+        server.handle(request, on: stream)
+    }
+
+    // MARK: - Writing
+
+    /// Moves every frame nghttp2 has queued into the output buffer (up to the backlog limit; the
+    /// rest when it drains), and closes the connection once nghttp2 is done with it.
+    func flush() {
+        guard !receiving, let session, !connection.closed else { return }
+        let output = bufferevent_get_output(connection.bufferevent)
+        while evbuffer_get_length(output) < Connection.backlogLimit {
+            var data: UnsafePointer<UInt8>?
+            let count = nghttp2_session_mem_send(session, &data)
+            if count < 0 {
+                connection.close()
+                return
+            }
+            guard count > 0, let data else { break }
+            evbuffer_add(output, data, count)
+        }
+        if evbuffer_get_length(output) == 0, connection.queued > 0 {
+            // Streams that ended with nothing left to send (reset by the client): no flush will come.
+            let count = connection.queued
+            connection.queued = 0
+            connection.server?.finishRequest(count: count)
+        }
+        if nghttp2_session_want_read(session) == 0 && nghttp2_session_want_write(session) == 0 {
+            connection.closeAfterFlush()
+        } else if let last = goawayLastStream, !streams.keys.contains(where: { $0 <= last }) {
+            connection.closeAfterFlush()  // after a `goaway` fault, once the streams it let finish have
+        } else if connection.server?.draining ?? true, streams.isEmpty {
+            _ = nghttp2_submit_goaway(
+                session, 0, nghttp2_session_get_last_proc_stream_id(session),
+                UInt32(UNDERSTUDY_H2_NO_ERROR), nil, 0)
+            goawayLastStream = 0
+            flush()
+        }
+    }
+
+    /// The output buffer has drained: send more.
+    func flushed() {
+        flush()
+        if connection.readPaused && !connection.closed {
+            connection.resumeReading()
+            readable()
+        }
+    }
+
+    // MARK: - Faults on the connection
+
+    /// GOAWAY naming `lastStream`; with `closeNow`, the connection closes once it is out, else once
+    /// the streams up to `lastStream` have finished.
+    func goAway(lastStream: Int32, errorCode: UInt32, closeNow: Bool) {
+        guard let session else { return }
+        _ = nghttp2_submit_goaway(session, 0, lastStream, errorCode, nil, 0)
+        goawayLastStream = lastStream
+        flush()
+        if closeNow { connection.closeAfterFlush() }
+    }
+
+    /// Sends what nghttp2 has queued, then `bytes` (not HTTP/2: the client's framing breaks), then closes.
+    func writeRawThenClose(_ bytes: [UInt8]) {
+        flush()
+        bytes.withUnsafeBytes {
+            _ = evbuffer_add(bufferevent_get_output(connection.bufferevent), $0.baseAddress, $0.count)
+        }
+        connection.closeAfterFlush()
+    }
+
+    // MARK: - Events and closing
+
+    /// libevent reports end of stream, an error or a timeout.
+    func event(_ events: Int16) {
+        if events & Int16(BEV_EVENT_TIMEOUT) != 0 && events & Int16(BEV_EVENT_READING) != 0 && !streams.isEmpty {
+            // Idle while answers wait (delays, long polls, paced bodies): not the client's fault.
+            bufferevent_enable(connection.bufferevent, Int16(EV_READ))
+            return
+        }
+        connection.close()  // end of stream, an error, or idle: the streams' clients are gone
+    }
+
+    /// Answers every pending long poll with what it has (the server is stopping).
+    func expireDeferredReplies() {
+        for stream in Array(streams.values) { stream.current?.deferral?.expire() }
+    }
+
+    /// The server stops with answers still waiting (the grace period ran out): they are never sent,
+    /// journaled as `shutdown` like HTTP/1.1's.
+    func shutDownPendingStreams() {
+        guard let server = connection.server else { return }
+        for stream in streams.values {
+            guard let pending = stream.current, !pending.sent else { continue }
+            pending.sent = true
+            pending.journal?.commit(.shutdown)
+            server.log(pending, status: nil, fault: nil, outcome: .shutdown)
+            stream.current?.deferral?.cancel()
+        }
+    }
+
+    /// The connection is closing: every open stream ends (journaled as gone if unanswered) and
+    /// the nghttp2 session is freed.
+    func teardown() {
+        let open = streams
+        streams = [:]
+        for stream in open.values { stream.end() }
+        if let session { nghttp2_session_del(session) }
+        session = nil
+    }
+}

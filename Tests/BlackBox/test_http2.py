@@ -1,0 +1,489 @@
+"""HTTP/2 (issue 24) against the built binary: h2c with prior knowledge on the plain port, h2 by ALPN
+on the HTTPS port (and HTTP/1.1 for a client that offers only that), the same stubs per stream, the
+journal's `protocol` and `streamId`, and each HTTP/2 fault as the client sees it on the wire.
+
+Real clients only: curl (--http2-prior-knowledge, --http2 over TLS), nghttp, and the `h2` package
+driven over a plain or TLS socket (frame types and error codes).
+"""
+import json
+import pathlib
+import shutil
+import signal
+import socket
+import ssl
+import subprocess
+import tempfile
+import time
+import unittest
+
+import h2.config
+import h2.connection
+import h2.errors
+import h2.events
+import h2.settings
+import hyperframe.frame
+
+from Tests.BlackBox.blackbox import Daemon, request
+
+
+def request_json(port, method, path, value):
+    """A JSON request over HTTP/1.1: (status, decoded body, headers)."""
+    status, headers, body = request(port, method, path, json.dumps(value).encode(), {"Content-Type": "application/json"})
+    return status, json.loads(body), headers
+
+STUBS = {
+    "stubs": [
+        {"id": "hello", "request": {"method": "GET", "path": "/hello"},
+         "responses": [{"status": 200, "body": "hi\n", "headers": {"X-Kind": "hello", "Connection": "keep-alive"}}]},
+        {"id": "seq", "request": {"method": "GET", "path": "/seq"},
+         "responses": [{"status": 200, "body": "one"}, {"status": 201, "body": "two"}, {"status": 202, "body": "three"}]},
+        {"id": "limited", "request": {"method": "GET", "path": "/limited"}, "rateLimit": {"limit": 2, "window": 60},
+         "responses": [{"status": 200, "body": "ok"}]},
+        {"id": "scenario-start", "request": {"method": "POST", "path": "/cart"}, "scenario": "cart",
+         "whenState": "Started", "setState": "Full", "responses": [{"status": 201, "body": "added"}]},
+        {"id": "scenario-full", "request": {"method": "GET", "path": "/cart"}, "scenario": "cart",
+         "whenState": "Full", "responses": [{"status": 200, "body": "full"}]},
+        {"id": "echo", "request": {"method": "POST", "path": "/echo"},
+         "responses": [{"status": 200, "template": True, "body": "got {{request.body}} on {{request.path}}"}]},
+        {"id": "fast", "request": {"method": "GET", "pathPattern": "^/fast/\\d+$"}, "responses": [{"status": 200, "body": "f"}]},
+        {"id": "slow", "request": {"method": "GET", "pathPattern": "^/slow/\\d+$"},
+         "responses": [{"status": 200, "body": "s", "delayMs": 1500}]},
+        {"id": "wait", "request": {"method": "GET", "path": "/wait"}, "responses": [{"status": 200, "body": "w", "delayMs": 400}]},
+        {"id": "dribble", "request": {"method": "GET", "path": "/dribble"},
+         "responses": [{"status": 200, "body": "abcdefgh", "dribble": {"chunks": 4, "overMs": 300}}]},
+        {"id": "sse", "request": {"method": "GET", "path": "/sse"},
+         "responses": [{"status": 200, "events": [{"data": "a"}, {"data": "b", "delayMs": 200}]}]},
+        {"id": "reason", "request": {"method": "GET", "path": "/reason"},
+         "responses": [{"status": 202, "statusMessage": "Queued Up", "body": "q"}]},
+        {"id": "rst", "request": {"method": "GET", "path": "/rst"}, "responses": [{"status": 200, "fault": "rst-stream"}]},
+        {"id": "rst-refused", "request": {"method": "GET", "path": "/rst-refused"},
+         "responses": [{"status": 200, "fault": "rst-stream-refused"}]},
+        {"id": "rst-cancel", "request": {"method": "GET", "path": "/rst-cancel"},
+         "responses": [{"status": 200, "fault": "rst-stream-cancel"}]},
+        {"id": "rst-after", "request": {"method": "GET", "path": "/rst-after"},
+         "responses": [{"status": 503, "body": "never", "headers": {"X-Part": "head"}, "fault": "rst-stream-after-headers"}]},
+        {"id": "goaway", "request": {"method": "GET", "path": "/goaway"}, "responses": [{"status": 200, "fault": "goaway"}]},
+        {"id": "goaway-now", "request": {"method": "GET", "path": "/goaway-now"},
+         "responses": [{"status": 200, "fault": "goaway-now"}]},
+        {"id": "stall", "request": {"method": "GET", "path": "/stall"},
+         "responses": [{"status": 200, "body": "never arrives", "fault": "flow-control-stall"}]},
+        {"id": "reset", "request": {"method": "GET", "path": "/reset"}, "responses": [{"status": 200, "fault": "connection-reset"}]},
+    ]
+}
+
+
+def curl(*args):
+    """Runs curl (silent, errors shown); returns (exit code, stdout, stderr)."""
+    done = subprocess.run(["curl", "-sS", "--max-time", "20", *args], capture_output=True, text=True, timeout=30)
+    return done.returncode, done.stdout, done.stderr
+
+
+class H2Client:
+    """An `h2` client connection over a socket (plain: prior knowledge; TLS: ALPN `h2`). Events are
+    read with a deadline; each test asserts on the frames the server sent."""
+
+    def __init__(self, port, context=None, timeout=20.0):
+        raw = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+        self.sock = context.wrap_socket(raw, server_hostname="127.0.0.1") if context else raw
+        self.conn = h2.connection.H2Connection(config=h2.config.H2Configuration(client_side=True, header_encoding="utf-8"))
+        self.conn.initiate_connection()
+        self.events = []
+        self.closed = False
+        self.flush()
+        self.pending = b""  # bytes of an incomplete frame
+        self.terminated = False  # a GOAWAY arrived: h2 takes no more frames, so they are read here
+        self.responses = {}  # stream id -> {"status", "headers", "body", "ended", "reset", "ended_at"}
+
+    def flush(self):
+        data = self.conn.data_to_send()
+        if data and not self.closed:
+            try:
+                self.sock.sendall(data)
+            except (ConnectionResetError, BrokenPipeError):
+                self.closed = True
+
+    def request(self, path, method="GET", body=b""):
+        stream = self.conn.get_next_available_stream_id()
+        headers = [(":method", method), (":path", path), (":scheme", "http"), (":authority", "127.0.0.1")]
+        self.conn.send_headers(stream, headers, end_stream=not body)
+        if body:
+            self.conn.send_data(stream, body, end_stream=True)
+        self.flush()
+        self.responses[stream] = {"status": None, "headers": {}, "body": b"", "ended": False, "reset": None}
+        return stream
+
+    def pump(self, until, timeout=15.0):
+        """Reads and handles frames until `until()` holds or the connection closes; returns `until()`."""
+        deadline = time.monotonic() + timeout
+        while not until() and not self.closed and time.monotonic() < deadline:
+            self.sock.settimeout(max(0.01, deadline - time.monotonic()))
+            try:
+                data = self.sock.recv(65536)
+            except (socket.timeout, TimeoutError):
+                break
+            except (ConnectionResetError, ssl.SSLError):
+                self.closed = True
+                break
+            if not data:
+                self.closed = True
+                break
+            self.pending += data
+            # One frame at a time: the `h2` package treats GOAWAY as the end, while RFC 9113 §6.8 lets
+            # the streams up to its last-stream id finish; their frames are decoded here instead.
+            while len(self.pending) >= 9:
+                length = int.from_bytes(self.pending[:3], "big")
+                if len(self.pending) < 9 + length:
+                    break
+                frame, self.pending = self.pending[:9 + length], self.pending[9 + length:]
+                if self.terminated:
+                    self.after_goaway(frame)
+                    continue
+                for event in self.conn.receive_data(frame):
+                    self.events.append((time.monotonic(), event))
+                    self.handle(event)
+                    if isinstance(event, h2.events.ConnectionTerminated):
+                        self.terminated = True
+            if not self.terminated:
+                self.flush()
+        return until()
+
+    def after_goaway(self, raw):
+        frame, length = hyperframe.frame.Frame.parse_frame_header(memoryview(raw[:9]))
+        frame.parse_body(memoryview(raw[9:9 + length]))
+        state = self.responses.get(frame.stream_id)
+        if state is None:
+            return
+        if isinstance(frame, hyperframe.frame.HeadersFrame):
+            headers = dict(self.conn.decoder.decode(frame.data, raw=False))
+            state["status"], state["headers"] = int(headers[":status"]), headers
+        elif isinstance(frame, hyperframe.frame.DataFrame):
+            state["body"] += frame.data
+        elif isinstance(frame, hyperframe.frame.RstStreamFrame):
+            state["reset"] = frame.error_code
+        if "END_STREAM" in frame.flags:
+            state["ended"], state["ended_at"] = True, time.monotonic()
+
+    def handle(self, event):
+        state = self.responses.get(getattr(event, "stream_id", None))
+        if isinstance(event, h2.events.ResponseReceived) and state is not None:
+            headers = dict(event.headers)
+            state["status"] = int(headers[":status"])
+            state["headers"] = headers
+        elif isinstance(event, h2.events.DataReceived) and state is not None:
+            state["body"] += event.data
+            self.conn.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
+        elif isinstance(event, h2.events.StreamEnded) and state is not None:
+            state["ended"] = True
+            state["ended_at"] = time.monotonic()
+        elif isinstance(event, h2.events.StreamReset) and state is not None:
+            state["reset"] = event.error_code
+
+    def of_type(self, kind):
+        return [event for _, event in self.events if isinstance(event, kind)]
+
+    def done(self, *streams):
+        return lambda: all(self.responses[s]["ended"] or self.responses[s]["reset"] is not None for s in streams)
+
+    def close(self):
+        try:
+            self.sock.close()
+        except OSError:
+            pass
+
+
+class HTTP2Daemon:
+    """A daemon with --https and a journal, in its own temporary directory."""
+
+    def __init__(self, add_cleanup, *extra):
+        self.work = pathlib.Path(tempfile.mkdtemp(prefix="understudy-h2-"))
+        add_cleanup(shutil.rmtree, self.work, True)
+        (self.work / "stubs.json").write_text(json.dumps(STUBS))
+        self.ca = self.work / "ca.pem"
+        self.journal = self.work / "journal.jsonl"
+        self.daemon = Daemon([str(self.work / "stubs.json"), "--https", "--tls-ca-file", str(self.ca),
+                              "--journal", str(self.journal), *extra], str(self.work / "stderr.txt"))
+        add_cleanup(self.daemon.stop)
+        self.port = self.daemon.port
+        self.https_port = self.daemon.https_port
+        self.plain = f"http://127.0.0.1:{self.port}"
+        self.url = f"https://127.0.0.1:{self.https_port}"
+
+    def requests(self, path=None):
+        """The live journal (admin API), oldest first."""
+        entries = sorted(self.daemon.get_json("/__admin/requests")["requests"], key=lambda entry: entry["seq"])
+        return [entry for entry in entries if path is None or entry["path"] == path]
+
+    def wait_requests(self, path, count):
+        """Waits (the admin long poll) until `count` requests to `path` are journaled; returns them."""
+        answer = self.daemon.get_json(f"/__admin/requests/wait?path={path}&count={count}&timeoutMs=10000")
+        return sorted(answer["requests"], key=lambda entry: entry["seq"])
+
+    def tls_context(self, protocols=("h2",)):
+        context = ssl.create_default_context(cafile=str(self.ca))
+        context.set_alpn_protocols(list(protocols))
+        return context
+
+    def client(self, tls=False):
+        client = H2Client(self.https_port if tls else self.port, self.tls_context() if tls else None)
+        return client
+
+
+class HTTP2ClientsTests(unittest.TestCase):
+    """curl and nghttp: h2c, h2 by ALPN, and the fallback to HTTP/1.1."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.server = HTTP2Daemon(cls.addClassCleanup)
+
+    def test_curl_prior_knowledge_speaks_h2c_and_the_journal_says_so(self):
+        code, out, err = curl("--http2-prior-knowledge", "-D", "-", "-w", "|%{http_version}", f"{self.server.plain}/hello")
+        self.assertEqual(code, 0, err)
+        head, _, rest = out.partition("\n\n")  # text mode: CRLF read as LF
+        self.assertTrue(head.startswith("HTTP/2 200"), head)
+        self.assertIn("x-kind: hello", head)
+        self.assertNotIn("connection:", head.lower())  # connection-specific fields are not HTTP/2 (RFC 9113 §8.2.2)
+        self.assertEqual(rest, "hi\n|2")
+        code, out, err = curl("-w", "|%{http_version}", f"{self.server.plain}/hello")  # HTTP/1.1 stays the default
+        self.assertEqual((code, out), (0, "hi\n|1.1"), err)
+        entries = self.server.requests("/hello")[-2:]
+        self.assertEqual([entry.get("protocol") for entry in entries], ["HTTP/2", None])
+        self.assertEqual(entries[0]["streamId"], 1)
+        self.assertNotIn("streamId", entries[1])
+        self.assertEqual(entries[0]["headers"]["host"], [f"127.0.0.1:{self.server.port}"])  # from :authority
+        self.assertEqual(entries[0]["response"]["status"], 200)
+        # HAR export carries the protocol as httpVersion.
+        har = self.server.daemon.get_json("/__admin/requests.har?path=/hello")
+        versions = [(e["request"]["httpVersion"], e["response"]["httpVersion"]) for e in har["log"]["entries"]]
+        self.assertIn(("HTTP/2", "HTTP/2"), versions)
+        self.assertIn(("HTTP/1.1", "HTTP/1.1"), versions)
+
+    def test_alpn_picks_h2_on_https_and_http11_for_a_client_offering_only_that(self):
+        code, out, err = curl("--cacert", str(self.server.ca), "--http2", "-w", "|%{http_version}", f"{self.server.url}/hello")
+        self.assertEqual((code, out), (0, "hi\n|2"), err)
+        code, out, err = curl("--cacert", str(self.server.ca), "--http1.1", "-w", "|%{http_version}", f"{self.server.url}/hello")
+        self.assertEqual((code, out), (0, "hi\n|1.1"), err)
+        for offered, chosen in ((["h2", "http/1.1"], "h2"), (["http/1.1"], "http/1.1"), (["spdy/3"], None)):
+            raw = socket.create_connection(("127.0.0.1", self.server.https_port), timeout=20)
+            with self.server.tls_context(offered).wrap_socket(raw, server_hostname="127.0.0.1") as tls:
+                self.assertEqual(tls.selected_alpn_protocol(), chosen, offered)
+        entries = self.server.requests("/hello")[-2:]
+        self.assertEqual([(entry.get("scheme"), entry.get("protocol")) for entry in entries],
+                         [("https", "HTTP/2"), ("https", None)])
+
+    def test_nghttp_gets_every_stream_on_one_connection_over_h2c_and_tls(self):
+        for base in (self.server.plain, self.server.url):
+            done = subprocess.run(["nghttp", "-n", "-s", f"{base}/hello", f"{base}/wait", f"{base}/fast/1"],
+                                  capture_output=True, text=True, timeout=30)
+            self.assertEqual(done.returncode, 0, done.stderr + done.stdout)
+            # -s prints one line per stream after the summary header: three 200s.
+            self.assertEqual(done.stdout.count(" 200 "), 3, done.stdout)
+
+    def test_paced_bodies_and_events_arrive_as_data_frames(self):
+        code, out, err = curl("--http2-prior-knowledge", f"{self.server.plain}/dribble")
+        self.assertEqual((code, out), (0, "abcdefgh"), err)
+        code, out, err = curl("--cacert", str(self.server.ca), "--http2", f"{self.server.url}/sse")
+        self.assertEqual((code, out), (0, "data: a\n\ndata: b\n\n"), err)
+
+    def test_http2_faults_over_http11_end_the_request_unanswered_or_after_the_head(self):
+        code, _, err = curl(f"{self.server.plain}/rst")
+        self.assertEqual(code, 52, err)  # empty reply
+        code, out, err = curl("-i", f"{self.server.plain}/rst-after")
+        self.assertEqual(code, 18, err)  # transfer closed with outstanding read data
+        self.assertTrue(out.startswith("HTTP/1.1 503"), out)
+
+
+class HTTP2StreamsTests(unittest.TestCase):
+    """The `h2` package over a socket: per-stream behaviour and the faults' frames."""
+
+    def setUp(self):
+        self.server = HTTP2Daemon(self.addCleanup)
+
+    def client(self, tls=False):
+        client = self.server.client(tls)
+        self.addCleanup(client.close)
+        return client
+
+    def test_sequences_rate_limits_scenarios_and_templates_per_stream_as_over_http11(self):
+        client = self.client()
+        statuses = []
+        for _ in range(3):
+            stream = client.request("/seq")
+            self.assertTrue(client.pump(client.done(stream)))
+            statuses.append((client.responses[stream]["status"], client.responses[stream]["body"]))
+        self.assertEqual(statuses, [(200, b"one"), (201, b"two"), (202, b"three")])
+        streams = [client.request("/limited") for _ in range(3)]
+        self.assertTrue(client.pump(client.done(*streams)))
+        self.assertEqual(sorted(client.responses[s]["status"] for s in streams), [200, 200, 429])
+        first = client.request("/cart", "POST", b"x")
+        self.assertTrue(client.pump(client.done(first)))
+        second = client.request("/cart")
+        self.assertTrue(client.pump(client.done(second)))
+        self.assertEqual([client.responses[s]["status"] for s in (first, second)], [201, 200])
+        echo = client.request("/echo", "POST", b"payload")
+        self.assertTrue(client.pump(client.done(echo)))
+        self.assertEqual(client.responses[echo]["body"], b"got payload on /echo")
+        # statusMessage has no place in HTTP/2: the status alone goes out, and nothing claims a phrase.
+        reason = client.request("/reason")
+        self.assertTrue(client.pump(client.done(reason)))
+        self.assertEqual(client.responses[reason]["status"], 202)
+        # The journal: each request once, with its stream id, as HTTP/1.1 journals it.
+        entries = [e for e in self.server.requests() if not e["path"].startswith("/__admin")]
+        self.assertEqual([e["path"] for e in entries], ["/seq"] * 3 + ["/limited"] * 3 + ["/cart", "/cart", "/echo", "/reason"])
+        self.assertEqual({e["protocol"] for e in entries}, {"HTTP/2"})
+        self.assertEqual([e["streamId"] for e in entries], list(range(1, 2 * len(entries), 2)))
+        self.assertEqual([e["responseIndex"] for e in entries[:3]], [0, 1, 2])
+        self.assertEqual(sum(1 for e in entries if e["rateLimited"]), 1)
+        self.assertNotIn("reason", entries[-1]["response"])
+
+    def test_100_concurrent_streams_on_one_connection_and_delayed_ones_hold_no_other(self):
+        client = self.client(tls=True)
+        started = time.monotonic()
+        slow = [client.request(f"/slow/{n}") for n in range(10)]
+        fast = [client.request(f"/fast/{n}") for n in range(90)]
+        self.assertTrue(client.pump(client.done(*fast), timeout=20))
+        fast_done = max(client.responses[s]["ended_at"] for s in fast)
+        self.assertTrue(client.pump(client.done(*slow), timeout=20))
+        self.assertEqual({client.responses[s]["status"] for s in slow + fast}, {200})
+        first_slow = min(client.responses[s]["ended_at"] for s in slow)
+        self.assertLess(fast_done, first_slow, "a fast stream waited for a delayed one")
+        self.assertGreaterEqual(first_slow - started, 1.5)  # the delay is a lower bound
+        self.assertEqual(len(self.server.requests()), 100)  # each once
+
+    def test_a_long_poll_on_one_stream_is_answered_by_a_request_on_another(self):
+        client = self.client()
+        poll = client.request("/__admin/requests/wait?path=/fast/7&count=1&timeoutMs=10000")
+        request = client.request("/fast/7")
+        self.assertTrue(client.pump(client.done(poll, request)))
+        answer = json.loads(client.responses[poll]["body"])
+        self.assertEqual((answer["timedOut"], [e["streamId"] for e in answer["requests"]]), (False, [request]))
+
+    def test_rst_stream_faults_carry_their_error_codes_and_other_streams_continue(self):
+        client = self.client()
+        expected = {"/rst": h2.errors.ErrorCodes.INTERNAL_ERROR, "/rst-refused": h2.errors.ErrorCodes.REFUSED_STREAM,
+                    "/rst-cancel": h2.errors.ErrorCodes.CANCEL}
+        streams = {path: client.request(path) for path in expected}
+        ok = client.request("/hello")
+        self.assertTrue(client.pump(client.done(ok, *streams.values())))
+        for path, code in expected.items():
+            state = client.responses[streams[path]]
+            self.assertEqual((state["status"], state["reset"]), (None, code), path)  # no HEADERS, then RST_STREAM
+        self.assertEqual((client.responses[ok]["status"], client.responses[ok]["body"]), (200, b"hi\n"))
+        after = client.request("/rst-after")
+        self.assertTrue(client.pump(client.done(after)))
+        state = client.responses[after]
+        self.assertEqual((state["status"], state["headers"].get("x-part"), state["body"], state["reset"]),
+                         (503, "head", b"", h2.errors.ErrorCodes.INTERNAL_ERROR))
+        faults = {e["path"]: e["fault"] for e in self.server.requests() if e["path"].startswith("/rst")}
+        self.assertEqual(faults, {"/rst": "rst-stream", "/rst-refused": "rst-stream-refused",
+                                  "/rst-cancel": "rst-stream-cancel", "/rst-after": "rst-stream-after-headers"})
+
+    def test_goaway_names_the_previous_stream_and_lets_in_flight_streams_finish(self):
+        client = self.client()
+        waiting = client.request("/wait")  # 400 ms: in flight when the GOAWAY goes out
+        going = client.request("/goaway")
+        self.assertTrue(client.pump(lambda: client.of_type(h2.events.ConnectionTerminated)))
+        goaway = client.of_type(h2.events.ConnectionTerminated)[0]
+        self.assertEqual((goaway.error_code, goaway.last_stream_id), (h2.errors.ErrorCodes.NO_ERROR, waiting))
+        self.assertGreater(going, goaway.last_stream_id)  # so the client knows it may retry it
+        self.assertTrue(client.pump(lambda: client.closed, timeout=15))
+        self.assertEqual((client.responses[waiting]["status"], client.responses[waiting]["body"]), (200, b"w"))
+        self.assertIsNone(client.responses[going]["status"])
+
+    def test_goaway_now_cuts_in_flight_streams(self):
+        client = self.client(tls=True)
+        waiting = client.request("/wait")
+        client.request("/goaway-now")
+        self.assertTrue(client.pump(lambda: client.closed, timeout=15))
+        goaway = client.of_type(h2.events.ConnectionTerminated)[0]
+        self.assertEqual((goaway.error_code, goaway.last_stream_id), (h2.errors.ErrorCodes.INTERNAL_ERROR, waiting))
+        self.assertIsNone(client.responses[waiting]["status"])
+        # The cut stream is journaled when the connection closes, as a request whose client is gone.
+        self.assertEqual([e["outcome"] for e in self.server.wait_requests("/wait", 1)], ["client-gone"])
+
+    def test_flow_control_stall_sends_headers_and_never_the_body(self):
+        client = self.client()
+        stalled = client.request("/stall")
+        self.assertTrue(client.pump(lambda: client.responses[stalled]["status"] is not None))
+        ok = client.request("/hello")  # the connection is not stalled, only that stream
+        self.assertTrue(client.pump(client.done(ok)))
+        self.assertFalse(client.pump(client.done(stalled), timeout=1.0))
+        self.assertEqual((client.responses[stalled]["body"], client.responses[stalled]["ended"]), (b"", False))
+        entry = [e for e in self.server.requests() if e["path"] == "/stall"][0]
+        self.assertEqual((entry["fault"], entry["status"]), ("flow-control-stall", 200))
+
+    def test_sigterm_lets_a_delayed_stream_finish_then_the_daemon_exits(self):
+        client = self.client()
+        waiting = client.request("/wait")
+        # A PING after the request: its ACK proves the server has read the HEADERS before it.
+        client.conn.ping(b"in-order")
+        client.flush()
+        self.assertTrue(client.pump(lambda: client.of_type(h2.events.PingAckReceived)))
+        self.server.daemon.process.send_signal(signal.SIGTERM)
+        self.assertTrue(client.pump(client.done(waiting)))
+        self.assertEqual((client.responses[waiting]["status"], client.responses[waiting]["body"]), (200, b"w"))
+        self.assertEqual(self.server.daemon.process.wait(15), 0)
+
+    def test_connection_reset_over_http2_resets_the_whole_connection(self):
+        client = self.client()
+        client.request("/wait")
+        client.request("/reset")
+        self.assertTrue(client.pump(lambda: client.closed, timeout=15))
+        self.assertEqual(client.of_type(h2.events.ConnectionTerminated), [])  # a TCP reset, no GOAWAY
+
+
+class HTTP2LimitsTests(unittest.TestCase):
+    def test_max_concurrent_streams_is_announced_and_enforced(self):
+        server = HTTP2Daemon(self.addCleanup, "--max-concurrent-streams", "2")
+        client = server.client()
+        self.addCleanup(client.close)
+        self.assertTrue(client.pump(lambda: client.of_type(h2.events.RemoteSettingsChanged)))
+        changed = client.of_type(h2.events.RemoteSettingsChanged)[0].changed_settings
+        self.assertEqual(changed[h2.settings.SettingCodes.MAX_CONCURRENT_STREAMS].new_value, 2)
+        # Make the h2 client ignore the limit, so the server is the one enforcing it: past the limit
+        # (SETTINGS acknowledged) nghttp2 ends the connection with GOAWAY PROTOCOL_ERROR naming the
+        # last stream it took.
+        client.conn.remote_settings[h2.settings.SettingCodes.MAX_CONCURRENT_STREAMS] = 100
+        client.conn.remote_settings.acknowledge()
+        streams = [client.request("/wait") for _ in range(3)]
+        self.assertTrue(client.pump(lambda: client.of_type(h2.events.ConnectionTerminated)))
+        goaway = client.of_type(h2.events.ConnectionTerminated)[0]
+        self.assertEqual((goaway.error_code, goaway.last_stream_id), (h2.errors.ErrorCodes.PROTOCOL_ERROR, streams[1]))
+        # The two streams it took reached the engine (cut with the connection); the third never did.
+        self.assertEqual(len(server.wait_requests("/wait", 2)), 2)
+        self.assertEqual(server.daemon.get("/hello")[0], 200)  # and the daemon serves on
+
+    def test_a_session_announces_its_own_stream_limit_on_both_its_ports(self):
+        server = HTTP2Daemon(self.addCleanup)
+        status, body, _ = request_json(server.port, "POST", "/__admin/sessions",
+                                       {"tls": "valid", "maxConcurrentStreams": 3, "stubs": [STUBS["stubs"][0]]})
+        self.assertEqual(status, 201, body)
+        self.assertEqual(body["maxConcurrentStreams"], 3)
+        for port, context in ((body["port"], None), (body["httpsPort"], server.tls_context())):
+            client = H2Client(port, context)
+            self.addCleanup(client.close)
+            stream = client.request("/hello")
+            self.assertTrue(client.pump(client.done(stream)))
+            changed = client.of_type(h2.events.RemoteSettingsChanged)[0].changed_settings
+            self.assertEqual(changed[h2.settings.SettingCodes.MAX_CONCURRENT_STREAMS].new_value, 3)
+            self.assertEqual(client.responses[stream]["status"], 200)
+        # The main port keeps the daemon's default.
+        client = server.client()
+        self.addCleanup(client.close)
+        self.assertTrue(client.pump(lambda: client.of_type(h2.events.RemoteSettingsChanged)))
+        changed = client.of_type(h2.events.RemoteSettingsChanged)[0].changed_settings
+        self.assertEqual(changed[h2.settings.SettingCodes.MAX_CONCURRENT_STREAMS].new_value, 100)
+        for bad in (0, 10001, "3", 2.5):
+            status, answer, _ = request_json(server.port, "POST", "/__admin/sessions", {"maxConcurrentStreams": bad})
+            self.assertEqual(status, 400, answer)
+            self.assertIn("`maxConcurrentStreams` must be an integer from 1 to 10000", json.dumps(answer))
+        self.assertEqual(len(server.daemon.get_json("/__admin/sessions")["sessions"]), 1)  # the bad ones made none
+
+    def test_cli_refuses_a_stream_limit_out_of_range(self):
+        from Tests.BlackBox.blackbox import run_cli
+        done = run_cli("serve", "--port", "0", "--max-concurrent-streams", "0")
+        self.assertNotEqual(done.returncode, 0)
+        self.assertIn("--max-concurrent-streams must be between 1 and 10000", done.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
