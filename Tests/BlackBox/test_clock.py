@@ -14,6 +14,7 @@ import time
 import unittest
 
 from Tests.BlackBox.blackbox import Daemon, request
+from Tests.BlackBox.test_http2 import H2Client
 
 STUBS = {"stubs": [
     {"id": "limited", "request": {"path": "/limited"},
@@ -149,6 +150,31 @@ class ClockTests(unittest.TestCase):
         self.assertLess(time.monotonic() - started, 2.0, "sent at once after the advance")
         _, journal = admin_json(port, "GET", "/__admin/requests")
         self.assertEqual([entry["stub"] for entry in journal["requests"]], ["slow"])
+
+    def test_a_delayed_response_on_an_h2c_stream_waits_for_the_advance_too(self):
+        # HTTP/2 streams answer through the same ReplyChannel seam as HTTP/1.1 connections, so the
+        # frozen clock holds their delays the same way (prior-knowledge h2c with the `h2` package).
+        port = self.frozen_session()
+        client = H2Client(port, timeout=10)
+        self.addCleanup(client.close)
+        stream = client.request("/slow")
+        self.wait_pending(port, 1)
+        _, early = admin_json(port, "POST", "/__admin/clock", {"advance": "PT29S"})
+        self.assertEqual(early["fired"], [])
+        client.pump(lambda: client.responses[stream]["status"] is not None, timeout=0.3)
+        self.assertIsNone(client.responses[stream]["status"], "nothing may be sent before the due time")
+        self.assertEqual(admin_json(port, "GET", "/__admin/requests")[1]["requests"], [], "not journaled yet")
+        started = time.monotonic()
+        _, answer = admin_json(port, "POST", "/__admin/clock", {"advance": "PT1S"})
+        self.assertEqual(answer["fired"], [{"kind": "response", "at": "2030-01-01T00:00:30.000Z", "stub": "slow",
+                                            "request": "GET /slow"}])
+        self.assertTrue(client.pump(client.done(stream), timeout=5), client.responses[stream])
+        self.assertEqual(client.responses[stream]["status"], 200)
+        self.assertEqual(client.responses[stream]["body"], b"late")
+        self.assertLess(time.monotonic() - started, 2.0, "sent at once after the advance")
+        _, journal = admin_json(port, "GET", "/__admin/requests")
+        self.assertEqual([(entry["stub"], entry.get("protocol")) for entry in journal["requests"]],
+                         [("slow", "HTTP/2")])
 
     def test_five_sse_events_ten_seconds_apart_come_with_five_advances(self):
         port = self.frozen_session()
