@@ -40,7 +40,8 @@ struct SessionRequest {
             guard keys.contains(member.key) else {
                 let hint = EditDistance.closest(to: member.key, among: keys).map { "; did you mean `\($0)`?" } ?? ""
                 return fail(
-                    "unknown key `\(member.key)`\(hint) (a session body has `name`, `stubs`, `tls`, `maxConcurrentStreams` and `clock`)")
+                    "unknown key `\(member.key)`\(hint) "
+                        + "(a session body has `name`, `stubs`, `tls`, `maxConcurrentStreams` and `clock`)")
             }
             guard seen.insert(member.key).inserted else {
                 return fail("key `\(member.key)` appears more than once")
@@ -77,7 +78,8 @@ struct SessionRequest {
         if seen.contains("stubs") {
             do {
                 request.stubs = try StubLoader.parse(
-                    bytes: body, file: "<admin>", root: nil, otherKeys: ["name", "tls", "maxConcurrentStreams", "clock"])
+                    bytes: body, file: "<admin>", root: nil,
+                    otherKeys: ["name", "tls", "maxConcurrentStreams", "clock"])
             } catch {
                 return .failure(AdminResponse.Failure(response: AdminResponse.loadFailure(error)))
             }
