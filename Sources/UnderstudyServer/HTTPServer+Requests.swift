@@ -40,6 +40,7 @@ extension HTTPServer {
         let pending = PendingReply(response: response, journal: journal, channel: channel,
                                    method: channel.requestMethod, target: channel.requestTarget,
                                    receivedAt: receivedAt, closeAfter: false)
+        pending.worldClock = journal?.worldClock
         channel.current = pending
         if response.delayMs > 0 || response.fault != nil {
             schedule(pending, afterMilliseconds: response.delayMs)
@@ -107,8 +108,19 @@ extension HTTPServer {
         }
     }
 
-    /// Answers after `milliseconds` on a loop timer, so other requests carry on meanwhile.
+    /// Answers after `milliseconds` on a loop timer, so other requests carry on meanwhile; on a
+    /// frozen world clock, when an advance passes the due time instead (``hold(_:afterNanoseconds:)``).
     func schedule(_ pending: PendingReply, afterMilliseconds milliseconds: Double) {
+        if milliseconds > 0, let clock = pending.worldClock, clock.holdsTimers {
+            hold(pending, afterNanoseconds: UInt64(milliseconds * 1_000_000))
+            return
+        }
+        pending.dueAt = pending.receivedAt + UInt64(max(0, milliseconds) * 1_000_000)
+        armDelay(pending, afterSeconds: milliseconds / 1000)
+    }
+
+    /// The delay's loop timer, firing after `seconds` (and again until `dueAt` has passed).
+    func armDelay(_ pending: PendingReply, afterSeconds seconds: Double) {
         let context = Unmanaged.passUnretained(pending).toOpaque()
         let timer = EventHandle(event_new(base, -1, 0, { _, _, context in
             guard let context else { return }
@@ -120,6 +132,13 @@ extension HTTPServer {
             // a delay is a promise of "no earlier than", so wait out the remainder.
             let now = server.clock.nanoseconds()
             if now < pending.dueAt {
+                if let clock = pending.worldClock, clock.holdsTimers {
+                    // The world's clock froze while this delay ran: the rest waits for an advance.
+                    withExtendedLifetime(pending.timer) {
+                        server.hold(pending, afterNanoseconds: pending.dueAt - now)
+                    }
+                    return
+                }
                 pending.timer?.add(afterSeconds: Double(pending.dueAt - now) / 1_000_000_000)
                 return
             }
@@ -129,8 +148,7 @@ extension HTTPServer {
             }
         }, context))
         pending.timer = timer
-        pending.dueAt = pending.receivedAt + UInt64(max(0, milliseconds) * 1_000_000)
-        timer?.add(afterSeconds: milliseconds / 1000)
+        timer?.add(afterSeconds: seconds)
     }
 
     /// Writes the response (or carries out its fault, or starts its paced body).

@@ -29,7 +29,9 @@ extension HTTPServer {
         // The head goes into the output buffer now, its journal entry (with the whole body) first.
         let (chunked, closing) = channel.writeStreamHead(response, chunked: wantsChunks, closeAfter: pending.closeAfter,
                                                             journal: pending.journal)
-        let stream = ResponseStream(pieces: streaming.pieces(body: response.body), startedAt: clock.nanoseconds(), chunked: chunked)
+        // Paced on the world's clock, so a frozen one holds the pieces for its advances.
+        let startedAt = pending.worldClock?.monotonicNanoseconds ?? clock.nanoseconds()
+        let stream = ResponseStream(pieces: streaming.pieces(body: response.body), startedAt: startedAt, chunked: chunked)
         stream.closeAtEnd = closing
         pending.stream = stream
         writeDuePieces(of: pending)
@@ -40,7 +42,7 @@ extension HTTPServer {
     func writeDuePieces(of pending: PendingReply) {
         guard let stream = pending.stream, let channel = pending.channel, channel.current === pending,
               !channel.closed else { return }
-        let now = clock.nanoseconds()
+        let now = pending.worldClock?.monotonicNanoseconds ?? clock.nanoseconds()
         while stream.next < stream.pieces.count, stream.dueAt(stream.next) <= now {
             let bytes = stream.pieces[stream.next].bytes
             stream.pieces[stream.next].bytes = []
@@ -50,6 +52,10 @@ extension HTTPServer {
         if stream.next >= stream.pieces.count {
             stream.timer = nil
             channel.finishStream(chunked: stream.chunked, closing: stream.closeAtEnd)
+            return
+        }
+        if let world = pending.worldClock, world.holdsTimers {
+            holdNextPiece(of: pending, clock: world, dueAt: stream.dueAt(stream.next))
             return
         }
         if stream.timer == nil {

@@ -28,6 +28,14 @@ final class PendingReply {
     var dueAt: UInt64 = 0
     /// A paced body being written (see `HTTPServer+Streaming.swift`).
     var stream: ResponseStream?
+    /// The clock of the world that answered (a delay or paced body is timed on it); nil for
+    /// answers no engine journals (a long poll).
+    var worldClock: WorldClock?
+    /// The delay or next piece, held by a frozen world clock instead of a timer (see
+    /// `HTTPServer+Clock.swift`); dropped with this reply, so it never fires for a closed connection.
+    var held: ClockSchedule.Item? {
+        didSet { oldValue?.cancel() }
+    }
     /// Set once the answer's fate is settled (sent, faulted, or the client gone), so it is
     /// settled once.
     @exclusivity(unchecked) var sent = false
@@ -41,5 +49,9 @@ final class PendingReply {
         self.target = target
         self.receivedAt = receivedAt
         self.closeAfter = closeAfter
+    }
+
+    deinit {
+        held?.cancel()
     }
 }

@@ -112,6 +112,12 @@ public struct Stub: Sendable {
     /// deliberately off-spec answer) and lists it, with the reason, as skipped.
     public func openAPISkip(_ reason: String) -> Stub { setting("openapi", ["skip": .string(reason)]) }
 
+    /// `tokenExpiresIn` (seconds > 0): the request's bearer token is valid for this long after it
+    /// was issued, on the world's clock; an older one (or one without a readable issue time) gets
+    /// 401 `invalid_token`. The issue time is the token's JWT `iat` claim, else the epoch seconds it
+    /// ends with (`"at-{{now.epoch}}"` from a templated token endpoint).
+    public func tokenExpiresIn(_ seconds: Double) -> Stub { setting("tokenExpiresIn", JSONValue(seconds)) }
+
     /// `description`: free text for readers.
     public func description(_ text: String) -> Stub { setting("description", .string(text)) }
 

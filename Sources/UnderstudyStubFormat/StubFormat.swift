@@ -45,7 +45,7 @@ public enum StubFormat {
             switch self {
             case .document: return ["stubs", "$schema"]
             case .stub: return ["id", "description", "request", "responses", "afterLast", "scenario", "whenState", "setState",
-                                "rateLimit", "priority", "openapi"]
+                                "rateLimit", "priority", "openapi", "tokenExpiresIn"]
             case .request: return ["method", "path", "pathPattern", "url", "urlPattern", "query", "headers", "cookies", "body"]
             case .valueMatcher: return ["equals", "contains", "matches", "present", "absent", "equalsIgnoringCase", "doesNotContain",
                                         "doesNotMatch", "allOf", "anyOf", "not"]

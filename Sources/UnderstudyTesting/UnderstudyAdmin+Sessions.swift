@@ -9,12 +9,15 @@ extension UnderstudyAdmin {
     /// With `tls`, the session also gets an HTTPS port (``SessionInfo/httpsURL``) presenting that
     /// certificate; the daemon must serve HTTPS (`--https`, as the process-wide one does), or the
     /// call fails with the daemon's 400 saying so.
+    ///
+    /// With `clock`, the session's clock starts frozen or offset (see ``ClockMode``).
     public func createSession(name: String? = nil, stubs: [JSONValue] = [],
-                              tls: TLSCertificateMode? = nil) async throws -> SessionInfo {
+                              tls: TLSCertificateMode? = nil, clock: ClockMode? = nil) async throws -> SessionInfo {
         var body: [JSONMember] = []
         if let name { body.append(JSONMember("name", .string(name))) }
         if !stubs.isEmpty { body.append(JSONMember("stubs", .array(stubs))) }
         if let tls { body.append(JSONMember("tls", .string(tls.rawValue))) }
+        if let clock { body.append(JSONMember("clock", clock.json)) }
         return try await send("POST", "/__admin/sessions", body: Data(JSONValue.object(body).jsonText.utf8))
     }
 

@@ -33,6 +33,9 @@ public struct UnderstudyTrait: TestTrait, SuiteTrait, TestScoping {
     /// When set, each session also gets an HTTPS port presenting this certificate
     /// (`Understudy.current?.httpsURL`).
     public var tls: TLSCertificateMode?
+    /// When set, each session's clock starts this way (frozen, say); drive it with
+    /// `Understudy.current?.clock`.
+    public var clock: ClockMode?
 
     /// A suite's trait applies to each of its tests, which then each get a session of their own.
     public var isRecursive: Bool { true }
@@ -56,7 +59,8 @@ public struct UnderstudyTrait: TestTrait, SuiteTrait, TestScoping {
             return
         }
         // Named after the test, for the daemon's session list and stderr notes.
-        let session = try await Understudy.session(stubs: stubs, name: test.id.description, tls: tls, on: daemon)
+        let session = try await Understudy.session(stubs: stubs, name: test.id.description, tls: tls, clock: clock,
+                                                   on: daemon)
         if !installing.isEmpty {
             do { try await session.install(installing) } catch { await session.stop(); throw error }
         }
@@ -82,21 +86,23 @@ public struct UnderstudyTrait: TestTrait, SuiteTrait, TestScoping {
 extension Trait where Self == UnderstudyTrait {
     /// A session per test on the process-wide daemon, with these stub files or directories; with
     /// `tls`, the session also serves HTTPS with that certificate.
-    public static func understudy(stubs: String..., tls: TLSCertificateMode? = nil, daemon: Understudy? = nil) -> Self {
-        UnderstudyTrait(stubs: stubs, daemon: daemon, tls: tls)
+    public static func understudy(stubs: String..., tls: TLSCertificateMode? = nil, clock: ClockMode? = nil,
+                                  daemon: Understudy? = nil) -> Self {
+        UnderstudyTrait(stubs: stubs, daemon: daemon, tls: tls, clock: clock)
     }
 
     /// A session per test on the process-wide daemon, with these stub files or directories; with
     /// `tls`, the session also serves HTTPS with that certificate.
-    public static func understudy(stubs: [String], tls: TLSCertificateMode? = nil, daemon: Understudy? = nil) -> Self {
-        UnderstudyTrait(stubs: stubs, daemon: daemon, tls: tls)
+    public static func understudy(stubs: [String], tls: TLSCertificateMode? = nil, clock: ClockMode? = nil,
+                                  daemon: Understudy? = nil) -> Self {
+        UnderstudyTrait(stubs: stubs, daemon: daemon, tls: tls, clock: clock)
     }
 
     /// A session per test on the process-wide daemon, with these typed stubs (and `files`); with
     /// `tls`, the session also serves HTTPS with that certificate.
     public static func understudy(_ stubs: Stub..., files: [String] = [], tls: TLSCertificateMode? = nil,
-                                  daemon: Understudy? = nil) -> Self {
-        UnderstudyTrait(stubs: files, installing: stubs, daemon: daemon, tls: tls)
+                                  clock: ClockMode? = nil, daemon: Understudy? = nil) -> Self {
+        UnderstudyTrait(stubs: files, installing: stubs, daemon: daemon, tls: tls, clock: clock)
     }
 }
 #endif

@@ -33,7 +33,7 @@ struct StubFormatRoundTripTests {
                                                     .matches("x+"), .doesNotMatch("q")]))
             .rateLimit(3, per: 10, headers: .github, status: 403, name: "core", refusal: .json(["message": "rate limited"]))
             .respond(.status(200)),
-        Stub.request("GET", pathPattern: "/ft/c/[0-9]+").id("ft-c").respond(.status(200)),
+        Stub.request("GET", pathPattern: "/ft/c/[0-9]+").id("ft-c").tokenExpiresIn(3600).respond(.status(200)),
         Stub.request("GET", url: "/ft/d?x=1").id("ft-d").respond(.status(200)),
         Stub.request("GET", urlPattern: "/ft/e\\?.*").id("ft-e").respond(.status(200)),
     ]

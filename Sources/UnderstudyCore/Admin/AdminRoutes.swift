@@ -26,6 +26,8 @@ struct AdminRoutes: Sendable {
         AdminRoute("GET", "scenarios", .both, ScenariosAdmin.list),
         AdminRoute("PUT", "scenarios/{name}", .both, ScenariosAdmin.set),
         AdminRoute("GET", "rate-limits", .both, ServerAdmin.rateLimits),
+        AdminRoute("GET", "clock", .both, ClockAdmin.get),
+        AdminRoute("POST", "clock", .both, ClockAdmin.post),
         AdminRoute("POST", "reset", .both, ServerAdmin.reset),
         AdminRoute("POST", "reload", .both, ServerAdmin.reload),
         AdminRoute("GET", "tls/ca.pem", .both, ServerAdmin.certificateAuthority),

@@ -16,7 +16,7 @@ enum ServerAdmin {
     static func rateLimits(_ call: AdminCall) -> HTTPResponse {
         let engine = call.engine
         let runtimes = engine.runtimes
-        let now = engine.configuration.clock.monotonicNanoseconds
+        let now = engine.clock.monotonicNanoseconds
         var items: [JSONValue] = []
         for (index, stub) in engine.stubs.enumerated() {
             guard let rule = stub.rateLimit else { continue }

@@ -9,8 +9,11 @@ public struct EngineConfiguration {
     public var journalLimit: Int
     /// Where each journal line is also written (a JSON Lines file, say); `nil` keeps memory only.
     public var journalSink: (any JournalSink)?
-    /// The clock for timestamps, elapsed times and rate-limit windows.
+    /// Where real time comes from: the source of the engine's ``WorldClock``, which serves
+    /// timestamps, elapsed times and rate-limit windows (and which sessions' idle timeouts read directly).
     public var clock: any EngineClock
+    /// How the engine's ``WorldClock`` starts: real time (the default), frozen, or offset.
+    public var clockStart: WorldClock.Start = .real
     /// When set, every `/__admin` request must carry `Authorization: Bearer <token>`; others get
     /// 401 and change nothing. `nil` (the default) leaves the admin API open, as on loopback.
     public var adminToken: String?

@@ -3,6 +3,8 @@
 /// stays its own. ``StubEngine`` conforms in `StubEngine+EngineControl.swift`.
 protocol EngineControl: AnyObject {
     var configuration: EngineConfiguration { get }
+    /// The world's clock (`/__admin/clock`).
+    var clock: WorldClock { get }
 
     /// The loaded stubs in load order, and each one's sequence, scenario and rate-limit state.
     var stubs: [Stub] { get }

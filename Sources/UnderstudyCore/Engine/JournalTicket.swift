@@ -26,6 +26,10 @@ public final class JournalTicket {
         set { engine?.sentReason = newValue }
     }
 
+    /// The clock of the world that answered, while the ticket is outstanding: the transport asks
+    /// it whether a delay or a paced body waits for the clock's advance instead of a real timer.
+    public var worldClock: WorldClock? { engine?.clock }
+
     init(engine: StubEngine, record: consuming JournalRecord) {
         self.engine = engine
         self.record = record

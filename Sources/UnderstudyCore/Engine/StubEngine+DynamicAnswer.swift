@@ -10,7 +10,7 @@ extension StubEngine {
         var body = response.body
         var streaming = response.streaming
         if let template = response.template {
-            templates.render(template, request, now: configuration.clock.now.timeIntervalSince1970, seq: journal.nextSeq,
+            templates.render(template, request, now: clock.now.timeIntervalSince1970, seq: journal.nextSeq,
                              headers: &headers, body: &body, streaming: &streaming)
         }
         var record = JournalRecord(request: request, matched: true, stubID: stubID, responseIndex: responseIndex,

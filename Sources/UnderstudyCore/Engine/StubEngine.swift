@@ -25,6 +25,8 @@ public final class StubEngine {
     @exclusivity(unchecked) var scenarios: ScenarioBook
     @exclusivity(unchecked) var journal: Journal
     let configuration: EngineConfiguration
+    /// The world's clock (``WorldClock``), read for everything time-based the engine does.
+    public let clock: WorldClock
     /// The monotonic reading at creation; `elapsedMs` counts from here, across resets.
     let startNanoseconds: UInt64
     /// Requests handed to the transport whose journal entry waits for their answer (a delay).
@@ -74,8 +76,9 @@ public final class StubEngine {
         self.scenarios = ScenarioBook(stubs: stubs.stubs)
         self.journal = Journal(limit: configuration.journalLimit)
         self.configuration = configuration
+        self.clock = WorldClock(source: configuration.clock, start: configuration.clockStart)
         self.sinkBatching = configuration.journalSink as? any JournalBatching
-        self.startNanoseconds = configuration.clock.monotonicNanoseconds
+        self.startNanoseconds = clock.monotonicNanoseconds
         var system = SystemRandomNumberGenerator()
         self.delayGenerator = SeededGenerator(seed: configuration.seed ?? system.next())
         self.templates = TemplateRenderer(seed: configuration.seed ?? system.next())
@@ -96,7 +99,7 @@ public final class StubEngine {
         let context = matchContext
         context.load(request)
         defer { context.unload() }
-        let now = configuration.clock.monotonicNanoseconds
+        let now = clock.monotonicNanoseconds
         let winner = index.firstCandidate(method: context.method, path: context.path) { candidate in
             // An exact-path stub with no other condition is matched by being found (see StubBox.decidedByIndex).
             guard isEligible(candidate) else { return false }
@@ -129,7 +132,7 @@ public final class StubEngine {
         let record = JournalRecord(request: request, matched: false, stubID: nil, responseIndex: nil, scenario: nil,
                                    rateLimited: false)
         return journal(response, record, awaitingDelivery: awaitingDelivery,
-                       arrival: configuration.clock.monotonicNanoseconds)
+                       arrival: clock.monotonicNanoseconds)
     }
 
     /// Replaces every stub (a reload): sequences, scenarios and rate limits start over; the journal stays.
@@ -184,6 +187,9 @@ public final class StubEngine {
 
     private func serve(_ winner: Int, _ context: MatchContext, now: UInt64) -> (HTTPResponse, JournalRecord) {
         let box = boxes[winner]
+        if let lifetime = box.stub.tokenExpiresIn, let refusal = expiredToken(box.stub, lifetime, context) {
+            return refusal
+        }
         var limitHeaders: RateLimitHeaders?
         if let rule = box.stub.rateLimit {
             let decision = runtimes[winner].rateLimit.admit(rule, now: now)
@@ -216,12 +222,12 @@ public final class StubEngine {
         case .seconds(let text)?:
             headers.append(name: "Retry-After", value: text)
         case .httpDateIn(let seconds)?:
-            let at = configuration.clock.now.timeIntervalSince1970 + delayMs / 1000 + seconds
+            let at = clock.now.timeIntervalSince1970 + delayMs / 1000 + seconds
             headers.append(name: "Retry-After", value: TimeFormatting.imfFixdate(Int64(at.rounded(.up))))
         case nil:
             break
         }
-        limitHeaders?.add(to: &headers, now: { self.configuration.clock.now })
+        limitHeaders?.add(to: &headers, now: { self.clock.now })
         if responses[responseIndex].template != nil || responses[responseIndex].streaming != nil {
             // Templates and paced bodies: their own path, so a static response pays one check.
             return dynamicAnswer(responses[responseIndex], box.stub.id, responseIndex, context.request, headers: headers, delayMs: delayMs,
@@ -245,13 +251,13 @@ public final class StubEngine {
         case .fractional:
             retryAfter = TimeFormatting.fractionalSeconds(decision.retryAfter)
         case .httpDate:
-            let at = configuration.clock.now.timeIntervalSince1970 + decision.retryAfter
+            let at = clock.now.timeIntervalSince1970 + decision.retryAfter
             retryAfter = TimeFormatting.imfFixdate(Int64(at.rounded(.up)))
         case .none:
             retryAfter = nil
         }
         if let retryAfter { headers.append(name: "Retry-After", value: retryAfter) }
-        RateLimitHeaders(rule: rule, decision: decision).add(to: &headers, now: { self.configuration.clock.now })
+        RateLimitHeaders(rule: rule, decision: decision).add(to: &headers, now: { self.clock.now })
         let body = rule.refusalBody ?? Array(("Rate limit exceeded for stub \(stub.id): \(rule.limit) requests per "
             + "\(Self.formatSeconds(rule.window)) s; retry after \(retryAfter ?? "the reset")\n").utf8)
         let record = JournalRecord(request: context.request, matched: true, stubID: stub.id, responseIndex: nil,
@@ -278,13 +284,23 @@ public final class StubEngine {
     private func journal(_ response: consuming HTTPResponse, _ record: consuming JournalRecord, awaitingDelivery: Bool,
                          arrival: UInt64) -> (response: HTTPResponse, journal: JournalTicket?) {
         record.arrivalElapsed = arrival &- startNanoseconds
-        record.arrivalMilliseconds = Int64((configuration.clock.now.timeIntervalSince1970 * 1000).rounded(.down))
+        record.arrivalMilliseconds = Int64((clock.now.timeIntervalSince1970 * 1000).rounded(.down))
+        if clock.isVirtual { stampVirtualTime(&response, &record) }
         let ticket = issueTicket(record)  // the record moves into the ticket
         guard awaitingDelivery else {
             ticket.commit(planned: response)
             return (response, nil)
         }
         return (response, ticket)
+    }
+
+    /// A world on a virtual clock: the `Date` header reads the world's time (the transport would
+    /// write the real one), and the journal keeps the real arrival time as `wallTime`.
+    private func stampVirtualTime(_ response: inout HTTPResponse, _ record: inout JournalRecord) {
+        if response.headers.values(for: "Date").isEmpty {
+            response.headers.append(name: "Date", value: TimeFormatting.imfFixdate(Int64(clock.nowSeconds.rounded(.down))))
+        }
+        record.wallTime = TimeFormatting.iso8601Milliseconds(clock.source.now.timeIntervalSince1970)
     }
 
     /// A ticket for `record`. Tickets are kept in a small ring and handed out round-robin: the
@@ -328,7 +344,7 @@ public final class StubEngine {
             cachedSecond = second
         }
         let fraction = Int(milliseconds - second * 1000)
-        let outcomeElapsed = configuration.clock.monotonicNanoseconds &- startNanoseconds
+        let outcomeElapsed = clock.monotonicNanoseconds &- startNanoseconds
         let seq = journal.nextSeq
         let line = JournalEntry.encode(seq: seq, session: configuration.sessionID, timePrefix: cachedTimePrefix, milliseconds: fraction,
                                        record: record, delivery: delivery, reason: reason, outcomeElapsed: outcomeElapsed,

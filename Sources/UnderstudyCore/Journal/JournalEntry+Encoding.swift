@@ -36,7 +36,9 @@ extension JournalEntry {
         out.append(#","time":""# as StaticString)
         out.append(timePrefix)
         out.threeDigits(milliseconds, padded: true)
-        out.append(#"Z","elapsedMs":"# as StaticString); elapsed(record.arrivalElapsed, into: out)
+        out.append(#"Z""# as StaticString)
+        if let wallTime = record.wallTime { out.append(#","wallTime":"# as StaticString); out.appendJSONString(wallTime) }
+        out.append(#","elapsedMs":"# as StaticString); elapsed(record.arrivalElapsed, into: out)
         out.append(#","method":"# as StaticString); out.appendJSONString(request.method)
         out.append(#","path":"# as StaticString); out.appendJSONString(request.path)
         out.append(#","query":"# as StaticString); out.optionalJSONString(request.query)

@@ -13,6 +13,9 @@ struct JournalRecord {
     var arrivalElapsed: UInt64 = 0
     /// Wall-clock milliseconds since 1970, when the request arrived (`time`).
     var arrivalMilliseconds: Int64 = 0
+    /// The real time of arrival (ISO-8601), written as `wallTime` when the world's clock is not
+    /// real time (its `time` is then the world's); nil on a real clock, where the two agree.
+    var wallTime: String? = nil
     /// How the body was paced (`"dribble"`, `"throttle"`, `"events"`); nil when written at once.
     var stream: ResponseStreaming.Kind? = nil
 }

@@ -133,6 +133,15 @@ struct StubDecoder {
         }
 
         let priority = keys["priority"].flatMap { integer($0.value, path.member("priority"), minimum: 1, what: "a priority") }
+        var tokenExpiresIn: Double?
+        if let member = keys["tokenExpiresIn"], let seconds = number(member.value, path.member("tokenExpiresIn")) {
+            if seconds > 0 && seconds.isFinite {
+                tokenExpiresIn = seconds
+            } else {
+                fail(member.value.position, path.member("tokenExpiresIn"),
+                     "`tokenExpiresIn` must be a number of seconds > 0, like 3600")
+            }
+        }
 
         if let member = keys["openapi"] {
             decodeOpenAPISkip(member.value, path.member("openapi"))
@@ -146,6 +155,7 @@ struct StubDecoder {
                         setState: setState, rateLimit: rateLimit)
         stub.idGenerated = idGenerated
         stub.priority = priority
+        stub.tokenExpiresIn = tokenExpiresIn
         return DecodedStub(stub: stub, id: id, idGenerated: idGenerated, file: file, idPosition: idPosition, path: path)
     }
 

@@ -30,6 +30,9 @@ public struct Stub: Sendable {
     public var rateLimit: RateLimitRule?
     /// Lower answers first (1 is highest); `nil` is the default, 5. See ``tieOrder``.
     public var priority: Int?
+    /// Seconds a bearer token is valid after it was issued (`tokenExpiresIn`), on the world's
+    /// clock; an older or unreadable token gets 401 (see ``TokenIssueTime``). `nil`: not checked.
+    public var tokenExpiresIn: Double?
     /// Where this stub goes among stubs of equal priority: after those loaded or added earlier
     /// (`.loadOrder`, the native format's rule) or before them (`.newestFirst`, for a format whose
     /// rule is that the newest stub wins a tie).

@@ -63,6 +63,7 @@ public final class SessionRegistry {
         let id = nextID()
         var configuration = main.engine.configuration
         configuration.sessionID = id
+        configuration.clockStart = decoded.clock ?? .real  // each world owns its clock
         let responder = main.makeSessionResponder(configuration: configuration)
         if let stubs = decoded.stubs { responder.engine.add(stubs) }
         let session = Session(id: id, name: decoded.name, responder: responder, clock: configuration.clock)

@@ -1,7 +1,9 @@
-/// The body of `POST /__admin/sessions`: `{"name": "...", "stubs": [stub objects]}`, both
-/// optional, an empty body meaning neither.
+/// The body of `POST /__admin/sessions`: `{"name": "...", "stubs": [stub objects], "tls": "valid",
+/// "clock": {"frozenAt": "2030-01-01T00:00:00Z"}}`, each optional, an empty body meaning none.
 struct SessionRequest {
-    static let keys = ["name", "stubs", "tls", "maxConcurrentStreams"]
+    static let keys = ["name", "stubs", "tls", "maxConcurrentStreams", "clock"]
+    /// The modes a session's `"clock"` object names (exactly one).
+    static let clockModes = ["frozenAt", "offset", "real"]
     /// The certificate modes a session's HTTPS port can present (`UnderstudyServer.CertificateMode`).
     static let tlsModes = ["valid", "expired", "not-yet-valid", "wrong-host", "untrusted"]
 
@@ -12,6 +14,8 @@ struct SessionRequest {
     var tls: String?
     /// The HTTP/2 stream cap of the session's ports, when it asked for its own.
     var maxConcurrentStreams: Int?
+    /// How the session's clock starts (real time when absent).
+    var clock: WorldClock.Start?
 
     /// Decodes a body; the failure is the 400 to send (stub errors exactly as `POST /__admin/stubs`).
     static func decode(_ body: [UInt8]) -> Result<SessionRequest, AdminResponse.Failure> {
@@ -35,7 +39,9 @@ struct SessionRequest {
         for member in members {
             guard keys.contains(member.key) else {
                 let hint = EditDistance.closest(to: member.key, among: keys).map { "; did you mean `\($0)`?" } ?? ""
-                return fail("unknown key `\(member.key)`\(hint) (a session body has `name`, `stubs`, `tls` and `maxConcurrentStreams`)")
+                return fail(
+                    "unknown key `\(member.key)`\(hint) "
+                        + "(a session body has `name`, `stubs`, `tls`, `maxConcurrentStreams` and `clock`)")
             }
             guard seen.insert(member.key).inserted else {
                 return fail("key `\(member.key)` appears more than once")
@@ -54,6 +60,12 @@ struct SessionRequest {
                 }
                 request.tls = mode
             }
+            if member.key == "clock" {
+                switch clockStart(member.value.value) {
+                case .success(let start): request.clock = start
+                case .failure(let failure): return .failure(failure)
+                }
+            }
             if member.key == "maxConcurrentStreams" {
                 guard case .number(let text) = member.value.value, let count = Int(text),
                       (1...10_000).contains(count) else {
@@ -65,11 +77,44 @@ struct SessionRequest {
         }
         if seen.contains("stubs") {
             do {
-                request.stubs = try StubLoader.parse(bytes: body, file: "<admin>", root: nil, otherKeys: ["name", "tls", "maxConcurrentStreams"])
+                request.stubs = try StubLoader.parse(
+                    bytes: body, file: "<admin>", root: nil,
+                    otherKeys: ["name", "tls", "maxConcurrentStreams", "clock"])
             } catch {
                 return .failure(AdminResponse.Failure(response: AdminResponse.loadFailure(error)))
             }
         }
         return .success(request)
+    }
+
+    /// `"clock"`: `{"frozenAt": INSTANT}`, `{"offset": "PT1H" | milliseconds}` or `{"real": true}`.
+    static func clockStart(_ value: JSONValue) -> Result<WorldClock.Start, AdminResponse.Failure> {
+        func fail(_ message: String) -> Result<WorldClock.Start, AdminResponse.Failure> {
+            .failure(AdminResponse.Failure(response: AdminResponse.error(400, message)))
+        }
+        let example = #"{"frozenAt": "2030-01-01T00:00:00Z"}, {"offset": "PT1H"} or {"real": true}"#
+        guard case .object(let members) = value, members.count == 1, let mode = members.first else {
+            return fail("`clock` must be an object with one mode: \(example)")
+        }
+        switch mode.key {
+        case "frozenAt":
+            guard let at = ClockAdmin.instant(mode.value) else {
+                return fail("`clock.frozenAt` must be an instant like \"2030-01-01T00:00:00Z\" (UTC, ending in Z); found \(mode.value.jsonText)")
+            }
+            return .success(.frozen(at: at))
+        case "offset":
+            let negative = mode.value.stringValue?.hasPrefix("-") == true
+            let text = negative ? JSONValue.string(String(mode.value.stringValue!.dropFirst())) : mode.value
+            guard let seconds = ClockAdmin.duration(text) ?? (mode.value.doubleValue.map { $0 / 1000 }) else {
+                return fail("`clock.offset` must be an ISO-8601 duration like \"PT1H\" (\"-PT1H\" for the past) or a number of milliseconds; found \(mode.value.jsonText)")
+            }
+            return .success(.offset(seconds: negative ? -seconds : seconds))
+        case "real":
+            guard case .bool(true) = mode.value else { return fail("`clock.real` must be true; found \(mode.value.jsonText)") }
+            return .success(.real)
+        default:
+            let hint = EditDistance.closest(to: mode.key, among: clockModes).map { "; did you mean `\($0)`?" } ?? ""
+            return fail("unknown clock mode `\(mode.key)`\(hint); use \(example)")
+        }
     }
 }

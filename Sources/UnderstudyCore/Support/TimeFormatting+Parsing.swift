@@ -39,3 +39,42 @@ extension TimeFormatting {
         return (seconds + fraction) * 1000
     }
 }
+
+extension TimeFormatting {
+    /// Seconds in an ISO-8601 duration of days, hours, minutes and seconds (`PT30S`, `PT1H30M`,
+    /// `P1DT12H`, `PT0.5S`, `P2W`); nil for anything else (years and months have no fixed length).
+    static func parseISO8601Duration(_ text: String) -> Double? {
+        var rest = Substring(text.uppercased())
+        guard rest.hasPrefix("P"), rest.count > 1 else { return nil }
+        rest = rest.dropFirst()
+        var seconds = 0.0
+        var inTime = false
+        var number = ""
+        var sawUnit = false
+        var lastUnitRank = -1
+        for character in rest {
+            if character == "T" {
+                guard !inTime, number.isEmpty else { return nil }
+                inTime = true
+                continue
+            }
+            if character.isNumber || character == "." || character == "," {
+                number.append(character == "," ? "." : character)
+                continue
+            }
+            // Units in their order (W, D, then after T: H, M, S), each at most once.
+            let units: [Character: (rank: Int, seconds: Double)] = inTime
+                ? ["H": (2, 3600), "M": (3, 60), "S": (4, 1)]
+                : ["W": (0, 604_800), "D": (1, 86_400)]
+            guard let unit = units[character], let value = Double(number), value >= 0, unit.rank > lastUnitRank else {
+                return nil
+            }
+            seconds += value * unit.seconds
+            lastUnitRank = unit.rank
+            number = ""
+            sawUnit = true
+        }
+        guard sawUnit, number.isEmpty, !(inTime && lastUnitRank < 2) else { return nil }
+        return seconds
+    }
+}
