@@ -8,8 +8,11 @@ import PackageDescription
 /// Combine on Apple platforms, OpenCombine elsewhere; RESTNetworking hides the choice behind one shim.
 let combineDependencies: [Target.Dependency] = [
     .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux, .windows, .android])),
-    .product(name: "OpenCombineFoundation", package: "OpenCombine", condition: .when(platforms: [.linux, .windows, .android])),
-    .product(name: "OpenCombineDispatch", package: "OpenCombine", condition: .when(platforms: [.linux, .windows, .android])),
+    .product(
+        name: "OpenCombineFoundation", package: "OpenCombine",
+        condition: .when(platforms: [.linux, .windows, .android])),
+    .product(
+        name: "OpenCombineDispatch", package: "OpenCombine", condition: .when(platforms: [.linux, .windows, .android])),
 ]
 
 let package = Package(
@@ -135,7 +138,7 @@ let package = Package(
         .target(
             name: "RESTNetworking",
             dependencies: combineDependencies + [
-                .product(name: "RawStructuredFieldValues", package: "swift-http-structured-headers"),
+                .product(name: "RawStructuredFieldValues", package: "swift-http-structured-headers")
             ]
         ),
         // RESTTransport on AsyncHTTPClient. swift-certificates classifies a refused chain (expired, not
@@ -160,7 +163,9 @@ let package = Package(
             dependencies: ["UnderstudyTesting", .product(name: "NIOSSL", package: "swift-nio-ssl")]
         ),
 
-        .testTarget(name: "UnderstudyCoreTests", dependencies: ["UnderstudyCore", "UnderstudyJSON", "UnderstudyRegex", "UnderstudyStubFormat"]),
+        .testTarget(
+            name: "UnderstudyCoreTests",
+            dependencies: ["UnderstudyCore", "UnderstudyJSON", "UnderstudyRegex", "UnderstudyStubFormat"]),
         .testTarget(
             name: "UnderstudyServerTests",
             dependencies: ["UnderstudyServer", "UnderstudyCore", "understudy"],

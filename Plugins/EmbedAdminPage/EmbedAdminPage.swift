@@ -11,7 +11,9 @@ struct EmbedAdminPage: BuildToolPlugin {
 
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
         // The files sit beside AdminPage.swift.
-        guard let page = target.sourceModule?.sourceFiles.first(where: { $0.url.lastPathComponent == "AdminPage.swift" }) else {
+        guard
+            let page = target.sourceModule?.sourceFiles.first(where: { $0.url.lastPathComponent == "AdminPage.swift" })
+        else {
             Diagnostics.error("EmbedAdminPage: \(target.name) has no AdminPage.swift to embed the page beside")
             return []
         }
@@ -19,11 +21,13 @@ struct EmbedAdminPage: BuildToolPlugin {
         let inputs = Self.assets.map { directory.appending(path: $0.1) }
         let output = context.pluginWorkDirectoryURL.appending(path: "AdminPage+Assets.swift")
         let pairs = zip(Self.assets, inputs).map { "\($0.0.0)=\($0.1.path(percentEncoded: false))" }
-        return [.buildCommand(
-            displayName: "Embedding the admin page",
-            executable: try context.tool(named: "understudy-embed").url,
-            arguments: [output.path(percentEncoded: false), "AdminPage"] + pairs,
-            inputFiles: inputs,
-            outputFiles: [output])]
+        return [
+            .buildCommand(
+                displayName: "Embedding the admin page",
+                executable: try context.tool(named: "understudy-embed").url,
+                arguments: [output.path(percentEncoded: false), "AdminPage"] + pairs,
+                inputFiles: inputs,
+                outputFiles: [output])
+        ]
     }
 }

@@ -48,8 +48,10 @@ public final class AccessTokenRefresher: Sendable {
 
     /// Calls `completion` with a token newer than `generation` (or the refresh's error). Returns
     /// a cancellation that stops waiting; the refresh itself carries on for the others.
-    func token(replacingGeneration generation: Int,
-               completion: @escaping @Sendable (Result<String, any Error>) -> Void) -> RetryCancellation {
+    func token(
+        replacingGeneration generation: Int,
+        completion: @escaping @Sendable (Result<String, any Error>) -> Void
+    ) -> RetryCancellation {
         enum Step { case wait(Int), answer(Result<String, any Error>), start(Int) }
         let step = state.withLock { s -> Step in
             if !s.refreshing, s.generation > generation, let outcome = s.lastOutcome {
@@ -86,16 +88,24 @@ public final class AccessTokenRefresher: Sendable {
             try await withCheckedThrowingContinuation { continuation in
                 let once = Locked(false)
                 let stop = token(replacingGeneration: generation) { result in
-                    if once.withLock({ done in defer { done = true }; return !done }) {
+                    if once.withLock({ done in
+                        defer { done = true }
+                        return !done
+                    }) {
                         continuation.resume(with: result)
                     }
                 }
-                cancel.withLock { $0 = {
-                    stop()
-                    if once.withLock({ done in defer { done = true }; return !done }) {
-                        continuation.resume(throwing: CancellationError())
+                cancel.withLock {
+                    $0 = {
+                        stop()
+                        if once.withLock({ done in
+                            defer { done = true }
+                            return !done
+                        }) {
+                            continuation.resume(throwing: CancellationError())
+                        }
                     }
-                } }
+                }
                 if Task.isCancelled { cancel.withLock { $0 }?() }
             }
         } onCancel: {

@@ -26,8 +26,10 @@ private final class CallbackSubscription<Value: Sendable>: Subscription, @unchec
     private let state: Locked<State>
     private let start: @Sendable (@escaping @Sendable (Result<Value, any Error>) -> Void) -> RetryCancellation
 
-    init(subscriber: Downstream,
-         start: @escaping @Sendable (@escaping @Sendable (Result<Value, any Error>) -> Void) -> RetryCancellation) {
+    init(
+        subscriber: Downstream,
+        start: @escaping @Sendable (@escaping @Sendable (Result<Value, any Error>) -> Void) -> RetryCancellation
+    ) {
         self.state = Locked(State(downstream: subscriber))
         self.start = start
     }
@@ -59,10 +61,15 @@ private final class CallbackSubscription<Value: Sendable>: Subscription, @unchec
     }
 
     private func finish(_ result: Result<Value, any Error>) {
-        guard let downstream = state.withLock({ s -> Downstream? in
-            defer { s.downstream = nil; s.cancelWork = nil }
-            return s.downstream
-        }) else { return }
+        guard
+            let downstream = state.withLock({ s -> Downstream? in
+                defer {
+                    s.downstream = nil
+                    s.cancelWork = nil
+                }
+                return s.downstream
+            })
+        else { return }
         switch result {
         case let .success(value):
             _ = downstream.receive(value)
@@ -75,8 +82,10 @@ private final class CallbackSubscription<Value: Sendable>: Subscription, @unchec
 
 extension CallbackPublisher where Output == Void {
     /// Publishes once after `delay` seconds on `scheduler`, unless `cancellation` is raised first.
-    static func delay(_ delay: TimeInterval, on scheduler: any RetryScheduler,
-                      unless cancellation: CancellationFlag) -> CallbackPublisher<Void> {
+    static func delay(
+        _ delay: TimeInterval, on scheduler: any RetryScheduler,
+        unless cancellation: CancellationFlag
+    ) -> CallbackPublisher<Void> {
         CallbackPublisher { completion in
             scheduler.schedule(after: delay) {
                 if !cancellation.isCancelled { completion(.success(())) }

@@ -25,9 +25,11 @@ public struct Endpoint<Response: Sendable>: Sendable {
     public var decode: @Sendable (Data, HTTPURLResponse) throws -> Response
 
     /// An endpoint that decodes its answer with `decode`.
-    public init(_ method: HTTPMethod = .get, _ path: String, query: [URLQueryItem] = [],
-                headers: [String: String] = [:], body: RequestBody? = nil,
-                decode: @escaping @Sendable (Data, HTTPURLResponse) throws -> Response) {
+    public init(
+        _ method: HTTPMethod = .get, _ path: String, query: [URLQueryItem] = [],
+        headers: [String: String] = [:], body: RequestBody? = nil,
+        decode: @escaping @Sendable (Data, HTTPURLResponse) throws -> Response
+    ) {
         self.method = method
         self.path = path
         self.queryItems = query
@@ -47,8 +49,9 @@ public struct Endpoint<Response: Sendable>: Sendable {
         } catch let error as ResponseDecodingError {
             throw error
         } catch {
-            throw ResponseDecodingError(underlying: error, responseType: Response.self, data: output.data,
-                                        response: output.response)
+            throw ResponseDecodingError(
+                underlying: error, responseType: Response.self, data: output.data,
+                response: output.response)
         }
     }
 }
@@ -56,8 +59,10 @@ public struct Endpoint<Response: Sendable>: Sendable {
 extension Endpoint where Response: Decodable {
     /// An endpoint whose JSON answer `decoder` decodes. Sends `Accept: application/json` unless
     /// `headers` says otherwise.
-    public init(_ method: HTTPMethod = .get, _ path: String, query: [URLQueryItem] = [],
-                headers: [String: String] = [:], body: RequestBody? = nil, decoder: JSONDecoder = JSONDecoder()) {
+    public init(
+        _ method: HTTPMethod = .get, _ path: String, query: [URLQueryItem] = [],
+        headers: [String: String] = [:], body: RequestBody? = nil, decoder: JSONDecoder = JSONDecoder()
+    ) {
         var headers = headers
         if !headers.keys.contains(where: { $0.caseInsensitiveCompare("Accept") == .orderedSame }) {
             headers["Accept"] = "application/json"
@@ -68,23 +73,29 @@ extension Endpoint where Response: Decodable {
     }
 
     /// An endpoint that sends `json` encoded by `encoder` and decodes its JSON answer with `decoder`.
-    public init<Body: Encodable>(_ method: HTTPMethod, _ path: String, query: [URLQueryItem] = [],
-                                 headers: [String: String] = [:], json: Body, encoder: JSONEncoder = JSONEncoder(),
-                                 decoder: JSONDecoder = JSONDecoder()) {
+    public init<Body: Encodable>(
+        _ method: HTTPMethod, _ path: String, query: [URLQueryItem] = [],
+        headers: [String: String] = [:], json: Body, encoder: JSONEncoder = JSONEncoder(),
+        decoder: JSONDecoder = JSONDecoder()
+    ) {
         self.init(method, path, query: query, headers: headers, body: .json(json, encoder: encoder), decoder: decoder)
     }
 }
 
 extension Endpoint where Response == NoContent {
     /// An endpoint whose answer's body is ignored.
-    public init(_ method: HTTPMethod = .get, _ path: String, query: [URLQueryItem] = [],
-                headers: [String: String] = [:], body: RequestBody? = nil) {
+    public init(
+        _ method: HTTPMethod = .get, _ path: String, query: [URLQueryItem] = [],
+        headers: [String: String] = [:], body: RequestBody? = nil
+    ) {
         self.init(method, path, query: query, headers: headers, body: body) { _, _ in NoContent() }
     }
 
     /// An endpoint that sends `json` encoded by `encoder` and ignores the answer's body.
-    public init<Body: Encodable>(_ method: HTTPMethod, _ path: String, query: [URLQueryItem] = [],
-                                 headers: [String: String] = [:], json: Body, encoder: JSONEncoder = JSONEncoder()) {
+    public init<Body: Encodable>(
+        _ method: HTTPMethod, _ path: String, query: [URLQueryItem] = [],
+        headers: [String: String] = [:], json: Body, encoder: JSONEncoder = JSONEncoder()
+    ) {
         self.init(method, path, query: query, headers: headers, body: .json(json, encoder: encoder))
     }
 }

@@ -101,7 +101,8 @@ public struct HTTPClientError: HTTPError {
 
     public var description: String {
         if let retryAfter {
-            return "HTTP \(statusCode) (\(HTTPURLResponse.localizedString(forStatusCode: statusCode))) (Retry-After \(retryAfter)s)"
+            return
+                "HTTP \(statusCode) (\(HTTPURLResponse.localizedString(forStatusCode: statusCode))) (Retry-After \(retryAfter)s)"
         }
         return "HTTP \(statusCode) (\(HTTPURLResponse.localizedString(forStatusCode: statusCode)))"
     }

@@ -34,7 +34,8 @@ public enum HTTPDate {
     /// `06 nov 1994 08:49:37 gmt`
     private static func imfFixdate(_ t: [String]) -> Date? {
         guard t[4] == "gmt", t[0].count == 2, t[2].count == 4,
-              let day = Int(t[0]), let month = month(t[1]), let year = Int(t[2]) else { return nil }
+            let day = Int(t[0]), let month = month(t[1]), let year = Int(t[2])
+        else { return nil }
         return date(year: year, month: month, day: day, time: t[3])
     }
 
@@ -42,7 +43,8 @@ public enum HTTPDate {
     private static func rfc850(_ t: [String], now: Date) -> Date? {
         let parts = t[0].split(separator: "-", omittingEmptySubsequences: false).map(String.init)
         guard t[2] == "gmt", parts.count == 3, parts[0].count == 2, parts[2].count == 2,
-              let day = Int(parts[0]), let month = month(parts[1]), let yy = Int(parts[2]) else { return nil }
+            let day = Int(parts[0]), let month = month(parts[1]), let yy = Int(parts[2])
+        else { return nil }
         let currentYear = civil(fromDays: Int((now.timeIntervalSince1970 / 86_400).rounded(.down))).year
         var year = (currentYear / 100) * 100 + yy
         if year > currentYear + 50 { year -= 100 }
@@ -52,7 +54,8 @@ public enum HTTPDate {
     /// `nov 6 08:49:37 1994` (the day is space-padded, which the tokenizer already absorbed)
     private static func asctime(_ t: [String]) -> Date? {
         guard (1...2).contains(t[1].count), t[3].count == 4,
-              let month = month(t[0]), let day = Int(t[1]), let year = Int(t[3]) else { return nil }
+            let month = month(t[0]), let day = Int(t[1]), let year = Int(t[3])
+        else { return nil }
         return date(year: year, month: month, day: day, time: t[2])
     }
 
@@ -63,9 +66,10 @@ public enum HTTPDate {
     private static func date(year: Int, month: Int, day: Int, time: String) -> Date? {
         let hms = time.split(separator: ":", omittingEmptySubsequences: false)
         guard hms.count == 3, hms.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isASCII) }),
-              let h = Int(hms[0]), let m = Int(hms[1]), let s = Int(hms[2]),
-              (0...23).contains(h), (0...59).contains(m), (0...60).contains(s),
-              (1...daysIn(month: month, year: year)).contains(day) else { return nil }
+            let h = Int(hms[0]), let m = Int(hms[1]), let s = Int(hms[2]),
+            (0...23).contains(h), (0...59).contains(m), (0...60).contains(s),
+            (1...daysIn(month: month, year: year)).contains(day)
+        else { return nil }
         let days = daysFromCivil(year: year, month: month, day: day)
         return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + h * 3_600 + m * 60 + min(s, 59)))
     }

@@ -57,7 +57,8 @@ public struct HTTPServerError: HTTPError {
 
     public var description: String {
         if let retryAfter {
-            return "HTTP \(statusCode) (\(HTTPURLResponse.localizedString(forStatusCode: statusCode))) (Retry-After \(retryAfter)s)"
+            return
+                "HTTP \(statusCode) (\(HTTPURLResponse.localizedString(forStatusCode: statusCode))) (Retry-After \(retryAfter)s)"
         }
         return "HTTP \(statusCode) (\(HTTPURLResponse.localizedString(forStatusCode: statusCode)))"
     }

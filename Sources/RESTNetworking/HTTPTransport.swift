@@ -5,8 +5,10 @@
 /// and reports its response back, so pacing composes with all operators without any of them
 /// knowing about it.
 enum HTTPTransport {
-    static func send(_ request: URLRequest, transport: any RESTTransport, pacer: RequestPacer?,
-                     completion: @escaping @Sendable (Result<HTTPResponseOutput, any Error>) -> Void) -> RetryCancellation {
+    static func send(
+        _ request: URLRequest, transport: any RESTTransport, pacer: RequestPacer?,
+        completion: @escaping @Sendable (Result<HTTPResponseOutput, any Error>) -> Void
+    ) -> RetryCancellation {
         guard let pacer, let url = request.url else {
             return transport.send(request, completion: completion)
         }
@@ -14,7 +16,12 @@ enum HTTPTransport {
         // A cancel can land while the permit is being granted; whichever ends first answers, once.
         let delivered = Locked(false)
         let finish: @Sendable (Result<HTTPResponseOutput, any Error>) -> Void = { result in
-            if delivered.withLock({ done in defer { done = true }; return !done }) { completion(result) }
+            if delivered.withLock({ done in
+                defer { done = true }
+                return !done
+            }) {
+                completion(result)
+            }
         }
         let cancelHold = pacer.acquire(for: url) { permit in
             let proceed = stage.withLock { if case .cancelled = $0 { return false } else { return true } }
@@ -51,19 +58,23 @@ enum HTTPTransport {
         }
     }
 
-    static func send(_ request: URLRequest, transport: any RESTTransport, pacer: RequestPacer? = nil) async throws -> HTTPResponseOutput {
+    static func send(_ request: URLRequest, transport: any RESTTransport, pacer: RequestPacer? = nil) async throws
+        -> HTTPResponseOutput
+    {
         try Task.checkCancellation()
         let cancel = Locked<RetryCancellation?>(nil)
         do {
             return try await send(request, transport: transport, pacer: pacer, cancel: cancel)
-        } catch where Task.isCancelled {
+        } catch  where Task.isCancelled {
             // The data task was cancelled because the task was: report that, not URLError.cancelled.
             throw CancellationError()
         }
     }
 
-    private static func send(_ request: URLRequest, transport: any RESTTransport, pacer: RequestPacer?,
-                             cancel: Locked<RetryCancellation?>) async throws -> HTTPResponseOutput {
+    private static func send(
+        _ request: URLRequest, transport: any RESTTransport, pacer: RequestPacer?,
+        cancel: Locked<RetryCancellation?>
+    ) async throws -> HTTPResponseOutput {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let cancelTask = send(request, transport: transport, pacer: pacer) { continuation.resume(with: $0) }

@@ -62,12 +62,14 @@ extension HTTPTransportError {
         if lowered.contains("certificate has expired") || lowered.contains("certificate_expired") { return .expired }
         if lowered.contains("not yet valid") || lowered.contains("certificate_not_yet_valid") { return .notYetValid }
         if lowered.contains("subject name matches") || lowered.contains("hostname mismatch")
-            || lowered.contains("does not match target host") || lowered.contains("hostname_mismatch") {
+            || lowered.contains("does not match target host") || lowered.contains("hostname_mismatch")
+        {
             return .hostnameMismatch
         }
         if lowered.contains("unable to get local issuer certificate") || lowered.contains("unable to get issuer")
             || lowered.contains("self signed certificate") || lowered.contains("self-signed certificate")
-            || lowered.contains("unknown ca") || lowered.contains("unable_to_get_issuer") {
+            || lowered.contains("unknown ca") || lowered.contains("unable_to_get_issuer")
+        {
             return .untrusted
         }
         return nil

@@ -11,7 +11,8 @@ extension HTTPURLResponse {
     /// of a 429, 503 or 403, or `nil` when its status is not 4xx/5xx.
     public func httpError(now: Date = Date()) -> (any HTTPError)? {
         guard (400...599).contains(statusCode) else { return nil }
-        let retryAfter = (statusCode == 429 || statusCode == 503 || statusCode == 403) ? retryAfterSeconds(now: now) : nil
+        let retryAfter =
+            (statusCode == 429 || statusCode == 503 || statusCode == 403) ? retryAfterSeconds(now: now) : nil
         let headers = HTTPHeaderFields(self)
         if let clientError = HTTPClientError(statusCode: statusCode, retryAfter: retryAfter, headers: headers) {
             return clientError

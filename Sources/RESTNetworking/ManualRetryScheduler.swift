@@ -43,7 +43,8 @@ public final class ManualRetryScheduler: RetryScheduler, @unchecked Sendable {
         let target = state.withLock { $0.now + seconds }
         while let next = state.withLock({ s -> Pending? in
             guard let index = s.pending.indices.min(by: { s.pending[$0].due < s.pending[$1].due }),
-                  s.pending[index].due <= target else { return nil }
+                s.pending[index].due <= target
+            else { return nil }
             let item = s.pending.remove(at: index)
             s.now = max(s.now, item.due)
             return item

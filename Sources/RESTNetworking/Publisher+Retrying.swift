@@ -2,8 +2,10 @@ extension Publisher where Output == HTTPResponseOutput, Failure == any Error {
     /// Checks for HTTP errors, and on each failure asks `policy` whether to try again and when.
     /// The delay runs on `scheduler`; cancelling during it cancels the timer, so nothing more is
     /// sent. Every subscription starts its own count and elapsed time.
-    public func retrying(using policy: some RetryDeciding, scheduler: any RetryScheduler = .system,
-                         onRetry: RetryObserver? = nil) -> HTTPRequestPublisher {
+    public func retrying(
+        using policy: some RetryDeciding, scheduler: any RetryScheduler = .system,
+        onRetry: RetryObserver? = nil
+    ) -> HTTPRequestPublisher {
         let checked = catchHTTPErrors()
         let method = checked.method
         let publisher = Deferred { () -> AnyPublisher<Output, Failure> in
@@ -11,8 +13,9 @@ extension Publisher where Output == HTTPResponseOutput, Failure == any Error {
             let cancellation = CancellationFlag()
             func attempt(_ retriesSoFar: Int) -> AnyPublisher<Output, Failure> {
                 checked.catch { error -> AnyPublisher<Output, Failure> in
-                    let context = RetryContext(retriesSoFar: retriesSoFar, error: error, elapsed: scheduler.now - start,
-                                               method: method, randomUnit: Double.random(in: 0..<1))
+                    let context = RetryContext(
+                        retriesSoFar: retriesSoFar, error: error, elapsed: scheduler.now - start,
+                        method: method, randomUnit: Double.random(in: 0..<1))
                     switch policy.decision(for: context) {
                     case .fail:
                         return Fail(error: error).eraseToAnyPublisher()

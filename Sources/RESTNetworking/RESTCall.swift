@@ -30,8 +30,10 @@ public struct RESTCall: Sendable {
     }
 
     /// Checks for HTTP errors and retries failures as `policy` decides, sleeping on `scheduler`.
-    public func retrying(using policy: some RetryDeciding, scheduler: any RetryScheduler = .system,
-                         onRetry: RetryObserver? = nil) -> RESTCall {
+    public func retrying(
+        using policy: some RetryDeciding, scheduler: any RetryScheduler = .system,
+        onRetry: RetryObserver? = nil
+    ) -> RESTCall {
         let checked = catchHTTPErrors()
         let method = self.method
         return RESTCall(method: method) {
@@ -43,8 +45,9 @@ public struct RESTCall: Sendable {
                     return try await checked.response()
                 } catch {
                     if error is CancellationError { throw error }
-                    let context = RetryContext(retriesSoFar: retriesSoFar, error: error, elapsed: scheduler.now - start,
-                                               method: method, randomUnit: Double.random(in: 0..<1))
+                    let context = RetryContext(
+                        retriesSoFar: retriesSoFar, error: error, elapsed: scheduler.now - start,
+                        method: method, randomUnit: Double.random(in: 0..<1))
                     guard case let .retry(delay) = policy.decision(for: context) else { throw error }
                     retriesSoFar += 1
                     onRetry?(RetryEvent(retry: retriesSoFar, error: error, delay: delay))
@@ -55,16 +58,21 @@ public struct RESTCall: Sendable {
     }
 
     /// See `Publisher.respondToRateLimiting(maxRetries:maxSecondsToWait:scheduler:onRetry:)`.
-    public func respondToRateLimiting(maxRetries: Int = 1, maxSecondsToWait: TimeInterval = 1,
-                                      scheduler: any RetryScheduler = .system,
-                                      onRetry: RetryObserver? = nil) -> RESTCall {
-        retrying(using: RateLimitPolicy(maxRetries: maxRetries, maxSecondsToWait: maxSecondsToWait),
-                 scheduler: scheduler, onRetry: onRetry)
+    public func respondToRateLimiting(
+        maxRetries: Int = 1, maxSecondsToWait: TimeInterval = 1,
+        scheduler: any RetryScheduler = .system,
+        onRetry: RetryObserver? = nil
+    ) -> RESTCall {
+        retrying(
+            using: RateLimitPolicy(maxRetries: maxRetries, maxSecondsToWait: maxSecondsToWait),
+            scheduler: scheduler, onRetry: onRetry)
     }
 
     /// See `Publisher.retryOnFailure(policy:scheduler:onRetry:)`.
-    public func retryOnFailure(policy: RetryPolicy = .default, scheduler: any RetryScheduler = .system,
-                               onRetry: RetryObserver? = nil) -> RESTCall {
+    public func retryOnFailure(
+        policy: RetryPolicy = .default, scheduler: any RetryScheduler = .system,
+        onRetry: RetryObserver? = nil
+    ) -> RESTCall {
         retrying(using: policy, scheduler: scheduler, onRetry: onRetry)
     }
 
@@ -75,7 +83,7 @@ public struct RESTCall: Sendable {
             let generation = refresher.generation
             do {
                 return try await checked.response()
-            } catch where AccessTokenRefresher.shouldRefresh(after: error) {
+            } catch  where AccessTokenRefresher.shouldRefresh(after: error) {
                 _ = try await refresher.token(replacingGeneration: generation)
                 return try await checked.response()
             }

@@ -17,6 +17,8 @@ public protocol RESTTransport: Sendable {
     ///
     /// - Returns: a cancel that ends the request at once (the connection is closed, so a server
     ///   sees the client go); `completion` then still gets called once, with an error.
-    func send(_ request: URLRequest,
-              completion: @escaping @Sendable (Result<HTTPResponseOutput, any Error>) -> Void) -> RetryCancellation
+    func send(
+        _ request: URLRequest,
+        completion: @escaping @Sendable (Result<HTTPResponseOutput, any Error>) -> Void
+    ) -> RetryCancellation
 }

@@ -34,8 +34,10 @@ public struct RateLimitFields: Sendable, Equatable {
     public var retryAfter: TimeInterval?
 
     /// Fields with these values; `nil` for a field the response did not carry.
-    public init(limit: Int? = nil, remaining: Int? = nil, reset: TimeInterval? = nil,
-                policy: String? = nil, retryAfter: TimeInterval? = nil) {
+    public init(
+        limit: Int? = nil, remaining: Int? = nil, reset: TimeInterval? = nil,
+        policy: String? = nil, retryAfter: TimeInterval? = nil
+    ) {
         self.limit = limit
         self.remaining = remaining
         self.reset = reset
@@ -45,33 +47,42 @@ public struct RateLimitFields: Sendable, Equatable {
 
     /// The fields of `response` (empty when it carries none).
     public init(response: HTTPURLResponse, now: Date = Date()) {
-        self.init(header: { response.value(forHTTPHeaderField: $0) }, statusCode: response.statusCode, now: now,
-                  retryAfter: { response.retryAfterSeconds(now: now) })
+        self.init(
+            header: { response.value(forHTTPHeaderField: $0) }, statusCode: response.statusCode, now: now,
+            retryAfter: { response.retryAfterSeconds(now: now) })
     }
 
     /// The fields of the headers an `HTTPError` kept.
     public init(headers: HTTPHeaderFields, statusCode: Int, now: Date = Date()) {
-        self.init(header: { headers[$0] }, statusCode: statusCode, now: now, retryAfter: {
-            guard let value = headers["Retry-After"] else { return nil }
-            let responseDate = headers["Date"].flatMap { HTTPDate.parse($0, now: now) }
-            return RetryAfter.seconds(from: value, responseDate: responseDate, now: now)
-        })
+        self.init(
+            header: { headers[$0] }, statusCode: statusCode, now: now,
+            retryAfter: {
+                guard let value = headers["Retry-After"] else { return nil }
+                let responseDate = headers["Date"].flatMap { HTTPDate.parse($0, now: now) }
+                return RetryAfter.seconds(from: value, responseDate: responseDate, now: now)
+            })
     }
 
     /// The fields given header lookup by name (case-insensitive is the caller's business).
     init(header: (String) -> String?, statusCode: Int, now: Date, retryAfter: () -> TimeInterval?) {
         var limits: [Limit] = []
         if let remaining = header("RateLimit-Remaining").flatMap(Self.headerInteger) {
-            limits.append(Limit(policy: nil, quota: header("RateLimit-Limit").flatMap(Self.headerInteger), remaining: remaining,
-                                reset: header("RateLimit-Reset").flatMap(Self.headerSeconds)))
+            limits.append(
+                Limit(
+                    policy: nil, quota: header("RateLimit-Limit").flatMap(Self.headerInteger), remaining: remaining,
+                    reset: header("RateLimit-Reset").flatMap(Self.headerSeconds)))
         }
         if let remaining = header("X-RateLimit-Remaining").flatMap(Self.headerInteger) {
             var reset = header("X-RateLimit-Reset-After").flatMap(Self.headerSeconds)
             if reset == nil, let value = header("X-RateLimit-Reset").flatMap(Self.headerSeconds) {
-                reset = Self.secondsOrEpoch(value, responseDate: header("Date").flatMap { HTTPDate.parse($0, now: now) }, now: now)
+                reset = Self.secondsOrEpoch(
+                    value, responseDate: header("Date").flatMap { HTTPDate.parse($0, now: now) }, now: now)
             }
-            limits.append(Limit(policy: header("X-RateLimit-Resource"), quota: header("X-RateLimit-Limit").flatMap(Self.headerInteger),
-                                remaining: remaining, reset: reset))
+            limits.append(
+                Limit(
+                    policy: header("X-RateLimit-Resource"),
+                    quota: header("X-RateLimit-Limit").flatMap(Self.headerInteger),
+                    remaining: remaining, reset: reset))
         }
         if let field = header("RateLimit") {
             let quotas = header("RateLimit-Policy").map(Self.policyQuotas) ?? [:]
@@ -103,9 +114,11 @@ public struct RateLimitFields: Sendable, Equatable {
         if let members = try? parser.parseListFieldValue() {
             return members.compactMap { member -> Limit? in
                 guard case let .item(item) = member, let name = policyName(item.rfc9651BareItem),
-                      let remaining = item.rfc9651Parameters["r"].flatMap(integer) else { return nil }
-                return Limit(policy: name, quota: quotas[name], remaining: max(0, remaining),
-                             reset: item.rfc9651Parameters["t"].flatMap(seconds))
+                    let remaining = item.rfc9651Parameters["r"].flatMap(integer)
+                else { return nil }
+                return Limit(
+                    policy: name, quota: quotas[name], remaining: max(0, remaining),
+                    reset: item.rfc9651Parameters["t"].flatMap(seconds))
             }
         }
         var dictionaryParser = StructuredFieldValueParser(Array(field.utf8))
@@ -115,8 +128,11 @@ public struct RateLimitFields: Sendable, Equatable {
             return nil
         }
         guard let remaining = value("remaining").flatMap(integer) else { return [] }
-        return [Limit(policy: nil, quota: value("limit").flatMap(integer), remaining: max(0, remaining),
-                      reset: value("reset").flatMap(seconds))]
+        return [
+            Limit(
+                policy: nil, quota: value("limit").flatMap(integer), remaining: max(0, remaining),
+                reset: value("reset").flatMap(seconds))
+        ]
     }
 
     /// `RateLimit-Policy`: policy name → quota `q`.

@@ -29,7 +29,8 @@ public struct RateLimitPolicy: RetryDeciding, Equatable {
     /// Retry a 429 after its `Retry-After` (or a backoff), within the limits; fail anything else.
     public func decision(for context: RetryContext) -> RetryDecision {
         guard let error = context.error as? any HTTPError, error.isRateLimited,
-              context.retriesSoFar < maxRetries else { return .fail }
+            context.retriesSoFar < maxRetries
+        else { return .fail }
         if let wait = error.rateLimitWait {
             return wait <= maxSecondsToWait ? .retry(after: wait) : .fail
         }

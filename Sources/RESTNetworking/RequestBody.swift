@@ -31,8 +31,9 @@ public struct RequestBody: Sendable {
     /// An HTML form (`application/x-www-form-urlencoded`), encoded like query items (see
     /// `QueryItemEncoding`).
     public static func form(_ items: [URLQueryItem]) -> RequestBody {
-        RequestBody(contentType: "application/x-www-form-urlencoded",
-                    content: .success(Data(QueryItemEncoding.encode(items).utf8)))
+        RequestBody(
+            contentType: "application/x-www-form-urlencoded",
+            content: .success(Data(QueryItemEncoding.encode(items).utf8)))
     }
 
     /// The bytes to send, or the error encoding them raised.

@@ -83,8 +83,9 @@ public final class RequestPacer: Sendable {
         let now = scheduler.now
         return state.withLock { s in
             let host = s.hosts[Self.key(for: url)] ?? Host()
-            var snapshot = PacingSnapshot(held: host.waiters.count, inFlight: host.pacing.inFlight,
-                                          sent: host.pacing.sent, remaining: nil, resetIn: nil, isLimited: false)
+            var snapshot = PacingSnapshot(
+                held: host.waiters.count, inFlight: host.pacing.inFlight,
+                sent: host.pacing.sent, remaining: nil, resetIn: nil, isLimited: false)
             if case let .known(available, resetAt) = host.pacing.budget {
                 snapshot.isLimited = true
                 snapshot.remaining = max(0, available)

@@ -28,8 +28,9 @@ struct RequestParts: Sendable {
             text += (relative.contains("?") ? "&" : "?") + QueryItemEncoding.encode(queryItems)
         }
         guard let url = URL(string: text), url.host(percentEncoded: false) == base.host(percentEncoded: false) else {
-            throw RESTRequestError.invalidURL(baseURL: base.absoluteString, endpoint: path,
-                                              reason: "`\(text)` is not a valid URL")
+            throw RESTRequestError.invalidURL(
+                baseURL: base.absoluteString, endpoint: path,
+                reason: "`\(text)` is not a valid URL")
         }
         var request = URLRequest(url: url)
         request.httpMethod = method.rawValue

@@ -40,7 +40,8 @@ public struct ResponseDecodingError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         let at = codingPath.isEmpty ? "" : " at \(codingPath)"
         let more = bodySize > Self.bodyPrefixLimit ? "… (\(bodySize) bytes)" : ""
-        return "cannot decode \(responseType) from HTTP \(statusCode) \(url)\(at): \(reason); body: \(bodyPrefix)\(more)"
+        return
+            "cannot decode \(responseType) from HTTP \(statusCode) \(url)\(at): \(reason); body: \(bodyPrefix)\(more)"
     }
 
     private static func location(of error: any Error) -> (path: String, reason: String) {

@@ -66,7 +66,9 @@ public struct RetryPolicy: RetryDeciding, Equatable {
         guard context.retriesSoFar + 1 < maxAttempts, isRetryable(context.error) else { return .fail }
         guard retriesNonIdempotentRequests || (context.method?.isIdempotent ?? false) else { return .fail }
         var delay = context.randomUnit * backoffCap(forRetry: context.retriesSoFar)
-        if honoursRetryAfter, let error = context.error as? HTTPServerError, error.statusCode == 503, let retryAfter = error.retryAfter {
+        if honoursRetryAfter, let error = context.error as? HTTPServerError, error.statusCode == 503,
+            let retryAfter = error.retryAfter
+        {
             delay = retryAfter
         }
         guard context.elapsed + delay <= totalBudget else { return .fail }

@@ -11,22 +11,29 @@ public protocol TypedExchange {
 
 extension TypedExchange {
     /// See `RESTCall.retrying(using:scheduler:onRetry:)` / `Publisher.retrying(using:scheduler:onRetry:)`.
-    public func retrying(using policy: some RetryDeciding, scheduler: any RetryScheduler = .system,
-                         onRetry: RetryObserver? = nil) -> Self {
+    public func retrying(
+        using policy: some RetryDeciding, scheduler: any RetryScheduler = .system,
+        onRetry: RetryObserver? = nil
+    ) -> Self {
         mapExchange { $0.retrying(using: policy, scheduler: scheduler, onRetry: onRetry) }
     }
 
     /// See `respondToRateLimiting(maxRetries:maxSecondsToWait:scheduler:onRetry:)` on the exchange.
-    public func respondToRateLimiting(maxRetries: Int = 1, maxSecondsToWait: TimeInterval = 1,
-                                      scheduler: any RetryScheduler = .system,
-                                      onRetry: RetryObserver? = nil) -> Self {
-        retrying(using: RateLimitPolicy(maxRetries: maxRetries, maxSecondsToWait: maxSecondsToWait),
-                 scheduler: scheduler, onRetry: onRetry)
+    public func respondToRateLimiting(
+        maxRetries: Int = 1, maxSecondsToWait: TimeInterval = 1,
+        scheduler: any RetryScheduler = .system,
+        onRetry: RetryObserver? = nil
+    ) -> Self {
+        retrying(
+            using: RateLimitPolicy(maxRetries: maxRetries, maxSecondsToWait: maxSecondsToWait),
+            scheduler: scheduler, onRetry: onRetry)
     }
 
     /// See `retryOnFailure(policy:scheduler:onRetry:)` on the exchange.
-    public func retryOnFailure(policy: RetryPolicy = .default, scheduler: any RetryScheduler = .system,
-                               onRetry: RetryObserver? = nil) -> Self {
+    public func retryOnFailure(
+        policy: RetryPolicy = .default, scheduler: any RetryScheduler = .system,
+        onRetry: RetryObserver? = nil
+    ) -> Self {
         retrying(using: policy, scheduler: scheduler, onRetry: onRetry)
     }
 

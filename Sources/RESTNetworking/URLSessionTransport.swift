@@ -14,8 +14,10 @@ public struct URLSessionTransport: RESTTransport {
         self.session = session
     }
 
-    public func send(_ request: URLRequest,
-                     completion: @escaping @Sendable (Result<HTTPResponseOutput, any Error>) -> Void) -> RetryCancellation {
+    public func send(
+        _ request: URLRequest,
+        completion: @escaping @Sendable (Result<HTTPResponseOutput, any Error>) -> Void
+    ) -> RetryCancellation {
         let task = session.dataTask(with: request) { data, response, error in
             if let error {
                 let url = request.url?.absoluteString ?? ""

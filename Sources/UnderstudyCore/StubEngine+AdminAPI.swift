@@ -2,7 +2,8 @@
 extension StubEngine {
     /// Answers one admin request now or later: `GET /__admin/requests/wait` is a long poll the
     /// transport completes later. `reload` re-reads the stub files (`POST /__admin/reload`).
-    public func adminAnswer(_ request: HTTPRequest, reload: @escaping () -> Result<Int, StubLoadFailure>) -> HTTPAnswer {
+    public func adminAnswer(_ request: HTTPRequest, reload: @escaping () -> Result<Int, StubLoadFailure>) -> HTTPAnswer
+    {
         AdminRoutes.standard.answer(request, engine: self, reload: reload)
     }
 

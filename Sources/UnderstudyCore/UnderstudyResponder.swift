@@ -24,7 +24,8 @@ public final class UnderstudyResponder: HTTPResponder {
     private let isSession: Bool
 
     /// Loads the stubs at `stubPaths` (files or directories); throws every error found.
-    public init(stubPaths: [String], configuration: EngineConfiguration = EngineConfiguration()) throws(StubLoadFailure) {
+    public init(stubPaths: [String], configuration: EngineConfiguration = EngineConfiguration()) throws(StubLoadFailure)
+    {
         self.stubPaths = stubPaths
         self.fileStubs = try StubLoader.load(paths: stubPaths)
         self.engine = StubEngine(stubs: fileStubs, configuration: configuration)
@@ -62,7 +63,8 @@ public final class UnderstudyResponder: HTTPResponder {
     /// request is journaled before this returns. A long poll answered here gets what it has now.
     public func respond(to request: HTTPRequest) -> HTTPResponse {
         if AdminRoutes.isAdminPath(request.path) {
-            return AdminRoutes.standard.respond(request, engine: engine, isSession: isSession, sessions: sessions, reload: reload)
+            return AdminRoutes.standard.respond(
+                request, engine: engine, isSession: isSession, sessions: sessions, reload: reload)
         }
         return engine.handle(request)
     }
@@ -101,9 +103,14 @@ public final class UnderstudyResponder: HTTPResponder {
     public func answerAwaitingDelivery(_ request: HTTPRequest) -> (answer: HTTPAnswer, journal: JournalTicket?) {
         if let sessions, let id = request.headers[Self.sessionHeader] {
             guard let session = sessions.session(id) else {
-                let reason = "no session with id `\(id)` (from the \(Self.sessionHeader) header); it may have been deleted or reclaimed after --session-idle-timeout"
+                let reason =
+                    "no session with id `\(id)` (from the \(Self.sessionHeader) header); it may have been deleted or reclaimed after --session-idle-timeout"
                 if AdminRoutes.isAdminPath(request.path) {
-                    return (.now(AdminRoutes.authorizationRefusal(request, engine.configuration) ?? AdminResponse.error(404, reason)), nil)
+                    return (
+                        .now(
+                            AdminRoutes.authorizationRefusal(request, engine.configuration)
+                                ?? AdminResponse.error(404, reason)), nil
+                    )
                 }
                 let (response, ticket) = engine.reject(request, status: 404, reason: reason, awaitingDelivery: true)
                 return (.now(response), ticket)
@@ -111,7 +118,10 @@ public final class UnderstudyResponder: HTTPResponder {
             return session.answerAwaitingDelivery(request)
         }
         if AdminRoutes.isAdminPath(request.path) {
-            return (AdminRoutes.standard.answer(request, engine: engine, isSession: isSession, sessions: sessions, reload: reload), nil)
+            return (
+                AdminRoutes.standard.answer(
+                    request, engine: engine, isSession: isSession, sessions: sessions, reload: reload), nil
+            )
         }
         let (response, ticket) = engine.handle(request, awaitingDelivery: true)
         return (.now(response), ticket)
@@ -123,7 +133,9 @@ public final class UnderstudyResponder: HTTPResponder {
     }
 
     /// As ``reject(_:status:reason:)``, with the entry left to the transport.
-    public func rejectAwaitingDelivery(_ request: HTTPRequest, status: Int, reason: String) -> (response: HTTPResponse, journal: JournalTicket?) {
+    public func rejectAwaitingDelivery(_ request: HTTPRequest, status: Int, reason: String) -> (
+        response: HTTPResponse, journal: JournalTicket?
+    ) {
         engine.reject(request, status: status, reason: reason, awaitingDelivery: true)
     }
 
@@ -132,9 +144,12 @@ public final class UnderstudyResponder: HTTPResponder {
     /// alive keep their stubs; sessions created afterwards start from the reloaded ones.
     public func reload() -> Result<Int, StubLoadFailure> {
         guard !stubPaths.isEmpty else {
-            return .failure(StubLoadFailure(errors: [StubFileError(
-                file: "<responder>", line: 1, column: 1, jsonPath: "",
-                message: "nothing to reload: this responder was created from a stub set, not from stub paths")]))
+            return .failure(
+                StubLoadFailure(errors: [
+                    StubFileError(
+                        file: "<responder>", line: 1, column: 1, jsonPath: "",
+                        message: "nothing to reload: this responder was created from a stub set, not from stub paths")
+                ]))
         }
         do {
             let set = try StubLoader.load(paths: stubPaths)

@@ -95,9 +95,15 @@ package struct JSONParser {
         case UInt8(ascii: "{"): return try parseObject(start)
         case UInt8(ascii: "["): return try parseArray(start)
         case UInt8(ascii: "\""): return JSONNode(kind: .string(try parseString()), position: start)
-        case UInt8(ascii: "t"): try expectLiteral("true"); return JSONNode(kind: .bool(true), position: start)
-        case UInt8(ascii: "f"): try expectLiteral("false"); return JSONNode(kind: .bool(false), position: start)
-        case UInt8(ascii: "n"): try expectLiteral("null"); return JSONNode(kind: .null, position: start)
+        case UInt8(ascii: "t"):
+            try expectLiteral("true")
+            return JSONNode(kind: .bool(true), position: start)
+        case UInt8(ascii: "f"):
+            try expectLiteral("false")
+            return JSONNode(kind: .bool(false), position: start)
+        case UInt8(ascii: "n"):
+            try expectLiteral("null")
+            return JSONNode(kind: .null, position: start)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             return JSONNode(kind: .number(try parseNumber()), position: start)
         default:
@@ -204,13 +210,19 @@ package struct JSONParser {
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1
-            guard index < bytes.count, isDigit(bytes[index]) else { throw error("invalid number: expected a digit after `.`") }
+            guard index < bytes.count, isDigit(bytes[index]) else {
+                throw error("invalid number: expected a digit after `.`")
+            }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
-            guard index < bytes.count, isDigit(bytes[index]) else { throw error("invalid number: expected a digit in the exponent") }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
+            guard index < bytes.count, isDigit(bytes[index]) else {
+                throw error("invalid number: expected a digit in the exponent")
+            }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
         return String(decoding: bytes[begin..<index], as: UTF8.self)
@@ -270,7 +282,9 @@ package struct JSONParser {
                 case UInt8(ascii: "u"):
                     var code = try parseHex4()
                     if code >= 0xD800 && code < 0xDC00 {
-                        guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                        guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
+                            bytes[index + 1] == UInt8(ascii: "u")
+                        else {
                             throw error("unpaired surrogate in \\u escape")
                         }
                         index += 2

@@ -49,9 +49,12 @@ package final class JSONPath: Sendable {
 
     /// Appends member `key` to a path's text, quoting keys that are not plain identifiers.
     package static func member(_ parent: String, _ key: String) -> String {
-        let plain = !key.isEmpty && key.unicodeScalars.allSatisfy { scalar in
-            scalar == "_" || scalar == "$" || scalar == "-" || (scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)))
-        }
+        let plain =
+            !key.isEmpty
+            && key.unicodeScalars.allSatisfy { scalar in
+                scalar == "_" || scalar == "$" || scalar == "-"
+                    || (scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)))
+            }
         if plain { return parent.isEmpty ? key : "\(parent).\(key)" }
         var escaped = ""
         for character in key {

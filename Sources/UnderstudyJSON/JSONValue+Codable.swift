@@ -5,7 +5,8 @@
 extension JSONValue: Codable {
     public init(from decoder: any Decoder) throws {
         if let keyed = try? decoder.container(keyedBy: AnyKey.self) {
-            self = .object(try keyed.allKeys.map { JSONMember($0.stringValue, try keyed.decode(JSONValue.self, forKey: $0)) })
+            self = .object(
+                try keyed.allKeys.map { JSONMember($0.stringValue, try keyed.decode(JSONValue.self, forKey: $0)) })
             return
         }
         if var unkeyed = try? decoder.unkeyedContainer() {
@@ -15,11 +16,17 @@ extension JSONValue: Codable {
             return
         }
         let container = try decoder.singleValueContainer()
-        if container.decodeNil() { self = .null }
-        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
-        else if let value = try? container.decode(Int64.self) { self = .number(String(value)) }
-        else if let value = try? container.decode(Double.self) { self = JSONValue(value) }
-        else { self = .string(try container.decode(String.self)) }
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Int64.self) {
+            self = .number(String(value))
+        } else if let value = try? container.decode(Double.self) {
+            self = JSONValue(value)
+        } else {
+            self = .string(try container.decode(String.self))
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -32,7 +39,11 @@ extension JSONValue: Codable {
             try container.encode(value)
         case .number(let text):
             var container = encoder.singleValueContainer()
-            if let integer = Int64(text) { try container.encode(integer) } else { try container.encode(Double(text) ?? 0) }
+            if let integer = Int64(text) {
+                try container.encode(integer)
+            } else {
+                try container.encode(Double(text) ?? 0)
+            }
         case .string(let value):
             var container = encoder.singleValueContainer()
             try container.encode(value)

@@ -21,7 +21,9 @@ extension JSONValue {
     }
 
     /// Backtracking assignment of expected elements to distinct actual ones (arrays in stubs are small).
-    private static func pairUp(_ wanted: ArraySlice<JSONValue>, _ actual: [JSONValue], used: [Bool], _ options: JSONComparison) -> Bool {
+    private static func pairUp(
+        _ wanted: ArraySlice<JSONValue>, _ actual: [JSONValue], used: [Bool], _ options: JSONComparison
+    ) -> Bool {
         guard let first = wanted.first else { return true }
         for (i, candidate) in actual.enumerated() where !used[i] && candidate.equals(first, options) {
             var next = used

@@ -1,9 +1,12 @@
 /// Every JSON literal, string interpolation included (`"Station \(n)"`). Dictionary literals keep
 /// their written order; a repeated key keeps both members, as JSON text would.
 extension JSONValue: ExpressibleByStringInterpolation, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
-    ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral {
+    ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral
+{
     public init(stringLiteral value: String) { self = .string(value) }
-    public init(stringInterpolation: DefaultStringInterpolation) { self = .string(String(stringInterpolation: stringInterpolation)) }
+    public init(stringInterpolation: DefaultStringInterpolation) {
+        self = .string(String(stringInterpolation: stringInterpolation))
+    }
     public init(integerLiteral value: Int) { self = .number(String(value)) }
     public init(floatLiteral value: Double) { self = JSONValue(value) }
     public init(booleanLiteral value: Bool) { self = .bool(value) }

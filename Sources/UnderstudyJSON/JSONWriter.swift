@@ -120,7 +120,8 @@ public final class JSONWriter {
         // (and 8 more, for the whole word the tail stores).
         reserve(utf8.count * 6 + 10)
         var out = base + written
-        out.pointee = UInt8(ascii: "\""); out += 1
+        out.pointee = UInt8(ascii: "\"")
+        out += 1
         let n = utf8.count
         if let source = utf8.baseAddress {
             var i = 0
@@ -149,7 +150,8 @@ public final class JSONWriter {
                 }
             }
         }
-        out.pointee = UInt8(ascii: "\""); out += 1
+        out.pointee = UInt8(ascii: "\"")
+        out += 1
         written = out - base
     }
 
@@ -197,15 +199,17 @@ public final class JSONWriter {
     @inlinable @inline(__always)
     static func lowercased(_ word: UInt64) -> UInt64 {
         let low7 = word & ~highs
-        let atLeastA = low7 &+ (0x80 - 0x41) &* ones   // high bit set where low7 >= "A"
-        let aboveZ = low7 &+ (0x80 - 0x5B) &* ones      // high bit set where low7 > "Z"
+        let atLeastA = low7 &+ (0x80 - 0x41) &* ones  // high bit set where low7 >= "A"
+        let aboveZ = low7 &+ (0x80 - 0x5B) &* ones  // high bit set where low7 > "Z"
         let upper = atLeastA & ~aboveZ & ~word & highs  // and the byte itself is ASCII
-        return word | (upper >> 2)                     // 0x80 >> 2 == 0x20
+        return word | (upper >> 2)  // 0x80 >> 2 == 0x20
     }
 
     /// One byte as JSON string content at `out`; returns the position after it.
     @inlinable @inline(__always)
-    static func appendByte(_ byte: UInt8, lowercasing: Bool, at out: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+    static func appendByte(_ byte: UInt8, lowercasing: Bool, at out: UnsafeMutablePointer<UInt8>)
+        -> UnsafeMutablePointer<UInt8>
+    {
         var byte = byte
         if byte >= 0x20 && byte != 0x22 && byte != 0x5C && byte != 0x7F {
             if lowercasing && byte >= 65 && byte <= 90 { byte += 32 }
@@ -214,14 +218,27 @@ public final class JSONWriter {
         }
         out[0] = 0x5C
         switch byte {
-        case 0x22: out[1] = 0x22; return out + 2
-        case 0x5C: out[1] = 0x5C; return out + 2
-        case 0x0A: out[1] = UInt8(ascii: "n"); return out + 2
-        case 0x0D: out[1] = UInt8(ascii: "r"); return out + 2
-        case 0x09: out[1] = UInt8(ascii: "t"); return out + 2
+        case 0x22:
+            out[1] = 0x22
+            return out + 2
+        case 0x5C:
+            out[1] = 0x5C
+            return out + 2
+        case 0x0A:
+            out[1] = UInt8(ascii: "n")
+            return out + 2
+        case 0x0D:
+            out[1] = UInt8(ascii: "r")
+            return out + 2
+        case 0x09:
+            out[1] = UInt8(ascii: "t")
+            return out + 2
         default:
-            out[1] = UInt8(ascii: "u"); out[2] = UInt8(ascii: "0"); out[3] = UInt8(ascii: "0")
-            out[4] = hexDigit(byte >> 4); out[5] = hexDigit(byte & 0xF)
+            out[1] = UInt8(ascii: "u")
+            out[2] = UInt8(ascii: "0")
+            out[3] = UInt8(ascii: "0")
+            out[4] = hexDigit(byte >> 4)
+            out[5] = hexDigit(byte & 0xF)
             return out + 6
         }
     }
@@ -230,11 +247,17 @@ public final class JSONWriter {
     @inlinable
     public func key(_ name: StaticString, first: Bool = false) {
         reserve(name.utf8CodeUnitCount + 4)
-        if !first { base[written] = UInt8(ascii: ","); written += 1 }
-        base[written] = UInt8(ascii: "\""); written += 1
+        if !first {
+            base[written] = UInt8(ascii: ",")
+            written += 1
+        }
+        base[written] = UInt8(ascii: "\"")
+        written += 1
         (base + written).update(from: name.utf8Start, count: name.utf8CodeUnitCount)
         written += name.utf8CodeUnitCount
-        base[written] = UInt8(ascii: "\""); base[written + 1] = UInt8(ascii: ":"); written += 2
+        base[written] = UInt8(ascii: "\"")
+        base[written + 1] = UInt8(ascii: ":")
+        written += 2
     }
 
     /// A non-negative integer, at least `minimumWidth` digits (zero-padded). The digits are
@@ -312,13 +335,17 @@ public final class JSONWriter {
         digits(value, minimumWidth: 4)
         reserve(1)
         let end = base + written
-        end[0] = end[-1]; end[-1] = end[-2]; end[-2] = end[-3]
+        end[0] = end[-1]
+        end[-1] = end[-2]
+        end[-2] = end[-3]
         end[-3] = UInt8(ascii: ".")
         written += 1
     }
 
     /// "00", "01", … "99" back to back.
-    @inlinable static var digitPairs: StaticString { "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899" }
+    @inlinable static var digitPairs: StaticString {
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+    }
 
     /// Appends an integer in decimal.
     @inlinable @inline(__always)

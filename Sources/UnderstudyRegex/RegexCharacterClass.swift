@@ -71,7 +71,9 @@ struct RegexCharacterClass: Sendable {
         // ASCII letters also have non-ASCII case partners in ranges (K and KELVIN SIGN, s and LONG S).
         for byte in UInt8(0)..<0x80 where !hasASCIIBit(byte) {
             let scalar = Unicode.Scalar(byte)
-            if Self.caseForms(of: scalar).contains(where: { $0.value >= 0x80 && containsBeyondASCII($0) }) { insertASCII(byte) }
+            if Self.caseForms(of: scalar).contains(where: { $0.value >= 0x80 && containsBeyondASCII($0) }) {
+                insertASCII(byte)
+            }
         }
     }
 
@@ -100,7 +102,9 @@ struct RegexCharacterClass: Sendable {
         var forms: [Unicode.Scalar] = []
         for mapping in [properties.lowercaseMapping, properties.uppercaseMapping, properties.titlecaseMapping] {
             let scalars = mapping.unicodeScalars
-            if scalars.count == 1, let form = scalars.first, form != scalar, !forms.contains(form) { forms.append(form) }
+            if scalars.count == 1, let form = scalars.first, form != scalar, !forms.contains(form) {
+                forms.append(form)
+            }
         }
         return forms
     }

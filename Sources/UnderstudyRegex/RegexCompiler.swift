@@ -67,8 +67,11 @@ struct RegexCompiler {
     @discardableResult
     private mutating func append(_ instruction: RegexInstruction) throws(RegexSyntaxError) -> Int {
         guard instructions.count < RegexLimits.maxProgramSize else {
-            throw RegexSyntaxError(pattern: pattern, reason:
-                "the pattern is too large once its repetitions are expanded (over \(RegexLimits.maxProgramSize) steps); use smaller counts")
+            throw RegexSyntaxError(
+                pattern: pattern,
+                reason:
+                    "the pattern is too large once its repetitions are expanded (over \(RegexLimits.maxProgramSize) steps); use smaller counts"
+            )
         }
         instructions.append(instruction)
         return instructions.count - 1

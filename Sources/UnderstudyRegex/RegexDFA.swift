@@ -121,13 +121,17 @@ final class RegexDFA: @unchecked Sendable {
     }
 
     /// The instructions reachable from `start` without consuming: the ones that consume, and `match`.
-    private static func closure(from start: Int, in instructions: [RegexInstruction], into list: inout [Int], seen: inout Set<Int>) {
+    private static func closure(
+        from start: Int, in instructions: [RegexInstruction], into list: inout [Int], seen: inout Set<Int>
+    ) {
         var stack = [start]
         while let pc = stack.popLast() {
             guard seen.insert(pc).inserted else { continue }
             switch instructions[pc] {
             case .jump(let target): stack.append(target)
-            case .split(let first, let second): stack.append(second); stack.append(first)
+            case .split(let first, let second):
+                stack.append(second)
+                stack.append(first)
             case .assert: break  // excluded by init
             default: list.append(pc)
             }

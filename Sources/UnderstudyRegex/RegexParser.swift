@@ -26,7 +26,8 @@ struct RegexParser {
     /// The whole pattern as one node.
     mutating func parse() throws(RegexSyntaxError) -> RegexNode {
         guard scalars.count <= RegexLimits.maxPatternLength else {
-            throw failure("the pattern is \(scalars.count) characters long; at most \(RegexLimits.maxPatternLength) are allowed")
+            throw failure(
+                "the pattern is \(scalars.count) characters long; at most \(RegexLimits.maxPatternLength) are allowed")
         }
         let node = try parseAlternation()
         if position < scalars.count {
@@ -68,7 +69,9 @@ struct RegexParser {
         }
         node = .repetition(node, min: bounds.min, max: bounds.max)
         if let next = peek, next == "*" || next == "+" || next == "?" || (next == "{" && looksLikeInterval) {
-            throw failure("nothing to repeat at offset \(position): a quantifier cannot follow a quantifier (wrap the first in a group)")
+            throw failure(
+                "nothing to repeat at offset \(position): a quantifier cannot follow a quantifier (wrap the first in a group)"
+            )
         }
         return node
     }
@@ -79,9 +82,15 @@ struct RegexParser {
         let start = position
         let bounds: (min: Int, max: Int?)
         switch next {
-        case "*": position += 1; bounds = (0, nil)
-        case "+": position += 1; bounds = (1, nil)
-        case "?": position += 1; bounds = (0, 1)
+        case "*":
+            position += 1
+            bounds = (0, nil)
+        case "+":
+            position += 1
+            bounds = (1, nil)
+        case "?":
+            position += 1
+            bounds = (0, 1)
         case "{" where looksLikeInterval: bounds = try parseInterval()
         default: return nil
         }
@@ -96,7 +105,10 @@ struct RegexParser {
     private var looksLikeInterval: Bool {
         var index = position + 1
         var digits = 0
-        while index < scalars.count, ("0"..."9").contains(scalars[index]) { index += 1; digits += 1 }
+        while index < scalars.count, ("0"..."9").contains(scalars[index]) {
+            index += 1
+            digits += 1
+        }
         return digits > 0 && index < scalars.count && (scalars[index] == "}" || scalars[index] == ",")
     }
 
@@ -104,7 +116,9 @@ struct RegexParser {
         let start = position
         position += 1
         guard let low = parseNumber() else {
-            throw failure("invalid repetition at offset \(start): expected `{m}`, `{m,}` or `{m,n}` (write `\\{` for a literal brace)")
+            throw failure(
+                "invalid repetition at offset \(start): expected `{m}`, `{m,}` or `{m,n}` (write `\\{` for a literal brace)"
+            )
         }
         var high: Int? = low
         if peek == "," {
@@ -112,7 +126,9 @@ struct RegexParser {
             high = parseNumber()
         }
         guard peek == "}" else {
-            throw failure("invalid repetition at offset \(start): expected `{m}`, `{m,}` or `{m,n}` (write `\\{` for a literal brace)")
+            throw failure(
+                "invalid repetition at offset \(start): expected `{m}`, `{m,}` or `{m,n}` (write `\\{` for a literal brace)"
+            )
         }
         position += 1
         let written = text(start..<position)
@@ -120,7 +136,8 @@ struct RegexParser {
             throw failure("invalid repetition `\(written)`: the maximum is below the minimum")
         }
         if low > RegexLimits.maxRepetitionCount || (high ?? 0) > RegexLimits.maxRepetitionCount {
-            throw failure("the repetition `\(written)` is too large; counts up to \(RegexLimits.maxRepetitionCount) are allowed")
+            throw failure(
+                "the repetition `\(written)` is too large; counts up to \(RegexLimits.maxRepetitionCount) are allowed")
         }
         return (low, high)
     }
@@ -160,9 +177,12 @@ struct RegexParser {
             if case .scalar(let scalar) = escape { return literal(scalar) }
             return escape
         case "*", "+", "?":
-            throw failure("nothing to repeat at offset \(start): `\(next)` needs something before it (write `\\\(next)` for the character)")
+            throw failure(
+                "nothing to repeat at offset \(start): `\(next)` needs something before it (write `\\\(next)` for the character)"
+            )
         case "{" where looksLikeIntervalAt(start):
-            throw failure("nothing to repeat at offset \(start): `{` needs something before it (write `\\{` for the character)")
+            throw failure(
+                "nothing to repeat at offset \(start): `{` needs something before it (write `\\{` for the character)")
         default: return literal(next)
         }
     }
@@ -170,7 +190,9 @@ struct RegexParser {
     /// A literal scalar, caseless under `(?i)` (simple case mapping: `ß` matches `ẞ`, not `SS`).
     private func literal(_ scalar: Unicode.Scalar) -> RegexNode {
         // Beyond ASCII another scalar may map onto this one even when it maps onto none (ẞ → ß).
-        guard ignoresCase, scalar.value >= 0x80 || !RegexCharacterClass.caseForms(of: scalar).isEmpty else { return .scalar(scalar) }
+        guard ignoresCase, scalar.value >= 0x80 || !RegexCharacterClass.caseForms(of: scalar).isEmpty else {
+            return .scalar(scalar)
+        }
         return .set(.caseless(scalar))
     }
 
@@ -192,7 +214,8 @@ struct RegexParser {
                 throw unsupported("lookahead `(?\(kind)` at offset \(start)")
             case ">":
                 throw unsupported("the atomic group `(?>` at offset \(start)")
-            case "<" where position + 1 < scalars.count && (scalars[position + 1] == "=" || scalars[position + 1] == "!"):
+            case "<"
+            where position + 1 < scalars.count && (scalars[position + 1] == "=" || scalars[position + 1] == "!"):
                 throw unsupported("lookbehind `(?<\(scalars[position + 1])` at offset \(start)")
             case "<", "P", "'":
                 try skipGroupName(start: start)
@@ -229,7 +252,8 @@ struct RegexParser {
             case ")": return true
             case ":": return false
             default:
-                throw unsupported("the flag `\(next)` in the group at offset \(start) (flags `i`, `m` and `s` are supported)")
+                throw unsupported(
+                    "the flag `\(next)` in the group at offset \(start) (flags `i`, `m` and `s` are supported)")
             }
         }
         throw failure("unterminated group at offset \(start)")
@@ -239,9 +263,13 @@ struct RegexParser {
     private mutating func skipGroupName(start: Int) throws(RegexSyntaxError) {
         if peek == "P" {
             position += 1
-            if peek == "=" || peek == ">" { throw unsupported("the named backreference `(?P\(peek!)` at offset \(start)") }
+            if peek == "=" || peek == ">" {
+                throw unsupported("the named backreference `(?P\(peek!)` at offset \(start)")
+            }
         }
-        guard let open = peek, open == "<" || open == "'" else { throw failure("invalid group name at offset \(start)") }
+        guard let open = peek, open == "<" || open == "'" else {
+            throw failure("invalid group name at offset \(start)")
+        }
         let close: Unicode.Scalar = open == "<" ? ">" : "'"
         position += 1
         let nameStart = position
@@ -283,7 +311,9 @@ struct RegexParser {
     }
 
     /// An escape that stands for one scalar (shared with classes): `\n`, `\x41`, `\u{1F600}`, `\.`.
-    private mutating func parseScalarEscape(_ next: Unicode.Scalar, start: Int) throws(RegexSyntaxError) -> Unicode.Scalar {
+    private mutating func parseScalarEscape(_ next: Unicode.Scalar, start: Int) throws(RegexSyntaxError)
+        -> Unicode.Scalar
+    {
         switch next {
         case "t": return "\t"
         case "n": return "\n"
@@ -325,7 +355,9 @@ struct RegexParser {
             value = value &* 16 &+ UInt32(digit)
             position += 1
         }
-        guard let scalar = Unicode.Scalar(value) else { throw failure("the escape at offset \(start) is not a Unicode scalar") }
+        guard let scalar = Unicode.Scalar(value) else {
+            throw failure("the escape at offset \(start) is not a Unicode scalar")
+        }
         return scalar
     }
 
@@ -339,9 +371,13 @@ struct RegexParser {
             digits += 1
             position += 1
         }
-        guard digits > 0, peek == "}" else { throw failure("the escape at offset \(start) needs hexadecimal digits and a closing `}`") }
+        guard digits > 0, peek == "}" else {
+            throw failure("the escape at offset \(start) needs hexadecimal digits and a closing `}`")
+        }
         position += 1
-        guard let scalar = Unicode.Scalar(value) else { throw failure("the escape at offset \(start) is not a Unicode scalar") }
+        guard let scalar = Unicode.Scalar(value) else {
+            throw failure("the escape at offset \(start) is not a Unicode scalar")
+        }
         return scalar
     }
 
@@ -356,7 +392,10 @@ struct RegexParser {
         var first = true
         while true {
             guard let next = peek else { throw failure("missing `]` for the class opened at offset \(start)") }
-            if next == "]" && !first { position += 1; return set }
+            if next == "]" && !first {
+                position += 1
+                return set
+            }
             first = false
             let itemStart = position
             if next == "[" {
@@ -371,9 +410,15 @@ struct RegexParser {
                 guard let escaped = peek else { throw failure("missing `]` for the class opened at offset \(start)") }
                 position += 1
                 switch escaped {
-                case "d", "D": set.insert(.digit, negated: escaped == "D"); continue
-                case "w", "W": set.insert(.word, negated: escaped == "W"); continue
-                case "s", "S": set.insert(.space, negated: escaped == "S"); continue
+                case "d", "D":
+                    set.insert(.digit, negated: escaped == "D")
+                    continue
+                case "w", "W":
+                    set.insert(.word, negated: escaped == "W")
+                    continue
+                case "s", "S":
+                    set.insert(.space, negated: escaped == "S")
+                    continue
                 case "b": low = "\u{08}"
                 default: low = try parseScalarEscape(escaped, start: itemStart)
                 }
@@ -386,7 +431,9 @@ struct RegexParser {
                 position += 1
                 if high == "[" { throw unsupported("the nested class or set operation at offset \(highStart)") }
                 if high == "\\" {
-                    guard let escaped = peek else { throw failure("missing `]` for the class opened at offset \(start)") }
+                    guard let escaped = peek else {
+                        throw failure("missing `]` for the class opened at offset \(start)")
+                    }
                     position += 1
                     switch escaped {
                     case "d", "D", "w", "W", "s", "S":
@@ -396,7 +443,9 @@ struct RegexParser {
                     }
                 }
                 guard low.value <= high.value else {
-                    throw failure("invalid range `\(text(itemStart..<position))` at offset \(itemStart): its start is after its end")
+                    throw failure(
+                        "invalid range `\(text(itemStart..<position))` at offset \(itemStart): its start is after its end"
+                    )
                 }
                 set.insert(low.value...high.value)
             } else {
@@ -411,7 +460,8 @@ struct RegexParser {
 
     private func text(_ range: Range<Int>) -> String {
         var result = ""
-        result.unicodeScalars.append(contentsOf: scalars[max(0, range.lowerBound)..<min(scalars.count, range.upperBound)])
+        result.unicodeScalars.append(
+            contentsOf: scalars[max(0, range.lowerBound)..<min(scalars.count, range.upperBound)])
         return result
     }
 
@@ -422,8 +472,10 @@ struct RegexParser {
     /// A construct that needs backtracking (or that this engine leaves out), named with the
     /// syntax that is available instead.
     private func unsupported(_ construct: String) -> RegexSyntaxError {
-        failure("\(construct) is not supported: stub patterns run on a linear-time engine without backtracking "
-                + "(supported: literals, escapes, `.`, `[...]`, `\\d \\w \\s`, `^ $ \\b`, groups, `|`, `* + ? {m,n}`, `(?i)`)")
+        failure(
+            "\(construct) is not supported: stub patterns run on a linear-time engine without backtracking "
+                + "(supported: literals, escapes, `.`, `[...]`, `\\d \\w \\s`, `^ $ \\b`, groups, `|`, `* + ? {m,n}`, `(?i)`)"
+        )
     }
 }
 

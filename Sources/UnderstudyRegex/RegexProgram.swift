@@ -24,7 +24,8 @@ struct RegexProgram: Sendable {
         // text, where both hold. That leaves most anchored patterns without assertions (DFA-able).
         for pc in instructions.indices.dropLast() {
             if case .assert(let kind) = instructions[pc], kind == .end || kind == .endOrFinalTerminator,
-               case .match = instructions[pc + 1] {
+                case .match = instructions[pc + 1]
+            {
                 instructions[pc] = .jump(pc + 1)
             }
         }
@@ -66,16 +67,19 @@ struct RegexProgram: Sendable {
         }
     }
 
-    private func run(_ program: UnsafeBufferPointer<RegexInstruction>, _ maps: UnsafeBufferPointer<(low: UInt64, high: UInt64)>,
-                     _ text: UnsafeBufferPointer<UInt8>, _ base: UnsafeMutablePointer<Int>, _ size: Int) -> Bool {
+    private func run(
+        _ program: UnsafeBufferPointer<RegexInstruction>, _ maps: UnsafeBufferPointer<(low: UInt64, high: UInt64)>,
+        _ text: UnsafeBufferPointer<UInt8>, _ base: UnsafeMutablePointer<Int>, _ size: Int
+    ) -> Bool {
         var current = base
         var next = base + size
         let stamps = base + 2 * size
         let stack = base + 3 * size
         stamps.initialize(repeating: -1, count: size)
         var scanner = RegexScanner(text, from: prefix.count)
-        var currentCount = closure(program, from: prefixEnd, into: current, count: 0, stamps: stamps, generation: 0,
-                                   stack: stack, at: scanner)
+        var currentCount = closure(
+            program, from: prefixEnd, into: current, count: 0, stamps: stamps, generation: 0,
+            stack: stack, at: scanner)
         var generation = 1
         while currentCount > 0 {
             guard let scalar = scanner.current else {
@@ -107,8 +111,9 @@ struct RegexProgram: Sendable {
                     consumed = false
                 }
                 if consumed {
-                    nextCount = closure(program, from: pc + 1, into: next, count: nextCount, stamps: stamps,
-                                        generation: generation, stack: stack, at: scanner)
+                    nextCount = closure(
+                        program, from: pc + 1, into: next, count: nextCount, stamps: stamps,
+                        generation: generation, stack: stack, at: scanner)
                 }
             }
             generation += 1
@@ -120,10 +125,12 @@ struct RegexProgram: Sendable {
 
     /// Adds `start` and everything reachable from it without consuming a scalar to `list`.
     @inline(__always)
-    private func closure(_ program: UnsafeBufferPointer<RegexInstruction>, from start: Int,
-                         into list: UnsafeMutablePointer<Int>, count: Int,
-                         stamps: UnsafeMutablePointer<Int>, generation: Int,
-                         stack: UnsafeMutablePointer<Int>, at scanner: RegexScanner) -> Int {
+    private func closure(
+        _ program: UnsafeBufferPointer<RegexInstruction>, from start: Int,
+        into list: UnsafeMutablePointer<Int>, count: Int,
+        stamps: UnsafeMutablePointer<Int>, generation: Int,
+        stack: UnsafeMutablePointer<Int>, at scanner: RegexScanner
+    ) -> Int {
         var count = count
         var depth = 1
         stack[0] = start

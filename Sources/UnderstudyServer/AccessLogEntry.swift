@@ -19,8 +19,10 @@ public struct AccessLogEntry: Sendable, Equatable {
     public var milliseconds: Double
 
     /// An entry with every field given; `outcome` is `.answered` unless the request ended otherwise.
-    public init(method: String, target: String, status: Int?, stubID: String?, fault: Fault?,
-                outcome: ReplyOutcome = .answered, milliseconds: Double) {
+    public init(
+        method: String, target: String, status: Int?, stubID: String?, fault: Fault?,
+        outcome: ReplyOutcome = .answered, milliseconds: Double
+    ) {
         self.method = method
         self.target = target
         self.status = status
@@ -37,7 +39,9 @@ public struct AccessLogEntry: Sendable, Equatable {
     public var line: String {
         let ms = (milliseconds * 100).rounded() / 100
         let faultPart = fault.map { " fault=\($0.rawValue)" } ?? ""
-        let outcomePart = outcome == .clientGone || outcome == .shutdown || outcome == .refused ? " \(outcome.rawValue)" : ""
-        return "\(method) \(target) \(status.map(String.init) ?? "-") \(stubID ?? "-")\(faultPart)\(outcomePart) \(ms)ms"
+        let outcomePart =
+            outcome == .clientGone || outcome == .shutdown || outcome == .refused ? " \(outcome.rawValue)" : ""
+        return
+            "\(method) \(target) \(status.map(String.init) ?? "-") \(stubID ?? "-")\(faultPart)\(outcomePart) \(ms)ms"
     }
 }

@@ -46,7 +46,10 @@ public final class BackgroundServer: Sendable {
                 return
             }
             server.accessLog = accessLog.map { log in { log($0) } }
-            outcome.set(.success(BackgroundServer(port: server.port, url: server.url, controller: server.controller, finished: finished)))
+            outcome.set(
+                .success(
+                    BackgroundServer(
+                        port: server.port, url: server.url, controller: server.controller, finished: finished)))
             ready.signal()
             server.run()
             finished.signal()
@@ -73,11 +76,13 @@ public final class BackgroundServer: Sendable {
 private func spawnThread(_ body: @escaping @Sendable () -> Void) throws(ServerError) {
     let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
     var thread = pthread_t()
-    let result = pthread_create(&thread, nil, { context in
-        guard let context else { return nil }
-        Unmanaged<ThreadBody>.fromOpaque(context).takeRetainedValue().body()
-        return nil
-    }, context)
+    let result = pthread_create(
+        &thread, nil,
+        { context in
+            guard let context else { return nil }
+            Unmanaged<ThreadBody>.fromOpaque(context).takeRetainedValue().body()
+            return nil
+        }, context)
     guard result == 0 else {
         Unmanaged<ThreadBody>.fromOpaque(context).release()
         throw .setupFailed("pthread_create: \(String(cString: strerror(result)))")

@@ -17,7 +17,9 @@ enum ByteScan {
         let pattern = UInt64(byte) &* ones
         var index = from
         while index &+ 8 <= end {
-            if let found = match(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self), pattern) { return index &+ found }
+            if let found = match(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self), pattern) {
+                return index &+ found
+            }
             index &+= 8
         }
         guard index < end else { return nil }
@@ -37,7 +39,9 @@ enum ByteScan {
     /// The index of the first byte in `base[from..<end]` that is `byte` or `other`, or nil (one
     /// pass where two searches would each load the same words).
     @inline(__always)
-    static func firstIndex(of byte: UInt8, or other: UInt8, in base: UnsafePointer<UInt8>, from: Int, to end: Int) -> Int? {
+    static func firstIndex(of byte: UInt8, or other: UInt8, in base: UnsafePointer<UInt8>, from: Int, to end: Int)
+        -> Int?
+    {
         let raw = UnsafeRawPointer(base)
         let pattern = UInt64(byte) &* ones, otherPattern = UInt64(other) &* ones
         var index = from
@@ -49,7 +53,9 @@ enum ByteScan {
         guard index < end else { return nil }
         if end &- from >= 8 {
             let last = end &- 8  // see firstIndex(of:in:from:to:)
-            return match(raw.loadUnaligned(fromByteOffset: last, as: UInt64.self), pattern, otherPattern).map { last &+ $0 }
+            return match(raw.loadUnaligned(fromByteOffset: last, as: UInt64.self), pattern, otherPattern).map {
+                last &+ $0
+            }
         }
         while index < end {
             if base[index] == byte || base[index] == other { return index }

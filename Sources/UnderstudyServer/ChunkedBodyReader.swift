@@ -40,8 +40,12 @@ struct ChunkedBodyReader {
     mutating func step(_ base: UnsafePointer<UInt8>, count: Int) -> Step {
         switch state {
         case .size:
-            guard let lineFeed = ByteScan.firstIndex(of: RequestHeadParser.lf, in: base, from: 0, to: min(count, Self.maxLine + 2)) else {
-                return count > Self.maxLine ? .refused(.badRequest("a chunk-size line is longer than \(Self.maxLine) bytes")) : .needMore
+            guard
+                let lineFeed = ByteScan.firstIndex(
+                    of: RequestHeadParser.lf, in: base, from: 0, to: min(count, Self.maxLine + 2))
+            else {
+                return count > Self.maxLine
+                    ? .refused(.badRequest("a chunk-size line is longer than \(Self.maxLine) bytes")) : .needMore
             }
             guard lineFeed > 0, base[lineFeed - 1] == RequestHeadParser.cr else {
                 return .refused(.badRequest("a chunk-size line ends in a bare LF without CR (RFC 9112 §7.1)"))
@@ -53,7 +57,9 @@ struct ChunkedBodyReader {
                 state = .trailer
             case .success(let size):
                 guard size <= maxBody - total else {
-                    return .refused(HTTPRefusal(status: 413, reason: "the chunked request body is larger than the \(maxBody)-byte limit"))
+                    return .refused(
+                        HTTPRefusal(
+                            status: 413, reason: "the chunked request body is larger than the \(maxBody)-byte limit"))
                 }
                 total += size
                 state = .data(remaining: size)
@@ -67,7 +73,10 @@ struct ChunkedBodyReader {
         case .dataEnd:
             guard count > 0 else { return .needMore }
             guard base[0] == RequestHeadParser.cr, count < 2 || base[1] == RequestHeadParser.lf else {
-                return .refused(.badRequest("chunk data is not followed by CRLF: the chunk is longer or shorter than its size (RFC 9112 §7.1)"))
+                return .refused(
+                    .badRequest(
+                        "chunk data is not followed by CRLF: the chunk is longer or shorter than its size (RFC 9112 §7.1)"
+                    ))
             }
             guard count >= 2 else { return .needMore }
             state = .size
@@ -76,7 +85,10 @@ struct ChunkedBodyReader {
             let window = min(count, maxTrailerBytes - trailerBytes + 2)
             guard let lineFeed = ByteScan.firstIndex(of: RequestHeadParser.lf, in: base, from: 0, to: window) else {
                 return count > maxTrailerBytes - trailerBytes
-                    ? .refused(HTTPRefusal(status: 431, reason: "the chunked body's trailer fields are larger than \(maxTrailerBytes) bytes"))
+                    ? .refused(
+                        HTTPRefusal(
+                            status: 431,
+                            reason: "the chunked body's trailer fields are larger than \(maxTrailerBytes) bytes"))
                     : .needMore
             }
             guard lineFeed > 0, base[lineFeed - 1] == RequestHeadParser.cr else {
@@ -95,23 +107,34 @@ struct ChunkedBodyReader {
         var size = 0
         while index < end, let digit = hexValue(base[index]) {
             guard index < 15 else {
-                return .failure(.badRequest("the chunk size `\(RequestHeadParser.text(base, from: 0, to: end))` is too large (RFC 9112 §7.1)"))
+                return .failure(
+                    .badRequest(
+                        "the chunk size `\(RequestHeadParser.text(base, from: 0, to: end))` is too large (RFC 9112 §7.1)"
+                    ))
             }
             size = size << 4 | digit
             index += 1
         }
         guard index > 0 else {
-            return .failure(.badRequest("the chunk size `\(RequestHeadParser.text(base, from: 0, to: min(end, 40)))` does not start with a hex digit (RFC 9112 §7.1)"))
+            return .failure(
+                .badRequest(
+                    "the chunk size `\(RequestHeadParser.text(base, from: 0, to: min(end, 40)))` does not start with a hex digit (RFC 9112 §7.1)"
+                ))
         }
         guard index < end else { return .success(size) }
         // Extensions: each after optional whitespace and a `;`; their bytes may not be controls.
         var probe = index
         while probe < end, base[probe] == RequestHeadParser.space || base[probe] == RequestHeadParser.tab { probe += 1 }
         guard probe < end, base[probe] == UInt8(ascii: ";") else {
-            return .failure(.badRequest("the chunk size `\(RequestHeadParser.text(base, from: 0, to: min(end, 40)))` is followed by something other than `;` and an extension (RFC 9112 §7.1.1)"))
+            return .failure(
+                .badRequest(
+                    "the chunk size `\(RequestHeadParser.text(base, from: 0, to: min(end, 40)))` is followed by something other than `;` and an extension (RFC 9112 §7.1.1)"
+                ))
         }
         if let bad = RequestHeadParser.firstControl(base, from: probe, to: end) {
-            return .failure(.badRequest("a chunk extension has a control character \(RequestHeadParser.hex(base[bad])) (RFC 9112 §7.1.1)"))
+            return .failure(
+                .badRequest(
+                    "a chunk extension has a control character \(RequestHeadParser.hex(base[bad])) (RFC 9112 §7.1.1)"))
         }
         return .success(size)
     }
@@ -124,7 +147,8 @@ struct ChunkedBodyReader {
             return .badRequest("a trailer line is not a field line `name: value` (RFC 9112 §7.1.2)")
         }
         if let bad = RequestHeadParser.firstControl(base, from: index + 1, to: end) {
-            return .badRequest("a trailer field has a control character \(RequestHeadParser.hex(base[bad])) (RFC 9110 §5.5)")
+            return .badRequest(
+                "a trailer field has a control character \(RequestHeadParser.hex(base[bad])) (RFC 9110 §5.5)")
         }
         return nil
     }

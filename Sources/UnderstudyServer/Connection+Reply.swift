@@ -35,14 +35,17 @@ extension Connection {
     /// connection closes after it when it must. Counts as queued until the output is flushed.
     /// With `refusal`, the entry's outcome is `refused` with that reason.
     func writeReply(_ response: HTTPResponse, journal: JournalTicket?, closeAfter: Bool, refusal: String? = nil) {
-        let closing = writeHead(response, framing: .content, closeAfter: closeAfter, journal: journal, refusal: refusal).closing
+        let closing = writeHead(response, framing: .content, closeAfter: closeAfter, journal: journal, refusal: refusal)
+            .closing
         queued += 1
         if closing { closeAfterFlush() }
     }
 
     /// Writes the head of a paced body; returns whether its pieces are to be chunked and whether
     /// the connection closes after it.
-    func writeStreamHead(_ response: HTTPResponse, chunked: Bool, closeAfter: Bool, journal: JournalTicket?) -> (chunked: Bool, closing: Bool) {
+    func writeStreamHead(_ response: HTTPResponse, chunked: Bool, closeAfter: Bool, journal: JournalTicket?) -> (
+        chunked: Bool, closing: Bool
+    ) {
         let framing: BodyFraming = chunked ? .chunked : .length(response.body.count)
         let written = writeHead(response, framing: framing, closeAfter: closeAfter, journal: journal)
         return (written.chunked, written.closing)
@@ -69,8 +72,10 @@ extension Connection {
 
     /// Writes a head (and, for `.content`, the body) into the output and commits the journal
     /// entry from the bytes written.
-    private func writeHead(_ response: HTTPResponse, framing: BodyFraming, closeAfter: Bool,
-                           journal: JournalTicket?, refusal: String? = nil) -> (chunked: Bool, closing: Bool) {
+    private func writeHead(
+        _ response: HTTPResponse, framing: BodyFraming, closeAfter: Bool,
+        journal: JournalTicket?, refusal: String? = nil
+    ) -> (chunked: Bool, closing: Bool) {
         let status = min(max(response.status, 100), 999)
         let carriesBody = !exchange.isHead && status >= 200 && status != 204 && status != 304
         var closing = closeAfter || !exchange.keepAlive || (server?.draining ?? true)
@@ -197,7 +202,8 @@ extension Connection {
         for option in value.utf8.split(separator: UInt8(ascii: ",")) {
             let trimmed = option.drop { $0 == 0x20 || $0 == 0x09 }
             if trimmed.count >= 5, trimmed.prefix(5).elementsEqual("close".utf8, by: { $0 | 0x20 == $1 }),
-               trimmed.dropFirst(5).allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
+                trimmed.dropFirst(5).allSatisfy({ $0 == 0x20 || $0 == 0x09 })
+            {
                 return true
             }
         }
@@ -230,7 +236,9 @@ struct ByteWriter {
     }
 
     mutating func put(cString: UnsafePointer<CChar>) -> UnsafeBufferPointer<UInt8> {
-        put(UnsafeBufferPointer(start: UnsafeRawPointer(cString).assumingMemoryBound(to: UInt8.self), count: strlen(cString)))
+        put(
+            UnsafeBufferPointer(
+                start: UnsafeRawPointer(cString).assumingMemoryBound(to: UInt8.self), count: strlen(cString)))
     }
 
     @discardableResult
@@ -255,7 +263,10 @@ struct ByteWriter {
         var magnitude = max(0, value)
         var digits = 1
         var probe = magnitude
-        while probe >= 10 { digits += 1; probe /= 10 }
+        while probe >= 10 {
+            digits += 1
+            probe /= 10
+        }
         var position = digits
         repeat {
             position -= 1

@@ -94,7 +94,10 @@ final class Connection {
     /// Input or output beyond which reading pauses until the connection catches up.
     static let backlogLimit = 1 << 20
 
-    init(bufferevent: OpaquePointer, responder: any HTTPResponder, secure: Bool, port: ListeningPort, limits: RequestHeadParser.Limits) {
+    init(
+        bufferevent: OpaquePointer, responder: any HTTPResponder, secure: Bool, port: ListeningPort,
+        limits: RequestHeadParser.Limits
+    ) {
         self.bufferevent = bufferevent
         self.responder = responder
         self.secure = secure
@@ -119,19 +122,23 @@ final class Connection {
     /// Installs the callbacks and starts reading.
     func start(timeout: timeval?) {
         let context = Unmanaged.passUnretained(self).toOpaque()
-        bufferevent_setcb(bufferevent, { _, context in
-            guard let context else { return }
-            let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
-            withExtendedLifetime(connection) { connection.readable() }
-        }, { _, context in
-            guard let context else { return }
-            let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
-            withExtendedLifetime(connection) { connection.flushed() }
-        }, { _, events, context in
-            guard let context else { return }
-            let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
-            withExtendedLifetime(connection) { connection.event(events) }
-        }, context)
+        bufferevent_setcb(
+            bufferevent,
+            { _, context in
+                guard let context else { return }
+                let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
+                withExtendedLifetime(connection) { connection.readable() }
+            },
+            { _, context in
+                guard let context else { return }
+                let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
+                withExtendedLifetime(connection) { connection.flushed() }
+            },
+            { _, events, context in
+                guard let context else { return }
+                let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
+                withExtendedLifetime(connection) { connection.event(events) }
+            }, context)
         if var timeout {
             // The idle timeout, for reads and for writes that make no progress (a slow client).
             var write = timeout
@@ -276,13 +283,18 @@ final class Connection {
     /// none (`.success(nil)` when a body must be read first).
     private func beginRequest(_ base: UnsafePointer<UInt8>, end: Int) -> Result<HTTPRequest?, HTTPRefusal> {
         let method = RequestHeadParser.text(base, from: head.start, to: head.methodEnd)
-        guard let target = Self.utf8Text(UnsafeBufferPointer(start: base + head.targetStart, count: head.targetEnd - head.targetStart)) else {
-            exchange = Exchange(method: method, target: "", isHead: false, keepAlive: false, minorVersion: head.minorVersion)
+        guard
+            let target = Self.utf8Text(
+                UnsafeBufferPointer(start: base + head.targetStart, count: head.targetEnd - head.targetStart))
+        else {
+            exchange = Exchange(
+                method: method, target: "", isHead: false, keepAlive: false, minorVersion: head.minorVersion)
             return .failure(.badRequest("the request target is not UTF-8 (RFC 3986 §2)"))
         }
         let headers = headerCache.headers(base, head: head, end: end)
-        exchange = Exchange(method: method, target: target, isHead: head.methodEnd - head.start == 4 && method == "HEAD",
-                            keepAlive: head.keepAlive, minorVersion: head.minorVersion)
+        exchange = Exchange(
+            method: method, target: target, isHead: head.methodEnd - head.start == 4 && method == "HEAD",
+            keepAlive: head.keepAlive, minorVersion: head.minorVersion)
         var request = RequestTarget.request(method: method, target: target, headers: headers)
         if secure { request.isSecure = true }
         let framing = head.framing
@@ -294,10 +306,17 @@ final class Connection {
         case .length(let length):
             guard length <= server?.configuration.maxBodyBytes ?? 0 else {
                 arriving = request
-                return .failure(HTTPRefusal(status: 413, reason: "the request body of \(length) bytes is larger than the \(server?.configuration.maxBodyBytes ?? 0)-byte limit"))
+                return .failure(
+                    HTTPRefusal(
+                        status: 413,
+                        reason:
+                            "the request body of \(length) bytes is larger than the \(server?.configuration.maxBodyBytes ?? 0)-byte limit"
+                    ))
             }
             phase = .body(remaining: length)
-            if expectsContinue && evbuffer_get_length(bufferevent_get_input(bufferevent)) < end + length { sendContinue() }
+            if expectsContinue && evbuffer_get_length(bufferevent_get_input(bufferevent)) < end + length {
+                sendContinue()
+            }
         case .chunked:
             let maximum = server?.configuration.maxBodyBytes ?? 0
             phase = .chunked(ChunkedBodyReader(maxBody: maximum, maxTrailerBytes: head.limits.maxFieldBytes))
@@ -339,8 +358,10 @@ final class Connection {
         if head.requestLineRead || head.targetRead {
             let method = RequestHeadParser.text(base, from: head.start, to: head.methodEnd)
             let target = RequestHeadParser.text(base, from: head.targetStart, to: head.targetEnd)
-            exchange = Exchange(method: method, target: target, isHead: false, keepAlive: false, minorVersion: head.minorVersion)
-            arriving = RequestTarget.request(method: method, target: target, headers: headerCache.partialHeaders(base, head: head))
+            exchange = Exchange(
+                method: method, target: target, isHead: false, keepAlive: false, minorVersion: head.minorVersion)
+            arriving = RequestTarget.request(
+                method: method, target: target, headers: headerCache.partialHeaders(base, head: head))
         } else {
             exchange = Exchange()
             arriving = nil
@@ -487,11 +508,14 @@ final class Connection {
         if !secure { _ = shutdown(bufferevent_getfd(bufferevent), Int32(SHUT_WR)) }
         evbuffer_drain(bufferevent_get_input(bufferevent), evbuffer_get_length(bufferevent_get_input(bufferevent)))
         let context = Unmanaged.passUnretained(self).toOpaque()
-        lingerTimer = EventHandle(event_new(server.base, -1, 0, { _, _, context in
-            guard let context else { return }
-            let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
-            withExtendedLifetime((connection, connection.lingerTimer)) { connection.close() }
-        }, context))
+        lingerTimer = EventHandle(
+            event_new(
+                server.base, -1, 0,
+                { _, _, context in
+                    guard let context else { return }
+                    let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
+                    withExtendedLifetime((connection, connection.lingerTimer)) { connection.close() }
+                }, context))
         lingerTimer?.add(afterSeconds: HTTPServer.lingerSeconds)
         closeWhenFlushed = false
         resumeReading()

@@ -23,7 +23,9 @@ struct DateHeader {
             var seconds = now
             gmtime_r(&seconds, &parts)
             // Swift never calls setlocale, so strftime uses the C locale's English names.
-            _ = text.withUnsafeMutableBufferPointer { strftime($0.baseAddress, $0.count, "%a, %d %b %Y %H:%M:%S GMT", &parts) }
+            _ = text.withUnsafeMutableBufferPointer {
+                strftime($0.baseAddress, $0.count, "%a, %d %b %Y %H:%M:%S GMT", &parts)
+            }
         }
         return text.withUnsafeBufferPointer { body($0.baseAddress!) }
     }

@@ -14,29 +14,37 @@ import UnderstudyCore
 extension HTTPServer {
     func installCallbacks() {
         let context = Unmanaged.passUnretained(self).toOpaque()
-        let watch = event_new(base, stopReadEnd, Int16(EV_READ | EV_PERSIST), { fd, _, context in
-            var drain = [UInt8](repeating: 0, count: 64)
-            while read(fd, &drain, drain.count) > 0 {}
-            guard let context else { return }
-            Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().beginShutdown()
-        }, context)
+        let watch = event_new(
+            base, stopReadEnd, Int16(EV_READ | EV_PERSIST),
+            { fd, _, context in
+                var drain = [UInt8](repeating: 0, count: 64)
+                while read(fd, &drain, drain.count) > 0 {}
+                guard let context else { return }
+                Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().beginShutdown()
+            }, context)
         stopWatch = EventHandle(watch)
         stopWatch?.add()
         LibeventLog.install()
-        acceptResume = EventHandle(event_new(base, -1, 0, { _, _, context in
-            guard let context else { return }
-            let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
-            guard !server.closed else { return }
-            server.mainPort?.resumeAccepting()
-            for port in server.sessionPorts.values { port.resumeAccepting() }
-            for port in server.tlsPorts.values { port.resumeAccepting() }
-        }, context))
+        acceptResume = EventHandle(
+            event_new(
+                base, -1, 0,
+                { _, _, context in
+                    guard let context else { return }
+                    let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
+                    guard !server.closed else { return }
+                    server.mainPort?.resumeAccepting()
+                    for port in server.sessionPorts.values { port.resumeAccepting() }
+                    for port in server.tlsPorts.values { port.resumeAccepting() }
+                }, context))
         batching = responder as? any JournalBatching
         if batching != nil {
-            batchEnd = EventHandle(event_new(base, -1, 0, { _, _, context in
-                guard let context else { return }
-                Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().closeJournalBatch()
-            }, context))
+            batchEnd = EventHandle(
+                event_new(
+                    base, -1, 0,
+                    { _, _, context in
+                        guard let context else { return }
+                        Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().closeJournalBatch()
+                    }, context))
         }
     }
 
@@ -47,17 +55,19 @@ extension HTTPServer {
             _ = Glibc.close(fd)
             return
         }
-        let made = if let tls = port.sslContext {
-            understudy_tls_bufferevent_new_socket(base, fd, tls)
-        } else {
-            bufferevent_socket_new(base, fd, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue))
-        }
+        let made =
+            if let tls = port.sslContext {
+                understudy_tls_bufferevent_new_socket(base, fd, tls)
+            } else {
+                bufferevent_socket_new(base, fd, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue))
+            }
         guard let bufferevent = made else {
             _ = Glibc.close(fd)
             return
         }
-        let connection = Connection(bufferevent: bufferevent, responder: responder, secure: port.sslContext != nil,
-                                    port: port, limits: limits)
+        let connection = Connection(
+            bufferevent: bufferevent, responder: responder, secure: port.sslContext != nil,
+            port: port, limits: limits)
         connection.server = self
         connections[ObjectIdentifier(connection)] = connection
         connection.start(timeout: requestTimeout)
@@ -88,23 +98,29 @@ extension HTTPServer {
         guard let timeout = requestTimeout else { return }
         if connection.requestDeadline == nil {
             let context = Unmanaged.passUnretained(connection).toOpaque()
-            connection.requestDeadline = EventHandle(event_new(base, -1, 0, { _, _, context in
-                guard let context else { return }
-                let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
-                connection.deadlineTimerPending = false
-                guard connection.deadlineArmed, let server = connection.server, !connection.answering else { return }
-                // The timer may have been armed for an earlier request: expire only once this
-                // request's own deadline has passed, else wait out the rest of it.
-                let now = server.clock.nanoseconds()
-                let due = connection.requestBegan &+ UInt64(server.configuration.idleTimeoutSeconds) &* 1_000_000_000
-                if now < due {
-                    connection.deadlineTimerPending = true
-                    connection.requestDeadline?.add(afterSeconds: Double(due - now) / 1_000_000_000)
-                    return
-                }
-                // Keep the timer's event alive until this callback returns.
-                withExtendedLifetime((connection, connection.requestDeadline)) { connection.close() }
-            }, context))
+            connection.requestDeadline = EventHandle(
+                event_new(
+                    base, -1, 0,
+                    { _, _, context in
+                        guard let context else { return }
+                        let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
+                        connection.deadlineTimerPending = false
+                        guard connection.deadlineArmed, let server = connection.server, !connection.answering else {
+                            return
+                        }
+                        // The timer may have been armed for an earlier request: expire only once this
+                        // request's own deadline has passed, else wait out the rest of it.
+                        let now = server.clock.nanoseconds()
+                        let due =
+                            connection.requestBegan &+ UInt64(server.configuration.idleTimeoutSeconds) &* 1_000_000_000
+                        if now < due {
+                            connection.deadlineTimerPending = true
+                            connection.requestDeadline?.add(afterSeconds: Double(due - now) / 1_000_000_000)
+                            return
+                        }
+                        // Keep the timer's event alive until this callback returns.
+                        withExtendedLifetime((connection, connection.requestDeadline)) { connection.close() }
+                    }, context))
         }
         connection.deadlineArmed = true
         connection.requestBegan = clock.nanoseconds()

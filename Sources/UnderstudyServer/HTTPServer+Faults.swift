@@ -18,11 +18,12 @@ extension HTTPServer {
 
     func carryOut(_ fault: Fault, for pending: PendingReply, on channel: any ReplyChannel) {
         // Some faults send a status line and headers first; the journal records that head.
-        let head: HTTPHeaders? = switch fault {
-        case .malformedResponseChunk: Self.chunkedHeadFields(of: pending.response)
-        case _ where fault.sendsHead: Self.headFields(of: pending.response)
-        default: nil
-        }
+        let head: HTTPHeaders? =
+            switch fault {
+            case .malformedResponseChunk: Self.chunkedHeadFields(of: pending.response)
+            case _ where fault.sendsHead: Self.headFields(of: pending.response)
+            default: nil
+            }
         // The fault's bytes (or reset) go out below, so the entry must be in the file first:
         // commit, then write out any batch this loop pass has collected.
         if head != nil, let reason = pending.response.reason { pending.journal?.sentReason = reason }
@@ -41,7 +42,9 @@ extension HTTPServer {
     static func headFields(of response: HTTPResponse) -> HTTPHeaders {
         var fields = HTTPHeaders()
         for field in response.headers
-        where !HTTPHeaders.namesMatch(field.name, "Content-Length") && !HTTPHeaders.namesMatch(field.name, "Transfer-Encoding") {
+        where !HTTPHeaders.namesMatch(field.name, "Content-Length")
+            && !HTTPHeaders.namesMatch(field.name, "Transfer-Encoding")
+        {
             fields.append(name: field.name, value: field.value)
         }
         fields.append(name: "Content-Length", value: String(max(response.body.count, 1)))
@@ -67,7 +70,9 @@ extension HTTPServer {
     static func chunkedHeadFields(of response: HTTPResponse) -> HTTPHeaders {
         var fields = HTTPHeaders()
         for field in response.headers
-        where !HTTPHeaders.namesMatch(field.name, "Content-Length") && !HTTPHeaders.namesMatch(field.name, "Transfer-Encoding") {
+        where !HTTPHeaders.namesMatch(field.name, "Content-Length")
+            && !HTTPHeaders.namesMatch(field.name, "Transfer-Encoding")
+        {
             fields.append(name: field.name, value: field.value)
         }
         fields.append(name: "Transfer-Encoding", value: "chunked")

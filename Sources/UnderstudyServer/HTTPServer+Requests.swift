@@ -31,15 +31,17 @@ extension HTTPServer {
         if response.delayMs <= 0, response.fault == nil, response.streaming == nil {
             // Answered at once, the usual case: written now, with nothing kept for later.
             if accessLog != nil {
-                log(method: channel.requestMethod, target: channel.requestTarget, stubID: response.stubID,
+                log(
+                    method: channel.requestMethod, target: channel.requestTarget, stubID: response.stubID,
                     receivedAt: receivedAt, status: response.status, fault: nil)
             }
             channel.writeReply(response, journal: journal, closeAfter: false, refusal: nil)
             return
         }
-        let pending = PendingReply(response: response, journal: journal, channel: channel,
-                                   method: channel.requestMethod, target: channel.requestTarget,
-                                   receivedAt: receivedAt, closeAfter: false)
+        let pending = PendingReply(
+            response: response, journal: journal, channel: channel,
+            method: channel.requestMethod, target: channel.requestTarget,
+            receivedAt: receivedAt, closeAfter: false)
         pending.worldClock = journal?.worldClock
         channel.current = pending
         if response.delayMs > 0 || response.fault != nil {
@@ -60,9 +62,11 @@ extension HTTPServer {
         connection.exchange.isHead = false
         inFlight += 1
         openJournalBatch()
-        let (response, journal) = connection.responder.rejectAwaitingDelivery(request, status: refusal.status, reason: refusal.reason)
+        let (response, journal) = connection.responder.rejectAwaitingDelivery(
+            request, status: refusal.status, reason: refusal.reason)
         if accessLog != nil {
-            log(method: connection.exchange.method, target: connection.exchange.target, stubID: response.stubID,
+            log(
+                method: connection.exchange.method, target: connection.exchange.target, stubID: response.stubID,
                 receivedAt: receivedAt, status: response.status, fault: nil, outcome: .refused)
         }
         connection.writeReply(response, journal: journal, closeAfter: true, refusal: refusal.reason)
@@ -72,19 +76,23 @@ extension HTTPServer {
     /// connection, until the responder answers, the timeout fires (``DeferredReply/expire()``),
     /// or the client hangs up (the connection's close cancels it). Exactly one of those sends.
     func answerLater(_ deferral: DeferredReply, receivedAt: UInt64, on channel: any ReplyChannel) {
-        let pending = PendingReply(response: HTTPResponse(status: 500), channel: channel, method: channel.requestMethod,
-                                   target: channel.requestTarget, receivedAt: receivedAt, closeAfter: false)
+        let pending = PendingReply(
+            response: HTTPResponse(status: 500), channel: channel, method: channel.requestMethod,
+            target: channel.requestTarget, receivedAt: receivedAt, closeAfter: false)
         inFlight += 1
         pending.deferral = deferral
         channel.current = pending
         if let seconds = deferral.timeoutSeconds {
             // The timer's context is the pending reply, which owns the timer: no callback outlives it.
-            let timer = EventHandle(event_new(base, -1, 0, { _, _, context in
-                guard let context else { return }
-                let pending = Unmanaged<PendingReply>.fromOpaque(context).takeUnretainedValue()
-                // Sending drops the pending reply and its timer: keep this event alive until its callback returns.
-                withExtendedLifetime((pending, pending.timer)) { pending.deferral?.expire() }
-            }, Unmanaged.passUnretained(pending).toOpaque()))
+            let timer = EventHandle(
+                event_new(
+                    base, -1, 0,
+                    { _, _, context in
+                        guard let context else { return }
+                        let pending = Unmanaged<PendingReply>.fromOpaque(context).takeUnretainedValue()
+                        // Sending drops the pending reply and its timer: keep this event alive until its callback returns.
+                        withExtendedLifetime((pending, pending.timer)) { pending.deferral?.expire() }
+                    }, Unmanaged.passUnretained(pending).toOpaque()))
             pending.timer = timer
             timer?.add(afterSeconds: seconds)
         }
@@ -122,31 +130,35 @@ extension HTTPServer {
     /// The delay's loop timer, firing after `seconds` (and again until `dueAt` has passed).
     func armDelay(_ pending: PendingReply, afterSeconds seconds: Double) {
         let context = Unmanaged.passUnretained(pending).toOpaque()
-        let timer = EventHandle(event_new(base, -1, 0, { _, _, context in
-            guard let context else { return }
-            let pending = Unmanaged<PendingReply>.fromOpaque(context).takeUnretainedValue()
-            guard let channel = pending.channel, channel.current === pending, !channel.closed,
-                  let server = channel.server else { return }
-            // libevent measures timers from the time it cached at the top of the loop iteration,
-            // so a timer can fire a little before `delayMs` has passed since the request arrived;
-            // a delay is a promise of "no earlier than", so wait out the remainder.
-            let now = server.clock.nanoseconds()
-            if now < pending.dueAt {
-                if let clock = pending.worldClock, clock.holdsTimers {
-                    // The world's clock froze while this delay ran: the rest waits for an advance.
-                    withExtendedLifetime(pending.timer) {
-                        server.hold(pending, afterNanoseconds: pending.dueAt - now)
+        let timer = EventHandle(
+            event_new(
+                base, -1, 0,
+                { _, _, context in
+                    guard let context else { return }
+                    let pending = Unmanaged<PendingReply>.fromOpaque(context).takeUnretainedValue()
+                    guard let channel = pending.channel, channel.current === pending, !channel.closed,
+                        let server = channel.server
+                    else { return }
+                    // libevent measures timers from the time it cached at the top of the loop iteration,
+                    // so a timer can fire a little before `delayMs` has passed since the request arrived;
+                    // a delay is a promise of "no earlier than", so wait out the remainder.
+                    let now = server.clock.nanoseconds()
+                    if now < pending.dueAt {
+                        if let clock = pending.worldClock, clock.holdsTimers {
+                            // The world's clock froze while this delay ran: the rest waits for an advance.
+                            withExtendedLifetime(pending.timer) {
+                                server.hold(pending, afterNanoseconds: pending.dueAt - now)
+                            }
+                            return
+                        }
+                        pending.timer?.add(afterSeconds: Double(pending.dueAt - now) / 1_000_000_000)
+                        return
                     }
-                    return
-                }
-                pending.timer?.add(afterSeconds: Double(pending.dueAt - now) / 1_000_000_000)
-                return
-            }
-            withExtendedLifetime((channel, pending, pending.timer)) {
-                if pending.response.fault == nil { server.openJournalBatch() }
-                server.send(pending, on: channel)
-            }
-        }, context))
+                    withExtendedLifetime((channel, pending, pending.timer)) {
+                        if pending.response.fault == nil { server.openJournalBatch() }
+                        server.send(pending, on: channel)
+                    }
+                }, context))
         pending.timer = timer
         timer?.add(afterSeconds: seconds)
     }
@@ -181,14 +193,20 @@ extension HTTPServer {
     }
 
     func log(_ pending: PendingReply, status: Int?, fault: Fault?, outcome: ReplyOutcome = .answered) {
-        log(method: pending.method, target: pending.target, stubID: pending.response.stubID, receivedAt: pending.receivedAt,
+        log(
+            method: pending.method, target: pending.target, stubID: pending.response.stubID,
+            receivedAt: pending.receivedAt,
             status: status, fault: fault, outcome: outcome)
     }
 
-    func log(method: String, target: String, stubID: String?, receivedAt: UInt64, status: Int?, fault: Fault?,
-             outcome: ReplyOutcome = .answered) {
+    func log(
+        method: String, target: String, stubID: String?, receivedAt: UInt64, status: Int?, fault: Fault?,
+        outcome: ReplyOutcome = .answered
+    ) {
         guard let accessLog else { return }
-        accessLog(AccessLogEntry(method: method, target: target, status: status, stubID: stubID, fault: fault,
-                                 outcome: outcome, milliseconds: clock.milliseconds(since: receivedAt)))
+        accessLog(
+            AccessLogEntry(
+                method: method, target: target, status: status, stubID: stubID, fault: fault,
+                outcome: outcome, milliseconds: clock.milliseconds(since: receivedAt)))
     }
 }

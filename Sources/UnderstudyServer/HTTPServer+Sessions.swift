@@ -16,12 +16,15 @@ extension HTTPServer: SessionHosting {
         sessionRegistry = registry
         guard let interval = registry.limits.sweepIntervalSeconds else { return }
         let context = Unmanaged.passUnretained(self).toOpaque()
-        sessionSweep = EventHandle(event_new(base, -1, Int16(EV_PERSIST), { _, _, context in
-            guard let context else { return }
-            let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
-            guard !server.closed, !server.draining else { return }
-            server.sessionRegistry?.reclaimIdle()
-        }, context))
+        sessionSweep = EventHandle(
+            event_new(
+                base, -1, Int16(EV_PERSIST),
+                { _, _, context in
+                    guard let context else { return }
+                    let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
+                    guard !server.closed, !server.draining else { return }
+                    server.sessionRegistry?.reclaimIdle()
+                }, context))
         sessionSweep?.add(afterSeconds: interval)
     }
 
@@ -35,8 +38,9 @@ extension HTTPServer: SessionHosting {
             return .failure(SessionHostingError("\(error)"))
         }
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-        let session = SessionPort(server: self, socket: socket, port: port, url: "http://\(host):\(port)",
-                                  responder: responder, sslContext: nil)
+        let session = SessionPort(
+            server: self, socket: socket, port: port, url: "http://\(host):\(port)",
+            responder: responder, sslContext: nil)
         sessionPorts[ObjectIdentifier(session)] = session
         return .success(session)
     }

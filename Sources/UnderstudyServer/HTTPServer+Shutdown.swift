@@ -16,10 +16,13 @@ extension HTTPServer {
             return
         }
         let context = Unmanaged.passUnretained(self).toOpaque()
-        graceTimer = EventHandle(event_new(base, -1, 0, { _, _, context in
-            guard let context else { return }
-            event_base_loopbreak(Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().base)
-        }, context))
+        graceTimer = EventHandle(
+            event_new(
+                base, -1, 0,
+                { _, _, context in
+                    guard let context else { return }
+                    event_base_loopbreak(Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().base)
+                }, context))
         graceTimer?.add(afterSeconds: configuration.shutdownGraceSeconds)
     }
 }

@@ -9,7 +9,8 @@ extension HTTPServer {
     /// from `tls`. Call before ``run()``.
     public func openHTTPS(_ settings: TLSSettings, tls: TLSContext) throws(ServerError) {
         guard httpsListener == nil else { throw .setupFailed("the HTTPS listener is already open") }
-        httpsListener = try TLSPort(server: self, port: settings.port, tls: tls, mode: settings.mode, responder: responder)
+        httpsListener = try TLSPort(
+            server: self, port: settings.port, tls: tls, mode: settings.mode, responder: responder)
         (responder as? UnderstudyResponder)?.secureServerURL = httpsListener?.url  // `{{server.url}}` over TLS
         tlsContext = tls
     }
@@ -18,11 +19,18 @@ extension HTTPServer {
     public var servesHTTPS: Bool { tlsContext != nil && !closed && !draining }
 
     /// A session's HTTPS port on a free port, presenting `mode`'s certificate from the daemon's CA.
-    public func openSecureListener(for responder: any HTTPResponder, mode: String) -> Result<any SessionListener, SessionHostingError> {
-        guard let tlsContext, !closed, !draining else { return .failure(SessionHostingError("the server serves no HTTPS or is stopping")) }
-        guard let certificateMode = CertificateMode(rawValue: mode) else { return .failure(SessionHostingError("no certificate mode `\(mode)`")) }
+    public func openSecureListener(for responder: any HTTPResponder, mode: String) -> Result<
+        any SessionListener, SessionHostingError
+    > {
+        guard let tlsContext, !closed, !draining else {
+            return .failure(SessionHostingError("the server serves no HTTPS or is stopping"))
+        }
+        guard let certificateMode = CertificateMode(rawValue: mode) else {
+            return .failure(SessionHostingError("no certificate mode `\(mode)`"))
+        }
         do {
-            return .success(try TLSPort(server: self, port: 0, tls: tlsContext, mode: certificateMode, responder: responder))
+            return .success(
+                try TLSPort(server: self, port: 0, tls: tlsContext, mode: certificateMode, responder: responder))
         } catch {
             return .failure(SessionHostingError("\(error)"))
         }

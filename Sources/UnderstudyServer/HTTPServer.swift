@@ -116,14 +116,16 @@ public final class HTTPServer {
         self.port = port
         self.stopReadEnd = fds[0]
         self.controller = ServerController(writeEnd: fds[1])
-        self.limits = RequestHeadParser.Limits(maxRequestLine: configuration.maxRequestLineBytes,
-                                               maxFieldBytes: configuration.maxHeaderBytes,
-                                               maxFields: configuration.maxHeaderCount)
+        self.limits = RequestHeadParser.Limits(
+            maxRequestLine: configuration.maxRequestLineBytes,
+            maxFieldBytes: configuration.maxHeaderBytes,
+            maxFields: configuration.maxHeaderCount)
         if configuration.idleTimeoutSeconds > 0 {
             var length = timeval(tv_sec: configuration.idleTimeoutSeconds, tv_usec: 0)
             requestTimeout = event_base_init_common_timeout(base, &length)?.pointee ?? length
         }
-        mainPort = ListeningPort(server: self, socket: socket, port: port, url: url, responder: responder, sslContext: nil)
+        mainPort = ListeningPort(
+            server: self, socket: socket, port: port, url: url, responder: responder, sslContext: nil)
         installCallbacks()
         // Templates' `{{server.url}}`: the transport knows the scheme, host and port it listens on.
         (responder as? UnderstudyResponder)?.serverURL = url
@@ -197,15 +199,17 @@ public final class HTTPServer {
         sigprocmask(SIG_UNBLOCK, &unblock, nil)
         let context = Unmanaged.passUnretained(self).toOpaque()
         for signalNumber in [SIGTERM, SIGINT, SIGHUP] {
-            let event = event_new(base, signalNumber, Int16(EV_SIGNAL | EV_PERSIST), { signalNumber, _, context in
-                guard let context else { return }
-                let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
-                if signalNumber == SIGHUP {
-                    server.onHangup?()
-                } else {
-                    server.beginShutdown()
-                }
-            }, context)
+            let event = event_new(
+                base, signalNumber, Int16(EV_SIGNAL | EV_PERSIST),
+                { signalNumber, _, context in
+                    guard let context else { return }
+                    let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
+                    if signalNumber == SIGHUP {
+                        server.onHangup?()
+                    } else {
+                        server.beginShutdown()
+                    }
+                }, context)
             if let handle = EventHandle(event) {
                 handle.add()
                 signalEvents.append(handle)

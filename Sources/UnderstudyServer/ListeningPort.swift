@@ -23,38 +23,46 @@ class ListeningPort: SessionListener {
     private var listener: OpaquePointer?
 
     /// Listens on `socket` (bound and listening, see ``bindSocket(host:port:)``), which it owns from now on.
-    init(server: HTTPServer, socket: Int32, port: Int, url: String, responder: any HTTPResponder, sslContext: OpaquePointer?) {
+    init(
+        server: HTTPServer, socket: Int32, port: Int, url: String, responder: any HTTPResponder,
+        sslContext: OpaquePointer?
+    ) {
         self.server = server
         self.port = port
         self.url = url
         self.responder = responder
         self.sslContext = sslContext
         let context = Unmanaged.passUnretained(self).toOpaque()
-        listener = evconnlistener_new(server.base, { _, fd, _, _, context in
-            guard let context else { return }
-            let port = Unmanaged<ListeningPort>.fromOpaque(context).takeUnretainedValue()
-            guard let server = port.server, let responder = port.responder else {
-                _ = Glibc.close(fd)
-                return
-            }
-            server.accept(fd, on: port, responder: responder)
-        }, context, LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC, -1, socket)
+        listener = evconnlistener_new(
+            server.base,
+            { _, fd, _, _, context in
+                guard let context else { return }
+                let port = Unmanaged<ListeningPort>.fromOpaque(context).takeUnretainedValue()
+                guard let server = port.server, let responder = port.responder else {
+                    _ = Glibc.close(fd)
+                    return
+                }
+                server.accept(fd, on: port, responder: responder)
+            }, context, LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC, -1, socket)
         if listener == nil { _ = Glibc.close(socket) }
         if let listener {
             // Out of descriptors, accept() fails at once on every loop pass while connections wait
             // in the backlog: the loop would spin. Instead the listener pauses for a moment.
-            evconnlistener_set_error_cb(listener, { listener, context in
-                let code = errno
-                guard let listener, let context else { return }
-                let port = Unmanaged<ListeningPort>.fromOpaque(context).takeUnretainedValue()
-                if code == EMFILE || code == ENFILE || code == ENOBUFS || code == ENOMEM {
-                    evconnlistener_disable(listener)
-                    port.server?.acceptResume?.add(afterSeconds: 0.1)
-                    LibeventLog.note("accept() failed: \(String(cString: strerror(code))); pausing new connections for 100 ms")
-                } else {
-                    LibeventLog.note("accept() failed: \(String(cString: strerror(code)))")
-                }
-            })
+            evconnlistener_set_error_cb(
+                listener,
+                { listener, context in
+                    let code = errno
+                    guard let listener, let context else { return }
+                    let port = Unmanaged<ListeningPort>.fromOpaque(context).takeUnretainedValue()
+                    if code == EMFILE || code == ENFILE || code == ENOBUFS || code == ENOMEM {
+                        evconnlistener_disable(listener)
+                        port.server?.acceptResume?.add(afterSeconds: 0.1)
+                        LibeventLog.note(
+                            "accept() failed: \(String(cString: strerror(code))); pausing new connections for 100 ms")
+                    } else {
+                        LibeventLog.note("accept() failed: \(String(cString: strerror(code)))")
+                    }
+                })
         }
     }
 
@@ -102,10 +110,13 @@ class ListeningPort: SessionListener {
         var found: UnsafeMutablePointer<addrinfo>?
         let resolved = getaddrinfo(host, String(port), &hints, &found)
         guard resolved == 0, let first = found else {
-            return .failure(.bindFailed(host: host, port: port, errno: 0, message: "cannot resolve or bind the address"))
+            return .failure(
+                .bindFailed(host: host, port: port, errno: 0, message: "cannot resolve or bind the address"))
         }
         defer { freeaddrinfo(found) }
-        let fd = socket(first.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = socket(
+            first.pointee.ai_family,
+            Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else {
             let code = errno
             return .failure(.bindFailed(host: host, port: port, errno: code, message: String(cString: strerror(code))))
@@ -136,7 +147,9 @@ class ListeningPort: SessionListener {
             }
         case AF_INET6:
             return withUnsafePointer(to: &storage) {
-                $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin6_port)) }
+                $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+                    Int(UInt16(bigEndian: $0.pointee.sin6_port))
+                }
             }
         default:
             return nil

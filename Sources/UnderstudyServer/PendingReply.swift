@@ -40,8 +40,10 @@ final class PendingReply {
     /// settled once.
     @exclusivity(unchecked) var sent = false
 
-    init(response: HTTPResponse, journal: JournalTicket? = nil, channel: any ReplyChannel, method: String,
-         target: String, receivedAt: UInt64, closeAfter: Bool) {
+    init(
+        response: HTTPResponse, journal: JournalTicket? = nil, channel: any ReplyChannel, method: String,
+        target: String, receivedAt: UInt64, closeAfter: Bool
+    ) {
         self.response = response
         self.channel = channel
         self.journal = journal

@@ -124,17 +124,23 @@ struct RequestHeadParser {
                     // RFC 9112 §2.2: empty lines before the request line are ignored (bounded).
                     position = lineFeed + 1
                     start = position
-                    if start > limits.maxRequestLine { return .refused(.badRequest("too many empty lines before the request line")) }
+                    if start > limits.maxRequestLine {
+                        return .refused(.badRequest("too many empty lines before the request line"))
+                    }
                     continue
                 }
-                guard lineEnd - position <= limits.maxRequestLine else { return .refused(Self.requestLineTooLong(limits)) }
+                guard lineEnd - position <= limits.maxRequestLine else {
+                    return .refused(Self.requestLineTooLong(limits))
+                }
                 if let refusal = readRequestLine(base, from: position, to: lineEnd) { return .refused(refusal) }
                 requestLineRead = true
                 position = lineFeed + 1
                 fieldsStart = position
                 continue
             }
-            guard lineFeed + 1 - fieldsStart <= limits.maxFieldBytes + 2 else { return .refused(Self.fieldsTooLarge(limits)) }
+            guard lineFeed + 1 - fieldsStart <= limits.maxFieldBytes + 2 else {
+                return .refused(Self.fieldsTooLarge(limits))
+            }
             if lineEnd == position {
                 position = lineFeed + 1
                 if let refusal = finish() { return .refused(refusal) }
@@ -164,8 +170,10 @@ struct RequestHeadParser {
         var index = from
         while index < end, Self.isTokenByte(base[index]) { index += 1 }
         guard index > from, index < end, base[index] == Self.space else {
-            return .badRequest(index == from ? "the request line does not start with a method token (RFC 9112 §3)"
-                : "the method is not a token, or is not followed by a single space (RFC 9112 §3)")
+            return .badRequest(
+                index == from
+                    ? "the request line does not start with a method token (RFC 9112 §3)"
+                    : "the method is not a token, or is not followed by a single space (RFC 9112 §3)")
         }
         methodEnd = index
         index += 1
@@ -179,20 +187,29 @@ struct RequestHeadParser {
         }
         guard index > targetStart, index < end, base[index] == Self.space else {
             if index > targetStart, index < end, base[index] != Self.space {
-                return .badRequest("the request target has a control character \(Self.hex(base[index])) (RFC 9112 §3.2)")
+                return .badRequest(
+                    "the request target has a control character \(Self.hex(base[index])) (RFC 9112 §3.2)")
             }
-            return .badRequest("the request line is not `method SP request-target SP HTTP-version` with single spaces (RFC 9112 §3)")
+            return .badRequest(
+                "the request line is not `method SP request-target SP HTTP-version` with single spaces (RFC 9112 §3)")
         }
         targetEnd = index
         targetRead = true
         index += 1
         // HTTP-version = "HTTP/" DIGIT "." DIGIT, then the line's end.
-        guard end - index == 8, base[index] == 0x48, base[index + 1] == 0x54, base[index + 2] == 0x54, base[index + 3] == 0x50,
-              base[index + 4] == 0x2F, Self.isDigit(base[index + 5]), base[index + 6] == 0x2E, Self.isDigit(base[index + 7]) else {
+        guard end - index == 8, base[index] == 0x48, base[index + 1] == 0x54, base[index + 2] == 0x54,
+            base[index + 3] == 0x50,
+            base[index + 4] == 0x2F, Self.isDigit(base[index + 5]), base[index + 6] == 0x2E,
+            Self.isDigit(base[index + 7])
+        else {
             return .badRequest("the request line does not end in an HTTP version such as HTTP/1.1 (RFC 9112 §2.3)")
         }
         guard base[index + 5] == UInt8(ascii: "1"), base[index + 7] <= UInt8(ascii: "1") else {
-            return HTTPRefusal(status: 505, reason: "HTTP version \(Character(UnicodeScalar(base[index + 5]))).\(Character(UnicodeScalar(base[index + 7]))) is not supported; this server speaks HTTP/1.0 and HTTP/1.1")
+            return HTTPRefusal(
+                status: 505,
+                reason:
+                    "HTTP version \(Character(UnicodeScalar(base[index + 5]))).\(Character(UnicodeScalar(base[index + 7]))) is not supported; this server speaks HTTP/1.0 and HTTP/1.1"
+            )
         }
         minorVersion = Int(base[index + 7] - UInt8(ascii: "0"))
         return nil
@@ -203,7 +220,8 @@ struct RequestHeadParser {
     private mutating func readField(_ base: UnsafePointer<UInt8>, from: Int, to end: Int) -> HTTPRefusal? {
         let first = base[from]
         if first == Self.space || first == Self.tab {
-            return .badRequest("a field line begins with whitespace: obs-fold (line folding) is not accepted (RFC 9112 §5.2)")
+            return .badRequest(
+                "a field line begins with whitespace: obs-fold (line folding) is not accepted (RFC 9112 §5.2)")
         }
         var index = from
         while index < end {
@@ -220,12 +238,14 @@ struct RequestHeadParser {
                     }
                 }
                 if byte == Self.cr { return .badRequest("a bare CR in the field line `\(name)` (RFC 9112 §2.2)") }
-                return .badRequest("the field name `\(name)…` has an invalid character \(Self.hex(byte)) (RFC 9110 §5.1)")
+                return .badRequest(
+                    "the field name `\(name)…` has an invalid character \(Self.hex(byte)) (RFC 9110 §5.1)")
             }
             index += 1
         }
         guard index < end else {
-            return .badRequest("the field line `\(Self.text(base, from: from, to: min(end, from + 40)))` has no colon (RFC 9112 §5)")
+            return .badRequest(
+                "the field line `\(Self.text(base, from: from, to: min(end, from + 40)))` has no colon (RFC 9112 §5)")
         }
         guard index > from else { return .badRequest("a field line has an empty name (RFC 9110 §5.1)") }
         let nameEnd = index
@@ -238,18 +258,26 @@ struct RequestHeadParser {
             return .badRequest("the value of `\(name)` has a control character \(Self.hex(base[bad])) (RFC 9110 §5.5)")
         }
         var valueEnd = end
-        while valueEnd > valueStart, base[valueEnd - 1] == Self.space || base[valueEnd - 1] == Self.tab { valueEnd -= 1 }
-        guard fields.count < limits.maxFields else {
-            return HTTPRefusal(status: 431, reason: "more than \(limits.maxFields) header fields (the server's --max-header-count)")
+        while valueEnd > valueStart, base[valueEnd - 1] == Self.space || base[valueEnd - 1] == Self.tab {
+            valueEnd -= 1
         }
-        fields.append(FieldRange(nameStart: Int32(from), nameEnd: Int32(nameEnd), valueStart: Int32(valueStart), valueEnd: Int32(valueEnd)))
+        guard fields.count < limits.maxFields else {
+            return HTTPRefusal(
+                status: 431, reason: "more than \(limits.maxFields) header fields (the server's --max-header-count)")
+        }
+        fields.append(
+            FieldRange(
+                nameStart: Int32(from), nameEnd: Int32(nameEnd), valueStart: Int32(valueStart),
+                valueEnd: Int32(valueEnd)))
         let nameLength = nameEnd - from
         // Only a few names matter to the transport; no other length can be one of them.
         switch nameLength {
         case 4 where Self.equalsIgnoringCase(base + from, "host"):
             hostCount += 1
         case 6 where Self.equalsIgnoringCase(base + from, "expect"):
-            if valueEnd - valueStart == 12, Self.equalsIgnoringCase(base + valueStart, "100-continue") { expectsContinue = true }
+            if valueEnd - valueStart == 12, Self.equalsIgnoringCase(base + valueStart, "100-continue") {
+                expectsContinue = true
+            }
         case 10 where Self.equalsIgnoringCase(base + from, "connection"):
             readConnection(base, from: valueStart, to: valueEnd)
         case 14 where Self.equalsIgnoringCase(base + from, "content-length"):
@@ -272,14 +300,16 @@ struct RequestHeadParser {
             var value = 0
             while index < end, Self.isDigit(base[index]) {
                 guard index - digitsStart < 18 else {
-                    return .badRequest("Content-Length `\(Self.text(base, from: from, to: end))` is too large (RFC 9112 §6.3)")
+                    return .badRequest(
+                        "Content-Length `\(Self.text(base, from: from, to: end))` is too large (RFC 9112 §6.3)")
                 }
                 value = value * 10 + Int(base[index] - UInt8(ascii: "0"))
                 index += 1
             }
             while index < end, base[index] == Self.space || base[index] == Self.tab { index += 1 }
             guard index > digitsStart, index == end || base[index] == UInt8(ascii: ",") else {
-                return .badRequest("Content-Length `\(Self.text(base, from: from, to: end))` is not a decimal number (RFC 9110 §8.6)")
+                return .badRequest(
+                    "Content-Length `\(Self.text(base, from: from, to: end))` is not a decimal number (RFC 9110 §8.6)")
             }
             if let known = contentLength, known != value {
                 return .badRequest("conflicting Content-Length values \(known) and \(value) (RFC 9112 §6.3)")
@@ -301,19 +331,27 @@ struct RequestHeadParser {
             let codingStart = index
             while index < end, base[index] != UInt8(ascii: ",") { index += 1 }
             var codingEnd = index
-            while codingEnd > codingStart, base[codingEnd - 1] == Self.space || base[codingEnd - 1] == Self.tab { codingEnd -= 1 }
+            while codingEnd > codingStart, base[codingEnd - 1] == Self.space || base[codingEnd - 1] == Self.tab {
+                codingEnd -= 1
+            }
             index += 1
             guard codingEnd > codingStart else { continue }  // an empty list element (RFC 9110 §5.6.1)
             // transfer-coding = token *( OWS ";" OWS transfer-parameter ); the token must be whole.
             var tokenEnd = codingStart
             while tokenEnd < codingEnd, Self.isTokenByte(base[tokenEnd]) { tokenEnd += 1 }
             let coding = Self.text(base, from: codingStart, to: codingEnd)
-            guard tokenEnd > codingStart, tokenEnd == codingEnd || Self.isParameterStart(base, from: tokenEnd, to: codingEnd) else {
-                return .badRequest("Transfer-Encoding `\(Self.text(base, from: from, to: end))` is not a list of transfer codings (RFC 9112 §6.1)")
+            guard tokenEnd > codingStart,
+                tokenEnd == codingEnd || Self.isParameterStart(base, from: tokenEnd, to: codingEnd)
+            else {
+                return .badRequest(
+                    "Transfer-Encoding `\(Self.text(base, from: from, to: end))` is not a list of transfer codings (RFC 9112 §6.1)"
+                )
             }
             if lastCodingIsChunked { chunkedNotLast = true }
             transferEncodings += 1
-            let isChunked = tokenEnd - codingStart == 7 && tokenEnd == codingEnd && Self.equalsIgnoringCase(base + codingStart, "chunked")
+            let isChunked =
+                tokenEnd - codingStart == 7 && tokenEnd == codingEnd
+                && Self.equalsIgnoringCase(base + codingStart, "chunked")
             lastCodingIsChunked = isChunked
             if !isChunked && unsupportedCoding == nil { unsupportedCoding = coding }
         }
@@ -330,9 +368,12 @@ struct RequestHeadParser {
     private mutating func readConnection(_ base: UnsafePointer<UInt8>, from: Int, to end: Int) {
         var index = from
         while index < end {
-            while index < end, base[index] == Self.space || base[index] == Self.tab || base[index] == UInt8(ascii: ",") { index += 1 }
+            while index < end, base[index] == Self.space || base[index] == Self.tab || base[index] == UInt8(ascii: ",")
+            { index += 1 }
             let optionStart = index
-            while index < end, base[index] != UInt8(ascii: ","), base[index] != Self.space, base[index] != Self.tab { index += 1 }
+            while index < end, base[index] != UInt8(ascii: ","), base[index] != Self.space, base[index] != Self.tab {
+                index += 1
+            }
             let length = index - optionStart
             if length == 5 && Self.equalsIgnoringCase(base + optionStart, "close") { connectionClose = true }
             if length == 10 && Self.equalsIgnoringCase(base + optionStart, "keep-alive") { connectionKeepAlive = true }
@@ -347,16 +388,21 @@ struct RequestHeadParser {
         if hostCount > 1 { return .badRequest("more than one Host field (RFC 9112 §3.2)") }
         guard transferEncodings > 0 else { return nil }
         if contentLength != nil {
-            return .badRequest("both Content-Length and Transfer-Encoding: the body's length is ambiguous (RFC 9112 §6.1, §6.3)")
+            return .badRequest(
+                "both Content-Length and Transfer-Encoding: the body's length is ambiguous (RFC 9112 §6.1, §6.3)")
         }
         if minorVersion == 0 {
             return .badRequest("Transfer-Encoding in an HTTP/1.0 request: its framing is faulty (RFC 9112 §6.1)")
         }
         if !lastCodingIsChunked || chunkedNotLast {
-            return .badRequest("Transfer-Encoding does not end in a single final `chunked`, so the body's length is unknown (RFC 9112 §6.3)")
+            return .badRequest(
+                "Transfer-Encoding does not end in a single final `chunked`, so the body's length is unknown (RFC 9112 §6.3)"
+            )
         }
         if let unsupportedCoding {
-            return HTTPRefusal(status: 501, reason: "transfer coding `\(unsupportedCoding)` is not implemented; only chunked is (RFC 9112 §6.1)")
+            return HTTPRefusal(
+                status: 501,
+                reason: "transfer coding `\(unsupportedCoding)` is not implemented; only chunked is (RFC 9112 §6.1)")
         }
         return nil
     }
@@ -431,6 +477,8 @@ struct RequestHeadParser {
     }
 
     static func fieldsTooLarge(_ limits: Limits) -> HTTPRefusal {
-        HTTPRefusal(status: 431, reason: "the header fields are larger than \(limits.maxFieldBytes) bytes (the server's --max-header-bytes)")
+        HTTPRefusal(
+            status: 431,
+            reason: "the header fields are larger than \(limits.maxFieldBytes) bytes (the server's --max-header-bytes)")
     }
 }

@@ -23,7 +23,8 @@ struct RequestHeaderBlockCache {
     mutating func headers(_ base: UnsafePointer<UInt8>, head parser: RequestHeadParser, end: Int) -> HTTPHeaders {
         let blockStart = parser.fieldsStart, blockCount = end - 2 - parser.fieldsStart
         if blockCount == bytes.count, blockCount > 0,
-           bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, base + blockStart, blockCount) == 0 }) {
+            bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, base + blockStart, blockCount) == 0 })
+        {
             return headers
         }
         let fresh = Self.fields(base, of: parser)

@@ -9,13 +9,16 @@ enum RequestTarget {
         guard let offset = origin.utf8.firstIndex(of: UInt8(ascii: "?")) else {
             return HTTPRequest(method: method, path: origin, query: nil, headers: headers)
         }
-        return HTTPRequest(method: method, path: String(origin[..<offset]),
-                           query: String(origin[origin.utf8.index(after: offset)...]), headers: headers)
+        return HTTPRequest(
+            method: method, path: String(origin[..<offset]),
+            query: String(origin[origin.utf8.index(after: offset)...]), headers: headers)
     }
 
     /// Reduces an absolute-form target to origin form; everything else is returned unchanged.
     static func originForm(_ target: String) -> String {
-        guard target.utf8.first != UInt8(ascii: "/"), let schemeEnd = target.firstRange(of: "://") else { return target }
+        guard target.utf8.first != UInt8(ascii: "/"), let schemeEnd = target.firstRange(of: "://") else {
+            return target
+        }
         let afterAuthority = target[schemeEnd.upperBound...]
         guard let slash = afterAuthority.firstIndex(where: { $0 == "/" || $0 == "?" }) else { return "/" }
         let rest = String(afterAuthority[slash...])

@@ -27,9 +27,11 @@ public struct ServerConfiguration: Sendable {
     public static let defaultMaxBodyBytes = 16 * 1024 * 1024
 
     /// Creates a configuration; every parameter has the default the CLI uses.
-    public init(host: String = "127.0.0.1", port: Int = 0, maxBodyBytes: Int = ServerConfiguration.defaultMaxBodyBytes,
-                maxHeaderBytes: Int = 64 * 1024, idleTimeoutSeconds: Int = 60, shutdownGraceSeconds: Double = 5,
-                maxRequestLineBytes: Int? = nil, maxHeaderCount: Int = 1000, maxConcurrentStreams: Int = 100) {
+    public init(
+        host: String = "127.0.0.1", port: Int = 0, maxBodyBytes: Int = ServerConfiguration.defaultMaxBodyBytes,
+        maxHeaderBytes: Int = 64 * 1024, idleTimeoutSeconds: Int = 60, shutdownGraceSeconds: Double = 5,
+        maxRequestLineBytes: Int? = nil, maxHeaderCount: Int = 1000, maxConcurrentStreams: Int = 100
+    ) {
         self.host = host
         self.port = port
         self.maxBodyBytes = maxBodyBytes

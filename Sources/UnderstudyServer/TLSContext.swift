@@ -46,11 +46,14 @@ public final class TLSContext {
     func context(for mode: CertificateMode) throws(ServerError) -> OpaquePointer {
         if let context = contexts[mode] { return context }
         guard let authority else {
-            throw .setupFailed("TLS mode \(mode.rawValue) needs the generated CA; it cannot be combined with --tls-cert")
+            throw .setupFailed(
+                "TLS mode \(mode.rawValue) needs the generated CA; it cannot be combined with --tls-cert")
         }
         let leaf = try leaf(for: mode, authority: authority)
         var error = [CChar](repeating: 0, count: 512)
-        let context = error.withUnsafeMutableBufferPointer { understudy_tls_context_new(leaf.handle, $0.baseAddress!, $0.count) }
+        let context = error.withUnsafeMutableBufferPointer {
+            understudy_tls_context_new(leaf.handle, $0.baseAddress!, $0.count)
+        }
         guard let context else { throw .setupFailed(TLSIdentity.message(error)) }
         leaves[mode] = leaf
         contexts[mode] = context
@@ -77,7 +80,8 @@ public final class TLSContext {
         case .notYetValid:
             return try TLSIdentity.leaf(issuedBy: authority, hosts: Self.hosts, notBefore: day, notAfter: 30 * day)
         case .wrongHost:
-            return try TLSIdentity.leaf(issuedBy: authority, hosts: [Self.wrongHost], notBefore: -3_600, notAfter: 397 * day)
+            return try TLSIdentity.leaf(
+                issuedBy: authority, hosts: [Self.wrongHost], notBefore: -3_600, notAfter: 397 * day)
         case .untrusted:
             let stranger: TLSIdentity
             if let existing = strangerAuthority {

@@ -23,8 +23,13 @@ final class TLSIdentity {
     }
 
     /// A server certificate issued by `issuer` for `hosts`, valid between the two offsets from now.
-    static func leaf(issuedBy issuer: TLSIdentity, hosts: [String], notBefore: Int, notAfter: Int) throws(ServerError) -> TLSIdentity {
-        try make { understudy_tls_make_leaf(issuer.handle, hosts.first ?? "understudy", hosts.joined(separator: ","), notBefore, notAfter, $0, $1) }
+    static func leaf(issuedBy issuer: TLSIdentity, hosts: [String], notBefore: Int, notAfter: Int) throws(ServerError)
+        -> TLSIdentity
+    {
+        try make {
+            understudy_tls_make_leaf(
+                issuer.handle, hosts.first ?? "understudy", hosts.joined(separator: ","), notBefore, notAfter, $0, $1)
+        }
     }
 
     /// The certificate as PEM.
@@ -32,7 +37,9 @@ final class TLSIdentity {
     /// The private key as PEM (PKCS#8).
     var keyPEM: String { Self.take(understudy_tls_key_pem(handle)) }
 
-    private static func make(_ body: (UnsafeMutablePointer<CChar>, Int) -> UnsafeMutablePointer<understudy_tls_identity>?) throws(ServerError) -> TLSIdentity {
+    private static func make(
+        _ body: (UnsafeMutablePointer<CChar>, Int) -> UnsafeMutablePointer<understudy_tls_identity>?
+    ) throws(ServerError) -> TLSIdentity {
         var error = [CChar](repeating: 0, count: 512)
         let handle = error.withUnsafeMutableBufferPointer { body($0.baseAddress!, $0.count) }
         guard let handle else { throw .setupFailed(TLSIdentity.message(error)) }

@@ -10,11 +10,15 @@ final class TLSPort: ListeningPort {
     private let tls: TLSContext
 
     /// Binds a new HTTPS port on `server`'s loop presenting `mode`'s certificate.
-    init(server: HTTPServer, port requested: Int, tls: TLSContext, mode: CertificateMode,
-         responder: any HTTPResponder) throws(ServerError) {
+    init(
+        server: HTTPServer, port requested: Int, tls: TLSContext, mode: CertificateMode,
+        responder: any HTTPResponder
+    ) throws(ServerError) {
         let sslContext = try tls.context(for: mode)
         // A kernel-chosen port is one no session closed lately, as for plain session ports.
-        let binding = requested == 0 ? server.bindFreshPort().map(\.socket)
+        let binding =
+            requested == 0
+            ? server.bindFreshPort().map(\.socket)
             : ListeningPort.bindSocket(host: server.configuration.host, port: requested)
         let socket: Int32
         switch binding {
@@ -22,10 +26,12 @@ final class TLSPort: ListeningPort {
         case .failure(let error): throw error
         }
         let port = ListeningPort.localPort(of: socket) ?? requested
-        let host = server.configuration.host.contains(":") ? "[\(server.configuration.host)]" : server.configuration.host
+        let host =
+            server.configuration.host.contains(":") ? "[\(server.configuration.host)]" : server.configuration.host
         self.tls = tls
-        super.init(server: server, socket: socket, port: port, url: "https://\(host):\(port)", responder: responder,
-                   sslContext: sslContext)
+        super.init(
+            server: server, socket: socket, port: port, url: "https://\(host):\(port)", responder: responder,
+            sslContext: sslContext)
         server.tlsPorts[ObjectIdentifier(self)] = self
     }
 

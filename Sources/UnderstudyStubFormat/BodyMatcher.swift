@@ -47,11 +47,17 @@ public indirect enum BodyMatcher: Sendable, Equatable {
         case .json(let value): ["json": value]
         case .jsonSubset(let value): ["jsonSubset": value]
         case let .jsonEquals(value, ignoreArrayOrder, ignoreExtraElements):
-            ["jsonEquals": .object([JSONMember("value", value)]
-                + (ignoreArrayOrder ? [JSONMember("ignoreArrayOrder", true)] : [])
-                + (ignoreExtraElements ? [JSONMember("ignoreExtraElements", true)] : []))]
+            [
+                "jsonEquals": .object(
+                    [JSONMember("value", value)]
+                        + (ignoreArrayOrder ? [JSONMember("ignoreArrayOrder", true)] : [])
+                        + (ignoreExtraElements ? [JSONMember("ignoreExtraElements", true)] : []))
+            ]
         case let .jsonPath(expression, matcher):
-            ["jsonPath": matcher.map { ["expression": .string(expression), "matcher": $0.json] } ?? .string(expression)]
+            [
+                "jsonPath": matcher.map { ["expression": .string(expression), "matcher": $0.json] }
+                    ?? .string(expression)
+            ]
         case .binary(let bytes): ["binary": .string(bytes.base64EncodedString())]
         case .allOf(let matchers): ["allOf": .array(matchers.map(\.json))]
         case .anyOf(let matchers): ["anyOf": .array(matchers.map(\.json))]

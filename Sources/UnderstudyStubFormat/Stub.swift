@@ -39,7 +39,8 @@ public struct Stub: Sendable {
     // MARK: Factories, one per method
 
     /// Matches `method` (any, when `nil`) and the exact `path` (any, when `nil`).
-    public static func request(_ method: String?, _ path: String?, fileID: String = #fileID, line: Int = #line) -> Stub {
+    public static func request(_ method: String?, _ path: String?, fileID: String = #fileID, line: Int = #line) -> Stub
+    {
         var request: [JSONMember] = []
         if let method { request.append(JSONMember("method", .string(method))) }
         if let path { request.append(JSONMember("path", .string(path))) }
@@ -47,7 +48,9 @@ public struct Stub: Sendable {
     }
 
     /// Matches `method` (any, when `nil`) and paths the regular expression `pattern` matches whole.
-    public static func request(_ method: String?, pathPattern pattern: String, fileID: String = #fileID, line: Int = #line) -> Stub {
+    public static func request(
+        _ method: String?, pathPattern pattern: String, fileID: String = #fileID, line: Int = #line
+    ) -> Stub {
         var request: [JSONMember] = []
         if let method { request.append(JSONMember("method", .string(method))) }
         request.append(JSONMember("pathPattern", .string(pattern)))
@@ -62,7 +65,9 @@ public struct Stub: Sendable {
 
     /// Matches `method` (any, when `nil`) and targets (path and query as sent) the regular
     /// expression `pattern` matches whole (`urlPattern`).
-    public static func request(_ method: String?, urlPattern pattern: String, fileID: String = #fileID, line: Int = #line) -> Stub {
+    public static func request(
+        _ method: String?, urlPattern pattern: String, fileID: String = #fileID, line: Int = #line
+    ) -> Stub {
         target(method, "urlPattern", pattern, fileID: fileID, line: line)
     }
 
@@ -74,19 +79,33 @@ public struct Stub: Sendable {
     }
 
     /// `GET path`.
-    public static func get(_ path: String, fileID: String = #fileID, line: Int = #line) -> Stub { request("GET", path, fileID: fileID, line: line) }
+    public static func get(_ path: String, fileID: String = #fileID, line: Int = #line) -> Stub {
+        request("GET", path, fileID: fileID, line: line)
+    }
     /// `POST path`.
-    public static func post(_ path: String, fileID: String = #fileID, line: Int = #line) -> Stub { request("POST", path, fileID: fileID, line: line) }
+    public static func post(_ path: String, fileID: String = #fileID, line: Int = #line) -> Stub {
+        request("POST", path, fileID: fileID, line: line)
+    }
     /// `PUT path`.
-    public static func put(_ path: String, fileID: String = #fileID, line: Int = #line) -> Stub { request("PUT", path, fileID: fileID, line: line) }
+    public static func put(_ path: String, fileID: String = #fileID, line: Int = #line) -> Stub {
+        request("PUT", path, fileID: fileID, line: line)
+    }
     /// `PATCH path`.
-    public static func patch(_ path: String, fileID: String = #fileID, line: Int = #line) -> Stub { request("PATCH", path, fileID: fileID, line: line) }
+    public static func patch(_ path: String, fileID: String = #fileID, line: Int = #line) -> Stub {
+        request("PATCH", path, fileID: fileID, line: line)
+    }
     /// `DELETE path`.
-    public static func delete(_ path: String, fileID: String = #fileID, line: Int = #line) -> Stub { request("DELETE", path, fileID: fileID, line: line) }
+    public static func delete(_ path: String, fileID: String = #fileID, line: Int = #line) -> Stub {
+        request("DELETE", path, fileID: fileID, line: line)
+    }
     /// `HEAD path`.
-    public static func head(_ path: String, fileID: String = #fileID, line: Int = #line) -> Stub { request("HEAD", path, fileID: fileID, line: line) }
+    public static func head(_ path: String, fileID: String = #fileID, line: Int = #line) -> Stub {
+        request("HEAD", path, fileID: fileID, line: line)
+    }
     /// Any method, exact `path` (every path when `nil`).
-    public static func any(_ path: String? = nil, fileID: String = #fileID, line: Int = #line) -> Stub { request(nil, path, fileID: fileID, line: line) }
+    public static func any(_ path: String? = nil, fileID: String = #fileID, line: Int = #line) -> Stub {
+        request(nil, path, fileID: fileID, line: line)
+    }
 
     // MARK: Fields
 
@@ -180,9 +199,11 @@ public struct Stub: Sendable {
     ///   - status: the refusal's status: 429, 403 or 503.
     ///   - name: GitHub's `X-RateLimit-Resource` / the draft's policy name.
     ///   - refusal: the refusal's body (default: a sentence naming the limit).
-    public func rateLimit(_ limit: Int, per window: Double, retryAfter: RateLimitRetryAfter? = nil,
-                          algorithm: RateLimitAlgorithm? = nil, headers: RateLimitHeaders? = nil,
-                          status: Int? = nil, name: String? = nil, refusal: RateLimitRefusal? = nil) -> Stub {
+    public func rateLimit(
+        _ limit: Int, per window: Double, retryAfter: RateLimitRetryAfter? = nil,
+        algorithm: RateLimitAlgorithm? = nil, headers: RateLimitHeaders? = nil,
+        status: Int? = nil, name: String? = nil, refusal: RateLimitRefusal? = nil
+    ) -> Stub {
         var rule: JSONValue = ["limit": JSONValue(limit), "window": JSONValue(window)]
         if let retryAfter { rule = rule.setting("retryAfter", to: .string(retryAfter.rawValue)) }
         if let algorithm { rule = rule.setting("algorithm", to: .string(algorithm.rawValue)) }

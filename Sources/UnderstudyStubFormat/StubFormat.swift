@@ -44,18 +44,33 @@ public enum StubFormat {
         public var keys: [String] {
             switch self {
             case .document: return ["stubs", "$schema"]
-            case .stub: return ["id", "description", "request", "responses", "afterLast", "scenario", "whenState", "setState",
-                                "rateLimit", "priority", "openapi", "tokenExpiresIn"]
-            case .request: return ["method", "path", "pathPattern", "url", "urlPattern", "query", "headers", "cookies", "body"]
-            case .valueMatcher: return ["equals", "contains", "matches", "present", "absent", "equalsIgnoringCase", "doesNotContain",
-                                        "doesNotMatch", "allOf", "anyOf", "not"]
-            case .bodyMatcher: return ["equals", "contains", "matches", "json", "jsonSubset", "equalsIgnoringCase", "doesNotContain",
-                                       "doesNotMatch", "jsonEquals", "jsonPath", "binary", "allOf", "anyOf", "not"]
+            case .stub:
+                return [
+                    "id", "description", "request", "responses", "afterLast", "scenario", "whenState", "setState",
+                    "rateLimit", "priority", "openapi", "tokenExpiresIn",
+                ]
+            case .request:
+                return ["method", "path", "pathPattern", "url", "urlPattern", "query", "headers", "cookies", "body"]
+            case .valueMatcher:
+                return [
+                    "equals", "contains", "matches", "present", "absent", "equalsIgnoringCase", "doesNotContain",
+                    "doesNotMatch", "allOf", "anyOf", "not",
+                ]
+            case .bodyMatcher:
+                return [
+                    "equals", "contains", "matches", "json", "jsonSubset", "equalsIgnoringCase", "doesNotContain",
+                    "doesNotMatch", "jsonEquals", "jsonPath", "binary", "allOf", "anyOf", "not",
+                ]
             case .jsonEquals: return ["value", "ignoreArrayOrder", "ignoreExtraElements"]
             case .jsonPath: return ["expression", "matcher"]
-            case .rateLimit: return ["limit", "window", "retryAfter", "algorithm", "headers", "status", "name", "body", "json"]
-            case .response: return ["status", "headers", "body", "json", "base64", "bodyFile", "times", "delayMs", "retryAfter", "fault",
-                                    "statusMessage", "template", "dribble", "bytesPerSecond", "events"]
+            case .rateLimit:
+                return ["limit", "window", "retryAfter", "algorithm", "headers", "status", "name", "body", "json"]
+            case .response:
+                return [
+                    "status", "headers", "body", "json", "base64", "bodyFile", "times", "delayMs", "retryAfter",
+                    "fault",
+                    "statusMessage", "template", "dribble", "bytesPerSecond", "events",
+                ]
             case .retryAfter: return ["httpDateIn"]
             case .delayDistribution: return ["uniform", "lognormal"]
             case .lognormal: return ["median", "sigma", "max"]

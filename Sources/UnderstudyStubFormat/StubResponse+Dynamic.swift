@@ -38,8 +38,10 @@ extension StubResponse {
         public var delayMs: Double?
 
         /// An event with these fields; `nil` leaves a field out.
-        public init(event: String? = nil, data: String? = nil, id: String? = nil, retry: Int? = nil,
-                    comment: String? = nil, delayMs: Double? = nil) {
+        public init(
+            event: String? = nil, data: String? = nil, id: String? = nil, retry: Int? = nil,
+            comment: String? = nil, delayMs: Double? = nil
+        ) {
             self.event = event
             self.data = data
             self.id = id

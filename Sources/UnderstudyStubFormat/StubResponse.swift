@@ -27,7 +27,9 @@ public struct StubResponse: Sendable {
     /// 200 with a text body.
     public static func text(_ body: String) -> StubResponse { StubResponse(json: ["body": .string(body)]) }
     /// 200 with a binary body (sent as `base64`).
-    public static func data(_ body: Data) -> StubResponse { StubResponse(json: ["base64": .string(body.base64EncodedString())]) }
+    public static func data(_ body: Data) -> StubResponse {
+        StubResponse(json: ["base64": .string(body.base64EncodedString())])
+    }
     /// A body read from `path`, relative to the stub file (stub files only: the admin API refuses it).
     public static func bodyFile(_ path: String) -> StubResponse { StubResponse(json: ["bodyFile": .string(path)]) }
     /// The connection breaks instead of answering.
@@ -49,18 +51,21 @@ public struct StubResponse: Sendable {
     /// Adds header `name: value` (a second call with the same name adds a second value, in order).
     public func header(_ name: String, _ value: String) -> StubResponse {
         let existing = json["headers"]?[name]
-        let merged: JSONValue = switch existing {
-        case .none: .string(value)
-        case .array(let values)?: .array(values + [.string(value)])
-        case let single?: .array([single, .string(value)])
-        }
+        let merged: JSONValue =
+            switch existing {
+            case .none: .string(value)
+            case .array(let values)?: .array(values + [.string(value)])
+            case let single?: .array([single, .string(value)])
+            }
         return setting("headers", (json["headers"] ?? [:]).setting(name, to: merged))
     }
 
     /// `retryAfter` in seconds, written as given (`1.5` → `Retry-After: 1.5`).
     public func retryAfter(_ seconds: Double) -> StubResponse { setting("retryAfter", JSONValue(seconds)) }
     /// `retryAfter` as an HTTP date `seconds` after the response is sent (`{"httpDateIn": seconds}`).
-    public func retryAfter(httpDateIn seconds: Double) -> StubResponse { setting("retryAfter", ["httpDateIn": JSONValue(seconds)]) }
+    public func retryAfter(httpDateIn seconds: Double) -> StubResponse {
+        setting("retryAfter", ["httpDateIn": JSONValue(seconds)])
+    }
     /// `times`: serve this response `count` times before moving on.
     public func times(_ count: Int) -> StubResponse { setting("times", JSONValue(count)) }
     /// `delayMs`: wait `milliseconds` before answering.
@@ -84,8 +89,12 @@ public struct StubResponse: Sendable {
             switch self {
             case let .uniform(min, max): ["uniform": [JSONValue(min), JSONValue(max)]]
             case let .lognormal(median, sigma, max):
-                ["lognormal": max.map { ["median": JSONValue(median), "sigma": JSONValue(sigma), "max": JSONValue($0)] }
-                    ?? ["median": JSONValue(median), "sigma": JSONValue(sigma)]]
+                [
+                    "lognormal": max.map {
+                        ["median": JSONValue(median), "sigma": JSONValue(sigma), "max": JSONValue($0)]
+                    }
+                        ?? ["median": JSONValue(median), "sigma": JSONValue(sigma)]
+                ]
             }
         }
     }

@@ -33,17 +33,29 @@ public indirect enum ValueMatcher: Codable, Sendable, Equatable, ExpressibleBySt
             return
         }
         let list = { (key: String) in json[key]?.arrayValue?.map(ValueMatcher.init(json:)) }
-        if let value = json["equals"]?.stringValue { self = .equals(value) }
-        else if let value = json["equalsIgnoringCase"]?.stringValue { self = .equalsIgnoringCase(value) }
-        else if let value = json["contains"]?.stringValue { self = .contains(value) }
-        else if let value = json["doesNotContain"]?.stringValue { self = .doesNotContain(value) }
-        else if let value = json["matches"]?.stringValue { self = .matches(value) }
-        else if let value = json["doesNotMatch"]?.stringValue { self = .doesNotMatch(value) }
-        else if json["present"] != nil { self = .present }
-        else if let matchers = list("allOf") { self = .allOf(matchers) }
-        else if let matchers = list("anyOf") { self = .anyOf(matchers) }
-        else if let inner = json["not"] { self = .not(ValueMatcher(json: inner)) }
-        else { self = .absent }
+        if let value = json["equals"]?.stringValue {
+            self = .equals(value)
+        } else if let value = json["equalsIgnoringCase"]?.stringValue {
+            self = .equalsIgnoringCase(value)
+        } else if let value = json["contains"]?.stringValue {
+            self = .contains(value)
+        } else if let value = json["doesNotContain"]?.stringValue {
+            self = .doesNotContain(value)
+        } else if let value = json["matches"]?.stringValue {
+            self = .matches(value)
+        } else if let value = json["doesNotMatch"]?.stringValue {
+            self = .doesNotMatch(value)
+        } else if json["present"] != nil {
+            self = .present
+        } else if let matchers = list("allOf") {
+            self = .allOf(matchers)
+        } else if let matchers = list("anyOf") {
+            self = .anyOf(matchers)
+        } else if let inner = json["not"] {
+            self = .not(ValueMatcher(json: inner))
+        } else {
+            self = .absent
+        }
     }
 
     public init(from decoder: any Decoder) throws {
@@ -53,7 +65,11 @@ public indirect enum ValueMatcher: Codable, Sendable, Equatable, ExpressibleBySt
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         // Codable output spells `equals` out, so a decoder that expects an object always finds one.
-        if case let .equals(value) = self { try container.encode(["equals": value]) } else { try container.encode(json) }
+        if case let .equals(value) = self {
+            try container.encode(["equals": value])
+        } else {
+            try container.encode(json)
+        }
     }
 }
 

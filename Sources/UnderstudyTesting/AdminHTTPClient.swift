@@ -28,12 +28,20 @@ enum AdminHTTPClient {
     /// Sends one request and returns the response; `timeout` bounds connecting, sending and
     /// receiving. An `https` URL (an attached daemon behind TLS) goes through URLSession, shielded
     /// from cancellation in a detached task.
-    static func send(method: String, url: URL, headers: [(String, String)], body: Data?,
-                     timeout: TimeInterval) async throws -> Response {
-        if url.scheme == "https" { return try await sendOverURLSession(method: method, url: url, headers: headers, body: body, timeout: timeout) }
+    static func send(
+        method: String, url: URL, headers: [(String, String)], body: Data?,
+        timeout: TimeInterval
+    ) async throws -> Response {
+        if url.scheme == "https" {
+            return try await sendOverURLSession(
+                method: method, url: url, headers: headers, body: body, timeout: timeout)
+        }
         return try await withCheckedThrowingContinuation { continuation in
             let thread = Thread {
-                continuation.resume(with: Result { try exchange(method: method, url: url, headers: headers, body: body, timeout: timeout) })
+                continuation.resume(
+                    with: Result {
+                        try exchange(method: method, url: url, headers: headers, body: body, timeout: timeout)
+                    })
             }
             thread.stackSize = 1 << 20
             thread.start()
@@ -47,8 +55,10 @@ enum AdminHTTPClient {
 
     // MARK: One exchange on the calling thread
 
-    static func exchange(method: String, url: URL, headers: [(String, String)], body: Data?,
-                         timeout: TimeInterval) throws -> Response {
+    static func exchange(
+        method: String, url: URL, headers: [(String, String)], body: Data?,
+        timeout: TimeInterval
+    ) throws -> Response {
         guard let host = url.host, !host.isEmpty else { throw TransportError(description: "no host in \(url)") }
         let port = url.port ?? 80
         let socket = try connect(host: host, port: port, timeout: timeout)
@@ -84,8 +94,12 @@ enum AdminHTTPClient {
         var entry: UnsafeMutablePointer<addrinfo>? = first
         while let address = entry {
             entry = address.pointee.ai_next
-            let socket = Glue.socket(address.pointee.ai_family, address.pointee.ai_socktype, address.pointee.ai_protocol)
-            guard socket >= 0 else { lastError = errno; continue }
+            let socket = Glue.socket(
+                address.pointee.ai_family, address.pointee.ai_socktype, address.pointee.ai_protocol)
+            guard socket >= 0 else {
+                lastError = errno
+                continue
+            }
             Glue.setTimeouts(socket, timeout)
             if Glue.connect(socket, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0 { return socket }
             lastError = errno
@@ -116,7 +130,9 @@ enum AdminHTTPClient {
             if count == 0 { return data }
             if count < 0 {
                 if errno == EINTR { continue }
-                if errno == EAGAIN || errno == EWOULDBLOCK { throw TransportError(description: "timed out waiting for the answer") }
+                if errno == EAGAIN || errno == EWOULDBLOCK {
+                    throw TransportError(description: "timed out waiting for the answer")
+                }
                 throw TransportError(description: "receive failed: \(String(cString: strerror(errno)))")
             }
             data.append(contentsOf: chunk[0..<count])
@@ -127,7 +143,8 @@ enum AdminHTTPClient {
     static func parse(_ data: Data) throws -> Response {
         let bytes = [UInt8](data)
         guard let end = bytes.firstRange(of: [13, 10, 13, 10]) else {
-            throw TransportError(description: "the connection closed before a complete response head (\(bytes.count) bytes)")
+            throw TransportError(
+                description: "the connection closed before a complete response head (\(bytes.count) bytes)")
         }
         let lines = String(decoding: bytes[..<end.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
         let statusParts = lines[0].split(separator: " ", maxSplits: 2)
@@ -148,7 +165,8 @@ enum AdminHTTPClient {
             body = try dechunk(body)
         } else if let contentLength {
             guard body.count >= contentLength else {
-                throw TransportError(description: "the connection closed after \(body.count) of \(contentLength) body bytes")
+                throw TransportError(
+                    description: "the connection closed after \(body.count) of \(contentLength) body bytes")
             }
             body = Array(body.prefix(contentLength))
         }
@@ -159,8 +177,11 @@ enum AdminHTTPClient {
         var output: [UInt8] = []
         var index = 0
         while true {
-            guard let lineEnd = bytes[index...].firstRange(of: [13, 10]) else { throw TransportError(description: "truncated chunked body") }
-            let sizeText = String(decoding: bytes[index..<lineEnd.lowerBound], as: UTF8.self).split(separator: ";").first ?? ""
+            guard let lineEnd = bytes[index...].firstRange(of: [13, 10]) else {
+                throw TransportError(description: "truncated chunked body")
+            }
+            let sizeText =
+                String(decoding: bytes[index..<lineEnd.lowerBound], as: UTF8.self).split(separator: ";").first ?? ""
             guard let size = Int(sizeText.trimmingCharacters(in: .whitespaces), radix: 16) else {
                 throw TransportError(description: "bad chunk size \(sizeText)")
             }
@@ -180,8 +201,10 @@ enum AdminHTTPClient {
         return URLSession(configuration: configuration)
     }()
 
-    private static func sendOverURLSession(method: String, url: URL, headers: [(String, String)], body: Data?,
-                                           timeout: TimeInterval) async throws -> Response {
+    private static func sendOverURLSession(
+        method: String, url: URL, headers: [(String, String)], body: Data?,
+        timeout: TimeInterval
+    ) async throws -> Response {
         var request = URLRequest(url: url)
         request.httpMethod = method
         request.timeoutInterval = timeout

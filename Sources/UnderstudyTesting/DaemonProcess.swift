@@ -56,7 +56,8 @@ final class DaemonProcess: @unchecked Sendable {
             if let status {
                 // Give the stderr reader a moment to catch the last words.
                 try? await Task.sleep(nanoseconds: 50_000_000)
-                throw .exitedBeforeReady(status: status, stderr: lock.withLock { stderrText.isEmpty ? err : stderrText })
+                throw .exitedBeforeReady(
+                    status: status, stderr: lock.withLock { stderrText.isEmpty ? err : stderrText })
             }
             guard Date() < deadline else { throw .notReadyInTime(seconds: timeout, stdout: out, stderr: err) }
             await waitForChange(until: deadline)

@@ -14,17 +14,22 @@ enum JournalTable {
             if entry.outcome == .clientGone { notes.append("client gone") }
             if let delay = entry.delayMs, delay > 0 { notes.append("delayed \(format(delay)) ms") }
             let target = entry.path + (entry.query.map { "?\($0)" } ?? "")
-            rows.append([mark.contains(entry.seq) ? "▶" : "", String(entry.seq), format(entry.elapsedMs - origin),
-                         entry.method, clip(target, 48), entry.status.map(String.init) ?? "-", clip(entry.stub ?? "-", 24),
-                         notes.joined(separator: ", ")]
-                        + headers.map { clip(entry.headers[$0.lowercased()]?.joined(separator: ", ") ?? "-", 40) })
+            rows.append(
+                [
+                    mark.contains(entry.seq) ? "▶" : "", String(entry.seq), format(entry.elapsedMs - origin),
+                    entry.method, clip(target, 48), entry.status.map(String.init) ?? "-", clip(entry.stub ?? "-", 24),
+                    notes.joined(separator: ", "),
+                ]
+                    + headers.map { clip(entry.headers[$0.lowercased()]?.joined(separator: ", ") ?? "-", 40) })
         }
         let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { row in
-            "  " + row.enumerated().map { column, cell in
-                column == 1 || column == 2 || column == 5 ? String(repeating: " ", count: widths[column] - cell.count) + cell
-                    : cell + String(repeating: " ", count: widths[column] - cell.count)
-            }.joined(separator: " ").trimmingTrailingSpaces()
+            "  "
+                + row.enumerated().map { column, cell in
+                    column == 1 || column == 2 || column == 5
+                        ? String(repeating: " ", count: widths[column] - cell.count) + cell
+                        : cell + String(repeating: " ", count: widths[column] - cell.count)
+                }.joined(separator: " ").trimmingTrailingSpaces()
         }.joined(separator: "\n")
     }
 

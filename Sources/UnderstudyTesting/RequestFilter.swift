@@ -16,8 +16,10 @@ public struct RequestFilter: Sendable, Equatable {
     public var limit: Int?
 
     /// A filter; `nil` leaves a condition out.
-    public init(stub: String? = nil, method: String? = nil, path: String? = nil, matched: Bool? = nil,
-                since: Int? = nil, limit: Int? = nil) {
+    public init(
+        stub: String? = nil, method: String? = nil, path: String? = nil, matched: Bool? = nil,
+        since: Int? = nil, limit: Int? = nil
+    ) {
         self.stub = stub
         self.method = method
         self.path = path

@@ -41,8 +41,12 @@ extension RequestMatcher {
     var summary: String {
         var text = (method ?? "ANY") + " " + (path ?? pathPattern.map { "~\($0)" } ?? "*")
         var parts: [String] = []
-        for (name, matcher) in (query ?? [:]).sorted(by: { $0.key < $1.key }) { parts.append("?\(name) \(matcher.summary)") }
-        for (name, matcher) in (headers ?? [:]).sorted(by: { $0.key < $1.key }) { parts.append("\(name) \(matcher.summary)") }
+        for (name, matcher) in (query ?? [:]).sorted(by: { $0.key < $1.key }) {
+            parts.append("?\(name) \(matcher.summary)")
+        }
+        for (name, matcher) in (headers ?? [:]).sorted(by: { $0.key < $1.key }) {
+            parts.append("\(name) \(matcher.summary)")
+        }
         if let body { parts.append("body \(body.jsonText)") }
         if !parts.isEmpty { text += " [" + parts.joined(separator: ", ") + "]" }
         return text

@@ -14,8 +14,10 @@ public struct RequestMatcher: Codable, Sendable, Equatable {
     public var body: JSONValue?
 
     /// A matcher in the shape of a stub's `request`; `nil` leaves a condition out.
-    public init(method: String? = nil, path: String? = nil, pathPattern: String? = nil,
-                query: [String: ValueMatcher]? = nil, headers: [String: ValueMatcher]? = nil, body: JSONValue? = nil) {
+    public init(
+        method: String? = nil, path: String? = nil, pathPattern: String? = nil,
+        query: [String: ValueMatcher]? = nil, headers: [String: ValueMatcher]? = nil, body: JSONValue? = nil
+    ) {
         self.method = method
         self.path = path
         self.pathPattern = pathPattern

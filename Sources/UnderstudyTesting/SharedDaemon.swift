@@ -35,11 +35,13 @@ final class SharedDaemon: @unchecked Sendable {
     /// socket, so this costs start-up next to nothing (docs/https-swift.md has the measurement),
     /// whereas starting it on demand would need a second daemon once one without HTTPS runs.
     static func attachOrStart(environment: [String: String] = ProcessInfo.processInfo.environment)
-        async throws(UnderstudyError) -> Understudy {
+        async throws(UnderstudyError) -> Understudy
+    {
         let (attachURL, token) = try Understudy.daemonFromEnvironment(environment)
         if let attachURL { return Understudy(baseURL: attachURL, backing: .shared(nil), adminToken: token) }
-        let (url, process) = try await Understudy.startDaemon(arguments: [try emptyStubDirectory(), "--https"],
-                                                              adminToken: token, binary: nil, startupTimeout: 30)
+        let (url, process) = try await Understudy.startDaemon(
+            arguments: [try emptyStubDirectory(), "--https"],
+            adminToken: token, binary: nil, startupTimeout: 30)
         return Understudy(baseURL: url, backing: .shared(process), adminToken: token)
     }
 
@@ -47,7 +49,8 @@ final class SharedDaemon: @unchecked Sendable {
     /// `./stubs`, and every session would start with those).
     static func emptyStubDirectory() throws(UnderstudyError) -> String {
         let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("understudy-shared-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
+            .appendingPathComponent(
+                "understudy-shared-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {

@@ -12,10 +12,12 @@ public struct StubInstallError: Error, Sendable, CustomStringConvertible {
 
     public var description: String {
         // The daemon's message repeats its first error; with errors, each gets its own line instead.
-        var text = "the daemon refused the stubs installed at \(installedAt): "
+        var text =
+            "the daemon refused the stubs installed at \(installedAt): "
             + (admin.errors.isEmpty ? admin.message : "\(admin.errors.count) error(s)")
         for (error, site) in zip(admin.errors, stubSites) {
-            text += "\n  \(site ?? installedAt): \(error.message)" + (error.path.map { " (at \($0))" } ?? "")
+            text +=
+                "\n  \(site ?? installedAt): \(error.message)" + (error.path.map { " (at \($0))" } ?? "")
                 + Self.suggestion(error)
         }
         return text

@@ -14,9 +14,11 @@ extension Understudy {
     /// Each unmatched request is reported once per handle: a second call, or the end-of-test
     /// check of the `.understudy` trait, reports only requests not reported before. So a test
     /// that makes one on purpose can acknowledge it with this assertion inside `withKnownIssue`.
-    public func assertNoUnmatchedRequests(_ message: @autoclosure () -> String = "",
-                                          fileID: String = #fileID, filePath: StaticString = #filePath,
-                                          line: UInt = #line, column: UInt = #column) async {
+    public func assertNoUnmatchedRequests(
+        _ message: @autoclosure () -> String = "",
+        fileID: String = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column
+    ) async {
         if let failure = await unreportedUnmatchedRequests(context: message()) {
             Self.recordFailure(failure, fileID: fileID, filePath: filePath, line: line, column: column)
         }
@@ -39,8 +41,10 @@ extension Understudy {
     static func recordFailure(_ message: String, fileID: String, filePath: StaticString, line: UInt, column: UInt) {
         #if canImport(Testing)
         if Test.current != nil {
-            Issue.record(Comment(rawValue: message),
-                         sourceLocation: SourceLocation(fileID: fileID, filePath: "\(filePath)", line: Int(line), column: Int(column)))
+            Issue.record(
+                Comment(rawValue: message),
+                sourceLocation: SourceLocation(
+                    fileID: fileID, filePath: "\(filePath)", line: Int(line), column: Int(column)))
             return
         }
         #endif

@@ -18,7 +18,9 @@ extension Understudy {
             throw StubInstallError(
                 installedAt: "\(fileID):\(line)", admin: failure,
                 stubSites: failure.errors.map { error in
-                    StubInstallError.stubIndex(error.path).flatMap { stubs.indices.contains($0) ? "\(stubs[$0].fileID):\(stubs[$0].line)" : nil }
+                    StubInstallError.stubIndex(error.path).flatMap {
+                        stubs.indices.contains($0) ? "\(stubs[$0].fileID):\(stubs[$0].line)" : nil
+                    }
                 })
         }
     }
@@ -39,8 +41,10 @@ extension Stub {
 
 extension Understudy {
     /// A new session (see `session(stubs:name:on:)`) with these typed stubs installed.
-    public static func session(with stubs: Stub..., name: String? = nil, on daemon: Understudy? = nil,
-                               fileID: String = #fileID, line: Int = #line) async throws -> Understudy {
+    public static func session(
+        with stubs: Stub..., name: String? = nil, on daemon: Understudy? = nil,
+        fileID: String = #fileID, line: Int = #line
+    ) async throws -> Understudy {
         let session = try await session(name: name, on: daemon)
         do {
             try await session.install(stubs, fileID: fileID, line: line)

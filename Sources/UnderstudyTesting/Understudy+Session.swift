@@ -32,15 +32,18 @@ extension Understudy {
     ///     started with `--https` (`launchHTTPS`).
     ///   - clock: how the session's clock starts (real time when nil); drive it with `clock`.
     ///   - daemon: where to create it; a session handle here means its daemon.
-    public static func session(stubs: [String] = [], name: String? = nil, tls: TLSCertificateMode? = nil,
-                               clock: ClockMode? = nil, on daemon: Understudy? = nil) async throws -> Understudy {
+    public static func session(
+        stubs: [String] = [], name: String? = nil, tls: TLSCertificateMode? = nil,
+        clock: ClockMode? = nil, on daemon: Understudy? = nil
+    ) async throws -> Understudy {
         let host: Understudy
         if let daemon { host = daemon.sessionHost } else { host = try await shared() }
         let info = try await host.admin.createSession(name: name, tls: tls, clock: clock)
         guard let url = URL(string: info.url) else { throw UnderstudyError.invalidURL(info.url) }
         let lease = SessionLease(id: info.id, daemon: host, httpsURL: info.httpsURL, tls: tls)
-        let session = Understudy(baseURL: url, backing: .session(lease),
-                                 adminToken: host.admin.adminToken)
+        let session = Understudy(
+            baseURL: url, backing: .session(lease),
+            adminToken: host.admin.adminToken)
         do {
             for file in try StubPaths.files(in: stubs) {
                 try await session.admin.addStubs(stubFile: file)

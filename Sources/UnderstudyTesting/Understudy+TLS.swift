@@ -33,8 +33,9 @@ extension Understudy {
     public func trustingURLSession(configuration: URLSessionConfiguration = .ephemeral) async throws -> URLSession {
         #if canImport(Security)
         let pem = try await certificateAuthorityPEM()
-        return URLSession(configuration: configuration,
-                          delegate: UnderstudyTrustDelegate(certificateAuthorityPEM: pem), delegateQueue: nil)
+        return URLSession(
+            configuration: configuration,
+            delegate: UnderstudyTrustDelegate(certificateAuthorityPEM: pem), delegateQueue: nil)
         #else
         throw UnderstudyError.unsupported(
             "trustingURLSession() cannot work on this platform: URLSession here (FoundationNetworking, libcurl) trusts only "
@@ -46,11 +47,14 @@ extension Understudy {
 
     /// Launches a daemon that also serves HTTPS, presenting `certificate` (`valid`, `expired`,
     /// `not-yet-valid`, `wrong-host` or `untrusted`); otherwise as ``launch(stubs:journalFile:unmatchedStatus:adminToken:extraArguments:binary:startupTimeout:)``.
-    public static func launchHTTPS(stubs: [String], certificate: String = "valid", journalFile: String? = nil,
-                                   adminToken: String? = nil, extraArguments: [String] = [],
-                                   binary: String? = nil) async throws(UnderstudyError) -> Understudy {
-        try await launch(stubs: stubs, journalFile: journalFile, adminToken: adminToken,
-                         extraArguments: ["--https", "--tls-mode", certificate] + extraArguments, binary: binary)
+    public static func launchHTTPS(
+        stubs: [String], certificate: String = "valid", journalFile: String? = nil,
+        adminToken: String? = nil, extraArguments: [String] = [],
+        binary: String? = nil
+    ) async throws(UnderstudyError) -> Understudy {
+        try await launch(
+            stubs: stubs, journalFile: journalFile, adminToken: adminToken,
+            extraArguments: ["--https", "--tls-mode", certificate] + extraArguments, binary: binary)
     }
 }
 

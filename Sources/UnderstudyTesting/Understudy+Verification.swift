@@ -8,15 +8,21 @@ extension Understudy {
     ///
     /// `await understudy.verify(.exactly(2), .get("/weather"))`
     @discardableResult
-    public func verify(_ count: RequestCount, _ matcher: RequestMatcher,
-                       fileID: String = #fileID, filePath: StaticString = #filePath,
-                       line: UInt = #line, column: UInt = #column) async -> [RecordedRequest] {
+    public func verify(
+        _ count: RequestCount, _ matcher: RequestMatcher,
+        fileID: String = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column
+    ) async -> [RecordedRequest] {
         await checking(fileID: fileID, filePath: filePath, line: line, column: column) {
             let found = try await admin.find(matching: matcher)
             guard count.accepts(found.count) else {
-                return (found, "expected \(count) request(s) matching \(matcher.summary), found \(found.count)\n"
-                    + (found.isEmpty ? "journal:\n" + JournalTable.render(try await recent())
-                                     : JournalTable.render(found)))
+                return (
+                    found,
+                    "expected \(count) request(s) matching \(matcher.summary), found \(found.count)\n"
+                        + (found.isEmpty
+                            ? "journal:\n" + JournalTable.render(try await recent())
+                            : JournalTable.render(found))
+                )
             }
             return (found, nil)
         }
@@ -26,9 +32,11 @@ extension Understudy {
     /// with other requests between): there is one for each, each later than the one before.
     /// Returns the chain found (the earliest possible).
     @discardableResult
-    public func verifyOrder(_ matchers: RequestMatcher...,
-                            fileID: String = #fileID, filePath: StaticString = #filePath,
-                            line: UInt = #line, column: UInt = #column) async -> [RecordedRequest] {
+    public func verifyOrder(
+        _ matchers: RequestMatcher...,
+        fileID: String = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column
+    ) async -> [RecordedRequest] {
         await checking(fileID: fileID, filePath: filePath, line: line, column: column) {
             var chain: [RecordedRequest] = []
             var found: [[RecordedRequest]] = []
@@ -37,10 +45,14 @@ extension Understudy {
                 let after = chain.last?.seq ?? 0
                 guard let next = found[index].first(where: { $0.seq > after }) else {
                     let relevant = Self.merged(found)
-                    let steps = matchers.enumerated().map { "  \($0.offset + 1). \($0.element.summary)" }.joined(separator: "\n")
-                    return (chain, "requests out of order: no request matching step \(index + 1) (\(matcher.summary))"
-                        + (chain.isEmpty ? "" : " after #\(after)") + "\nexpected in order:\n\(steps)\n"
-                        + JournalTable.render(relevant, mark: Set(chain.map(\.seq))))
+                    let steps = matchers.enumerated().map { "  \($0.offset + 1). \($0.element.summary)" }.joined(
+                        separator: "\n")
+                    return (
+                        chain,
+                        "requests out of order: no request matching step \(index + 1) (\(matcher.summary))"
+                            + (chain.isEmpty ? "" : " after #\(after)") + "\nexpected in order:\n\(steps)\n"
+                            + JournalTable.render(relevant, mark: Set(chain.map(\.seq)))
+                    )
                 }
                 chain.append(next)
             }
@@ -52,22 +64,30 @@ extension Understudy {
     /// least `gap` later, on the daemon's clock (`elapsedMs`): for example, a retry waited out
     /// `Retry-After`. Returns the two requests.
     @discardableResult
-    public func verifyGap(atLeast gap: Duration, between first: RequestMatcher, and second: RequestMatcher,
-                          fileID: String = #fileID, filePath: StaticString = #filePath,
-                          line: UInt = #line, column: UInt = #column) async -> [RecordedRequest] {
+    public func verifyGap(
+        atLeast gap: Duration, between first: RequestMatcher, and second: RequestMatcher,
+        fileID: String = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column
+    ) async -> [RecordedRequest] {
         await checking(fileID: fileID, filePath: filePath, line: line, column: column) {
             let firsts = try await admin.find(matching: first)
             let seconds = try await admin.find(matching: second)
             let relevant = Self.merged([firsts, seconds])
             guard let start = firsts.first, let end = seconds.first(where: { $0.seq > start.seq }) else {
-                return ([], "no request matching \(second.summary) after one matching \(first.summary)\n"
-                    + JournalTable.render(relevant.isEmpty ? try await recent() : relevant))
+                return (
+                    [],
+                    "no request matching \(second.summary) after one matching \(first.summary)\n"
+                        + JournalTable.render(relevant.isEmpty ? try await recent() : relevant)
+                )
             }
             let wanted = gap.milliseconds
             let actual = end.elapsedMs - start.elapsedMs
             guard actual >= wanted else {
-                return ([start, end], "gap between #\(start.seq) and #\(end.seq) was \(Self.format(actual)) ms, expected at least \(Self.format(wanted)) ms\n"
-                    + JournalTable.render(relevant, mark: [start.seq, end.seq]))
+                return (
+                    [start, end],
+                    "gap between #\(start.seq) and #\(end.seq) was \(Self.format(actual)) ms, expected at least \(Self.format(wanted)) ms\n"
+                        + JournalTable.render(relevant, mark: [start.seq, end.seq])
+                )
             }
             return ([start, end], nil)
         }
@@ -80,17 +100,23 @@ extension Understudy {
     /// `await understudy.verify(attempt: 1, of: .get("/profile"), after: .post("/token"),
     ///                          matches: .get("/profile").header("Authorization", "Bearer t2"))`
     @discardableResult
-    public func verify(attempt: Int, of request: RequestMatcher, after anchor: RequestMatcher? = nil,
-                       matches expected: RequestMatcher,
-                       fileID: String = #fileID, filePath: StaticString = #filePath,
-                       line: UInt = #line, column: UInt = #column) async -> RecordedRequest? {
+    public func verify(
+        attempt: Int, of request: RequestMatcher, after anchor: RequestMatcher? = nil,
+        matches expected: RequestMatcher,
+        fileID: String = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column
+    ) async -> RecordedRequest? {
         let found: [RecordedRequest] = await checking(fileID: fileID, filePath: filePath, line: line, column: column) {
             var attempts = try await admin.find(matching: request)
             var anchorEntries: [RecordedRequest] = []
             if let anchor {
                 anchorEntries = try await admin.find(matching: anchor)
                 guard let first = anchorEntries.first else {
-                    return ([], "no request matching \(anchor.summary) to count attempts after\n" + JournalTable.render(attempts))
+                    return (
+                        [],
+                        "no request matching \(anchor.summary) to count attempts after\n"
+                            + JournalTable.render(attempts)
+                    )
                 }
                 attempts = attempts.filter { $0.seq > first.seq }
             }
@@ -98,14 +124,20 @@ extension Understudy {
             let relevant = Self.merged([attempts, Array(anchorEntries.prefix(1))])
             let place = "attempt \(attempt) of \(request.summary)" + (anchor.map { " after \($0.summary)" } ?? "")
             guard attempt >= 1, attempt <= attempts.count else {
-                return ([], "no \(place): only \(attempts.count) such request(s)\n"
-                    + JournalTable.render(relevant, headers: headerNames))
+                return (
+                    [],
+                    "no \(place): only \(attempts.count) such request(s)\n"
+                        + JournalTable.render(relevant, headers: headerNames)
+                )
             }
             let entry = attempts[attempt - 1]
             guard try await admin.find(matching: expected).contains(where: { $0.seq == entry.seq }) else {
-                var text = "\(place) (#\(entry.seq)) does not match \(expected.summary)\n"
+                var text =
+                    "\(place) (#\(entry.seq)) does not match \(expected.summary)\n"
                     + JournalTable.render(relevant, mark: [entry.seq], headers: headerNames)
-                if expected.body != nil { text += "\n  #\(entry.seq) body: \(entry.body ?? "<\(entry.bodyData.count) bytes>")" }
+                if expected.body != nil {
+                    text += "\n  #\(entry.seq) body: \(entry.body ?? "<\(entry.bodyData.count) bytes>")"
+                }
                 return ([entry], text)
             }
             return ([entry], nil)
@@ -118,14 +150,19 @@ extension Understudy {
     /// check passes. Use `filter.since` to look only after a point (`seq` of the last request you
     /// expected), for example to prove that no late retry came.
     @discardableResult
-    public func verifyNoRequests(_ filter: RequestFilter, within window: Duration,
-                                 fileID: String = #fileID, filePath: StaticString = #filePath,
-                                 line: UInt = #line, column: UInt = #column) async -> [RecordedRequest] {
+    public func verifyNoRequests(
+        _ filter: RequestFilter, within window: Duration,
+        fileID: String = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column
+    ) async -> [RecordedRequest] {
         await checking(fileID: fileID, filePath: filePath, line: line, column: column) {
             let answer = try await admin.requestsAfterWaiting(filter, count: 1, timeout: window.milliseconds / 1000)
             guard answer.timedOut, answer.requests.isEmpty else {
-                return (answer.requests, "expected no request passing \(filter.summary) within \(Self.format(window.milliseconds)) ms, got \(answer.requests.count)\n"
-                    + JournalTable.render(answer.requests))
+                return (
+                    answer.requests,
+                    "expected no request passing \(filter.summary) within \(Self.format(window.milliseconds)) ms, got \(answer.requests.count)\n"
+                        + JournalTable.render(answer.requests)
+                )
             }
             return ([], nil)
         }
@@ -133,24 +170,32 @@ extension Understudy {
 
     /// `verifyNoRequests` for `method` (any, when `nil`) on `path` (any, when `nil`) after `since`.
     @discardableResult
-    public func verifyNoRequests(method: String? = nil, path: String? = nil, since: Int? = nil, within window: Duration,
-                                 fileID: String = #fileID, filePath: StaticString = #filePath,
-                                 line: UInt = #line, column: UInt = #column) async -> [RecordedRequest] {
-        await verifyNoRequests(RequestFilter(method: method, path: path, since: since), within: window,
-                               fileID: fileID, filePath: filePath, line: line, column: column)
+    public func verifyNoRequests(
+        method: String? = nil, path: String? = nil, since: Int? = nil, within window: Duration,
+        fileID: String = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column
+    ) async -> [RecordedRequest] {
+        await verifyNoRequests(
+            RequestFilter(method: method, path: path, since: since), within: window,
+            fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
     // MARK: Plumbing
 
     /// Runs a check; records its failure message (or an unreadable journal) at the caller's line.
-    private func checking<Found>(fileID: String, filePath: StaticString, line: UInt, column: UInt,
-                                 _ check: () async throws -> ([Found], String?)) async -> [Found] {
+    private func checking<Found>(
+        fileID: String, filePath: StaticString, line: UInt, column: UInt,
+        _ check: () async throws -> ([Found], String?)
+    ) async -> [Found] {
         do {
             let (found, failure) = try await check()
-            if let failure { Self.recordFailure(failure, fileID: fileID, filePath: filePath, line: line, column: column) }
+            if let failure {
+                Self.recordFailure(failure, fileID: fileID, filePath: filePath, line: line, column: column)
+            }
             return found
         } catch {
-            Self.recordFailure("could not read the journal: \(error)", fileID: fileID, filePath: filePath, line: line, column: column)
+            Self.recordFailure(
+                "could not read the journal: \(error)", fileID: fileID, filePath: filePath, line: line, column: column)
             return []
         }
     }

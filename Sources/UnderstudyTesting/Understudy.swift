@@ -73,22 +73,27 @@ public final class Understudy: Sendable {
     ///   - binary: the executable; by default `UNDERSTUDY_BIN` or the one beside the test binary.
     ///   - startupTimeout: how long to wait for the readiness line.
     /// - Throws: `UnderstudyError` — with the daemon's stderr when it exits early (a bad stub file).
-    public static func launch(stubs: [String], journalFile: String? = nil, unmatchedStatus: Int? = nil,
-                              adminToken: String? = nil, extraArguments: [String] = [], binary: String? = nil,
-                              startupTimeout: TimeInterval = 15) async throws(UnderstudyError) -> Understudy {
+    public static func launch(
+        stubs: [String], journalFile: String? = nil, unmatchedStatus: Int? = nil,
+        adminToken: String? = nil, extraArguments: [String] = [], binary: String? = nil,
+        startupTimeout: TimeInterval = 15
+    ) async throws(UnderstudyError) -> Understudy {
         // No stubs means none: without a path the daemon would load ./stubs.
         var arguments = stubs.isEmpty ? [try SharedDaemon.emptyStubDirectory()] : stubs
         if let journalFile { arguments += ["--journal", journalFile] }
         if let unmatchedStatus { arguments += ["--unmatched-status", String(unmatchedStatus)] }
-        let (url, process) = try await startDaemon(arguments: arguments + extraArguments, adminToken: adminToken,
-                                                   binary: binary, startupTimeout: startupTimeout)
+        let (url, process) = try await startDaemon(
+            arguments: arguments + extraArguments, adminToken: adminToken,
+            binary: binary, startupTimeout: startupTimeout)
         return Understudy(baseURL: url, backing: .launched(process), adminToken: adminToken)
     }
 
     /// Runs `understudy serve <arguments> --host 127.0.0.1 --port 0 --quiet --exit-on-stdin-eof`
     /// and waits for its readiness line.
-    static func startDaemon(arguments: [String], adminToken: String?, binary: String?,
-                            startupTimeout: TimeInterval) async throws(UnderstudyError) -> (URL, DaemonProcess) {
+    static func startDaemon(
+        arguments: [String], adminToken: String?, binary: String?,
+        startupTimeout: TimeInterval
+    ) async throws(UnderstudyError) -> (URL, DaemonProcess) {
         let executable: String
         if let binary { executable = binary } else { executable = try UnderstudyBinaryLocator.locate() }
         // Gone with this process, however it ends: the daemon watches the stdin pipe we hold.
@@ -113,9 +118,12 @@ public final class Understudy: Sendable {
     /// Attaches to `UNDERSTUDY_URL` when it is set, and otherwise launches a daemon with `stubs`
     /// (which the attached daemon is expected to have loaded already, or to be given through
     /// `admin.addStubs`). `UNDERSTUDY_ADMIN_TOKEN`, when set, is the admin token either way.
-    public static func attachOrLaunch(stubs: [String],
-                                      environment: [String: String] = ProcessInfo.processInfo.environment)
-        async throws(UnderstudyError) -> Understudy {
+    public static func attachOrLaunch(
+        stubs: [String],
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    )
+        async throws(UnderstudyError) -> Understudy
+    {
         let (url, token) = try daemonFromEnvironment(environment)
         if let url { return attach(url: url, adminToken: token) }
         return try await launch(stubs: stubs, adminToken: token)
@@ -123,7 +131,9 @@ public final class Understudy: Sendable {
 
     /// `UNDERSTUDY_URL` (nil when unset or empty; an error when it is not an http(s) URL) and
     /// `UNDERSTUDY_ADMIN_TOKEN` (nil when unset or empty).
-    static func daemonFromEnvironment(_ environment: [String: String]) throws(UnderstudyError) -> (url: URL?, token: String?) {
+    static func daemonFromEnvironment(_ environment: [String: String]) throws(UnderstudyError) -> (
+        url: URL?, token: String?
+    ) {
         let token = environment[adminTokenVariable].flatMap { $0.isEmpty ? nil : $0 }
         guard let text = environment["UNDERSTUDY_URL"], !text.isEmpty else { return (nil, token) }
         guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https" else {

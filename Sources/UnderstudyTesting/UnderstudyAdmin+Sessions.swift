@@ -11,8 +11,10 @@ extension UnderstudyAdmin {
     /// call fails with the daemon's 400 saying so.
     ///
     /// With `clock`, the session's clock starts frozen or offset (see ``ClockMode``).
-    public func createSession(name: String? = nil, stubs: [JSONValue] = [],
-                              tls: TLSCertificateMode? = nil, clock: ClockMode? = nil) async throws -> SessionInfo {
+    public func createSession(
+        name: String? = nil, stubs: [JSONValue] = [],
+        tls: TLSCertificateMode? = nil, clock: ClockMode? = nil
+    ) async throws -> SessionInfo {
         var body: [JSONMember] = []
         if let name { body.append(JSONMember("name", .string(name))) }
         if !stubs.isEmpty { body.append(JSONMember("stubs", .array(stubs))) }

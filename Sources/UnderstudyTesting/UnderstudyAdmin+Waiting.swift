@@ -8,8 +8,10 @@ extension UnderstudyAdmin {
     ///
     /// Use it to prove that *nothing more* arrived — a wait for one more than expected that times
     /// out — instead of sleeping.
-    public func requestsAfterWaiting(_ filter: RequestFilter = RequestFilter(), count: Int,
-                                     timeout: TimeInterval = 10) async throws -> RequestWait {
+    public func requestsAfterWaiting(
+        _ filter: RequestFilter = RequestFilter(), count: Int,
+        timeout: TimeInterval = 10
+    ) async throws -> RequestWait {
         var query = filter.queryItems
         query.append(URLQueryItem(name: "count", value: String(count)))
         query.append(URLQueryItem(name: "timeoutMs", value: String(Int((timeout * 1000).rounded(.up)))))
@@ -20,8 +22,10 @@ extension UnderstudyAdmin {
     /// Waits until at least `count` journaled requests match `filter` and returns them; throws
     /// `UnderstudyError.waitTimedOut` (with what did arrive) after `timeout`.
     @discardableResult
-    public func waitForRequests(_ filter: RequestFilter = RequestFilter(), count: Int,
-                                timeout: TimeInterval = 10) async throws -> [RecordedRequest] {
+    public func waitForRequests(
+        _ filter: RequestFilter = RequestFilter(), count: Int,
+        timeout: TimeInterval = 10
+    ) async throws -> [RecordedRequest] {
         let answer = try await requestsAfterWaiting(filter, count: count, timeout: timeout)
         guard !answer.timedOut else {
             throw UnderstudyError.waitTimedOut(expected: count, seconds: timeout, arrived: answer.requests)
@@ -31,15 +35,18 @@ extension UnderstudyAdmin {
 
     /// Waits until at least `count` requests to `path` (with `method`, if given) are journaled.
     @discardableResult
-    public func waitForRequests(path: String, method: String? = nil, count: Int,
-                                timeout: TimeInterval = 10) async throws -> [RecordedRequest] {
+    public func waitForRequests(
+        path: String, method: String? = nil, count: Int,
+        timeout: TimeInterval = 10
+    ) async throws -> [RecordedRequest] {
         try await waitForRequests(RequestFilter(method: method, path: path), count: count, timeout: timeout)
     }
 
     /// `POST /__admin/requests/find`: the journaled requests `matcher` matches (the same matcher
     /// shape as a stub's `request`, so query, header and body matchers work), in arrival order.
     public func find(matching matcher: RequestMatcher) async throws -> [RecordedRequest] {
-        let answer: FoundRequests = try await send("POST", "/__admin/requests/find", body: try JSONEncoder().encode(matcher))
+        let answer: FoundRequests = try await send(
+            "POST", "/__admin/requests/find", body: try JSONEncoder().encode(matcher))
         return answer.requests
     }
 }

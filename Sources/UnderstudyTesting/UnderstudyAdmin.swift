@@ -58,7 +58,8 @@ public struct UnderstudyAdmin: Sendable {
 
     /// How many recorded requests `matcher` matches.
     public func count(matching matcher: RequestMatcher) async throws -> Int {
-        let answer: [String: Int] = try await send("POST", "/__admin/requests/count", body: try JSONEncoder().encode(matcher))
+        let answer: [String: Int] = try await send(
+            "POST", "/__admin/requests/count", body: try JSONEncoder().encode(matcher))
         return answer["count"] ?? 0
     }
 
@@ -123,8 +124,9 @@ public struct UnderstudyAdmin: Sendable {
 
     /// Moves scenario `name` to `state`.
     public func setScenario(_ name: String, to state: String) async throws {
-        let _: JSONValue = try await send("PUT", "/__admin/scenarios/\(Self.escape(name))",
-                                                 body: try JSONEncoder().encode(["state": state]))
+        let _: JSONValue = try await send(
+            "PUT", "/__admin/scenarios/\(Self.escape(name))",
+            body: try JSONEncoder().encode(["state": state]))
     }
 
     /// Sequences, scenarios, rate limits and the journal back to the start; stubs stay.
@@ -140,24 +142,31 @@ public struct UnderstudyAdmin: Sendable {
     }
 
     static func escape(_ segment: String) -> String {
-        segment.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? segment
+        segment.addingPercentEncoding(
+            withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? segment
     }
 
     /// One admin call; `timeout` overrides the 30 s request timeout (for long polls).
-    func send<Answer: Decodable>(_ method: String, _ path: String, query: [URLQueryItem] = [],
-                                 body: Data? = nil, timeout: TimeInterval? = nil) async throws -> Answer {
+    func send<Answer: Decodable>(
+        _ method: String, _ path: String, query: [URLQueryItem] = [],
+        body: Data? = nil, timeout: TimeInterval? = nil
+    ) async throws -> Answer {
         let data = try await sendForData(method, path, query: query, body: body, timeout: timeout)
         do {
             return try JSONDecoder().decode(Answer.self, from: data)
         } catch {
-            throw UnderstudyError.admin(AdminError(method: method, path: path, status: 200,
-                                                   message: "unreadable answer (\(error)): \(String(decoding: data, as: UTF8.self))", errors: []))
+            throw UnderstudyError.admin(
+                AdminError(
+                    method: method, path: path, status: 200,
+                    message: "unreadable answer (\(error)): \(String(decoding: data, as: UTF8.self))", errors: []))
         }
     }
 
     /// One admin call whose successful answer's body is returned as it came (the CA's PEM, say).
-    func sendForData(_ method: String, _ path: String, query: [URLQueryItem] = [],
-                     body: Data? = nil, timeout: TimeInterval? = nil) async throws -> Data {
+    func sendForData(
+        _ method: String, _ path: String, query: [URLQueryItem] = [],
+        body: Data? = nil, timeout: TimeInterval? = nil
+    ) async throws -> Data {
         var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)
         components?.percentEncodedPath = path
         components?.queryItems = query.isEmpty ? nil : query
@@ -166,17 +175,22 @@ public struct UnderstudyAdmin: Sendable {
         if let adminToken { headers.append(("Authorization", "Bearer \(adminToken)")) }
         if body != nil { headers.append(("Content-Type", "application/json")) }
         let failure = { (status: Int, message: String, errors: [StubValidationError]) in
-            UnderstudyError.admin(AdminError(method: method, path: path, status: status, message: message, errors: errors))
+            UnderstudyError.admin(
+                AdminError(method: method, path: path, status: status, message: message, errors: errors))
         }
         if let session, let deleted = session.deletedAt {
-            throw failure(0, "this session (\(session.id)) was deleted (at \(Self.timestamp(deleted))) by its handle's "
-                + "stop(), stopWithoutWaiting() or release; its URL \(baseURL.absoluteString) no longer reaches it", [])
+            throw failure(
+                0,
+                "this session (\(session.id)) was deleted (at \(Self.timestamp(deleted))) by its handle's "
+                    + "stop(), stopWithoutWaiting() or release; its URL \(baseURL.absoluteString) no longer reaches it",
+                [])
         }
         let response: AdminHTTPClient.Response
         do {
             // Not URLSession: see AdminHTTPClient (cancellation cannot reach, or freeze, admin calls).
-            response = try await AdminHTTPClient.send(method: method, url: url, headers: headers, body: body,
-                                                      timeout: timeout ?? 30)
+            response = try await AdminHTTPClient.send(
+                method: method, url: url, headers: headers, body: body,
+                timeout: timeout ?? 30)
         } catch {
             throw failure(0, "\(error)", [])
         }

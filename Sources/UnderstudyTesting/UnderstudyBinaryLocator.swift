@@ -4,7 +4,9 @@ import Foundation
 public enum UnderstudyBinaryLocator {
     /// `UNDERSTUDY_BIN` if set; otherwise the first `understudy` beside the running test binary
     /// (SwiftPM builds it into the same directory when the test target depends on it).
-    public static func locate(environment: [String: String] = ProcessInfo.processInfo.environment) throws(UnderstudyError) -> String {
+    public static func locate(environment: [String: String] = ProcessInfo.processInfo.environment)
+        throws(UnderstudyError) -> String
+    {
         if let explicit = environment["UNDERSTUDY_BIN"], !explicit.isEmpty {
             guard FileManager.default.isExecutableFile(atPath: explicit) else {
                 throw .binaryNotFound(searched: ["UNDERSTUDY_BIN=\(explicit) (not an executable file)"])

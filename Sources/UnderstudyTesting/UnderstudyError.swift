@@ -38,7 +38,9 @@ public enum UnderstudyError: Error, Sendable, CustomStringConvertible {
             reason
         case let .waitTimedOut(expected, seconds, arrived):
             "waited \(seconds)s for \(expected) request(s), \(arrived.count) arrived"
-                + arrived.map { "\n  #\($0.seq) \($0.method) \($0.path)\($0.query.map { "?\($0)" } ?? "") → \(Self.outcome(of: $0))" }.joined()
+                + arrived.map {
+                    "\n  #\($0.seq) \($0.method) \($0.path)\($0.query.map { "?\($0)" } ?? "") → \(Self.outcome(of: $0))"
+                }.joined()
         }
     }
 

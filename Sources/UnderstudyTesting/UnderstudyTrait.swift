@@ -42,8 +42,10 @@ public struct UnderstudyTrait: TestTrait, SuiteTrait, TestScoping {
 
     /// Runs one test (or one case of a parameterised test) in a session of its own, in
     /// `Understudy.current`; Swift Testing calls it.
-    public func provideScope(for test: Test, testCase: Test.Case?,
-                             performing function: @Sendable () async throws -> Void) async throws {
+    public func provideScope(
+        for test: Test, testCase: Test.Case?,
+        performing function: @Sendable () async throws -> Void
+    ) async throws {
         if let enclosing = Understudy.current {
             if let tls, enclosing.sessionTLS != tls {
                 // One session per test: its certificate was chosen when the suite's trait made it.
@@ -59,10 +61,14 @@ public struct UnderstudyTrait: TestTrait, SuiteTrait, TestScoping {
             return
         }
         // Named after the test, for the daemon's session list and stderr notes.
-        let session = try await Understudy.session(stubs: stubs, name: test.id.description, tls: tls, clock: clock,
-                                                   on: daemon)
+        let session = try await Understudy.session(
+            stubs: stubs, name: test.id.description, tls: tls, clock: clock,
+            on: daemon)
         if !installing.isEmpty {
-            do { try await session.install(installing) } catch { await session.stop(); throw error }
+            do { try await session.install(installing) } catch {
+                await session.stop()
+                throw error
+            }
         }
         do {
             try await Understudy.$current.withValue(session, operation: function)
@@ -86,22 +92,28 @@ public struct UnderstudyTrait: TestTrait, SuiteTrait, TestScoping {
 extension Trait where Self == UnderstudyTrait {
     /// A session per test on the process-wide daemon, with these stub files or directories; with
     /// `tls`, the session also serves HTTPS with that certificate.
-    public static func understudy(stubs: String..., tls: TLSCertificateMode? = nil, clock: ClockMode? = nil,
-                                  daemon: Understudy? = nil) -> Self {
+    public static func understudy(
+        stubs: String..., tls: TLSCertificateMode? = nil, clock: ClockMode? = nil,
+        daemon: Understudy? = nil
+    ) -> Self {
         UnderstudyTrait(stubs: stubs, daemon: daemon, tls: tls, clock: clock)
     }
 
     /// A session per test on the process-wide daemon, with these stub files or directories; with
     /// `tls`, the session also serves HTTPS with that certificate.
-    public static func understudy(stubs: [String], tls: TLSCertificateMode? = nil, clock: ClockMode? = nil,
-                                  daemon: Understudy? = nil) -> Self {
+    public static func understudy(
+        stubs: [String], tls: TLSCertificateMode? = nil, clock: ClockMode? = nil,
+        daemon: Understudy? = nil
+    ) -> Self {
         UnderstudyTrait(stubs: stubs, daemon: daemon, tls: tls, clock: clock)
     }
 
     /// A session per test on the process-wide daemon, with these typed stubs (and `files`); with
     /// `tls`, the session also serves HTTPS with that certificate.
-    public static func understudy(_ stubs: Stub..., files: [String] = [], tls: TLSCertificateMode? = nil,
-                                  clock: ClockMode? = nil, daemon: Understudy? = nil) -> Self {
+    public static func understudy(
+        _ stubs: Stub..., files: [String] = [], tls: TLSCertificateMode? = nil,
+        clock: ClockMode? = nil, daemon: Understudy? = nil
+    ) -> Self {
         UnderstudyTrait(stubs: files, installing: stubs, daemon: daemon, tls: tls, clock: clock)
     }
 }

@@ -25,10 +25,13 @@ public final class UnderstudyTrustDelegate: NSObject, URLSessionDelegate, @unche
         super.init()
     }
 
-    public func urlSession(_ session: URLSession, didReceive challenge: URLAuthenticationChallenge,
-                           completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
+    public func urlSession(
+        _ session: URLSession, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
         guard challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodServerTrust,
-              let trust = challenge.protectionSpace.serverTrust, let anchor else {
+            let trust = challenge.protectionSpace.serverTrust, let anchor
+        else {
             completionHandler(.performDefaultHandling, nil)
             return
         }

@@ -12,8 +12,10 @@ extension XCTestCase {
     ///     understudy = try await understudySession(stubs: ["stubs/weather.json"])
     /// }
     /// ```
-    public func understudySession(stubs: [String] = [], name: String? = nil, on daemon: Understudy? = nil,
-                                  file: StaticString = #filePath, line: UInt = #line) async throws -> Understudy {
+    public func understudySession(
+        stubs: [String] = [], name: String? = nil, on daemon: Understudy? = nil,
+        file: StaticString = #filePath, line: UInt = #line
+    ) async throws -> Understudy {
         let session = try await Understudy.session(stubs: stubs, name: name ?? self.name, on: daemon)
         addTeardownBlock {
             await session.assertNoUnmatchedRequests("when the test ended", filePath: file, line: line)

@@ -24,7 +24,10 @@ struct Options {
             case "--unmatched-only": unmatchedOnly = iterator.next().flatMap(Int.init)
             case "--random-paths": randomPaths = true
             default:
-                FileHandle.standardError.write(Data("usage: understudy-engine-bench [--requests N] [--journal-file PATH] [--unmatched-only STUBS [--random-paths]]\n".utf8))
+                FileHandle.standardError.write(
+                    Data(
+                        "usage: understudy-engine-bench [--requests N] [--journal-file PATH] [--unmatched-only STUBS [--random-paths]]\n"
+                            .utf8))
                 exit(2)
             }
         }
@@ -41,13 +44,17 @@ func stubDocument(count: Int) -> [UInt8] {
     for i in 0..<count {
         let method = methods[i % methods.count]
         let header = i % 10 == 0 ? #","headers":{"Accept":{"contains":"json"}}"# : ""
-        let responses = i % 7 == 0
+        let responses =
+            i % 7 == 0
             ? #"[{"status":200,"json":{"id":\#(i),"ok":true},"times":2},{"status":201,"body":"done"}],"afterLast":"cycle""#
             : #"[{"status":200,"json":{"id":\#(i),"title":"item \#(i)"}}]"#
-        stubs.append(#"{"id":"s\#(i)","request":{"method":"\#(method)","path":"/items/\#(i)"\#(header)},"responses":\#(responses)}"#)
+        stubs.append(
+            #"{"id":"s\#(i)","request":{"method":"\#(method)","path":"/items/\#(i)"\#(header)},"responses":\#(responses)}"#
+        )
     }
     for p in 0..<min(5, count) {
-        stubs.append(#"{"id":"pattern\#(p)","request":{"pathPattern":"/patterned/\#(p)/[0-9]+"},"responses":[{"status":200}]}"#)
+        stubs.append(
+            #"{"id":"pattern\#(p)","request":{"pathPattern":"/patterned/\#(p)/[0-9]+"},"responses":[{"status":200}]}"#)
     }
     return Array(#"{"stubs":["#.utf8) + Array(stubs.joined(separator: ",").utf8) + Array("]}".utf8)
 }
@@ -62,11 +69,14 @@ func requests(count: Int) -> [HTTPRequest] {
     let distinct = min(count, 1_000)
     return (0..<distinct).map { i in
         let index = (i * 7919) % count
-        return HTTPRequest(method: methods[index % methods.count], target: "/items/\(index)?page=\(i % 3)", headers: headers)
+        return HTTPRequest(
+            method: methods[index % methods.count], target: "/items/\(index)?page=\(i % 3)", headers: headers)
     }
 }
 
-func measure(stubCount: Int, options: Options, sink: (any JournalSink)?) throws -> (loadMs: Double, perSecond: Double, checksum: Int) {
+func measure(stubCount: Int, options: Options, sink: (any JournalSink)?) throws -> (
+    loadMs: Double, perSecond: Double, checksum: Int
+) {
     let document = stubDocument(count: stubCount)
     let loadStart = DispatchTime.now().uptimeNanoseconds
     let set = try StubLoader.parse(bytes: document, file: "bench.json", root: nil)
@@ -100,9 +110,14 @@ if let count = options.unmatchedOnly {
         // A fixed seed, so instruction counts compare across builds.
         var state: UInt64 = 0x9E3779B97F4A7C15
         let letters = Array("abcdefghijklmnopqrstuvwxyz/")
-        func next() -> Int { state = state &* 6364136223846793005 &+ 1442695040888963407; return Int(state >> 33) % letters.count }
+        func next() -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int(state >> 33) % letters.count
+        }
         func word() -> String { "/" + String((0..<40).map { _ in letters[next()] }) }
-        let stubs = (0..<count).map { #"{"id":"l\#($0)","request":{"method":"GET","path":"\#(word())"},"responses":[{}]}"# }
+        let stubs = (0..<count).map {
+            #"{"id":"l\#($0)","request":{"method":"GET","path":"\#(word())"},"responses":[{}]}"#
+        }
         document = Array(#"{"stubs":["#.utf8) + Array(stubs.joined(separator: ",").utf8) + Array("]}".utf8)
         target = word()
     }
@@ -113,13 +128,16 @@ if let count = options.unmatchedOnly {
     print("stubs \(count): \(options.requests) unmatched requests")
     exit(0)
 }
-print("engine bench: \(options.requests) requests per run through StubEngine.handle, in-memory journal on (cap 100000)"
-      + (options.journalFile.map { ", JSONL to \($0)" } ?? ""))
+print(
+    "engine bench: \(options.requests) requests per run through StubEngine.handle, in-memory journal on (cap 100000)"
+        + (options.journalFile.map { ", JSONL to \($0)" } ?? ""))
 for count in [1, 100, 10_000] {
     do {
         let result = try measure(stubCount: count, options: options, sink: sink)
         let rate = Int(result.perSecond.rounded())
-        print("stubs \(String(count).padding(toLength: 6, withPad: " ", startingAt: 0)) load \(String(format: "%8.1f", result.loadMs)) ms   \(String(rate).padding(toLength: 9, withPad: " ", startingAt: 0)) requests/s   (checksum \(result.checksum))")
+        print(
+            "stubs \(String(count).padding(toLength: 6, withPad: " ", startingAt: 0)) load \(String(format: "%8.1f", result.loadMs)) ms   \(String(rate).padding(toLength: 9, withPad: " ", startingAt: 0)) requests/s   (checksum \(result.checksum))"
+        )
     } catch {
         FileHandle.standardError.write(Data("bench stubs failed to load: \(error)\n".utf8))
         exit(1)
@@ -134,6 +152,8 @@ for count in [100, 10_000] {
     let start = DispatchTime.now().uptimeNanoseconds
     for _ in 0..<runs { precondition(engine.handle(request).status == 404) }
     let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-    print("stubs \(String(count).padding(toLength: 6, withPad: " ", startingAt: 0)) unmatched (near-miss report)  \(Int((Double(runs) / seconds).rounded())) requests/s")
+    print(
+        "stubs \(String(count).padding(toLength: 6, withPad: " ", startingAt: 0)) unmatched (near-miss report)  \(Int((Double(runs) / seconds).rounded())) requests/s"
+    )
 }
 sink?.close()

@@ -6,7 +6,8 @@ struct ConvertWireMockCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert-wiremock",
         abstract: "Convert a WireMock root (mappings/ and __files/) into a native stub file.",
-        discussion: "Writes OUT/converted-from-wiremock.json with every stub in the order Understudy tries them, body files inlined. Prints what it could not convert, by stub id and feature. Exits 1 if the mappings do not load (errors as `understudy check` prints them)."
+        discussion:
+            "Writes OUT/converted-from-wiremock.json with every stub in the order Understudy tries them, body files inlined. Prints what it could not convert, by stub id and feature. Exits 1 if the mappings do not load (errors as `understudy check` prints them)."
     )
 
     @Argument(help: "The WireMock root (a directory holding mappings/), or mapping files.")
@@ -25,7 +26,9 @@ struct ConvertWireMockCommand: ParsableCommand {
             result = try WireMockConverter.convert(paths: [root])
         } catch {
             for problem in error.errors { Console.out(problem.description) }
-            Console.error("understudy convert-wiremock: \(error.errors.count) error\(error.errors.count == 1 ? "" : "s"); nothing written")
+            Console.error(
+                "understudy convert-wiremock: \(error.errors.count) error\(error.errors.count == 1 ? "" : "s"); nothing written"
+            )
             throw ExitCode(1)
         }
         let target: String
@@ -37,6 +40,8 @@ struct ConvertWireMockCommand: ParsableCommand {
         }
         for note in result.notes { Console.out("not converted: \(note)") }
         let count = WireMockConverter.stubCount(result)
-        Console.error("understudy convert-wiremock: wrote \(count) stubs to \(target); \(result.notes.count) feature\(result.notes.count == 1 ? "" : "s") not converted")
+        Console.error(
+            "understudy convert-wiremock: wrote \(count) stubs to \(target); \(result.notes.count) feature\(result.notes.count == 1 ? "" : "s") not converted"
+        )
     }
 }

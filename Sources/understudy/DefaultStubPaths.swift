@@ -21,8 +21,10 @@ enum DefaultStubPaths {
     static func explained(_ failure: StubLoadFailure, given: [String], command: String) -> StubLoadFailure {
         guard given.isEmpty else { return failure }
         var failure = failure
-        for index in failure.errors.indices where failure.errors[index].file == directory
-            && failure.errors[index].message == "no such file or directory" {
+        for index in failure.errors.indices
+        where failure.errors[index].file == directory
+            && failure.errors[index].message == "no such file or directory"
+        {
             failure.errors[index].message = """
                 no such file or directory: no stub paths were given, so understudy loaded the default \
                 `\(directory)` directory of the current directory (\(currentDirectory)); \

@@ -34,8 +34,9 @@ enum DescriptorLimit {
     static func raise(toServe connections: Int?) -> Outcome {
         var limits = rlimit()
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limits) == 0 else {
-            return Outcome(limit: 0, hardLimit: 0, needed: connections.map { $0 + reserve },
-                           failure: "getrlimit: \(String(cString: strerror(errno)))")
+            return Outcome(
+                limit: 0, hardLimit: 0, needed: connections.map { $0 + reserve },
+                failure: "getrlimit: \(String(cString: strerror(errno)))")
         }
         let hard = clamp(limits.rlim_max)
         let soft = clamp(limits.rlim_cur)
@@ -56,7 +57,8 @@ enum DescriptorLimit {
     static func shortfallMessage(_ outcome: Outcome, connections: Int) -> String? {
         guard !outcome.coversNeed, let needed = outcome.needed else { return nil }
         let reason = outcome.failure.map { " (\($0))" } ?? ""
-        return "understudy: warning: --max-connections \(connections) needs about \(needed) open files, but the limit is "
+        return
+            "understudy: warning: --max-connections \(connections) needs about \(needed) open files, but the limit is "
             + "\(outcome.limit) (hard limit \(outcome.hardLimit))\(reason); connections beyond about "
             + "\(outcome.connectionCapacity) will be refused. Raise the hard limit (ulimit -Hn, LimitNOFILE=, "
             + "docker --ulimit nofile=) or lower --max-connections."

@@ -104,7 +104,9 @@ enum Detacher {
         defer { closedir(directory) }
         var descriptors: [Int32] = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             if let fd = Int32(name), fd > 2, !kept.contains(fd) { descriptors.append(fd) }
         }
         for fd in descriptors {

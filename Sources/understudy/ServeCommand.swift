@@ -32,13 +32,18 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "The address to bind. Anything but loopback (127.x.x.x, ::1, localhost) needs --allow-remote.")
     var host: String = "127.0.0.1"
 
-    @Flag(help: "Allow a --host that is not loopback, which makes the stubs, the journal and the admin API reachable from other machines (a warning is printed; consider --admin-token).")
+    @Flag(
+        help:
+            "Allow a --host that is not loopback, which makes the stubs, the journal and the admin API reachable from other machines (a warning is printed; consider --admin-token)."
+    )
     var allowRemote = false
 
-    @Option(help: ArgumentHelp(
-        "Require `Authorization: Bearer TOKEN` on every /__admin request (others get 401). Printable ASCII, no spaces.",
-        discussion: "The UNDERSTUDY_ADMIN_TOKEN environment variable sets it too, without showing it in the process list; this option wins.",
-        valueName: "token"))
+    @Option(
+        help: ArgumentHelp(
+            "Require `Authorization: Bearer TOKEN` on every /__admin request (others get 401). Printable ASCII, no spaces.",
+            discussion:
+                "The UNDERSTUDY_ADMIN_TOKEN environment variable sets it too, without showing it in the process list; this option wins.",
+            valueName: "token"))
     var adminToken: String?
 
     @Option(help: "The port to bind; 0 picks a free one (see the readiness line or --port-file).")
@@ -56,9 +61,10 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "How many journal entries to keep in memory (older ones are dropped and counted).")
     var journalLimit: Int = 100_000
 
-    @Option(help: ArgumentHelp(
-        "How many bytes of each response body the journal records (longer ones are cut and marked truncated); 0 records none.",
-        valueName: "bytes"))
+    @Option(
+        help: ArgumentHelp(
+            "How many bytes of each response body the journal records (longer ones are cut and marked truncated); 0 records none.",
+            valueName: "bytes"))
     var journalBodyLimit: Int = EngineConfiguration.defaultJournalBodyLimit
 
     @Option(help: "The status for requests no stub matches.")
@@ -67,56 +73,80 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "The largest request body in bytes; larger requests get 413.")
     var maxBody: Int = ServerConfiguration.defaultMaxBodyBytes
 
-    @Option(help: ArgumentHelp("The most bytes of header fields, and of the request line; more get 431 (fields) or 414 (request line).", valueName: "bytes"))
+    @Option(
+        help: ArgumentHelp(
+            "The most bytes of header fields, and of the request line; more get 431 (fields) or 414 (request line).",
+            valueName: "bytes"))
     var maxHeaderBytes: Int = ServerConfiguration().maxHeaderBytes
 
     @Option(help: ArgumentHelp("The most header fields in a request; more get 431.", valueName: "count"))
     var maxHeaderCount: Int = ServerConfiguration().maxHeaderCount
 
-    @Option(help: ArgumentHelp("The most HTTP/2 streams a client may have open at once on a connection (SETTINGS_MAX_CONCURRENT_STREAMS).", valueName: "count"))
+    @Option(
+        help: ArgumentHelp(
+            "The most HTTP/2 streams a client may have open at once on a connection (SETTINGS_MAX_CONCURRENT_STREAMS).",
+            valueName: "count"))
     var maxConcurrentStreams: Int = ServerConfiguration().maxConcurrentStreams
 
-    @Option(help: ArgumentHelp("Seconds a connection may stay idle, or stall mid-request, before it is closed.", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "Seconds a connection may stay idle, or stall mid-request, before it is closed.", valueName: "seconds"))
     var idleTimeout: Int = ServerConfiguration().idleTimeoutSeconds
 
-    @Option(help: ArgumentHelp(
-        "Simultaneous connections to reserve open files for: the open-file limit is raised to cover them, with a warning if it cannot be.",
-        discussion: "Without it the soft open-file limit is raised to the hard limit.",
-        valueName: "count"))
+    @Option(
+        help: ArgumentHelp(
+            "Simultaneous connections to reserve open files for: the open-file limit is raised to cover them, with a warning if it cannot be.",
+            discussion: "Without it the soft open-file limit is raised to the hard limit.",
+            valueName: "count"))
     var maxConnections: Int?
 
-    @Option(help: ArgumentHelp(
-        "Sessions alive at once (POST /__admin/sessions); past it, creating one answers 503. 0 turns sessions off.",
-        discussion: "Each idle session holds a listening socket and a few kilobytes; the default covers a parallel test run with room to spare.",
-        valueName: "count"))
+    @Option(
+        help: ArgumentHelp(
+            "Sessions alive at once (POST /__admin/sessions); past it, creating one answers 503. 0 turns sessions off.",
+            discussion:
+                "Each idle session holds a listening socket and a few kilobytes; the default covers a parallel test run with room to spare.",
+            valueName: "count"))
     var maxSessions: Int = SessionLimits.defaultMaxSessions
 
-    @Option(help: ArgumentHelp(
-        "Seconds without a request after which a session is deleted (its port closed); 0 keeps sessions until deleted.",
-        discussion: "Reclaims the sessions of a test process that was killed before it could delete them. Fractions allowed.",
-        valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "Seconds without a request after which a session is deleted (its port closed); 0 keeps sessions until deleted.",
+            discussion:
+                "Reclaims the sessions of a test process that was killed before it could delete them. Fractions allowed.",
+            valueName: "seconds"))
     var sessionIdleTimeout: Double = SessionLimits.defaultIdleTimeoutSeconds
 
     @OptionGroup(title: "HTTPS")
     var tls: TLSOptions
 
-    @Flag(help: ArgumentHelp(
-        "Run in the background: return once the server is ready (exit 0), or fail with its error.",
-        discussion: "The daemon keeps none of the caller's descriptors: after the readiness line its output goes to --log-file, or nowhere."))
+    @Flag(
+        help: ArgumentHelp(
+            "Run in the background: return once the server is ready (exit 0), or fail with its error.",
+            discussion:
+                "The daemon keeps none of the caller's descriptors: after the readiness line its output goes to --log-file, or nowhere."
+        ))
     var detach = false
 
-    @Option(help: ArgumentHelp("Seed for random delays (`delayMs` distributions) and templates' `random.*` values, so runs repeat; default: a random seed.", valueName: "n"))
+    @Option(
+        help: ArgumentHelp(
+            "Seed for random delays (`delayMs` distributions) and templates' `random.*` values, so runs repeat; default: a random seed.",
+            valueName: "n"))
     var seed: UInt64?
 
-    @Option(help: ArgumentHelp(
-        "Once ready, write the access log and later messages (reload errors, warnings) to this file, appending, instead of stderr.",
-        valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Once ready, write the access log and later messages (reload errors, warnings) to this file, appending, instead of stderr.",
+            valueName: "file"))
     var logFile: String?
 
     @Flag(help: "Do not write the access log (one line per request on stderr or --log-file).")
     var quiet = false
 
-    @Flag(name: .customLong("exit-on-stdin-eof"), help: "Stop (as on SIGTERM) when standard input reaches end of file, so a test process that gives the daemon a pipe as stdin takes it along when it dies, even by SIGKILL.")
+    @Flag(
+        name: .customLong("exit-on-stdin-eof"),
+        help:
+            "Stop (as on SIGTERM) when standard input reaches end of file, so a test process that gives the daemon a pipe as stdin takes it along when it dies, even by SIGKILL."
+    )
     var exitOnStdinEOF = false
 
     /// Set on the background copy that `--detach` starts.
@@ -124,9 +154,14 @@ struct ServeCommand: ParsableCommand {
     var detachedChild = false
 
     func validate() throws {
-        if exitOnStdinEOF && detach { throw ValidationError("--exit-on-stdin-eof cannot be combined with --detach (a detached daemon has no stdin)") }
+        if exitOnStdinEOF && detach {
+            throw ValidationError(
+                "--exit-on-stdin-eof cannot be combined with --detach (a detached daemon has no stdin)")
+        }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
-        guard (100...599).contains(unmatchedStatus) else { throw ValidationError("--unmatched-status must be between 100 and 599") }
+        guard (100...599).contains(unmatchedStatus) else {
+            throw ValidationError("--unmatched-status must be between 100 and 599")
+        }
         guard maxBody >= 0 else { throw ValidationError("--max-body must not be negative") }
         guard journalLimit >= 1 else { throw ValidationError("--journal-limit must be at least 1") }
         guard journalBodyLimit >= 0 else { throw ValidationError("--journal-body-limit must not be negative") }
@@ -134,12 +169,18 @@ struct ServeCommand: ParsableCommand {
         guard (256...(16 << 20)).contains(maxHeaderBytes) else {
             throw ValidationError("--max-header-bytes must be between 256 and \(16 << 20)")
         }
-        guard (1...100_000).contains(maxHeaderCount) else { throw ValidationError("--max-header-count must be between 1 and 100000") }
+        guard (1...100_000).contains(maxHeaderCount) else {
+            throw ValidationError("--max-header-count must be between 1 and 100000")
+        }
         guard (1...10_000).contains(maxConcurrentStreams) else {
             throw ValidationError("--max-concurrent-streams must be between 1 and 10000")
         }
-        guard (1...86_400).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be between 1 and 86400 seconds") }
-        guard (0...100_000).contains(maxSessions) else { throw ValidationError("--max-sessions must be between 0 and 100000") }
+        guard (1...86_400).contains(idleTimeout) else {
+            throw ValidationError("--idle-timeout must be between 1 and 86400 seconds")
+        }
+        guard (0...100_000).contains(maxSessions) else {
+            throw ValidationError("--max-sessions must be between 0 and 100000")
+        }
         guard sessionIdleTimeout.isFinite, (0...604_800).contains(sessionIdleTimeout) else {
             throw ValidationError("--session-idle-timeout must be between 0 (never) and 604800 seconds (a week)")
         }
@@ -147,7 +188,8 @@ struct ServeCommand: ParsableCommand {
             throw ValidationError("--max-connections must be between 1 and 1000000")
         }
         if !BindAddress.isLoopback(host) && !allowRemote {
-            throw ValidationError("""
+            throw ValidationError(
+                """
                 --host \(host) is not a loopback address: the stubs, the journal and the admin API would be reachable \
                 from other machines. Pass --allow-remote to bind it anyway (and consider --admin-token), or use 127.0.0.1.
                 """)
@@ -188,7 +230,8 @@ struct ServeCommand: ParsableCommand {
         let stubPaths = DefaultStubPaths.paths(paths)
         let token = adminToken ?? Self.environmentToken
         let descriptors = DescriptorLimit.raise(toServe: maxConnections)
-        if let maxConnections, let message = DescriptorLimit.shortfallMessage(descriptors, connections: maxConnections) {
+        if let maxConnections, let message = DescriptorLimit.shortfallMessage(descriptors, connections: maxConnections)
+        {
             Console.error(message)
         }
 
@@ -221,9 +264,10 @@ struct ServeCommand: ParsableCommand {
             }
             logDescriptor = fd
         }
-        var engineConfiguration = EngineConfiguration(unmatchedStatus: unmatchedStatus, journalLimit: journalLimit,
-                                                      journalSink: journalWriter, adminToken: token, seed: seed,
-                                                      journalBodyLimit: journalBodyLimit)
+        var engineConfiguration = EngineConfiguration(
+            unmatchedStatus: unmatchedStatus, journalLimit: journalLimit,
+            journalSink: journalWriter, adminToken: token, seed: seed,
+            journalBodyLimit: journalBodyLimit)
         engineConfiguration.certificateAuthorityPEM = tlsContext?.certificateAuthorityPEM
         let responder: UnderstudyResponder
         do {
@@ -231,20 +275,24 @@ struct ServeCommand: ParsableCommand {
         } catch {
             let error = DefaultStubPaths.explained(error, given: paths, command: "serve")
             for problem in error.errors { Console.error(problem.description) }
-            Console.error("understudy: not serving: \(error.errors.count) error\(error.errors.count == 1 ? "" : "s") in the stub files")
+            Console.error(
+                "understudy: not serving: \(error.errors.count) error\(error.errors.count == 1 ? "" : "s") in the stub files"
+            )
             throw ExitCode(1)
         }
 
         // Before the server exists, so the server hosts the sessions on its loop.
-        let sessions = responder.enableSessions(SessionLimits(maxSessions: maxSessions, idleTimeoutSeconds: sessionIdleTimeout))
+        let sessions = responder.enableSessions(
+            SessionLimits(maxSessions: maxSessions, idleTimeoutSeconds: sessionIdleTimeout))
         sessions.log = { Console.error($0) }
 
         let server: HTTPServer
         do {
             server = try HTTPServer(
-                configuration: ServerConfiguration(host: host, port: port, maxBodyBytes: maxBody,
-                                                   maxHeaderBytes: maxHeaderBytes, idleTimeoutSeconds: idleTimeout,
-                                                   maxHeaderCount: maxHeaderCount, maxConcurrentStreams: maxConcurrentStreams),
+                configuration: ServerConfiguration(
+                    host: host, port: port, maxBodyBytes: maxBody,
+                    maxHeaderBytes: maxHeaderBytes, idleTimeoutSeconds: idleTimeout,
+                    maxHeaderCount: maxHeaderCount, maxConcurrentStreams: maxConcurrentStreams),
                 responder: responder)
         } catch {
             Console.error("understudy: \(error)")
@@ -274,8 +322,12 @@ struct ServeCommand: ParsableCommand {
         do {
             if let pidFile { try StateFiles.writeAtomically("\(getpid())\n", to: pidFile) }
             if let portFile { try StateFiles.writeAtomically("\(server.port)\n", to: portFile) }
-            if let file = tls.httpsPortFile, let port = server.httpsPort { try StateFiles.writeAtomically("\(port)\n", to: file) }
-            if let file = tls.tlsCaFile, let pem = tlsContext?.certificateAuthorityPEM { try StateFiles.writeAtomically(pem, to: file) }
+            if let file = tls.httpsPortFile, let port = server.httpsPort {
+                try StateFiles.writeAtomically("\(port)\n", to: file)
+            }
+            if let file = tls.tlsCaFile, let pem = tlsContext?.certificateAuthorityPEM {
+                try StateFiles.writeAtomically(pem, to: file)
+            }
         } catch {
             Console.error("understudy: \(error)")
             StateFiles.remove(pidFile)
@@ -284,10 +336,13 @@ struct ServeCommand: ParsableCommand {
             throw ExitCode(1)
         }
         if !BindAddress.isLoopback(host) {
-            let admin = token == nil
+            let admin =
+                token == nil
                 ? "the admin API has no authentication (pass --admin-token)"
                 : "the admin API requires the admin token"
-            Console.error("understudy: warning: listening on \(host) (--allow-remote), reachable from other machines; stubs and the journal are open to them and \(admin)")
+            Console.error(
+                "understudy: warning: listening on \(host) (--allow-remote), reachable from other machines; stubs and the journal are open to them and \(admin)"
+            )
         }
         if exitOnStdinEOF { StandardInputWatcher.stopAtEndOfInput(server.controller) }
         // From here on stderr is the log file, or (detached, without one) /dev/null: a detached

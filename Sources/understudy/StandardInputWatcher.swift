@@ -34,18 +34,22 @@ enum StandardInputWatcher {
     private static func startDetachedThread(_ context: UnsafeMutableRawPointer) -> Int32 {
         #if canImport(Darwin)
         var thread: pthread_t?
-        let result = pthread_create(&thread, nil, { context in
-            StandardInputWatcher.watch(context)
-            return nil
-        }, context)
+        let result = pthread_create(
+            &thread, nil,
+            { context in
+                StandardInputWatcher.watch(context)
+                return nil
+            }, context)
         if result == 0, let thread { pthread_detach(thread) }
         #else
         var thread = pthread_t()
-        let result = pthread_create(&thread, nil, { context in
-            guard let context else { return nil }
-            StandardInputWatcher.watch(context)
-            return nil
-        }, context)
+        let result = pthread_create(
+            &thread, nil,
+            { context in
+                guard let context else { return nil }
+                StandardInputWatcher.watch(context)
+                return nil
+            }, context)
         if result == 0 { pthread_detach(thread) }
         #endif
         return result

@@ -25,7 +25,9 @@ struct StopCommand: ParsableCommand {
     var timeout: Double = 10
 
     func validate() throws {
-        guard timeout >= 0, timeout.isFinite else { throw ValidationError("--timeout must be a non-negative number of seconds") }
+        guard timeout >= 0, timeout.isFinite else {
+            throw ValidationError("--timeout must be a non-negative number of seconds")
+        }
     }
 
     func run() throws {

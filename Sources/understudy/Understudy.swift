@@ -6,7 +6,8 @@ struct Understudy: ParsableCommand {
         commandName: "understudy",
         abstract: "A local HTTP stub server for testing clients.",
         subcommands: [
-            ServeCommand.self, CheckCommand.self, GenerateCommand.self, StopCommand.self, ConvertWireMockCommand.self, HARCommand.self,
+            ServeCommand.self, CheckCommand.self, GenerateCommand.self, StopCommand.self, ConvertWireMockCommand.self,
+            HARCommand.self,
             OpenAPIValidateCommand.self,
         ]
     )

@@ -4,13 +4,13 @@ import XCTest
 /// Every admin endpoint, called as a plain function, including its error cases.
 final class AdminAPITests: XCTestCase {
     private let stubs = #"""
-    {"stubs":[
-      {"id":"posts","request":{"method":"GET","path":"/posts"},"responses":[{"status":200},{"status":201}],"afterLast":"exhaust"},
-      {"id":"login","request":{"method":"POST","path":"/login"},"scenario":"auth","setState":"LoggedIn","responses":[{}]},
-      {"id":"me","request":{"path":"/me"},"scenario":"auth","whenState":"LoggedIn","responses":[{}],
-       "rateLimit":{"limit":5,"window":1.5}}
-    ]}
-    """#
+        {"stubs":[
+          {"id":"posts","request":{"method":"GET","path":"/posts"},"responses":[{"status":200},{"status":201}],"afterLast":"exhaust"},
+          {"id":"login","request":{"method":"POST","path":"/login"},"scenario":"auth","setState":"LoggedIn","responses":[{}]},
+          {"id":"me","request":{"path":"/me"},"scenario":"auth","whenState":"LoggedIn","responses":[{}],
+           "rateLimit":{"limit":5,"window":1.5}}
+        ]}
+        """#
 
     func testHealth() throws {
         let engine = try makeEngine(stubs)
@@ -26,7 +26,8 @@ final class AdminAPITests: XCTestCase {
         let engine = try makeEngine(stubs)
         let response = engine.adminCall("GET", "/__admin/nope")
         XCTAssertEqual(response.status, 404)
-        XCTAssertTrue(response.text.contains("no admin endpoint GET /__admin/nope; see docs/admin-api.md"), response.text)
+        XCTAssertTrue(
+            response.text.contains("no admin endpoint GET /__admin/nope; see docs/admin-api.md"), response.text)
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         XCTAssertTrue(FileManager.default.fileExists(atPath: root.appendingPathComponent("docs/admin-api.md").path))
@@ -34,11 +35,11 @@ final class AdminAPITests: XCTestCase {
 
     func testListRequestsWithEveryFilter() throws {
         let engine = try makeEngine(stubs)
-        _ = engine.get("/posts")                  // 1 matched posts
-        _ = engine.send("POST", "/login")         // 2 matched login
-        _ = engine.get("/nothing")                // 3 unmatched
-        _ = engine.get("/posts")                  // 4 matched posts
-        _ = engine.get("/p%6Fsts")                // 5 unmatched (posts exhausted), decoded path /posts
+        _ = engine.get("/posts")  // 1 matched posts
+        _ = engine.send("POST", "/login")  // 2 matched login
+        _ = engine.get("/nothing")  // 3 unmatched
+        _ = engine.get("/posts")  // 4 matched posts
+        _ = engine.get("/p%6Fsts")  // 5 unmatched (posts exhausted), decoded path /posts
         func seqs(_ query: String) -> [Int] {
             let object = engine.adminCall("GET", "/__admin/requests" + query).jsonObject
             return (object["requests"] as? [[String: Any]] ?? []).compactMap { $0["seq"] as? Int }
@@ -58,8 +59,10 @@ final class AdminAPITests: XCTestCase {
 
     func testListRequestsRejectsBadFilters() throws {
         let engine = try makeEngine(stubs)
-        for (query, message) in [("limit=abc", "limit must be a count"), ("matched=maybe", "matched must be true or false"),
-                                 ("since=-1", "since must be a seq number"), ("stbu=posts", "unknown filter `stbu`; did you mean `stub`?")] {
+        for (query, message) in [
+            ("limit=abc", "limit must be a count"), ("matched=maybe", "matched must be true or false"),
+            ("since=-1", "since must be a seq number"), ("stbu=posts", "unknown filter `stbu`; did you mean `stub`?"),
+        ] {
             let response = engine.adminCall("GET", "/__admin/requests?" + query)
             XCTAssertEqual(response.status, 400, query)
             XCTAssertTrue((response.jsonObject["error"] as? String ?? "").contains(message), response.text)
@@ -81,9 +84,15 @@ final class AdminAPITests: XCTestCase {
         _ = engine.send("POST", "/orders", headers: ["Content-Type": "application/json"], body: #"{"qty":2,"sku":"a"}"#)
         _ = engine.send("POST", "/orders", body: #"{"qty":3}"#)
         _ = engine.get("/orders?x=1")
-        XCTAssertEqual(engine.adminCall("POST", "/__admin/requests/count", body: #"{"method":"POST","path":"/orders"}"#).text, #"{"count":2}"#)
-        XCTAssertEqual(engine.adminCall("POST", "/__admin/requests/count", body: #"{"request":{"body":{"jsonSubset":{"qty":2}}}}"#).text, #"{"count":1}"#)
-        XCTAssertEqual(engine.adminCall("POST", "/__admin/requests/count", body: #"{"request":{"query":{"x":{"present":true}}}}"#).text, #"{"count":1}"#)
+        XCTAssertEqual(
+            engine.adminCall("POST", "/__admin/requests/count", body: #"{"method":"POST","path":"/orders"}"#).text,
+            #"{"count":2}"#)
+        XCTAssertEqual(
+            engine.adminCall("POST", "/__admin/requests/count", body: #"{"request":{"body":{"jsonSubset":{"qty":2}}}}"#)
+                .text, #"{"count":1}"#)
+        XCTAssertEqual(
+            engine.adminCall("POST", "/__admin/requests/count", body: #"{"request":{"query":{"x":{"present":true}}}}"#)
+                .text, #"{"count":1}"#)
         XCTAssertEqual(engine.adminCall("POST", "/__admin/requests/count", body: "{}").text, #"{"count":3}"#)
     }
 
@@ -132,15 +141,18 @@ final class AdminAPITests: XCTestCase {
     func testPostStubsAddsAndReplacesByID() throws {
         let engine = try makeEngine(stubs)
         _ = engine.get("/posts")
-        let response = engine.adminCall("POST", "/__admin/stubs", body: #"""
-        {"stubs":[
-          {"id":"posts","request":{"path":"/posts"},"responses":[{"status":299}]},
-          {"request":{"path":"/new"},"responses":[{"status":298}]}
-        ]}
-        """#)
+        let response = engine.adminCall(
+            "POST", "/__admin/stubs",
+            body: #"""
+                {"stubs":[
+                  {"id":"posts","request":{"path":"/posts"},"responses":[{"status":299}]},
+                  {"request":{"path":"/new"},"responses":[{"status":298}]}
+                ]}
+                """#)
         XCTAssertEqual(response.status, 201)
         XCTAssertEqual(response.text, #"{"added":["admin-1"],"replaced":["posts"]}"#)
-        XCTAssertEqual(engine.stubs.map(\.id), ["posts", "login", "me", "admin-1"], "replaced in place, added at the end")
+        XCTAssertEqual(
+            engine.stubs.map(\.id), ["posts", "login", "me", "admin-1"], "replaced in place, added at the end")
         XCTAssertEqual(engine.get("/posts").status, 299, "the replacement starts its own sequence")
         XCTAssertEqual(engine.get("/new").status, 298)
         XCTAssertEqual(engine.stubs.last?.file, "<admin>")
@@ -148,11 +160,14 @@ final class AdminAPITests: XCTestCase {
 
     func testPostedStubWithAMisspeltRequiredKeyGetsOneErrorNamingBoth() throws {
         let engine = try makeEngine(stubs)
-        let response = engine.adminCall("POST", "/__admin/stubs", body: #"{"stubs":[{"id":"new","responsez":[{"status":201}]}]}"#)
+        let response = engine.adminCall(
+            "POST", "/__admin/stubs", body: #"{"stubs":[{"id":"new","responsez":[{"status":201}]}]}"#)
         XCTAssertEqual(response.status, 400)
         let errors = response.jsonObject["errors"] as? [[String: Any]] ?? []
         XCTAssertEqual(errors.count, 1, "\(errors)")
-        XCTAssertEqual(errors.first?["message"] as? String, "unknown key `responsez`; did you mean `responses`? (`responses` is required)")
+        XCTAssertEqual(
+            errors.first?["message"] as? String,
+            "unknown key `responsez`; did you mean `responses`? (`responses` is required)")
         XCTAssertEqual(errors.first?["path"] as? String, "stubs[0].responsez")
         XCTAssertEqual(errors.first?["column"] as? Int, 23)
         XCTAssertEqual(errors.first?["suggestion"] as? String, "responses")
@@ -161,15 +176,19 @@ final class AdminAPITests: XCTestCase {
 
     func testPostStubsIsAllOrNothingWithPositionedErrors() throws {
         let engine = try makeEngine(stubs)
-        let response = engine.adminCall("POST", "/__admin/stubs", body: """
-        {"stubs":[
-          {"id":"fine","responses":[{}]},
-          {"id":"bad","responses":[{"staus":200}]}
-        ]}
-        """)
+        let response = engine.adminCall(
+            "POST", "/__admin/stubs",
+            body: """
+                {"stubs":[
+                  {"id":"fine","responses":[{}]},
+                  {"id":"bad","responses":[{"staus":200}]}
+                ]}
+                """)
         XCTAssertEqual(response.status, 400)
         let object = response.jsonObject
-        XCTAssertEqual(object["error"] as? String, "<admin>:3:29: error: unknown key `staus`; did you mean `status`? (at stubs[1].responses[0].staus)")
+        XCTAssertEqual(
+            object["error"] as? String,
+            "<admin>:3:29: error: unknown key `staus`; did you mean `status`? (at stubs[1].responses[0].staus)")
         let errors = object["errors"] as? [[String: Any]] ?? []
         XCTAssertEqual(errors.count, 1)
         XCTAssertEqual(errors.first?["file"] as? String, "<admin>")
@@ -204,15 +223,20 @@ final class AdminAPITests: XCTestCase {
 
     func testScenariosListAndSet() throws {
         let engine = try makeEngine(stubs)
-        XCTAssertEqual(engine.adminCall("GET", "/__admin/scenarios").text,
-                       #"{"scenarios":[{"name":"auth","state":"Started","states":["Started","LoggedIn"],"id":"auth","possibleStates":["Started","LoggedIn"]}]}"#)
-        XCTAssertEqual(engine.adminCall("PUT", "/__admin/scenarios/auth", body: #"{"state":"LoggedIn"}"#).text,
-                       #"{"name":"auth","state":"LoggedIn"}"#)
+        XCTAssertEqual(
+            engine.adminCall("GET", "/__admin/scenarios").text,
+            #"{"scenarios":[{"name":"auth","state":"Started","states":["Started","LoggedIn"],"id":"auth","possibleStates":["Started","LoggedIn"]}]}"#
+        )
+        XCTAssertEqual(
+            engine.adminCall("PUT", "/__admin/scenarios/auth", body: #"{"state":"LoggedIn"}"#).text,
+            #"{"name":"auth","state":"LoggedIn"}"#)
         XCTAssertEqual(engine.get("/me").status, 200)
         XCTAssertEqual(engine.adminCall("PUT", "/__admin/scenarios/nope", body: #"{"state":"Started"}"#).status, 404)
         let unknownState = engine.adminCall("PUT", "/__admin/scenarios/auth", body: #"{"state":"Bogus"}"#)
         XCTAssertEqual(unknownState.status, 400)
-        XCTAssertEqual(unknownState.jsonObject["error"] as? String, "scenario `auth` has no state `Bogus`; states: Started, LoggedIn")
+        XCTAssertEqual(
+            unknownState.jsonObject["error"] as? String,
+            "scenario `auth` has no state `Bogus`; states: Started, LoggedIn")
         XCTAssertEqual(engine.adminCall("PUT", "/__admin/scenarios/auth", body: "nope").status, 400)
         XCTAssertEqual(engine.adminCall("PUT", "/__admin/scenarios/auth", body: #"{"state":1}"#).status, 400)
         XCTAssertEqual(engine.adminCall("PUT", "/__admin/scenarios/auth", body: #"{"stat":"Started"}"#).status, 400)
@@ -241,11 +265,13 @@ final class AdminAPITests: XCTestCase {
         let engine = try makeEngine(stubs)
         XCTAssertEqual(engine.adminCall("GET", "/__admin/nope").status, 404)
         XCTAssertEqual(engine.adminCall("GET", "/__admin").status, 200, "the probe WireMock clients use")
-        for (method, path, allow) in [("POST", "/__admin/health", "GET"), ("PUT", "/__admin/requests", "GET, DELETE"),
-                                      ("GET", "/__admin/requests/count", "POST"), ("DELETE", "/__admin/stubs", "GET, POST"),
-                                      ("GET", "/__admin/stubs/posts", "DELETE"), ("POST", "/__admin/scenarios", "GET"),
-                                      ("GET", "/__admin/scenarios/auth", "PUT"), ("GET", "/__admin/reset", "POST"),
-                                      ("GET", "/__admin/reload", "POST")] {
+        for (method, path, allow) in [
+            ("POST", "/__admin/health", "GET"), ("PUT", "/__admin/requests", "GET, DELETE"),
+            ("GET", "/__admin/requests/count", "POST"), ("DELETE", "/__admin/stubs", "GET, POST"),
+            ("GET", "/__admin/stubs/posts", "DELETE"), ("POST", "/__admin/scenarios", "GET"),
+            ("GET", "/__admin/scenarios/auth", "PUT"), ("GET", "/__admin/reset", "POST"),
+            ("GET", "/__admin/reload", "POST"),
+        ] {
             let response = engine.adminCall(method, path)
             XCTAssertEqual(response.status, 405, "\(method) \(path)")
             XCTAssertEqual(response.headers["Allow"], allow, "\(method) \(path)")

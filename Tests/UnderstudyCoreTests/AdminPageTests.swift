@@ -6,14 +6,18 @@ import XCTest
 /// CSP that allows only the daemon itself, and nothing in it that names another origin.
 final class AdminPageTests: XCTestCase {
     private func responder(token: String?) throws -> UnderstudyResponder {
-        let set = try StubLoader.parse(bytes: Array(#"{"stubs":[{"request":{"path":"/a"},"responses":[{}]}]}"#.utf8), file: "t.json", root: nil)
-        return UnderstudyResponder(stubs: set, configuration: EngineConfiguration(clock: ManualEngineClock(), adminToken: token))
+        let set = try StubLoader.parse(
+            bytes: Array(#"{"stubs":[{"request":{"path":"/a"},"responses":[{}]}]}"#.utf8), file: "t.json", root: nil)
+        return UnderstudyResponder(
+            stubs: set, configuration: EngineConfiguration(clock: ManualEngineClock(), adminToken: token))
     }
 
     func testThePageAndItsAssetsAreServedWithoutTheToken() throws {
         let responder = try responder(token: "t0ken")
-        let assets = [("/__admin/ui", "text/html"), ("/__admin/ui/", "text/html"), ("/__admin/ui/app.js", "text/javascript"),
-                      ("/__admin/ui/app.css", "text/css"), ("/__admin/ui/icon.svg", "image/svg+xml")]
+        let assets = [
+            ("/__admin/ui", "text/html"), ("/__admin/ui/", "text/html"), ("/__admin/ui/app.js", "text/javascript"),
+            ("/__admin/ui/app.css", "text/css"), ("/__admin/ui/icon.svg", "image/svg+xml"),
+        ]
         for (path, type) in assets {
             for method in ["GET", "HEAD"] {
                 let response = responder.respond(to: HTTPRequest(method: method, target: path))
@@ -32,8 +36,10 @@ final class AdminPageTests: XCTestCase {
         let responder = try responder(token: nil)
         let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Sources/UnderstudyCore/Admin/UI")
-        for (path, file) in [("/__admin/ui", "index.html"), ("/__admin/ui/app.js", "app.js"), ("/__admin/ui/app.css", "app.css"),
-                             ("/__admin/ui/icon.svg", "icon.svg")] {
+        for (path, file) in [
+            ("/__admin/ui", "index.html"), ("/__admin/ui/app.js", "app.js"), ("/__admin/ui/app.css", "app.css"),
+            ("/__admin/ui/icon.svg", "icon.svg"),
+        ] {
             var onDisk = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
             if onDisk.hasSuffix("\n") { onDisk.removeLast() }  // a file's last newline closes its last line
             let served = responder.respond(to: HTTPRequest(method: "GET", target: path))
@@ -44,14 +50,19 @@ final class AdminPageTests: XCTestCase {
 
     func testTheTokenStillGuardsEverythingElse() throws {
         let responder = try responder(token: "t0ken")
-        for (method, path) in [("GET", "/__admin/requests"), ("GET", "/__admin/requests.har"), ("GET", "/__admin/ui/secret"),
-                               ("POST", "/__admin/ui"), ("GET", "/__admin/rate-limits"), ("GET", "/__admin/requests/1/near-misses")] {
-            XCTAssertEqual(responder.respond(to: HTTPRequest(method: method, target: path)).status, 401, "\(method) \(path)")
+        for (method, path) in [
+            ("GET", "/__admin/requests"), ("GET", "/__admin/requests.har"), ("GET", "/__admin/ui/secret"),
+            ("POST", "/__admin/ui"), ("GET", "/__admin/rate-limits"), ("GET", "/__admin/requests/1/near-misses"),
+        ] {
+            XCTAssertEqual(
+                responder.respond(to: HTTPRequest(method: method, target: path)).status, 401, "\(method) \(path)")
         }
     }
 
     func testTheContentSecurityPolicyAllowsOnlyTheDaemon() {
-        let directives = AdminPage.contentSecurityPolicy.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+        let directives = AdminPage.contentSecurityPolicy.split(separator: ";").map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
         XCTAssertTrue(directives.contains("default-src 'none'"))
         for directive in directives {
             let sources = directive.split(separator: " ").dropFirst()
@@ -61,9 +72,12 @@ final class AdminPageTests: XCTestCase {
 
     func testThePageNamesNoOtherOrigin() {
         // The SVG namespace is an identifier, not a fetch; nothing else may carry a scheme.
-        for (name, text) in [("html", AdminPage.html), ("css", AdminPage.style), ("js", AdminPage.script), ("svg", AdminPage.icon)] {
+        for (name, text) in [
+            ("html", AdminPage.html), ("css", AdminPage.style), ("js", AdminPage.script), ("svg", AdminPage.icon),
+        ] {
             let stripped = text.replacingOccurrences(of: "http://www.w3.org/2000/svg", with: "")
-            XCTAssertFalse(stripped.contains("http:") || stripped.contains("https:") || stripped.contains("//cdn"), name)
+            XCTAssertFalse(
+                stripped.contains("http:") || stripped.contains("https:") || stripped.contains("//cdn"), name)
             XCTAssertFalse(stripped.contains("@import"), name)
         }
         for reference in ["/__admin/ui/app.js", "/__admin/ui/app.css", "/__admin/ui/icon.svg"] {

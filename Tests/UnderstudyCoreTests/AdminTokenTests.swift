@@ -6,18 +6,23 @@ import XCTest
 /// refused call gets 401, is not journaled and changes nothing.
 final class AdminTokenTests: XCTestCase {
     private let token = "s3cret-token"
-    private let stubs = #"{"stubs":[{"id":"hello","request":{"path":"/hello"},"responses":[{"status":200},{"status":201}],"afterLast":"exhaust"}]}"#
+    private let stubs =
+        #"{"stubs":[{"id":"hello","request":{"path":"/hello"},"responses":[{"status":200},{"status":201}],"afterLast":"exhaust"}]}"#
 
     private func makeResponder(token: String?) throws -> UnderstudyResponder {
         let set = try StubLoader.parse(bytes: Array(stubs.utf8), file: "test.json", root: nil)
-        return UnderstudyResponder(stubs: set, configuration: EngineConfiguration(clock: ManualEngineClock(), adminToken: token))
+        return UnderstudyResponder(
+            stubs: set, configuration: EngineConfiguration(clock: ManualEngineClock(), adminToken: token))
     }
 
-    private func call(_ responder: UnderstudyResponder, _ method: String, _ target: String,
-                      authorization: String? = nil, body: String = "") -> HTTPResponse {
+    private func call(
+        _ responder: UnderstudyResponder, _ method: String, _ target: String,
+        authorization: String? = nil, body: String = ""
+    ) -> HTTPResponse {
         var headers = HTTPHeaders()
         if let authorization { headers.append(name: "Authorization", value: authorization) }
-        return responder.respond(to: HTTPRequest(method: method, target: target, headers: headers, body: Array(body.utf8)))
+        return responder.respond(
+            to: HTTPRequest(method: method, target: target, headers: headers, body: Array(body.utf8)))
     }
 
     func testWithoutATokenTheAdminAPIIsOpen() throws {
@@ -29,8 +34,11 @@ final class AdminTokenTests: XCTestCase {
     func testTheRightBearerTokenIsAccepted() throws {
         let responder = try makeResponder(token: token)
         XCTAssertEqual(call(responder, "GET", "/__admin/health", authorization: "Bearer \(token)").status, 200)
-        XCTAssertEqual(call(responder, "GET", "/__admin/health", authorization: "bearer \(token)").status, 200, "the scheme is case-insensitive")
-        XCTAssertEqual(call(responder, "POST", "/__admin/reset", authorization: "Bearer \(token)").text, #"{"reset":true}"#)
+        XCTAssertEqual(
+            call(responder, "GET", "/__admin/health", authorization: "bearer \(token)").status, 200,
+            "the scheme is case-insensitive")
+        XCTAssertEqual(
+            call(responder, "POST", "/__admin/reset", authorization: "Bearer \(token)").text, #"{"reset":true}"#)
     }
 
     func testEveryAdminPathRefusesAMissingOrWrongToken() throws {
@@ -41,8 +49,10 @@ final class AdminTokenTests: XCTestCase {
             ("DELETE", "/__admin/stubs/hello"), ("GET", "/__admin/scenarios"), ("PUT", "/__admin/scenarios/x"),
             ("POST", "/__admin/reset"), ("POST", "/__admin/reload"), ("GET", "/__admin/nowhere"), ("GET", "/__admin"),
         ]
-        let wrong: [String?] = [nil, "Bearer", "Bearer ", "Bearer \(token)x", "Bearer \(token.dropLast())",
-                                "Bearer S3CRET-TOKEN", "Basic \(token)", token, "Bearer  wrong"]
+        let wrong: [String?] = [
+            nil, "Bearer", "Bearer ", "Bearer \(token)x", "Bearer \(token.dropLast())",
+            "Bearer S3CRET-TOKEN", "Basic \(token)", token, "Bearer  wrong",
+        ]
         for (method, path) in calls {
             for authorization in wrong {
                 let response = call(responder, method, path, authorization: authorization)
@@ -64,7 +74,8 @@ final class AdminTokenTests: XCTestCase {
             call(responder, "POST", "/__admin/stubs", body: #"{"stubs":[{"id":"new","responses":[{}]}]}"#),
         ]
         XCTAssertEqual(refused.map(\.status), [401, 401, 401, 401])
-        XCTAssertEqual(responder.engine.journalEntries.count, 1, "admin calls are never journaled; the journal was not cleared")
+        XCTAssertEqual(
+            responder.engine.journalEntries.count, 1, "admin calls are never journaled; the journal was not cleared")
         XCTAssertEqual(responder.engine.stubs.map(\.id), ["hello"])
         XCTAssertEqual(call(responder, "GET", "/hello").status, 201, "the sequence was not reset")
         // Requests outside the admin API need no token.

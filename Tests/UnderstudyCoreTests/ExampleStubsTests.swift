@@ -7,7 +7,8 @@ final class ExampleStubsTests: XCTestCase {
     private var stubsDirectory: String { repositoryRoot + "/stubs" }
 
     func testEveryTopLevelExampleFileLoadsOnItsOwn() throws {
-        let files = try FileManager.default.contentsOfDirectory(atPath: stubsDirectory).filter { $0.hasSuffix(".json") }.sorted()
+        let files = try FileManager.default.contentsOfDirectory(atPath: stubsDirectory).filter { $0.hasSuffix(".json") }
+            .sorted()
         XCTAssertGreaterThanOrEqual(files.count, 10)
         for file in files {
             XCTAssertNoThrow(try StubLoader.load(paths: [stubsDirectory + "/" + file]), file)

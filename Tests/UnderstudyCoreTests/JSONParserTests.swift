@@ -4,12 +4,18 @@ import XCTest
 /// The position-aware JSON parser and writer.
 final class JSONParserTests: XCTestCase {
     func testParsesEveryKindAndKeepsKeyOrderAndNumberText() throws {
-        let node = try JSONParser.parse(Array(#"{"z": [1, -2.50, 3e2, true, false, null], "a": {"k": "v\u00e9\n\ud83d\ude00"}}"#.utf8))
-        XCTAssertEqual(node.value, .object([
-            JSONMember("z", .array([.number("1"), .number("-2.50"), .number("3e2"), .bool(true), .bool(false), .null])),
-            JSONMember("a", .object([JSONMember("k", .string("vé\n😀"))])),
-        ]))
-        XCTAssertEqual(String(decoding: node.value.jsonBytes, as: UTF8.self), #"{"z":[1,-2.50,3e2,true,false,null],"a":{"k":"vé\n😀"}}"#)
+        let node = try JSONParser.parse(
+            Array(#"{"z": [1, -2.50, 3e2, true, false, null], "a": {"k": "v\u00e9\n\ud83d\ude00"}}"#.utf8))
+        XCTAssertEqual(
+            node.value,
+            .object([
+                JSONMember(
+                    "z", .array([.number("1"), .number("-2.50"), .number("3e2"), .bool(true), .bool(false), .null])),
+                JSONMember("a", .object([JSONMember("k", .string("vé\n😀"))])),
+            ]))
+        XCTAssertEqual(
+            String(decoding: node.value.jsonBytes, as: UTF8.self),
+            #"{"z":[1,-2.50,3e2,true,false,null],"a":{"k":"vé\n😀"}}"#)
     }
 
     func testRecordsPositionsOfKeysAndValues() throws {
@@ -17,7 +23,9 @@ final class JSONParserTests: XCTestCase {
         let member = try XCTUnwrap(node.members?.first)
         XCTAssertEqual(member.keyPosition, SourcePosition(line: 2, column: 3))
         XCTAssertEqual(member.value.position, SourcePosition(line: 2, column: 8))
-        XCTAssertEqual(member.value.elements?.map(\.position), [SourcePosition(line: 3, column: 5), SourcePosition(line: 4, column: 3)])
+        XCTAssertEqual(
+            member.value.elements?.map(\.position),
+            [SourcePosition(line: 3, column: 5), SourcePosition(line: 4, column: 3)])
     }
 
     func testColumnsStayRightOnALongLine() throws {
@@ -29,11 +37,14 @@ final class JSONParserTests: XCTestCase {
     }
 
     func testRejectsWhatRFC8259Rejects() {
-        for (text, message) in [("01", "leading zero"), ("1.", "digit after `.`"), ("-", "expected a digit"), ("1e", "exponent"),
-                                ("\"\\x\"", "invalid escape"), ("\"\\ud800\"", "unpaired surrogate"), ("[1,]", "expected a JSON value"),
-                                ("{\"a\" 1}", "expected `:`"), ("tru", "expected `true`"), ("\"abc", "unterminated string"),
-                                ("[1 2]", "expected `,` or `]`"), ("{\"a\":1 \"b\":2}", "expected `,` or `}`"), ("{1:2}", "expected a string key"),
-                                (String(repeating: "[", count: 600), "nesting deeper than 512")] {
+        for (text, message) in [
+            ("01", "leading zero"), ("1.", "digit after `.`"), ("-", "expected a digit"), ("1e", "exponent"),
+            ("\"\\x\"", "invalid escape"), ("\"\\ud800\"", "unpaired surrogate"), ("[1,]", "expected a JSON value"),
+            ("{\"a\" 1}", "expected `:`"), ("tru", "expected `true`"), ("\"abc", "unterminated string"),
+            ("[1 2]", "expected `,` or `]`"), ("{\"a\":1 \"b\":2}", "expected `,` or `}`"),
+            ("{1:2}", "expected a string key"),
+            (String(repeating: "[", count: 600), "nesting deeper than 512"),
+        ] {
             XCTAssertThrowsError(try JSONParser.parse(Array(text.utf8)), text) { error in
                 let syntax = error as! JSONSyntaxError
                 XCTAssertTrue(syntax.message.contains(message), "\(text): \(syntax.message)")

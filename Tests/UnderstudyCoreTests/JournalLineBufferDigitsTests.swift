@@ -25,15 +25,19 @@ final class JournalLineBufferDigitsTests: XCTestCase {
         }
         for value in values {
             for width in [1, 2, 3, 5, 21] {
-                XCTAssertEqual(written(value, minimumWidth: width), expected(value, minimumWidth: width), "\(value) width \(width)")
+                XCTAssertEqual(
+                    written(value, minimumWidth: width), expected(value, minimumWidth: width), "\(value) width \(width)"
+                )
             }
         }
     }
 
     /// `elapsedMs`, `outcomeMs` and `delayMs`: thousandths as a decimal with three places.
     func testThousandthsPutThePointBeforeTheLastThreeDigits() {
-        for (value, text) in [(0, "0.000"), (5, "0.005"), (42, "0.042"), (999, "0.999"), (1_000, "1.000"), (1_234, "1.234"),
-                              (1_234_567, "1234.567"), (UInt64.max, "18446744073709551.615")] as [(UInt64, String)] {
+        for (value, text) in [
+            (0, "0.000"), (5, "0.005"), (42, "0.042"), (999, "0.999"), (1_000, "1.000"), (1_234, "1.234"),
+            (1_234_567, "1234.567"), (UInt64.max, "18446744073709551.615"),
+        ] as [(UInt64, String)] {
             let buffer = JSONWriter(capacity: 64)
             buffer.append("x" as StaticString)
             buffer.thousandths(value)
@@ -48,8 +52,10 @@ final class JournalLineBufferDigitsTests: XCTestCase {
                 let buffer = JSONWriter(capacity: 64)
                 buffer.append("x" as StaticString)
                 buffer.threeDigits(value, padded: padded)
-                let expected = padded && (0...999).contains(value) ? expected(UInt64(value), minimumWidth: 3) : String(value)
-                XCTAssertEqual(String(decoding: buffer.bytes.dropFirst(), as: UTF8.self), expected, "\(value) padded \(padded)")
+                let expected =
+                    padded && (0...999).contains(value) ? expected(UInt64(value), minimumWidth: 3) : String(value)
+                XCTAssertEqual(
+                    String(decoding: buffer.bytes.dropFirst(), as: UTF8.self), expected, "\(value) padded \(padded)")
             }
         }
     }

@@ -6,27 +6,34 @@ import XCTest
 final class JournalTests: XCTestCase {
     func testEntryHasEveryDocumentedFieldInOrder() throws {
         let clock = ManualEngineClock(start: Date(timeIntervalSince1970: 1_795_321_678.123_9))
-        let engine = try makeEngine(#"{"stubs":[{"id":"p","request":{"path":"/posts"},"responses":[{"status":201}]}]}"#, clock: clock)
-        clock.advance(milliseconds: 12.3456) // wall clock now 04:27:58.136245
+        let engine = try makeEngine(
+            #"{"stubs":[{"id":"p","request":{"path":"/posts"},"responses":[{"status":201}]}]}"#, clock: clock)
+        clock.advance(milliseconds: 12.3456)  // wall clock now 04:27:58.136245
         var headers = HTTPHeaders()
         headers.append(name: "Host", value: "127.0.0.1:8080")
         headers.append(name: "X-Multi", value: "a")
         headers.append(name: "x-multi", value: "b")
-        _ = engine.handle(HTTPRequest(method: "GET", target: "/posts?page=1", headers: headers, body: Array("hi \"there\"\n".utf8)))
+        _ = engine.handle(
+            HTTPRequest(method: "GET", target: "/posts?page=1", headers: headers, body: Array("hi \"there\"\n".utf8)))
         let line = String(decoding: engine.journalEntries[0].json, as: UTF8.self)
-        XCTAssertEqual(line, #"{"seq":1,"time":"2026-11-22T04:27:58.136Z","elapsedMs":12.345,"method":"GET","path":"/posts","query":"page=1","headers":{"host":["127.0.0.1:8080"],"x-multi":["a","b"]},"body":"hi \"there\"\n","matched":true,"stub":"p","responseIndex":0,"status":201,"fault":null,"scenario":null,"rateLimited":false,"outcome":"answered","delayMs":0,"outcomeMs":12.345,"response":{"status":201,"headers":{},"bodySize":0,"body":"","truncated":false}}"#)
+        XCTAssertEqual(
+            line,
+            #"{"seq":1,"time":"2026-11-22T04:27:58.136Z","elapsedMs":12.345,"method":"GET","path":"/posts","query":"page=1","headers":{"host":["127.0.0.1:8080"],"x-multi":["a","b"]},"body":"hi \"there\"\n","matched":true,"stub":"p","responseIndex":0,"status":201,"fault":null,"scenario":null,"rateLimited":false,"outcome":"answered","delayMs":0,"outcomeMs":12.345,"response":{"status":201,"headers":{},"bodySize":0,"body":"","truncated":false}}"#
+        )
     }
 
     func testAnHTTP2RequestCarriesItsProtocolAndStreamAfterTheSchemeAndHTTP11LinesAreUnchanged() throws {
         let clock = ManualEngineClock(start: Date(timeIntervalSince1970: 1_795_321_678.123_9))
-        let engine = try makeEngine(#"{"stubs":[{"id":"p","request":{"path":"/posts"},"responses":[{"status":200}]}]}"#, clock: clock)
+        let engine = try makeEngine(
+            #"{"stubs":[{"id":"p","request":{"path":"/posts"},"responses":[{"status":200}]}]}"#, clock: clock)
         var request = HTTPRequest(method: "GET", target: "/posts")
         request.isSecure = true
         request.streamID = 7
         _ = engine.handle(request)
         _ = engine.handle(HTTPRequest(method: "GET", target: "/posts"))
         let lines = engine.journalEntries.map { String(decoding: $0.json, as: UTF8.self) }
-        XCTAssertTrue(lines[0].hasPrefix(#"{"seq":1,"scheme":"https","protocol":"HTTP/2","streamId":7,"time":"#), lines[0])
+        XCTAssertTrue(
+            lines[0].hasPrefix(#"{"seq":1,"scheme":"https","protocol":"HTTP/2","streamId":7,"time":"#), lines[0])
         XCTAssertTrue(lines[1].hasPrefix(#"{"seq":2,"time":"#), lines[1])
         XCTAssertFalse(lines[1].contains(#""protocol""#), lines[1])
     }
@@ -98,9 +105,11 @@ final class JournalTests: XCTestCase {
     }
 
     func testAdminRequestsAreNotJournaledButRejectedOnesAre() throws {
-        let responder = UnderstudyResponder(stubs: try StubLoader.parse(bytes: Array(#"{"stubs":[]}"#.utf8), file: "t.json", root: nil))
+        let responder = UnderstudyResponder(
+            stubs: try StubLoader.parse(bytes: Array(#"{"stubs":[]}"#.utf8), file: "t.json", root: nil))
         _ = responder.respond(to: HTTPRequest(method: "GET", target: "/__admin/health"))
-        let rejected = responder.reject(HTTPRequest(method: "POST", target: "/big"), status: 413, reason: "body over 1024 bytes")
+        let rejected = responder.reject(
+            HTTPRequest(method: "POST", target: "/big"), status: 413, reason: "body over 1024 bytes")
         XCTAssertEqual(rejected.status, 413)
         XCTAssertEqual(rejected.text, "body over 1024 bytes\n")
         let entries = responder.engine.journalObjects
@@ -136,7 +145,8 @@ final class JournalTests: XCTestCase {
         _ = engine.get("/b")
         XCTAssertEqual(fileText(), "", "held back while the batch is open")
         engine.endJournalBatch()
-        XCTAssertEqual(fileText().split(separator: "\n").map { jsonObject(Array($0.utf8))["path"] as? String }, ["/a", "/b"])
+        XCTAssertEqual(
+            fileText().split(separator: "\n").map { jsonObject(Array($0.utf8))["path"] as? String }, ["/a", "/b"])
         _ = engine.get("/c")
         XCTAssertEqual(fileText().split(separator: "\n").count, 3, "outside a batch each line is written at once")
         engine.beginJournalBatch()

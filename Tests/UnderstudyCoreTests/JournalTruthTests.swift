@@ -31,7 +31,8 @@ final class JournalTruthTests: XCTestCase {
         XCTAssertTrue(ticket.isCommitted)
         XCTAssertEqual(sink.lines.count, 2, "a second commit is ignored")
         let entries = engine.journalObjects
-        XCTAssertEqual(entries.map { $0["path"] as? String }, ["/ok", "/slow"], "seq follows the order answers went out")
+        XCTAssertEqual(
+            entries.map { $0["path"] as? String }, ["/ok", "/slow"], "seq follows the order answers went out")
         XCTAssertEqual(entries.map { $0["seq"] as? Int }, [1, 2])
         XCTAssertEqual(entries[1]["elapsedMs"] as? Double, 0, "elapsedMs is the arrival")
         XCTAssertEqual(entries[1]["outcomeMs"] as? Double, 250, "outcomeMs is when the answer went out")
@@ -87,8 +88,9 @@ final class JournalTruthTests: XCTestCase {
 
     func testBodiesAreCutAtTheLimitOnACharacterBoundary() throws {
         let engine = try makeEngine(#"{"stubs":[]}"#, journalBodyLimit: 4)
-        let record = JournalRecord(request: HTTPRequest(method: "GET", target: "/"), matched: false, stubID: nil,
-                                   responseIndex: nil, scenario: nil, rateLimited: false)
+        let record = JournalRecord(
+            request: HTTPRequest(method: "GET", target: "/"), matched: false, stubID: nil,
+            responseIndex: nil, scenario: nil, rateLimited: false)
         // "abcé" is 5 bytes: a, b, c, 0xC3 0xA9. A 4-byte cut would split é; the entry keeps "abc".
         engine.record(record, .answered(status: 200, headers: [:], body: Array("abcé".utf8)))
         engine.record(record, .answered(status: 200, headers: [:], body: Array("abcd".utf8)))
@@ -112,8 +114,10 @@ final class JournalTruthTests: XCTestCase {
     }
 
     func testAdminRequestsGetNoTicket() throws {
-        let responder = UnderstudyResponder(stubs: try StubLoader.parse(bytes: Array(stubs.utf8), file: "t.json", root: nil))
-        let (admin, adminTicket) = responder.answerAwaitingDelivery(HTTPRequest(method: "GET", target: "/__admin/health"))
+        let responder = UnderstudyResponder(
+            stubs: try StubLoader.parse(bytes: Array(stubs.utf8), file: "t.json", root: nil))
+        let (admin, adminTicket) = responder.answerAwaitingDelivery(
+            HTTPRequest(method: "GET", target: "/__admin/health"))
         guard case .now(let health) = admin else { return XCTFail("health answers now") }
         XCTAssertEqual(health.status, 200)
         XCTAssertNil(adminTicket)
@@ -153,16 +157,19 @@ final class JournalLineBufferTests: XCTestCase {
     }
 
     func testEveryByteAtEveryAlignmentMatchesTheByteByByteReference() {
-        let specials: [UInt8] = [0x00, 0x01, 0x09, 0x0A, 0x0D, 0x1F, 0x20, 0x21, 0x22, 0x40, 0x41, 0x5A, 0x5B, 0x5C, 0x60, 0x61,
-                                 0x7A, 0x7E, 0x7F, 0x80, 0xC3, 0xA9, 0xFF]
+        let specials: [UInt8] = [
+            0x00, 0x01, 0x09, 0x0A, 0x0D, 0x1F, 0x20, 0x21, 0x22, 0x40, 0x41, 0x5A, 0x5B, 0x5C, 0x60, 0x61,
+            0x7A, 0x7E, 0x7F, 0x80, 0xC3, 0xA9, 0xFF,
+        ]
         for lowercasing in [false, true] {
             for length in Array(0...17) + [33] {  // every tail length (1-7 bytes), with and without a whole word before
                 for position in 0..<max(1, length) {
                     for special in specials {
                         var bytes = (0..<length).map { UInt8(ascii: "a") + UInt8($0 % 26) - ($0 % 3 == 0 ? 32 : 0) }
                         if length > 0 { bytes[position] = special }
-                        XCTAssertEqual(encoded(bytes, lowercasing: lowercasing), reference(bytes, lowercasing: lowercasing),
-                                       "length \(length), byte \(special) at \(position), lowercasing \(lowercasing)")
+                        XCTAssertEqual(
+                            encoded(bytes, lowercasing: lowercasing), reference(bytes, lowercasing: lowercasing),
+                            "length \(length), byte \(special) at \(position), lowercasing \(lowercasing)")
                     }
                 }
             }

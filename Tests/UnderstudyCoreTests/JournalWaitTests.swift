@@ -22,7 +22,9 @@ final class JournalWaitTests: XCTestCase {
     func testAWaitAnswersWhenEnoughMatchingEntriesAreJournaled() throws {
         let engine = try makeEngine(stubs)
         _ = engine.get("/a")
-        guard case .later(let reply) = wait(engine, "count=3&path=/a&timeoutMs=1000") else { return XCTFail("answered at once") }
+        guard case .later(let reply) = wait(engine, "count=3&path=/a&timeoutMs=1000") else {
+            return XCTFail("answered at once")
+        }
         XCTAssertEqual(reply.timeoutSeconds, 1)
         let delivered = collect(reply)
         _ = engine.get("/other")
@@ -98,7 +100,10 @@ final class JournalWaitTests: XCTestCase {
             guard case .now(let response) = wait(engine, query) else { return XCTFail("deferred: \(query)") }
             XCTAssertEqual(response.status, 400, query)
         }
-        guard case .now(let wrongMethod) = engine.adminAnswer(HTTPRequest(method: "POST", target: "/__admin/requests/wait"), reload: { .success(0) }) else {
+        guard
+            case .now(let wrongMethod) = engine.adminAnswer(
+                HTTPRequest(method: "POST", target: "/__admin/requests/wait"), reload: { .success(0) })
+        else {
             return XCTFail("deferred")
         }
         XCTAssertEqual(wrongMethod.status, 405)
@@ -110,11 +115,13 @@ final class JournalWaitTests: XCTestCase {
         let engine = try makeEngine(stubs)
         _ = engine.send("POST", "/orders?dry=1", headers: ["X-Trace": "t-1"], body: #"{"sku":"A-1","n":1}"#)
         _ = engine.send("POST", "/orders", body: #"{"sku":"B-2"}"#)
-        let found = engine.adminCall("POST", "/__admin/requests/find",
-                                     body: #"{"request": {"method": "POST", "query": {"dry": "1"}, "body": {"jsonSubset": {"sku": "A-1"}}}}"#)
+        let found = engine.adminCall(
+            "POST", "/__admin/requests/find",
+            body: #"{"request": {"method": "POST", "query": {"dry": "1"}, "body": {"jsonSubset": {"sku": "A-1"}}}}"#)
         XCTAssertEqual(found.status, 200)
         XCTAssertEqual((found.jsonObject["requests"] as? [[String: Any]])?.map { $0["seq"] as? Int }, [1])
-        let bare = engine.adminCall("POST", "/__admin/requests/find", body: #"{"headers": {"X-Trace": {"absent": true}}}"#)
+        let bare = engine.adminCall(
+            "POST", "/__admin/requests/find", body: #"{"headers": {"X-Trace": {"absent": true}}}"#)
         XCTAssertEqual((bare.jsonObject["requests"] as? [[String: Any]])?.map { $0["seq"] as? Int }, [2])
         XCTAssertEqual(engine.adminCall("POST", "/__admin/requests/find", body: #"{"pth": "/x"}"#).status, 400)
         XCTAssertEqual(engine.adminCall("GET", "/__admin/requests/find").status, 405)

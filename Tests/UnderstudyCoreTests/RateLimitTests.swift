@@ -3,8 +3,12 @@ import XCTest
 
 /// Rate limits with an injected clock: windows slide, `Retry-After` is computed, nothing sleeps.
 final class RateLimitTests: XCTestCase {
-    private func engine(_ rule: String, clock: ManualEngineClock, responses: String = #"[{"status":200}]"#) throws -> StubEngine {
-        try makeEngine(#"{"stubs":[{"id":"limited","request":{"path":"/r"},"rateLimit":"# + rule + #","responses":"# + responses + "}]}", clock: clock)
+    private func engine(_ rule: String, clock: ManualEngineClock, responses: String = #"[{"status":200}]"#) throws
+        -> StubEngine
+    {
+        try makeEngine(
+            #"{"stubs":[{"id":"limited","request":{"path":"/r"},"rateLimit":"# + rule + #","responses":"# + responses
+                + "}]}", clock: clock)
     }
 
     func testSlidingWindowRefusesOverTheLimitWithCeilSecondsRetryAfter() throws {
@@ -40,8 +44,9 @@ final class RateLimitTests: XCTestCase {
     func testGitHubDialectsEpochResetFollowsTheEngineClock() throws {
         // 2026-01-01T00:00:00Z = 1767225600 on the engine's clock, whatever the machine's says.
         let clock = ManualEngineClock(start: Date(timeIntervalSince1970: 1_767_225_600))
-        let engine = try engine(#"{"limit":2,"window":60,"headers":"github","status":403,"json":{"message":"API rate limit exceeded"}}"#,
-                                clock: clock)
+        let engine = try engine(
+            #"{"limit":2,"window":60,"headers":"github","status":403,"json":{"message":"API rate limit exceeded"}}"#,
+            clock: clock)
         let first = engine.get("/r")
         XCTAssertEqual(first.headers["X-RateLimit-Limit"], "2")
         XCTAssertEqual(first.headers["X-RateLimit-Remaining"], "1")
@@ -69,7 +74,8 @@ final class RateLimitTests: XCTestCase {
         XCTAssertEqual(answer.headers["RateLimit-Policy"], #""burst";q=3;w=10"#)
         XCTAssertEqual(answer.headers["RateLimit"], #""burst";r=2;t=10"#)
         let other = ManualEngineClock()
-        let plain = try engine(#"{"limit":1,"window":10,"headers":"x-ratelimit","status":503,"body":"busy"}"#, clock: other)
+        let plain = try engine(
+            #"{"limit":1,"window":10,"headers":"x-ratelimit","status":503,"body":"busy"}"#, clock: other)
         XCTAssertEqual(plain.get("/r").headers["X-RateLimit-Reset"], "10")
         other.advance(seconds: 2.5)
         let refused = plain.get("/r")
@@ -100,7 +106,8 @@ final class RateLimitTests: XCTestCase {
 
     func testRefusedRequestsAreJournaledAndDoNotAdvanceTheSequence() throws {
         let clock = ManualEngineClock()
-        let engine = try engine(#"{"limit":1,"window":1}"#, clock: clock, responses: #"[{"status":201},{"status":202}]"#)
+        let engine = try engine(
+            #"{"limit":1,"window":1}"#, clock: clock, responses: #"[{"status":201},{"status":202}]"#)
         XCTAssertEqual(engine.get("/r").status, 201)
         XCTAssertEqual(engine.get("/r").status, 429)
         XCTAssertEqual(engine.get("/r").status, 429)
@@ -115,7 +122,9 @@ final class RateLimitTests: XCTestCase {
 
     func testRefusedRequestsDoNotMoveTheScenario() throws {
         let clock = ManualEngineClock()
-        let engine = try makeEngine(#"{"stubs":[{"request":{"path":"/r"},"scenario":"s","setState":"Hit","rateLimit":{"limit":1,"window":5},"responses":[{}]}]}"#, clock: clock)
+        let engine = try makeEngine(
+            #"{"stubs":[{"request":{"path":"/r"},"scenario":"s","setState":"Hit","rateLimit":{"limit":1,"window":5},"responses":[{}]}]}"#,
+            clock: clock)
         _ = engine.get("/r")
         engine.scenarios.set("s", to: "Started")
         XCTAssertEqual(engine.get("/r").status, 429)
@@ -124,7 +133,8 @@ final class RateLimitTests: XCTestCase {
 
     func testTokenBucketAllowsABurstThenRefillsEvenly() throws {
         let clock = ManualEngineClock()
-        let engine = try engine(#"{"limit":4,"window":2,"algorithm":"token-bucket","retryAfter":"fractional"}"#, clock: clock)
+        let engine = try engine(
+            #"{"limit":4,"window":2,"algorithm":"token-bucket","retryAfter":"fractional"}"#, clock: clock)
         XCTAssertEqual((0..<4).map { _ in engine.get("/r").status }, [200, 200, 200, 200])
         let refused = engine.get("/r")
         XCTAssertEqual(refused.status, 429)

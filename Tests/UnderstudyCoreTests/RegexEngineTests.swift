@@ -30,18 +30,24 @@ final class RegexEngineTests: XCTestCase {
     func testAgreesWithICUOnTheSupportedSyntax() throws {
         let patterns = [
             "abc", "a.c", "a*", "a+b", "ab?c", "a{3}", "a{2,}", "a{1,3}", "a{0,2}b", "(ab)+", "(?:ab|cd)*e",
-            "[a-c]+", "[^a-c]+", "[a-z0-9_]+", "[-a]", "[a-]", "[]a]", "[\\]x]+", "\\d+", "\\D+", "\\w+", "\\W", "\\s*x\\S",
+            "[a-c]+", "[^a-c]+", "[a-z0-9_]+", "[-a]", "[a-]", "[]a]", "[\\]x]+", "\\d+", "\\D+", "\\w+", "\\W",
+            "\\s*x\\S",
             "^abc$", "abc$", "^$", "a|b|", "(a|ab)(c|bcd)(d*)", "(a*)*", "(a*)+b", "(a|b)*a(a|b){2}", "x*?y", "a+?",
-            "/users/[0-9]+", "^Bearer .+", "id=[0-9]+", "\\bfoo\\b.*", ".*\\Bo\\B.*", "\\Aab\\z", "ab\\Z", "\\.\\*\\+\\?\\(\\)",
-            "(?i)abc", "(?i:a)b", "a(?i)b|c", "(?i)[a-c]+", "(?i)[^a-c]", "(?i)straße", "(?i)é", "(?m)^b$", "(?m)a$\\nb", "(?s)a.c",
-            "(?i)(?-i:a)b", "(?is)A.C", "\\x41\\u0042\\t", "[\\d.]+", "[\\w-]+@[\\w.-]+", "(?<year>\\d{4})-(?<month>\\d{2})", "é+", "[à-ü]+", ".", "[\\s\\S]*",
+            "/users/[0-9]+", "^Bearer .+", "id=[0-9]+", "\\bfoo\\b.*", ".*\\Bo\\B.*", "\\Aab\\z", "ab\\Z",
+            "\\.\\*\\+\\?\\(\\)",
+            "(?i)abc", "(?i:a)b", "a(?i)b|c", "(?i)[a-c]+", "(?i)[^a-c]", "(?i)straße", "(?i)é", "(?m)^b$",
+            "(?m)a$\\nb", "(?s)a.c",
+            "(?i)(?-i:a)b", "(?is)A.C", "\\x41\\u0042\\t", "[\\d.]+", "[\\w-]+@[\\w.-]+",
+            "(?<year>\\d{4})-(?<month>\\d{2})", "é+", "[à-ü]+", ".", "[\\s\\S]*",
         ]
         let texts = [
             "", "a", "b", "abc", "ac", "abbc", "aaa", "aaaa", "aab", "ab", "abab", "ababe", "cdabe", "e", "abcd", "xyz",
             "a-", "-", "]", "]]x", "x", "123", "12a", "a1_B", "!", " \t x!", "abc\n", "abbcd", "abcdd", "abaa", "babb",
             "xxy", "/users/42", "/users/", "/users/4x", "Bearer t.o.k", "Bearer ", "id=12", "id=12&x", "foo bar", "foo",
-            "book", "abx", "AB\t", ".*+?()", "3.14", "me@host.org", "2026-11", "2026-11-22", "éé", "àbü", "ç", "\n", "a{,2}",
-            "{", "a{x}", "x{2}{", "é\n", "ABC", "Ab", "aB", "C", "A\nC", "a\nc", "a\nb", "STRAẞE", "É", "K", "\u{212A}", "aB\n",
+            "book", "abx", "AB\t", ".*+?()", "3.14", "me@host.org", "2026-11", "2026-11-22", "éé", "àbü", "ç", "\n",
+            "a{,2}",
+            "{", "a{x}", "x{2}{", "é\n", "ABC", "Ab", "aB", "C", "A\nC", "a\nc", "a\nb", "STRAẞE", "É", "K", "\u{212A}",
+            "aB\n",
         ]
         var disagreements: [String] = []
         for pattern in patterns {
@@ -177,7 +183,8 @@ final class RegexEngineTests: XCTestCase {
         XCTAssertTrue(reason("a{1001}").contains("too large"))
         XCTAssertTrue(reason("(a{1000}){1000}").contains("too large once its repetitions are expanded"))
         XCTAssertTrue(reason(String(repeating: "a", count: RegexLimits.maxPatternLength + 1)).contains("at most 4096"))
-        XCTAssertTrue(reason(String(repeating: "(", count: 200) + String(repeating: ")", count: 200)).contains("nest more than"))
+        XCTAssertTrue(
+            reason(String(repeating: "(", count: 200) + String(repeating: ")", count: 200)).contains("nest more than"))
         XCTAssertNoThrow(try CompiledRegex("a{1000}"))
     }
 
@@ -185,8 +192,9 @@ final class RegexEngineTests: XCTestCase {
         let errors = loadErrors(#"{"stubs":[{"request":{"pathPattern":"/(a)\\1"},"responses":[{}]}]}"#)
         XCTAssertEqual(errors.count, 1)
         XCTAssertEqual(errors.first?.jsonPath, "stubs[0].request.pathPattern")
-        XCTAssertTrue(errors.first?.message.contains("invalid regular expression `/(a)\\1`: the backreference `\\1`") ?? false,
-                      errors.first?.message ?? "")
+        XCTAssertTrue(
+            errors.first?.message.contains("invalid regular expression `/(a)\\1`: the backreference `\\1`") ?? false,
+            errors.first?.message ?? "")
     }
 
     func testACatastrophicPathPatternIsServedNormally() throws {

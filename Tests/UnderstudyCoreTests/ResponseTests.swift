@@ -4,15 +4,16 @@ import XCTest
 /// Response fields: bodies, headers, `retryAfter`, delays and faults.
 final class ResponseTests: XCTestCase {
     func testBodySources() throws {
-        let engine = try makeEngine(#"""
-        {"stubs":[
-          {"request":{"path":"/text"},"responses":[{"body":"plain\n"}]},
-          {"request":{"path":"/json"},"responses":[{"json":{"z":1,"a":[true,null,1.50,"é"]}}]},
-          {"request":{"path":"/json-typed"},"responses":[{"json":[],"headers":{"content-type":"application/vnd.api+json"}}]},
-          {"request":{"path":"/binary"},"responses":[{"base64":"AAEC/w=="}]},
-          {"request":{"path":"/empty"},"responses":[{"status":204}]}
-        ]}
-        """#)
+        let engine = try makeEngine(
+            #"""
+            {"stubs":[
+              {"request":{"path":"/text"},"responses":[{"body":"plain\n"}]},
+              {"request":{"path":"/json"},"responses":[{"json":{"z":1,"a":[true,null,1.50,"é"]}}]},
+              {"request":{"path":"/json-typed"},"responses":[{"json":[],"headers":{"content-type":"application/vnd.api+json"}}]},
+              {"request":{"path":"/binary"},"responses":[{"base64":"AAEC/w=="}]},
+              {"request":{"path":"/empty"},"responses":[{"status":204}]}
+            ]}
+            """#)
         XCTAssertEqual(engine.get("/text").text, "plain\n")
         let json = engine.get("/json")
         XCTAssertEqual(json.text, #"{"z":1,"a":[true,null,1.50,"é"]}"#, "key order and number text kept")
@@ -26,7 +27,8 @@ final class ResponseTests: XCTestCase {
     }
 
     func testHeadersKeepOrderAndRepeats() throws {
-        let engine = try makeEngine(#"{"stubs":[{"responses":[{"headers":{"Set-Cookie":["a=1","b=2"],"X-One":"1","Link":"<x>"}}]}]}"#)
+        let engine = try makeEngine(
+            #"{"stubs":[{"responses":[{"headers":{"Set-Cookie":["a=1","b=2"],"X-One":"1","Link":"<x>"}}]}]}"#)
         let response = engine.get("/")
         XCTAssertEqual(response.headers.fields.map(\.name), ["Set-Cookie", "Set-Cookie", "X-One", "Link"])
         XCTAssertEqual(response.headers.values(for: "set-cookie"), ["a=1", "b=2"])
@@ -37,29 +39,32 @@ final class ResponseTests: XCTestCase {
     }
 
     func testRetryAfterSecondsIsWrittenAsGiven() throws {
-        let engine = try makeEngine(#"{"stubs":[{"responses":[{"status":429,"retryAfter":1.5},{"status":429,"retryAfter":2}]}]}"#)
+        let engine = try makeEngine(
+            #"{"stubs":[{"responses":[{"status":429,"retryAfter":1.5},{"status":429,"retryAfter":2}]}]}"#)
         XCTAssertEqual(engine.get("/").headers["Retry-After"], "1.5")
         XCTAssertEqual(engine.get("/").headers["Retry-After"], "2")
     }
 
     func testRetryAfterHTTPDateCountsFromWhenTheResponseIsSent() throws {
-        let clock = ManualEngineClock(start: Date(timeIntervalSince1970: 784_111_777)) // Sun, 06 Nov 1994 08:49:37 GMT
-        let engine = try makeEngine(#"{"stubs":[{"responses":[{"status":503,"retryAfter":{"httpDateIn":60},"delayMs":2000}]}]}"#, clock: clock)
+        let clock = ManualEngineClock(start: Date(timeIntervalSince1970: 784_111_777))  // Sun, 06 Nov 1994 08:49:37 GMT
+        let engine = try makeEngine(
+            #"{"stubs":[{"responses":[{"status":503,"retryAfter":{"httpDateIn":60},"delayMs":2000}]}]}"#, clock: clock)
         let response = engine.get("/")
         XCTAssertEqual(response.headers["Retry-After"], "Sun, 06 Nov 1994 08:50:39 GMT", "now + 2 s delay + 60 s")
         XCTAssertEqual(response.delayMs, 2000)
     }
 
     func testDelayAndEveryFaultArePassedToTheTransport() throws {
-        let engine = try makeEngine(#"""
-        {"stubs":[
-          {"request":{"path":"/slow"},"responses":[{"delayMs":12.5}]},
-          {"request":{"path":"/reset"},"responses":[{"fault":"connection-reset"}]},
-          {"request":{"path":"/empty"},"responses":[{"fault":"empty-response"}]},
-          {"request":{"path":"/malformed"},"responses":[{"fault":"malformed-response"}]},
-          {"request":{"path":"/headers"},"responses":[{"fault":"close-after-headers","body":"partial"}]}
-        ]}
-        """#)
+        let engine = try makeEngine(
+            #"""
+            {"stubs":[
+              {"request":{"path":"/slow"},"responses":[{"delayMs":12.5}]},
+              {"request":{"path":"/reset"},"responses":[{"fault":"connection-reset"}]},
+              {"request":{"path":"/empty"},"responses":[{"fault":"empty-response"}]},
+              {"request":{"path":"/malformed"},"responses":[{"fault":"malformed-response"}]},
+              {"request":{"path":"/headers"},"responses":[{"fault":"close-after-headers","body":"partial"}]}
+            ]}
+            """#)
         XCTAssertEqual(engine.get("/slow").delayMs, 12.5)
         XCTAssertNil(engine.get("/slow").fault)
         XCTAssertEqual(engine.get("/reset").fault, .connectionReset)
@@ -68,7 +73,8 @@ final class ResponseTests: XCTestCase {
         let partial = engine.get("/headers")
         XCTAssertEqual(partial.fault, .closeAfterHeaders)
         XCTAssertEqual(partial.text, "partial")
-        XCTAssertEqual(engine.journalObjects.compactMap { $0["fault"] as? String },
-                       ["connection-reset", "empty-response", "malformed-response", "close-after-headers"])
+        XCTAssertEqual(
+            engine.journalObjects.compactMap { $0["fault"] as? String },
+            ["connection-reset", "empty-response", "malformed-response", "close-after-headers"])
     }
 }

@@ -4,15 +4,15 @@ import XCTest
 /// WireMock-style scenarios across stubs.
 final class ScenarioTests: XCTestCase {
     private let tokenRefresh = #"""
-    {"stubs":[
-      {"id":"profile-401","request":{"method":"GET","path":"/profile"},"scenario":"auth","whenState":"Started",
-       "responses":[{"status":401}]},
-      {"id":"token","request":{"method":"POST","path":"/token"},"scenario":"auth","setState":"Refreshed",
-       "responses":[{"status":200,"json":{"token":"t2"}}]},
-      {"id":"profile-200","request":{"method":"GET","path":"/profile"},"scenario":"auth","whenState":"Refreshed",
-       "responses":[{"status":200}]}
-    ]}
-    """#
+        {"stubs":[
+          {"id":"profile-401","request":{"method":"GET","path":"/profile"},"scenario":"auth","whenState":"Started",
+           "responses":[{"status":401}]},
+          {"id":"token","request":{"method":"POST","path":"/token"},"scenario":"auth","setState":"Refreshed",
+           "responses":[{"status":200,"json":{"token":"t2"}}]},
+          {"id":"profile-200","request":{"method":"GET","path":"/profile"},"scenario":"auth","whenState":"Refreshed",
+           "responses":[{"status":200}]}
+        ]}
+        """#
 
     func test401UntilTheTokenIsRefreshedThen200() throws {
         let engine = try makeEngine(tokenRefresh)
@@ -29,13 +29,14 @@ final class ScenarioTests: XCTestCase {
     }
 
     func testStubInScenarioWithoutWhenStateMatchesInAnyState() throws {
-        let engine = try makeEngine(#"""
-        {"stubs":[
-          {"id":"advance","request":{"path":"/next"},"scenario":"flow","setState":"Two","responses":[{}]},
-          {"id":"two","request":{"path":"/state"},"scenario":"flow","whenState":"Two","responses":[{"status":202}]},
-          {"id":"back","request":{"path":"/back"},"scenario":"flow","whenState":"Two","setState":"Started","responses":[{}]}
-        ]}
-        """#)
+        let engine = try makeEngine(
+            #"""
+            {"stubs":[
+              {"id":"advance","request":{"path":"/next"},"scenario":"flow","setState":"Two","responses":[{}]},
+              {"id":"two","request":{"path":"/state"},"scenario":"flow","whenState":"Two","responses":[{"status":202}]},
+              {"id":"back","request":{"path":"/back"},"scenario":"flow","whenState":"Two","setState":"Started","responses":[{}]}
+            ]}
+            """#)
         XCTAssertEqual(engine.get("/state").status, 404)
         XCTAssertEqual(engine.get("/next").stubID, "advance")
         XCTAssertEqual(engine.get("/next").stubID, "advance", "no whenState: matches in Two as well")
@@ -46,12 +47,13 @@ final class ScenarioTests: XCTestCase {
     }
 
     func testScenariosAreIndependent() throws {
-        let engine = try makeEngine(#"""
-        {"stubs":[
-          {"request":{"path":"/a"},"scenario":"A","setState":"Done","responses":[{}]},
-          {"request":{"path":"/b"},"scenario":"B","whenState":"Started","responses":[{"status":203}]}
-        ]}
-        """#)
+        let engine = try makeEngine(
+            #"""
+            {"stubs":[
+              {"request":{"path":"/a"},"scenario":"A","setState":"Done","responses":[{}]},
+              {"request":{"path":"/b"},"scenario":"B","whenState":"Started","responses":[{"status":203}]}
+            ]}
+            """#)
         _ = engine.get("/a")
         XCTAssertEqual(engine.scenarioState("A"), "Done")
         XCTAssertEqual(engine.scenarioState("B"), "Started")

@@ -37,7 +37,10 @@ private final class TableHost: SessionHosting {
             XCTFail("nothing listens on \(port)")
             return HTTPResponse(status: 0)
         }
-        guard case .now(let response) = responder.answer(HTTPRequest(method: method, target: target, body: Array(body.utf8))) else {
+        guard
+            case .now(let response) = responder.answer(
+                HTTPRequest(method: method, target: target, body: Array(body.utf8)))
+        else {
             XCTFail("deferred")
             return HTTPResponse(status: 0)
         }
@@ -68,8 +71,9 @@ final class SessionRegistryTests: XCTestCase {
         sink = CollectingSink()
         let directory = try makeTemporaryDirectory(self)
         try write(fileStubs, to: directory + "/stubs.json")
-        main = try UnderstudyResponder(stubPaths: [directory],
-                                       configuration: EngineConfiguration(journalSink: sink, clock: clock))
+        main = try UnderstudyResponder(
+            stubPaths: [directory],
+            configuration: EngineConfiguration(journalSink: sink, clock: clock))
         host = TableHost()
         registry = main.enableSessions(SessionLimits(maxSessions: 3, idleTimeoutSeconds: 10))
         registry.host = host
@@ -92,7 +96,8 @@ final class SessionRegistryTests: XCTestCase {
         let own = try create(sessionStubs)
         XCTAssertEqual(host.send(plain.port, "GET", "/seq").status, 200, "fresh state, not main's position")
         XCTAssertEqual(host.send(plain.port, "GET", "/seq").status, 201)
-        XCTAssertEqual(host.send(own.port, "GET", "/seq").status, 299, "a posted stub with a file stub's id replaces it")
+        XCTAssertEqual(
+            host.send(own.port, "GET", "/seq").status, 299, "a posted stub with a file stub's id replaces it")
         XCTAssertEqual(host.send(own.port, "GET", "/me").status, 404)
         XCTAssertEqual(host.send(own.port, "GET", "/login").status, 204)
         XCTAssertEqual(host.send(own.port, "GET", "/me").status, 200)
@@ -114,7 +119,8 @@ final class SessionRegistryTests: XCTestCase {
         let lines = sink.lines.map { jsonObject(Array($0.dropLast())) }
         XCTAssertEqual(lines.map { $0["session"] as? String }, [a.id, b.id, a.id, nil])
         XCTAssertEqual(lines.map { $0["seq"] as? Int }, [1, 1, 2, 1])
-        XCTAssertFalse(String(decoding: sink.lines[3], as: UTF8.self).contains("\"session\""), "absent on the main port")
+        XCTAssertFalse(
+            String(decoding: sink.lines[3], as: UTF8.self).contains("\"session\""), "absent on the main port")
     }
 
     func testBadBodiesAndTheCapChangeNothing() throws {
@@ -122,7 +128,9 @@ final class SessionRegistryTests: XCTestCase {
             XCTAssertEqual(post("/__admin/sessions", body).status, 400, body)
         }
         XCTAssertTrue(host.listeners.isEmpty, "no port opened for a bad body")
-        _ = try create(); _ = try create(); _ = try create()
+        _ = try create()
+        _ = try create()
+        _ = try create()
         let refused = post("/__admin/sessions")
         XCTAssertEqual(refused.status, 503)
         XCTAssertTrue(refused.text.contains("--max-sessions"), refused.text)

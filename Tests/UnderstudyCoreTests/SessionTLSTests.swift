@@ -30,7 +30,9 @@ private final class TLSHost: SessionHosting {
         return .success(listener)
     }
 
-    func openSecureListener(for responder: any HTTPResponder, mode: String) -> Result<any SessionListener, SessionHostingError> {
+    func openSecureListener(for responder: any HTTPResponder, mode: String) -> Result<
+        any SessionListener, SessionHostingError
+    > {
         if let secureFailure { return .failure(SessionHostingError(secureFailure)) }
         let listener = Listener(port: 45_000 + secure.count, scheme: "https")
         secure.append((mode, listener))
@@ -41,7 +43,8 @@ private final class TLSHost: SessionHosting {
 /// `{"tls": MODE}` in `POST /__admin/sessions`, and the journal's `scheme`.
 final class SessionTLSTests: XCTestCase {
     private func registry(_ host: TLSHost) throws -> UnderstudyResponder {
-        let main = UnderstudyResponder(stubs: try StubLoader.parse(bytes: Array(#"{"stubs": []}"#.utf8), file: "t.json", root: nil))
+        let main = UnderstudyResponder(
+            stubs: try StubLoader.parse(bytes: Array(#"{"stubs": []}"#.utf8), file: "t.json", root: nil))
         let registry = main.enableSessions(SessionLimits(maxSessions: 5, idleTimeoutSeconds: 0))
         registry.host = host
         return main

@@ -3,26 +3,27 @@ import XCTest
 
 final class SmokeTests: XCTestCase {
     func testReadmeExampleServesSequence() throws {
-        let engine = try makeEngine("""
-        {
-          "stubs": [
+        let engine = try makeEngine(
+            """
             {
-              "id": "posts-rate-limited",
-              "request": {
-                "method": "GET",
-                "path": "/posts",
-                "query": { "page": "1" },
-                "headers": { "Authorization": { "matches": "^Bearer .+" } }
-              },
-              "responses": [
-                { "status": 429, "headers": { "Retry-After": "0.2" } },
-                { "status": 200, "json": [ { "id": 1, "title": "hello" } ] }
-              ],
-              "afterLast": "repeat"
+              "stubs": [
+                {
+                  "id": "posts-rate-limited",
+                  "request": {
+                    "method": "GET",
+                    "path": "/posts",
+                    "query": { "page": "1" },
+                    "headers": { "Authorization": { "matches": "^Bearer .+" } }
+                  },
+                  "responses": [
+                    { "status": 429, "headers": { "Retry-After": "0.2" } },
+                    { "status": 200, "json": [ { "id": 1, "title": "hello" } ] }
+                  ],
+                  "afterLast": "repeat"
+                }
+              ]
             }
-          ]
-        }
-        """)
+            """)
         let auth: HTTPHeaders = ["Authorization": "Bearer abc"]
         let first = engine.get("/posts?page=1", headers: auth)
         XCTAssertEqual(first.status, 429)

@@ -6,7 +6,8 @@ import XCTest
 /// (``StubFileKind``): bodies named by a `bodyFile`, or under `__files/`, are not stubs; every
 /// other file must be one, and is reported when it is not.
 final class StubFileKindTests: XCTestCase {
-    private func loadFailure(_ paths: [String], file: StaticString = #filePath, line: UInt = #line) -> StubLoadFailure? {
+    private func loadFailure(_ paths: [String], file: StaticString = #filePath, line: UInt = #line) -> StubLoadFailure?
+    {
         do {
             let set = try StubLoader.load(paths: paths)
             XCTFail("expected a failure, loaded \(set.stubs.map(\.id))", file: file, line: line)
@@ -18,7 +19,9 @@ final class StubFileKindTests: XCTestCase {
 
     func testJSONBodyNamedByABodyFileIsNotReadAsAStubFile() throws {
         let root = try makeTemporaryDirectory(self)
-        try write(#"{"stubs":[{"id":"big","request":{"path":"/big"},"responses":[{"bodyFile":"files/big.json"}]}]}"#, to: root + "/ok.json")
+        try write(
+            #"{"stubs":[{"id":"big","request":{"path":"/big"},"responses":[{"bodyFile":"files/big.json"}]}]}"#,
+            to: root + "/ok.json")
         // Sorts before the stub that names it, and after it.
         try write(#"{"items":[1,2,3]}"#, to: root + "/files/big.json")
         try write(#"{"stubs":[{"id":"late","responses":[{"bodyFile":"zz/late.json"}]}]}"#, to: root + "/late.json")
@@ -55,12 +58,17 @@ final class StubFileKindTests: XCTestCase {
         try write("[1, 2]", to: root + "/files/list.json")
         guard let failure = loadFailure([root]) else { return }
         XCTAssertEqual(failure.errors.map(\.file), [root + "/files/list.json", root + "/files/orphan.json"])
-        XCTAssertEqual(failure.errors[0].message,
-                       "expected an object with a `stubs` array, found an array. " + StubFileKind.notAStubFileHint)
+        XCTAssertEqual(
+            failure.errors[0].message,
+            "expected an object with a `stubs` array, found an array. " + StubFileKind.notAStubFileHint)
         // One error for the file, not one per key a body happens to have.
-        XCTAssertEqual(failure.errors[1].message,
-                       #"not a stub file: missing key `stubs`; a stub file is {"stubs": [ ... ]}. "# + StubFileKind.notAStubFileHint)
-        XCTAssertTrue(StubFileKind.notAStubFileHint.contains("`bodyFile`") && StubFileKind.notAStubFileHint.contains("`__files/`"))
+        XCTAssertEqual(
+            failure.errors[1].message,
+            #"not a stub file: missing key `stubs`; a stub file is {"stubs": [ ... ]}. "#
+                + StubFileKind.notAStubFileHint)
+        XCTAssertTrue(
+            StubFileKind.notAStubFileHint.contains("`bodyFile`") && StubFileKind.notAStubFileHint.contains("`__files/`")
+        )
     }
 
     func testStubFileWithATypoIsReportedNotSkippedEvenBesideBodies() throws {
@@ -69,16 +77,22 @@ final class StubFileKindTests: XCTestCase {
         try write(#"{"a":1}"#, to: root + "/body.json")
         try write(#"{"stubz": [{"id": "t", "responses": [{}]}]}"#, to: root + "/typo.json")
         guard let failure = loadFailure([root]) else { return }
-        XCTAssertEqual(failure.errors, [StubFileError(
-            file: root + "/typo.json", line: 1, column: 2, jsonPath: "stubz",
-            message: "unknown key `stubz`; did you mean `stubs`? (`stubs` is required)", suggestion: "stubs")])
+        XCTAssertEqual(
+            failure.errors,
+            [
+                StubFileError(
+                    file: root + "/typo.json", line: 1, column: 2, jsonPath: "stubz",
+                    message: "unknown key `stubz`; did you mean `stubs`? (`stubs` is required)", suggestion: "stubs")
+            ])
     }
 
     func testAFileNamedExplicitlyIsAlwaysAStubFile() throws {
         let root = try makeTemporaryDirectory(self)
         try write(#"{"items":[]}"#, to: root + "/__files/body.json")
         guard let failure = loadFailure([root + "/__files/body.json"]) else { return }
-        XCTAssertEqual(failure.errors.map(\.message), [#"not a stub file: missing key `stubs`; a stub file is {"stubs": [ ... ]}"#])
+        XCTAssertEqual(
+            failure.errors.map(\.message), [#"not a stub file: missing key `stubs`; a stub file is {"stubs": [ ... ]}"#]
+        )
     }
 
     func testBodyNamedByABrokenStubIsNotReportedAsAStubFile() throws {
@@ -94,18 +108,25 @@ final class StubFileKindTests: XCTestCase {
         try write(#"{"stubs":[{"id":"same","responses":[{"status":7}]}]}"#, to: root + "/1.json")
         try write(#"{"stubs":[{"id":"same","responses":[{}]}]}"#, to: root + "/2.json")
         guard let failure = loadFailure([root]) else { return }
-        XCTAssertEqual(failure.errors.map { "\(($0.file as NSString).lastPathComponent) \($0.jsonPath)" },
-                       ["1.json stubs[0].responses[0].status", "2.json stubs[0].id"])
+        XCTAssertEqual(
+            failure.errors.map { "\(($0.file as NSString).lastPathComponent) \($0.jsonPath)" },
+            ["1.json stubs[0].responses[0].status", "2.json stubs[0].id"])
         XCTAssertEqual(failure.errors[1].message, "duplicate stub id `same`; first used at \(root)/1.json:1:17")
     }
 
     func testOnlyLoadedStubsMakeABodyAndNoStubFileDisappearsSilently() throws {
         let root = try makeTemporaryDirectory(self)
         // Serves itself: still a stub file.
-        try write(#"{"stubs":[{"id":"self","request":{"path":"/self"},"responses":[{"bodyFile":"self.json"}]}]}"#, to: root + "/self.json")
+        try write(
+            #"{"stubs":[{"id":"self","request":{"path":"/self"},"responses":[{"bodyFile":"self.json"}]}]}"#,
+            to: root + "/self.json")
         // Two stub files naming each other: neither is loaded by the other, so both stay stub files.
-        try write(#"{"stubs":[{"id":"ping","request":{"path":"/ping"},"responses":[{"bodyFile":"pong.json"}]}]}"#, to: root + "/ping.json")
-        try write(#"{"stubs":[{"id":"pong","request":{"path":"/pong"},"responses":[{"bodyFile":"ping.json"}]}]}"#, to: root + "/pong.json")
+        try write(
+            #"{"stubs":[{"id":"ping","request":{"path":"/ping"},"responses":[{"bodyFile":"pong.json"}]}]}"#,
+            to: root + "/ping.json")
+        try write(
+            #"{"stubs":[{"id":"pong","request":{"path":"/pong"},"responses":[{"bodyFile":"ping.json"}]}]}"#,
+            to: root + "/pong.json")
         XCTAssertEqual(try StubLoader.load(paths: [root]).stubs.map(\.id), ["ping", "pong", "self"])
 
         // A chain: `a` serves `b` (so `b` is a body and its stubs are not loaded); `b` naming `c`

@@ -24,18 +24,32 @@ final class StubFormatDriftTests: XCTestCase {
         .response: ["$defs", "response", "properties"],
         .retryAfter: ["$defs", "response", "properties", "retryAfter", "oneOf", "1", "properties"],
         .delayDistribution: ["$defs", "response", "properties", "delayMs", "oneOf", "*", "properties"],
-        .lognormal: ["$defs", "response", "properties", "delayMs", "oneOf", "2", "properties", "lognormal", "properties"],
+        .lognormal: [
+            "$defs", "response", "properties", "delayMs", "oneOf", "2", "properties", "lognormal", "properties",
+        ],
         .dribble: ["$defs", "response", "properties", "dribble", "properties"],
         .event: ["$defs", "response", "properties", "events", "items", "properties"],
     ]
 
     /// Each enumerated value set, with where the schema lists it.
     private static let vocabularies: [(name: String, values: [String], schema: [String])] = [
-        ("afterLast", StubFormat.AfterLast.allCases.map(\.rawValue), ["$defs", "stub", "properties", "afterLast", "enum"]),
+        (
+            "afterLast", StubFormat.AfterLast.allCases.map(\.rawValue),
+            ["$defs", "stub", "properties", "afterLast", "enum"]
+        ),
         ("fault", StubFormat.Fault.allCases.map(\.rawValue), ["$defs", "response", "properties", "fault", "enum"]),
-        ("rateLimit.algorithm", StubFormat.RateLimitAlgorithm.allCases.map(\.rawValue), ["$defs", "rateLimit", "properties", "algorithm", "enum"]),
-        ("rateLimit.retryAfter", StubFormat.RateLimitRetryAfter.allCases.map(\.rawValue), ["$defs", "rateLimit", "properties", "retryAfter", "enum"]),
-        ("rateLimit.headers", StubFormat.RateLimitHeaders.allCases.map(\.rawValue), ["$defs", "rateLimit", "properties", "headers", "enum"]),
+        (
+            "rateLimit.algorithm", StubFormat.RateLimitAlgorithm.allCases.map(\.rawValue),
+            ["$defs", "rateLimit", "properties", "algorithm", "enum"]
+        ),
+        (
+            "rateLimit.retryAfter", StubFormat.RateLimitRetryAfter.allCases.map(\.rawValue),
+            ["$defs", "rateLimit", "properties", "retryAfter", "enum"]
+        ),
+        (
+            "rateLimit.headers", StubFormat.RateLimitHeaders.allCases.map(\.rawValue),
+            ["$defs", "rateLimit", "properties", "headers", "enum"]
+        ),
     ]
 
     private func schema() throws -> JSONValue {
@@ -61,14 +75,17 @@ final class StubFormatDriftTests: XCTestCase {
 
     func testEveryObjectsKeysAreTheSchemasPropertiesBothWays() throws {
         let schema = try schema()
-        XCTAssertEqual(Set(Self.schemaLocations.keys), Set(StubFormat.Object.allCases), "every object has a place in the schema")
+        XCTAssertEqual(
+            Set(Self.schemaLocations.keys), Set(StubFormat.Object.allCases), "every object has a place in the schema")
         for object in StubFormat.Object.allCases {
             let found = values(at: Self.schemaLocations[object] ?? [], in: schema)
             XCTAssertFalse(found.isEmpty, "\(object): no properties at \(Self.schemaLocations[object] ?? [])")
             let schemaKeys = Set(found.flatMap { $0.members?.map(\.key) ?? [] })
             let modelKeys = Set(object.keys)
-            XCTAssertEqual(modelKeys.subtracting(schemaKeys).sorted(), [], "\(object): in StubFormat but not in the schema")
-            XCTAssertEqual(schemaKeys.subtracting(modelKeys).sorted(), [], "\(object): in the schema but not in StubFormat")
+            XCTAssertEqual(
+                modelKeys.subtracting(schemaKeys).sorted(), [], "\(object): in StubFormat but not in the schema")
+            XCTAssertEqual(
+                schemaKeys.subtracting(modelKeys).sorted(), [], "\(object): in the schema but not in StubFormat")
         }
     }
 
@@ -76,8 +93,12 @@ final class StubFormatDriftTests: XCTestCase {
         let schema = try schema()
         for vocabulary in Self.vocabularies {
             let listed = values(at: vocabulary.schema, in: schema).first?.arrayValue?.compactMap(\.stringValue) ?? []
-            XCTAssertEqual(Set(vocabulary.values).subtracting(listed).sorted(), [], "\(vocabulary.name): in StubFormat but not in the schema")
-            XCTAssertEqual(Set(listed).subtracting(vocabulary.values).sorted(), [], "\(vocabulary.name): in the schema but not in StubFormat")
+            XCTAssertEqual(
+                Set(vocabulary.values).subtracting(listed).sorted(), [],
+                "\(vocabulary.name): in StubFormat but not in the schema")
+            XCTAssertEqual(
+                Set(listed).subtracting(vocabulary.values).sorted(), [],
+                "\(vocabulary.name): in the schema but not in StubFormat")
         }
     }
 

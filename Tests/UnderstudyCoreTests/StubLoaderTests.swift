@@ -27,10 +27,16 @@ final class StubLoaderTests: XCTestCase {
             XCTFail("expected failure")
         } catch {
             XCTAssertEqual(error.errors.count, 2)
-            XCTAssertEqual(error.errors[0], StubFileError(file: root + "/README.md", line: 1, column: 1, jsonPath: "",
-                                                          message: "not a stub file: expected a `.json` file"))
-            XCTAssertEqual(error.errors[1], StubFileError(file: root + "/missing.json", line: 1, column: 1, jsonPath: "",
-                                                          message: "no such file or directory"))
+            XCTAssertEqual(
+                error.errors[0],
+                StubFileError(
+                    file: root + "/README.md", line: 1, column: 1, jsonPath: "",
+                    message: "not a stub file: expected a `.json` file"))
+            XCTAssertEqual(
+                error.errors[1],
+                StubFileError(
+                    file: root + "/missing.json", line: 1, column: 1, jsonPath: "",
+                    message: "no such file or directory"))
         }
     }
 
@@ -40,7 +46,8 @@ final class StubLoaderTests: XCTestCase {
         XCTAssertThrowsError(try StubLoader.load(paths: [root + "/bad.json"])) { error in
             let failure = error as! StubLoadFailure
             XCTAssertEqual(failure.errors.map { "\($0.line):\($0.column) \($0.jsonPath)" }, ["3:5 stubs[0]"])
-            XCTAssertTrue(failure.errors[0].message.hasPrefix("not valid JSON: expected a JSON value"), failure.errors[0].message)
+            XCTAssertTrue(
+                failure.errors[0].message.hasPrefix("not valid JSON: expected a JSON value"), failure.errors[0].message)
         }
     }
 
@@ -64,14 +71,16 @@ final class StubLoaderTests: XCTestCase {
     }
 
     func testGeneratedIDsComeFromFileAndIndex() throws {
-        let set = try StubLoader.parse(bytes: Array(stubFile(#"{"responses":[{}]},{"responses":[{}]}"#).utf8), file: "gen.json", root: nil)
+        let set = try StubLoader.parse(
+            bytes: Array(stubFile(#"{"responses":[{}]},{"responses":[{}]}"#).utf8), file: "gen.json", root: nil)
         XCTAssertEqual(set.stubs.map(\.id), ["gen.json#0", "gen.json#1"])
     }
 
     func testBodyFileIsReadRelativeToTheStubFile() throws {
         let root = try makeTemporaryDirectory(self)
         try write("file body\n", to: root + "/bodies/hello.txt")
-        try write(stubFile(#"{"id":"f","responses":[{"bodyFile":"../bodies/hello.txt"}]}"#), to: root + "/sub/stub.json")
+        try write(
+            stubFile(#"{"id":"f","responses":[{"bodyFile":"../bodies/hello.txt"}]}"#), to: root + "/sub/stub.json")
         let set = try StubLoader.load(paths: [root])
         XCTAssertEqual(set.stubs[0].responses[0].body, Array("file body\n".utf8))
     }
@@ -81,16 +90,19 @@ final class StubLoaderTests: XCTestCase {
         try write("secret", to: outside + "/secret.txt")
         let root = try makeTemporaryDirectory(self)
         let secretName = (outside as NSString).lastPathComponent
-        try write(stubFile("""
-        {"id":"escape","responses":[{"bodyFile":"../\(secretName)/secret.txt"}]}
-        """), to: root + "/stub.json")
+        try write(
+            stubFile(
+                """
+                {"id":"escape","responses":[{"bodyFile":"../\(secretName)/secret.txt"}]}
+                """), to: root + "/stub.json")
         XCTAssertThrowsError(try StubLoader.load(paths: [root])) { error in
             let failure = error as! StubLoadFailure
             XCTAssertEqual(failure.errors.count, 1)
             XCTAssertEqual(failure.errors[0].jsonPath, "stubs[0].responses[0].bodyFile")
             XCTAssertEqual(failure.errors[0].line, 1)
             XCTAssertEqual(failure.errors[0].column, 52)
-            XCTAssertTrue(failure.errors[0].message.contains("resolves outside the stub root"), failure.errors[0].message)
+            XCTAssertTrue(
+                failure.errors[0].message.contains("resolves outside the stub root"), failure.errors[0].message)
         }
     }
 
@@ -98,7 +110,8 @@ final class StubLoaderTests: XCTestCase {
         let outside = try makeTemporaryDirectory(self)
         try write("secret", to: outside + "/secret.txt")
         let root = try makeTemporaryDirectory(self)
-        try FileManager.default.createSymbolicLink(atPath: root + "/link.txt", withDestinationPath: outside + "/secret.txt")
+        try FileManager.default.createSymbolicLink(
+            atPath: root + "/link.txt", withDestinationPath: outside + "/secret.txt")
         try write(stubFile(#"{"id":"link","responses":[{"bodyFile":"link.txt"}]}"#), to: root + "/stub.json")
         XCTAssertThrowsError(try StubLoader.load(paths: [root])) { error in
             let errors = (error as! StubLoadFailure).errors
@@ -114,19 +127,25 @@ final class StubLoaderTests: XCTestCase {
     func testBodyFileMissingOrAbsoluteOrDirectory() throws {
         let root = try makeTemporaryDirectory(self)
         try FileManager.default.createDirectory(atPath: root + "/dir", withIntermediateDirectories: true)
-        try write(stubFile("""
-        {"id":"a","responses":[{"bodyFile":"missing.txt"}]},
-        {"id":"b","responses":[{"bodyFile":"/etc/hostname"}]},
-        {"id":"c","responses":[{"bodyFile":"dir"}]}
-        """), to: root + "/stub.json")
+        try write(
+            stubFile(
+                """
+                {"id":"a","responses":[{"bodyFile":"missing.txt"}]},
+                {"id":"b","responses":[{"bodyFile":"/etc/hostname"}]},
+                {"id":"c","responses":[{"bodyFile":"dir"}]}
+                """), to: root + "/stub.json")
         XCTAssertThrowsError(try StubLoader.load(paths: [root + "/stub.json"])) { error in
             let errors = (error as! StubLoadFailure).errors
-            XCTAssertEqual(errors.map(\.jsonPath), ["stubs[0].responses[0].bodyFile", "stubs[1].responses[0].bodyFile", "stubs[2].responses[0].bodyFile"])
+            XCTAssertEqual(
+                errors.map(\.jsonPath),
+                ["stubs[0].responses[0].bodyFile", "stubs[1].responses[0].bodyFile", "stubs[2].responses[0].bodyFile"])
             XCTAssertEqual(errors.map(\.line), [1, 2, 3])
             XCTAssertEqual(errors.map(\.column), [47, 36, 36])
             XCTAssertEqual(Set(errors.map(\.file)), [root + "/stub.json"])
             XCTAssertEqual(errors.map(\.suggestion), [nil, nil, nil])
-            XCTAssertTrue(errors[0].message.contains("cannot read `bodyFile` `missing.txt`: No such file or directory"), errors[0].message)
+            XCTAssertTrue(
+                errors[0].message.contains("cannot read `bodyFile` `missing.txt`: No such file or directory"),
+                errors[0].message)
             XCTAssertTrue(errors[1].message.contains("must be a path relative to the stub file"), errors[1].message)
             XCTAssertTrue(errors[2].message.contains("it is a directory"), errors[2].message)
         }
@@ -152,20 +171,28 @@ final class StubLoaderTests: XCTestCase {
 final class StubSetTests: XCTestCase {
     func testValidatingInitAcceptsGoodStubsAndServesThem() throws {
         let set = try StubSet(validating: [
-            Stub(id: "a", request: RequestPattern(method: "get", path: .exact("/a")), responses: [StubResponse(status: 202)]),
+            Stub(
+                id: "a", request: RequestPattern(method: "get", path: .exact("/a")),
+                responses: [StubResponse(status: 202)])
         ])
         XCTAssertEqual(set.stubs.first?.request.method, "GET")
         XCTAssertEqual(StubEngine(stubs: set).get("/a").status, 202)
     }
 
     func testValidatingInitReportsEveryProblem() {
-        XCTAssertThrowsError(try StubSet(validating: [
-            Stub(id: "a", responses: [StubResponse(status: 42, times: 0)]),
-            Stub(id: "a", responses: [], whenState: "x"),
-        ])) { error in
+        XCTAssertThrowsError(
+            try StubSet(validating: [
+                Stub(id: "a", responses: [StubResponse(status: 42, times: 0)]),
+                Stub(id: "a", responses: [], whenState: "x"),
+            ])
+        ) { error in
             let failure = error as! StubLoadFailure
-            XCTAssertEqual(failure.errors.map(\.jsonPath), ["stubs[0].responses[0].status", "stubs[0].responses[0].times",
-                                                             "stubs[1].id", "stubs[1].responses", "stubs[1].whenState"])
+            XCTAssertEqual(
+                failure.errors.map(\.jsonPath),
+                [
+                    "stubs[0].responses[0].status", "stubs[0].responses[0].times",
+                    "stubs[1].id", "stubs[1].responses", "stubs[1].whenState",
+                ])
         }
     }
 }

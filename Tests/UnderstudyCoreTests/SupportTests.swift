@@ -23,8 +23,12 @@ final class SupportTests: XCTestCase {
             _ = engine.get("/")
             clock.advance(milliseconds: 1.5)
         }
-        XCTAssertEqual(engine.journalObjects.map { $0["time"] as? String },
-                       ["2001-09-09T01:46:40.998Z", "2001-09-09T01:46:40.999Z", "2001-09-09T01:46:41.001Z", "2001-09-09T01:46:41.002Z"])
+        XCTAssertEqual(
+            engine.journalObjects.map { $0["time"] as? String },
+            [
+                "2001-09-09T01:46:40.998Z", "2001-09-09T01:46:40.999Z", "2001-09-09T01:46:41.001Z",
+                "2001-09-09T01:46:41.002Z",
+            ])
     }
 
     func testFractionalSecondsRoundUp() {
@@ -38,7 +42,8 @@ final class SupportTests: XCTestCase {
         XCTAssertEqual(EditDistance.distance("stauts", "status"), 1, "a transposition counts once")
         XCTAssertEqual(EditDistance.closest(to: "Status", among: ["status", "headers"]), "status")
         XCTAssertEqual(EditDistance.closest(to: "bdy", among: ["body", "json"]), "body")
-        XCTAssertNil(EditDistance.closest(to: "x", among: ["id"]), "a one-letter key is not corrected into an unrelated one")
+        XCTAssertNil(
+            EditDistance.closest(to: "x", among: ["id"]), "a one-letter key is not corrected into an unrelated one")
         XCTAssertNil(EditDistance.closest(to: "completely", among: ["status"]))
     }
 
@@ -56,7 +61,8 @@ final class SupportTests: XCTestCase {
             for i in 1...max(1, a.count) where !a.isEmpty {
                 var current = [i] + Array(repeating: 0, count: b.count)
                 for j in stride(from: 1, through: b.count, by: 1) {
-                    current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                    current[j] = min(
+                        previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
                 }
                 previous = current
             }
@@ -64,8 +70,10 @@ final class SupportTests: XCTestCase {
         }
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<2_000 {
-            let a = String((0..<Int.random(in: 0...12, using: &generator)).map { _ in "abc/".randomElement(using: &generator)! })
-            let b = String((0..<Int.random(in: 0...12, using: &generator)).map { _ in "abc/".randomElement(using: &generator)! })
+            let a = String(
+                (0..<Int.random(in: 0...12, using: &generator)).map { _ in "abc/".randomElement(using: &generator)! })
+            let b = String(
+                (0..<Int.random(in: 0...12, using: &generator)).map { _ in "abc/".randomElement(using: &generator)! })
             let exact = full(Array(a.utf8), Array(b.utf8))
             Array(a.utf8).withUnsafeBufferPointer { x in
                 Array(b.utf8).withUnsafeBufferPointer { y in
@@ -73,7 +81,8 @@ final class SupportTests: XCTestCase {
                 }
             }
             for limit in 1...14 {
-                XCTAssertEqual(EditDistance.boundedDistance(a, b, limit: limit), min(limit, exact), "\(a) \(b) limit \(limit)")
+                XCTAssertEqual(
+                    EditDistance.boundedDistance(a, b, limit: limit), min(limit, exact), "\(a) \(b) limit \(limit)")
             }
             let longest = max(a.utf8.count, b.utf8.count)
             let normalized = longest == 0 ? 0 : Double(exact) / Double(longest)
@@ -82,8 +91,9 @@ final class SupportTests: XCTestCase {
                 XCTAssertEqual(result, normalized < bound ? normalized : nil, "\(a) \(b) below \(bound)")
                 // With a cap, strings that many edits apart or more count as unrelated (1).
                 let capped = exact < 3 ? normalized : 1
-                XCTAssertEqual(EditDistance.normalizedDistance(a, b, below: bound, maximumEdits: 3), capped < bound ? capped : nil,
-                               "\(a) \(b) below \(bound), capped")
+                XCTAssertEqual(
+                    EditDistance.normalizedDistance(a, b, below: bound, maximumEdits: 3), capped < bound ? capped : nil,
+                    "\(a) \(b) below \(bound), capped")
             }
         }
         XCTAssertEqual(EditDistance.boundedDistance("ABC", "abd", limit: 5, ignoringASCIICase: true), 1)
@@ -91,7 +101,9 @@ final class SupportTests: XCTestCase {
 
     func testPercentDecodingAndQueryPairs() {
         XCTAssertEqual(PercentDecoding.decodePath("/a%20b%zz%"), "/a b%zz%")
-        XCTAssertEqual(PercentDecoding.queryPairs("a=1&b=x+y%21&c&&d=").map { "\($0.name)=\($0.value)" }, ["a=1", "b=x y!", "c=", "d="])
+        XCTAssertEqual(
+            PercentDecoding.queryPairs("a=1&b=x+y%21&c&&d=").map { "\($0.name)=\($0.value)" },
+            ["a=1", "b=x y!", "c=", "d="])
         XCTAssertTrue(PercentDecoding.queryPairs(nil).isEmpty)
     }
 

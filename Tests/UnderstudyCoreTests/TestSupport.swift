@@ -3,9 +3,12 @@ import XCTest
 @testable import UnderstudyCore
 
 /// Builds an engine from stub JSON, with a manual clock so no test sleeps.
-func makeEngine(_ json: String, clock: ManualEngineClock = ManualEngineClock(), unmatchedStatus: Int = 404,
-                journalLimit: Int = 100_000, sink: (any JournalSink)? = nil,
-                journalBodyLimit: Int = EngineConfiguration.defaultJournalBodyLimit, file: StaticString = #filePath, line: UInt = #line) throws -> StubEngine {
+func makeEngine(
+    _ json: String, clock: ManualEngineClock = ManualEngineClock(), unmatchedStatus: Int = 404,
+    journalLimit: Int = 100_000, sink: (any JournalSink)? = nil,
+    journalBodyLimit: Int = EngineConfiguration.defaultJournalBodyLimit, file: StaticString = #filePath,
+    line: UInt = #line
+) throws -> StubEngine {
     let set: StubSet
     do {
         set = try StubLoader.parse(bytes: Array(json.utf8), file: "test.json", root: nil)
@@ -13,9 +16,11 @@ func makeEngine(_ json: String, clock: ManualEngineClock = ManualEngineClock(), 
         XCTFail("stubs did not load: \(error)", file: file, line: line)
         throw error
     }
-    return StubEngine(stubs: set, configuration: EngineConfiguration(
-        unmatchedStatus: unmatchedStatus, journalLimit: journalLimit, journalSink: sink, clock: clock,
-        journalBodyLimit: journalBodyLimit))
+    return StubEngine(
+        stubs: set,
+        configuration: EngineConfiguration(
+            unmatchedStatus: unmatchedStatus, journalLimit: journalLimit, journalSink: sink, clock: clock,
+            journalBodyLimit: journalBodyLimit))
 }
 
 /// Parses stub JSON expecting failure and returns the errors.
@@ -34,7 +39,9 @@ extension StubEngine {
         handle(HTTPRequest(method: "GET", target: target, headers: headers))
     }
 
-    func send(_ method: String, _ target: String, headers: HTTPHeaders = HTTPHeaders(), body: String = "") -> HTTPResponse {
+    func send(_ method: String, _ target: String, headers: HTTPHeaders = HTTPHeaders(), body: String = "")
+        -> HTTPResponse
+    {
         handle(HTTPRequest(method: method, target: target, headers: headers, body: Array(body.utf8)))
     }
 

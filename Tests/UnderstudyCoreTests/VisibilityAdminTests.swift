@@ -5,12 +5,12 @@ import XCTest
 /// windows, the status filter; and the browser's `/favicon.ico`, which must not be journaled.
 final class VisibilityAdminTests: XCTestCase {
     private let stubs = #"""
-    {"stubs":[
-      {"id":"posts","request":{"method":"GET","path":"/posts","headers":{"Authorization":{"present":true}}},"responses":[{"status":200}]},
-      {"id":"login","request":{"method":"POST","path":"/login"},"responses":[{"status":201}]},
-      {"id":"limited","request":{"path":"/search"},"rateLimit":{"limit":2,"window":10},"responses":[{}]}
-    ]}
-    """#
+        {"stubs":[
+          {"id":"posts","request":{"method":"GET","path":"/posts","headers":{"Authorization":{"present":true}}},"responses":[{"status":200}]},
+          {"id":"login","request":{"method":"POST","path":"/login"},"responses":[{"status":201}]},
+          {"id":"limited","request":{"path":"/search"},"rateLimit":{"limit":2,"window":10},"responses":[{}]}
+        ]}
+        """#
 
     func testNearMissesExplainAJournaledRequestOnlyWhenAsked() throws {
         let engine = try makeEngine(stubs)
@@ -35,7 +35,8 @@ final class VisibilityAdminTests: XCTestCase {
         XCTAssertEqual(engine.adminCall("GET", "/__admin/requests/abc/near-misses").status, 400)
         XCTAssertEqual(engine.adminCall("POST", "/__admin/requests/1/near-misses").status, 405)
         _ = engine.adminCall("DELETE", "/__admin/requests")
-        XCTAssertEqual(engine.adminCall("GET", "/__admin/requests/1/near-misses").status, 404, "cleared entries are gone")
+        XCTAssertEqual(
+            engine.adminCall("GET", "/__admin/requests/1/near-misses").status, 404, "cleared entries are gone")
     }
 
     func testRateLimitWindowsCanBeLookedAtWithoutUsingThemUp() throws {
@@ -43,7 +44,8 @@ final class VisibilityAdminTests: XCTestCase {
         let engine = try makeEngine(stubs, clock: clock)
         XCTAssertEqual(engine.get("/search").status, 200)
         for _ in 0..<3 {
-            let limits = try XCTUnwrap(engine.adminCall("GET", "/__admin/rate-limits").jsonObject["rateLimits"] as? [[String: Any]])
+            let limits = try XCTUnwrap(
+                engine.adminCall("GET", "/__admin/rate-limits").jsonObject["rateLimits"] as? [[String: Any]])
             XCTAssertEqual(limits.count, 1)
             XCTAssertEqual(limits[0]["stub"] as? String, "limited")
             XCTAssertEqual(limits[0]["remaining"] as? Int, 1)
@@ -53,7 +55,8 @@ final class VisibilityAdminTests: XCTestCase {
         XCTAssertEqual(engine.get("/search").status, 200, "looking used up no slot")
         XCTAssertEqual(engine.get("/search").status, 429)
         clock.advance(seconds: 4)
-        let limits = try XCTUnwrap(engine.adminCall("GET", "/__admin/rate-limits").jsonObject["rateLimits"] as? [[String: Any]])
+        let limits = try XCTUnwrap(
+            engine.adminCall("GET", "/__admin/rate-limits").jsonObject["rateLimits"] as? [[String: Any]])
         XCTAssertEqual(limits[0]["remaining"] as? Int, 0)
         XCTAssertEqual(limits[0]["resetSeconds"] as? Double, 6)
     }
@@ -62,9 +65,12 @@ final class VisibilityAdminTests: XCTestCase {
         let engine = try makeEngine(stubs)
         _ = engine.send("POST", "/login")
         _ = engine.get("/nothing")
-        _ = engine.get("/search"); _ = engine.get("/search"); _ = engine.get("/search")
+        _ = engine.get("/search")
+        _ = engine.get("/search")
+        _ = engine.get("/search")
         func statuses(_ query: String) -> [Int] {
-            (engine.adminCall("GET", "/__admin/requests?" + query).jsonObject["requests"] as? [[String: Any]] ?? []).compactMap { $0["status"] as? Int }
+            (engine.adminCall("GET", "/__admin/requests?" + query).jsonObject["requests"] as? [[String: Any]] ?? [])
+                .compactMap { $0["status"] as? Int }
         }
         XCTAssertEqual(statuses("status=4xx"), [404, 429])
         XCTAssertEqual(statuses("status=4XX&limit=1"), [404])
@@ -92,7 +98,9 @@ final class VisibilityAdminTests: XCTestCase {
     }
 
     func testAStubAboutTheFaviconWinsEvenWhenExhausted() throws {
-        let engine = try makeEngine(#"{"stubs":[{"id":"icon","request":{"pathPattern":"/favicon\\.ico"},"responses":[{"status":204}],"afterLast":"exhaust"}]}"#)
+        let engine = try makeEngine(
+            #"{"stubs":[{"id":"icon","request":{"pathPattern":"/favicon\\.ico"},"responses":[{"status":204}],"afterLast":"exhaust"}]}"#
+        )
         XCTAssertEqual(engine.get("/favicon.ico").status, 204)
         XCTAssertEqual(engine.get("/favicon.ico").status, 404, "exhausted: the user's miss, explained and journaled")
         XCTAssertEqual(engine.journalEntries.map(\.matched), [true, false])

@@ -6,22 +6,27 @@ import XCTest
 /// Tests/WireMockDifferential compares against the real WireMock jar.)
 final class WireMockMappingTests: XCTestCase {
     func testPriorityAndNewestFirstAmongEquals() throws {
-        let engine = try makeEngine("""
-        {"mappings": [
-          {"request": {"urlPathPattern": "/p/.*"}, "response": {"status": 418}, "priority": 9},
-          {"request": {"urlPath": "/p/x"}, "response": {"status": 201}},
-          {"request": {"urlPath": "/p/x"}, "response": {"status": 202}},
-          {"request": {"urlPath": "/p/y"}, "response": {"status": 203}, "priority": 1}
-        ]}
-        """)
+        let engine = try makeEngine(
+            """
+            {"mappings": [
+              {"request": {"urlPathPattern": "/p/.*"}, "response": {"status": 418}, "priority": 9},
+              {"request": {"urlPath": "/p/x"}, "response": {"status": 201}},
+              {"request": {"urlPath": "/p/x"}, "response": {"status": 202}},
+              {"request": {"urlPath": "/p/y"}, "response": {"status": 203}, "priority": 1}
+            ]}
+            """)
         XCTAssertEqual(engine.get("/p/x").status, 202, "equal priorities: the mapping added last answers")
         XCTAssertEqual(engine.get("/p/y").status, 203)
         XCTAssertEqual(engine.get("/p/z").status, 418)
     }
 
     func testNativeStubsComeBeforeWireMockMappingsOfEqualPriority() throws {
-        let native = try StubLoader.parse(bytes: Array(#"{"stubs": [{"request": {"path": "/x"}, "responses": [{"status": 200}]}]}"#.utf8), file: "n.json", root: nil)
-        let wire = try StubLoader.parse(bytes: Array(#"{"request": {"urlPath": "/x"}, "response": {"status": 299}}"#.utf8), file: "w.json", root: nil)
+        let native = try StubLoader.parse(
+            bytes: Array(#"{"stubs": [{"request": {"path": "/x"}, "responses": [{"status": 200}]}]}"#.utf8),
+            file: "n.json", root: nil)
+        let wire = try StubLoader.parse(
+            bytes: Array(#"{"request": {"urlPath": "/x"}, "response": {"status": 299}}"#.utf8), file: "w.json",
+            root: nil)
         let engine = StubEngine(stubs: try StubSet(validating: wire.stubs + native.stubs))
         XCTAssertEqual(engine.get("/x").status, 200)
         var lower = native.stubs[0]
@@ -31,15 +36,16 @@ final class WireMockMappingTests: XCTestCase {
     }
 
     func testURLIncludesQueryAndMatchersApply() throws {
-        let engine = try makeEngine("""
-        {"request": {"method": "POST", "url": "/u?a=1",
-                     "headers": {"X-Key": {"equalTo": "ABC", "caseInsensitive": true}},
-                     "cookies": {"sid": {"matches": "[0-9]+"}},
-                     "basicAuthCredentials": {"username": "u", "password": "p"},
-                     "bodyPatterns": [{"equalToJson": {"ids": [1, 2]}, "ignoreArrayOrder": true},
-                                      {"matchesJsonPath": {"expression": "$.ids[?(@ > 1)]"}}]},
-         "response": {"status": 200, "statusMessage": "Fine", "body": "ok"}}
-        """)
+        let engine = try makeEngine(
+            """
+            {"request": {"method": "POST", "url": "/u?a=1",
+                         "headers": {"X-Key": {"equalTo": "ABC", "caseInsensitive": true}},
+                         "cookies": {"sid": {"matches": "[0-9]+"}},
+                         "basicAuthCredentials": {"username": "u", "password": "p"},
+                         "bodyPatterns": [{"equalToJson": {"ids": [1, 2]}, "ignoreArrayOrder": true},
+                                          {"matchesJsonPath": {"expression": "$.ids[?(@ > 1)]"}}]},
+             "response": {"status": 200, "statusMessage": "Fine", "body": "ok"}}
+            """)
         var headers: HTTPHeaders = ["X-Key": "abc", "Cookie": "x=1; sid=42", "Authorization": "Basic dTpw"]
         let hit = engine.send("POST", "/u?a=1", headers: headers, body: #"{"ids": [2, 1]}"#)
         XCTAssertEqual(hit.status, 200)
@@ -51,10 +57,11 @@ final class WireMockMappingTests: XCTestCase {
     }
 
     func testNotAndOrMatchers() throws {
-        let engine = try makeEngine("""
-        {"mappings": [{"request": {"urlPath": "/n", "queryParameters": {"v": {"not": {"or": [{"equalTo": "a"}, {"contains": "z"}]}}}},
-                       "response": {"status": 200}}]}
-        """)
+        let engine = try makeEngine(
+            """
+            {"mappings": [{"request": {"urlPath": "/n", "queryParameters": {"v": {"not": {"or": [{"equalTo": "a"}, {"contains": "z"}]}}}},
+                           "response": {"status": 200}}]}
+            """)
         XCTAssertEqual(engine.get("/n?v=b").status, 200)
         XCTAssertEqual(engine.get("/n?v=a").status, 404)
         XCTAssertEqual(engine.get("/n?v=xyz").status, 404)
@@ -62,39 +69,44 @@ final class WireMockMappingTests: XCTestCase {
     }
 
     func testUnsupportedFeaturesAreRefusedByNameWithPositions() {
-        let errors = loadErrors("""
-        {"request": {"urlPath": "/x", "multipartPatterns": []},
-         "response": {"proxyBaseUrl": "http://example.com",
-                      "transformers": ["response-template", "jwt"]},
-         "postServeActions": {}}
-        """, file: "mappings/m.json")
+        let errors = loadErrors(
+            """
+            {"request": {"urlPath": "/x", "multipartPatterns": []},
+             "response": {"proxyBaseUrl": "http://example.com",
+                          "transformers": ["response-template", "jwt"]},
+             "postServeActions": {}}
+            """, file: "mappings/m.json")
         let described = errors.map(\.description)
-        XCTAssertEqual(described, [
-            "mappings/m.json:1:31: error: unsupported WireMock feature `multipartPatterns`: multipart matching is not supported (at request.multipartPatterns)",
-            "mappings/m.json:2:15: error: unsupported WireMock feature `proxyBaseUrl`: proxying is not supported (at response.proxyBaseUrl)",
-            "mappings/m.json:3:31: error: unsupported WireMock transformer `jwt`: only `response-template` is supported (at response.transformers)",
-            "mappings/m.json:4:2: error: unsupported WireMock feature `postServeActions`: post-serve actions (webhooks) are not supported (at postServeActions)",
-        ])
+        XCTAssertEqual(
+            described,
+            [
+                "mappings/m.json:1:31: error: unsupported WireMock feature `multipartPatterns`: multipart matching is not supported (at request.multipartPatterns)",
+                "mappings/m.json:2:15: error: unsupported WireMock feature `proxyBaseUrl`: proxying is not supported (at response.proxyBaseUrl)",
+                "mappings/m.json:3:31: error: unsupported WireMock transformer `jwt`: only `response-template` is supported (at response.transformers)",
+                "mappings/m.json:4:2: error: unsupported WireMock feature `postServeActions`: post-serve actions (webhooks) are not supported (at postServeActions)",
+            ])
     }
 
     func testResponseTemplateMapsTheDirectEquivalents() throws {
-        let engine = try makeEngine("""
-        {"request": {"urlPathPattern": "/w/.*"},
-         "response": {"status": 200, "transformers": ["response-template"],
-                      "headers": {"X-Echo": "{{request.headers.X-A}}"},
-                      "jsonBody": {"path": "{{request.path}}", "url": "{{request.url}}", "q": "{{request.query.q}}", "m": "{{request.method}}", "b": "{{{request.body}}}"}}}
-        """)
+        let engine = try makeEngine(
+            """
+            {"request": {"urlPathPattern": "/w/.*"},
+             "response": {"status": 200, "transformers": ["response-template"],
+                          "headers": {"X-Echo": "{{request.headers.X-A}}"},
+                          "jsonBody": {"path": "{{request.path}}", "url": "{{request.url}}", "q": "{{request.query.q}}", "m": "{{request.method}}", "b": "{{{request.body}}}"}}}
+            """)
         let response = engine.send("POST", "/w/1?q=z", headers: ["X-A": "a"], body: "hi")
         XCTAssertEqual(response.text, #"{"path":"/w/1","url":"/w/1?q=z","q":"z","m":"POST","b":"hi"}"#)
         XCTAssertEqual(response.headers["X-Echo"], "a")
     }
 
     func testResponseTemplateRefusesHelpersWithoutAnEquivalentByName() {
-        let errors = loadErrors("""
-        {"request": {"urlPath": "/w"},
-         "response": {"transformers": ["response-template"], "body": "{{jsonPath request.body '$.a'}} {{request.path}}",
-                      "headers": {"X": "{{now offset='1 days'}}"}}}
-        """, file: "mappings/t.json")
+        let errors = loadErrors(
+            """
+            {"request": {"urlPath": "/w"},
+             "response": {"transformers": ["response-template"], "body": "{{jsonPath request.body '$.a'}} {{request.path}}",
+                          "headers": {"X": "{{now offset='1 days'}}"}}}
+            """, file: "mappings/t.json")
         XCTAssertEqual(errors.map(\.jsonPath), ["response.body", "response.headers.X"])
         XCTAssertTrue(errors[0].message.contains("`jsonPath`"), errors[0].message)
         XCTAssertTrue(errors[1].message.contains("`now`"), errors[1].message)
@@ -102,44 +114,54 @@ final class WireMockMappingTests: XCTestCase {
     }
 
     func testTyposSuggestAndBadValuesPointAtThemselves() {
-        let errors = loadErrors("""
-        {"mappings": [
-          {"request": {"urlPath": "/x", "queryParameter": {}},
-           "response": {"status": 200, "fault": "CONNECTION_RESET"}}
-        ]}
-        """)
-        XCTAssertEqual(errors.map(\.description), [
-            "bad.json:2:33: error: unknown key `queryParameter`; did you mean `queryParameters`? (at mappings[0].request.queryParameter)",
-            "bad.json:3:41: error: unknown WireMock fault `CONNECTION_RESET`; did you mean `CONNECTION_RESET_BY_PEER`? (expected one of `CONNECTION_RESET_BY_PEER`, `EMPTY_RESPONSE`, `MALFORMED_RESPONSE_CHUNK`, `RANDOM_DATA_THEN_CLOSE`) (at mappings[0].response.fault)",
-        ])
+        let errors = loadErrors(
+            """
+            {"mappings": [
+              {"request": {"urlPath": "/x", "queryParameter": {}},
+               "response": {"status": 200, "fault": "CONNECTION_RESET"}}
+            ]}
+            """)
+        XCTAssertEqual(
+            errors.map(\.description),
+            [
+                "bad.json:2:33: error: unknown key `queryParameter`; did you mean `queryParameters`? (at mappings[0].request.queryParameter)",
+                "bad.json:3:41: error: unknown WireMock fault `CONNECTION_RESET`; did you mean `CONNECTION_RESET_BY_PEER`? (expected one of `CONNECTION_RESET_BY_PEER`, `EMPTY_RESPONSE`, `MALFORMED_RESPONSE_CHUNK`, `RANDOM_DATA_THEN_CLOSE`) (at mappings[0].response.fault)",
+            ])
     }
 
     func testFaultsMapOntoNativeFaults() throws {
-        let engine = try makeEngine("""
-        {"mappings": [
-          {"request": {"url": "/a"}, "response": {"fault": "EMPTY_RESPONSE"}},
-          {"request": {"url": "/b"}, "response": {"fault": "CONNECTION_RESET_BY_PEER"}},
-          {"request": {"url": "/c"}, "response": {"fault": "RANDOM_DATA_THEN_CLOSE"}},
-          {"request": {"url": "/d"}, "response": {"fault": "MALFORMED_RESPONSE_CHUNK"}}
-        ]}
-        """)
-        XCTAssertEqual(["/a", "/b", "/c", "/d"].map { engine.get($0).fault },
-                       [.emptyResponse, .connectionReset, .randomDataThenClose, .malformedResponseChunk])
+        let engine = try makeEngine(
+            """
+            {"mappings": [
+              {"request": {"url": "/a"}, "response": {"fault": "EMPTY_RESPONSE"}},
+              {"request": {"url": "/b"}, "response": {"fault": "CONNECTION_RESET_BY_PEER"}},
+              {"request": {"url": "/c"}, "response": {"fault": "RANDOM_DATA_THEN_CLOSE"}},
+              {"request": {"url": "/d"}, "response": {"fault": "MALFORMED_RESPONSE_CHUNK"}}
+            ]}
+            """)
+        XCTAssertEqual(
+            ["/a", "/b", "/c", "/d"].map { engine.get($0).fault },
+            [.emptyResponse, .connectionReset, .randomDataThenClose, .malformedResponseChunk])
     }
 
     func testDelayDistributionsAreSeededAndJournaled() throws {
         func delays(seed: UInt64) throws -> [Double] {
-            let set = try StubLoader.parse(bytes: Array("""
-            {"stubs": [{"request": {"path": "/slow"}, "responses": [{"delayMs": {"lognormal": {"median": 80, "sigma": 0.5, "max": 400}}}]},
-                       {"request": {"path": "/even"}, "responses": [{"delayMs": {"uniform": [10, 20]}}]}]}
-            """.utf8), file: "t.json", root: nil)
-            let engine = StubEngine(stubs: set, configuration: EngineConfiguration(clock: ManualEngineClock(), seed: seed))
+            let set = try StubLoader.parse(
+                bytes: Array(
+                    """
+                    {"stubs": [{"request": {"path": "/slow"}, "responses": [{"delayMs": {"lognormal": {"median": 80, "sigma": 0.5, "max": 400}}}]},
+                               {"request": {"path": "/even"}, "responses": [{"delayMs": {"uniform": [10, 20]}}]}]}
+                    """.utf8), file: "t.json", root: nil)
+            let engine = StubEngine(
+                stubs: set, configuration: EngineConfiguration(clock: ManualEngineClock(), seed: seed))
             let slow = (0..<200).map { _ in engine.get("/slow").delayMs }
             let even = (0..<200).map { _ in engine.get("/even").delayMs }
             XCTAssertTrue(slow.allSatisfy { $0 > 0 && $0 <= 400 })
             XCTAssertTrue(even.allSatisfy { (10...20).contains($0) })
             let journaled = engine.journalObjects.prefix(3).map { $0["delayMs"] as? Double }
-            XCTAssertEqual(journaled.map { $0.map { ($0 * 1000).rounded() / 1000 } }, slow.prefix(3).map { Double(Int($0 * 1000)) / 1000 })
+            XCTAssertEqual(
+                journaled.map { $0.map { ($0 * 1000).rounded() / 1000 } },
+                slow.prefix(3).map { Double(Int($0 * 1000)) / 1000 })
             let sorted = slow.sorted()
             XCTAssertEqual(sorted[100], 80, accuracy: 16, "the median of 200 draws is near the configured median")
             return slow + even
@@ -149,15 +171,17 @@ final class WireMockMappingTests: XCTestCase {
     }
 
     func testWireMockDelaysAddFixedAndDistribution() throws {
-        let engine = try makeEngine("""
-        {"request": {"url": "/d"}, "response": {"fixedDelayMilliseconds": 100, "delayDistribution": {"type": "uniform", "lower": 5, "upper": 6}}}
-        """)
+        let engine = try makeEngine(
+            """
+            {"request": {"url": "/d"}, "response": {"fixedDelayMilliseconds": 100, "delayDistribution": {"type": "uniform", "lower": 5, "upper": 6}}}
+            """)
         let delay = engine.get("/d").delayMs
         XCTAssertTrue((105...106).contains(delay), "\(delay)")
     }
 
     func testJSONPathSubset() throws {
-        let document = JSONValue.parse(Array(#"{"a": {"b": [{"c": 1, "s": "x"}, {"c": 7, "s": "y"}]}, "n": null}"#.utf8))!
+        let document = JSONValue.parse(
+            Array(#"{"a": {"b": [{"c": 1, "s": "x"}, {"c": 7, "s": "y"}]}, "n": null}"#.utf8))!
         XCTAssertEqual(try JSONPathExpression("$.a.b[1].c").select(document), [.number("7")])
         XCTAssertEqual(try JSONPathExpression("$['a']['b'][-1].s").select(document), [.string("y")])
         XCTAssertEqual(try JSONPathExpression("$..c").select(document), [.number("1"), .number("7")])
@@ -170,12 +194,15 @@ final class WireMockMappingTests: XCTestCase {
 
     func testWireMockRootSkipsBodyFilesAndResolvesThem() throws {
         let root = try makeTemporaryDirectory(self)
-        try write(#"{"request": {"url": "/f"}, "response": {"bodyFileName": "data/x.json"}}"#, to: root + "/mappings/f.json")
+        try write(
+            #"{"request": {"url": "/f"}, "response": {"bodyFileName": "data/x.json"}}"#, to: root + "/mappings/f.json")
         try write(#"{"not": "a mapping"}"#, to: root + "/__files/data/x.json")
         let set = try StubLoader.load(paths: [root])
         XCTAssertEqual(set.count, 1)
         XCTAssertEqual(String(decoding: set.stubs[0].responses[0].body, as: UTF8.self), #"{"not": "a mapping"}"#)
-        try write(#"{"request": {"url": "/g"}, "response": {"bodyFileName": "../../etc/passwd"}}"#, to: root + "/mappings/g.json")
+        try write(
+            #"{"request": {"url": "/g"}, "response": {"bodyFileName": "../../etc/passwd"}}"#,
+            to: root + "/mappings/g.json")
         XCTAssertThrowsError(try StubLoader.load(paths: [root])) { error in
             let failure = error as! StubLoadFailure
             XCTAssertTrue(failure.errors[0].message.contains("`bodyFileName`"), failure.errors[0].message)
@@ -184,13 +211,15 @@ final class WireMockMappingTests: XCTestCase {
     }
 
     func testConverterReproducesOrderAndNamesWhatItDrops() throws {
-        let set = try StubLoader.parse(bytes: Array("""
-        {"mappings": [
-          {"request": {"urlPath": "/x"}, "response": {"status": 201}, "metadata": {"team": "a"}},
-          {"request": {"urlPath": "/x"}, "response": {"status": 202, "fixedDelayMilliseconds": 5,
-                                                        "delayDistribution": {"type": "lognormal", "median": 5, "sigma": 0.1}}}
-        ]}
-        """.utf8), file: "m.json", root: nil)
+        let set = try StubLoader.parse(
+            bytes: Array(
+                """
+                {"mappings": [
+                  {"request": {"urlPath": "/x"}, "response": {"status": 201}, "metadata": {"team": "a"}},
+                  {"request": {"urlPath": "/x"}, "response": {"status": 202, "fixedDelayMilliseconds": 5,
+                                                                "delayDistribution": {"type": "lognormal", "median": 5, "sigma": 0.1}}}
+                ]}
+                """.utf8), file: "m.json", root: nil)
         let result = WireMockConverter.convert(set.stubs)
         XCTAssertEqual(result.notes.count, 2, "\(result.notes)")
         let reloaded = try StubLoader.parse(bytes: result.document.jsonBytes, file: "converted.json", root: nil)

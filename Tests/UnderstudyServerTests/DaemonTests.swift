@@ -21,10 +21,13 @@ final class DaemonTests: XCTestCase {
 
     func testReadinessLinePortAndPidFilesAndCleanExitOnSigterm() throws {
         let portFile = directory + "/port", pidFile = directory + "/pid"
-        let daemon = try Daemon([TestPaths.fixture("valid"), "--port", "0", "--port-file", portFile, "--pid-file", pidFile],
-                                directory: directory)
-        XCTAssertNotNil(daemon.readinessLine.range(of: #"^understudy listening on http://127\.0\.0\.1:[0-9]+$"#, options: .regularExpression),
-                        daemon.readinessLine)
+        let daemon = try Daemon(
+            [TestPaths.fixture("valid"), "--port", "0", "--port-file", portFile, "--pid-file", pidFile],
+            directory: directory)
+        XCTAssertNotNil(
+            daemon.readinessLine.range(
+                of: #"^understudy listening on http://127\.0\.0\.1:[0-9]+$"#, options: .regularExpression),
+            daemon.readinessLine)
         XCTAssertEqual(try String(contentsOfFile: portFile, encoding: .utf8), "\(daemon.port)\n")
         XCTAssertEqual(try String(contentsOfFile: pidFile, encoding: .utf8), "\(daemon.process.processIdentifier)\n")
         let hello = try curl(["-i", daemon.url + "/hello"])
@@ -49,8 +52,10 @@ final class DaemonTests: XCTestCase {
         let journal = directory + "/journal.jsonl"
         let daemon = try Daemon([TestPaths.fixture("valid"), "--journal", journal, "--quiet"], directory: directory)
         // Long enough that the six requests are surely all waiting when SIGTERM comes.
-        let added = try curl(["-X", "POST", daemon.url + "/__admin/stubs", "--data-binary",
-                              #"{"stubs":[{"id":"slower","request":{"path":"/slower"},"responses":[{"body":"slow","delayMs":2000}]}]}"#])
+        let added = try curl([
+            "-X", "POST", daemon.url + "/__admin/stubs", "--data-binary",
+            #"{"stubs":[{"id":"slower","request":{"path":"/slower"},"responses":[{"body":"slow","delayMs":2000}]}]}"#,
+        ])
         XCTAssertTrue(added.stdout.contains("slower"), added.stdout + added.stderr)
         let client = HTTPClient(base: daemon.url)
         async let slow = withThrowingTaskGroup(of: Int.self) { group in
@@ -66,7 +71,9 @@ final class DaemonTests: XCTestCase {
         XCTAssertEqual(statuses, Array(repeating: 200, count: 6), "in-flight delayed responses finish")
         XCTAssertEqual(daemon.waitForExit(), 0)
 
-        let entries = try Self.lines(journal).map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:] }
+        let entries = try Self.lines(journal).map {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:]
+        }
         XCTAssertEqual(entries.count, 6)
         XCTAssertEqual(Set(entries.compactMap { $0["seq"] as? Int }), Set(1...6), "each answered request exactly once")
         XCTAssertTrue(entries.allSatisfy { $0["path"] as? String == "/slower" && $0["status"] as? Int == 200 })
@@ -119,16 +126,21 @@ final class DaemonTests: XCTestCase {
 
     func testDetachReturnsOnceReadyAndStopEndsTheDaemon() throws {
         let pidFile = directory + "/pid", portFile = directory + "/port"
-        let started = try runUnderstudy(["serve", TestPaths.fixture("valid"), "--detach", "--quiet",
-                                         "--pid-file", pidFile, "--port-file", portFile])
+        let started = try runUnderstudy([
+            "serve", TestPaths.fixture("valid"), "--detach", "--quiet",
+            "--pid-file", pidFile, "--port-file", portFile,
+        ])
         XCTAssertEqual(started.exitCode, 0, started.stderr)
         let line = started.stdout.trimmingCharacters(in: .newlines)
         XCTAssertTrue(line.hasPrefix("understudy listening on http://127.0.0.1:"), line)
-        let port = try XCTUnwrap(Int(try String(contentsOfFile: portFile, encoding: .utf8).trimmingCharacters(in: .newlines)))
+        let port = try XCTUnwrap(
+            Int(try String(contentsOfFile: portFile, encoding: .utf8).trimmingCharacters(in: .newlines)))
         XCTAssertTrue(line.hasSuffix(":\(port)"))
         // Ready means ready: the first request after the command returns is answered.
-        XCTAssertEqual(try curl(["-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/hello"]).stdout, "200")
-        let pid = try XCTUnwrap(pid_t(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .newlines)))
+        XCTAssertEqual(
+            try curl(["-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/hello"]).stdout, "200")
+        let pid = try XCTUnwrap(
+            pid_t(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .newlines)))
         XCTAssertEqual(kill(pid, 0), 0, "the daemon runs on")
 
         let stopped = try runUnderstudy(["stop", "--pid-file", pidFile])
@@ -148,9 +160,12 @@ final class DaemonTests: XCTestCase {
 
         let blocker = try BackgroundServer.start { RecordingResponder(log: RequestLog()) }
         defer { blocker.stop() }
-        let inUse = try runUnderstudy(["serve", TestPaths.fixture("valid"), "--detach", "--port", "\(blocker.port)", "--pid-file", marker])
+        let inUse = try runUnderstudy([
+            "serve", TestPaths.fixture("valid"), "--detach", "--port", "\(blocker.port)", "--pid-file", marker,
+        ])
         XCTAssertEqual(inUse.exitCode, 1)
-        XCTAssertTrue(inUse.stderr.contains("cannot listen on 127.0.0.1:\(blocker.port): Address already in use"), inUse.stderr)
+        XCTAssertTrue(
+            inUse.stderr.contains("cannot listen on 127.0.0.1:\(blocker.port): Address already in use"), inUse.stderr)
 
         let missing = try runUnderstudy(["serve", directory + "/does-not-exist", "--detach", "--pid-file", marker])
         XCTAssertEqual(missing.exitCode, 1)
@@ -168,8 +183,14 @@ final class DaemonTests: XCTestCase {
         for line in lines {
             XCTAssertNotNil(line.range(of: #"^/.+\.json:[0-9]+:[0-9]+: error: .+"#, options: .regularExpression), line)
         }
-        XCTAssertTrue(lines.contains { $0.hasPrefix(TestPaths.fixture("invalid/typo.json") + ":7:11: error: unknown key `staus`; did you mean `status`?") }, bad.stdout)
-        XCTAssertTrue(lines.contains { $0.hasPrefix(TestPaths.fixture("invalid/bad-fault.json") + ":6:48: error:") }, bad.stdout)
+        XCTAssertTrue(
+            lines.contains {
+                $0.hasPrefix(
+                    TestPaths.fixture("invalid/typo.json") + ":7:11: error: unknown key `staus`; did you mean `status`?"
+                )
+            }, bad.stdout)
+        XCTAssertTrue(
+            lines.contains { $0.hasPrefix(TestPaths.fixture("invalid/bad-fault.json") + ":6:48: error:") }, bad.stdout)
 
         let good = try runUnderstudy(["check", TestPaths.fixture("valid")])
         XCTAssertEqual(good.exitCode, 0, good.stdout)
@@ -178,7 +199,8 @@ final class DaemonTests: XCTestCase {
 
     func testNonLoopbackHostWarns() throws {
         // A non-loopback bind needs --allow-remote since the hardening; refusal is in Security/BindAndLimitsCLITests.
-        let daemon = try Daemon([TestPaths.fixture("valid"), "--host", "0.0.0.0", "--allow-remote", "--quiet"], directory: directory)
+        let daemon = try Daemon(
+            [TestPaths.fixture("valid"), "--host", "0.0.0.0", "--allow-remote", "--quiet"], directory: directory)
         XCTAssertTrue(daemon.readinessLine.hasPrefix("understudy listening on http://0.0.0.0:"), daemon.readinessLine)
         XCTAssertTrue(daemon.stderr.contains("warning: listening on 0.0.0.0"), daemon.stderr)
         daemon.signal(SIGTERM)
@@ -186,13 +208,19 @@ final class DaemonTests: XCTestCase {
     }
 
     func testMaxBodyAndUnmatchedStatusOptions() throws {
-        let daemon = try Daemon([TestPaths.fixture("valid"), "--max-body", "100", "--unmatched-status", "418"], directory: directory)
-        let big = try curl(["-o", "/dev/null", "-w", "%{http_code}", "--data-binary", String(repeating: "x", count: 200), daemon.url + "/items"])
+        let daemon = try Daemon(
+            [TestPaths.fixture("valid"), "--max-body", "100", "--unmatched-status", "418"], directory: directory)
+        let big = try curl([
+            "-o", "/dev/null", "-w", "%{http_code}", "--data-binary", String(repeating: "x", count: 200),
+            daemon.url + "/items",
+        ])
         XCTAssertEqual(big.stdout, "413")
         let unmatched = try curl(["-o", "/dev/null", "-w", "%{http_code}", daemon.url + "/nothing-here"])
         XCTAssertEqual(unmatched.stdout, "418")
         let journal = try curl([daemon.url + "/__admin/requests"])
-        let entries = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(journal.stdout.utf8)) as? [String: Any])?["requests"] as? [[String: Any]])
+        let entries = try XCTUnwrap(
+            (try JSONSerialization.jsonObject(with: Data(journal.stdout.utf8)) as? [String: Any])?["requests"]
+                as? [[String: Any]])
         XCTAssertEqual(entries.map { $0["status"] as? Int }, [413, 418])
         daemon.signal(SIGTERM)
         XCTAssertEqual(daemon.waitForExit(), 0)

@@ -16,7 +16,8 @@ final class EngineEndToEndTests: XCTestCase {
     override func setUpWithError() throws {
         stubDirectory = try TestPaths.temporaryDirectory()
         for name in ["basic.json", "scenario.json"] {
-            try FileManager.default.copyItem(atPath: TestPaths.fixture("valid/" + name), toPath: stubDirectory + "/" + name)
+            try FileManager.default.copyItem(
+                atPath: TestPaths.fixture("valid/" + name), toPath: stubDirectory + "/" + name)
         }
         let paths = [stubDirectory!]
         server = try BackgroundServer.start { try UnderstudyResponder(stubPaths: paths) }
@@ -96,9 +97,11 @@ final class EngineEndToEndTests: XCTestCase {
         XCTAssertEqual(bad.status, 400)
         XCTAssertNotNil(try bad.json()["error"] as? String)
 
-        let count = try await client.json("/__admin/requests/count", method: "POST", body: "{\"method\":\"GET\",\"path\":\"/hello\"}")
+        let count = try await client.json(
+            "/__admin/requests/count", method: "POST", body: "{\"method\":\"GET\",\"path\":\"/hello\"}")
         XCTAssertEqual(count["count"] as? Int, 1)
-        let wrapped = try await client.json("/__admin/requests/count", method: "POST", body: "{\"request\":{\"method\":\"POST\"}}")
+        let wrapped = try await client.json(
+            "/__admin/requests/count", method: "POST", body: "{\"request\":{\"method\":\"POST\"}}")
         XCTAssertEqual(wrapped["count"] as? Int, 1)
 
         let cleared = try await client.json("/__admin/requests", method: "DELETE")
@@ -115,10 +118,13 @@ final class EngineEndToEndTests: XCTestCase {
         XCTAssertEqual(sequence["responses"] as? Int, 3)
         XCTAssertEqual(sequence["nextResponseIndex"] as? Int, 0)
 
-        let added = try await client.fetch("/__admin/stubs", method: "POST", body: Data("""
-            {"stubs":[{"id":"added","request":{"path":"/added"},"responses":[{"status":202,"body":"new"}]},
-                      {"id":"hello","request":{"path":"/hello"},"responses":[{"status":200,"body":"replaced"}]}]}
-            """.utf8))
+        let added = try await client.fetch(
+            "/__admin/stubs", method: "POST",
+            body: Data(
+                """
+                {"stubs":[{"id":"added","request":{"path":"/added"},"responses":[{"status":202,"body":"new"}]},
+                          {"id":"hello","request":{"path":"/hello"},"responses":[{"status":200,"body":"replaced"}]}]}
+                """.utf8))
         XCTAssertEqual(added.status, 201)
         XCTAssertEqual(try added.json()["added"] as? [String], ["added"])
         XCTAssertEqual(try added.json()["replaced"] as? [String], ["hello"])
@@ -127,9 +133,12 @@ final class EngineEndToEndTests: XCTestCase {
         let replaced = try await client.fetch("/hello")
         XCTAssertEqual(replaced.text, "replaced")
 
-        let invalid = try await client.fetch("/__admin/stubs", method: "POST", body: Data("""
-            {"stubs":[{"id":"x","request":{"path":"/x"},"responses":[{"staus":200}]}]}
-            """.utf8))
+        let invalid = try await client.fetch(
+            "/__admin/stubs", method: "POST",
+            body: Data(
+                """
+                {"stubs":[{"id":"x","request":{"path":"/x"},"responses":[{"staus":200}]}]}
+                """.utf8))
         XCTAssertEqual(invalid.status, 400)
         let errors = try XCTUnwrap(try invalid.json()["errors"] as? [[String: Any]])
         XCTAssertEqual(errors.first?["suggestion"] as? String, "status")
@@ -148,17 +157,21 @@ final class EngineEndToEndTests: XCTestCase {
         let locked = try await client.fetch("/profile")
         XCTAssertEqual(locked.status, 401)
         let scenarios = try await client.json("/__admin/scenarios")
-        let auth = try XCTUnwrap((scenarios["scenarios"] as? [[String: Any]])?.first { $0["name"] as? String == "auth" })
+        let auth = try XCTUnwrap(
+            (scenarios["scenarios"] as? [[String: Any]])?.first { $0["name"] as? String == "auth" })
         XCTAssertEqual(auth["state"] as? String, "Started")
         XCTAssertEqual(auth["states"] as? [String], ["Started", "Refreshed"])
 
-        let moved = try await client.fetch("/__admin/scenarios/auth", method: "PUT", body: Data("{\"state\":\"Refreshed\"}".utf8))
+        let moved = try await client.fetch(
+            "/__admin/scenarios/auth", method: "PUT", body: Data("{\"state\":\"Refreshed\"}".utf8))
         XCTAssertEqual(moved.status, 200)
         let open = try await client.fetch("/profile")
         XCTAssertEqual(open.status, 200)
-        let badState = try await client.fetch("/__admin/scenarios/auth", method: "PUT", body: Data("{\"state\":\"Nope\"}".utf8))
+        let badState = try await client.fetch(
+            "/__admin/scenarios/auth", method: "PUT", body: Data("{\"state\":\"Nope\"}".utf8))
         XCTAssertEqual(badState.status, 400)
-        let unknownScenario = try await client.fetch("/__admin/scenarios/nope", method: "PUT", body: Data("{\"state\":\"Started\"}".utf8))
+        let unknownScenario = try await client.fetch(
+            "/__admin/scenarios/nope", method: "PUT", body: Data("{\"state\":\"Started\"}".utf8))
         XCTAssertEqual(unknownScenario.status, 404)
 
         _ = try await client.fetch("/sequence")
@@ -181,7 +194,8 @@ final class EngineEndToEndTests: XCTestCase {
     func testReloadWithAnInvalidFileKeepsTheOldStubs() async throws {
         let file = stubDirectory + "/basic.json"
         let original = try String(contentsOfFile: file, encoding: .utf8)
-        try original.replacingOccurrences(of: "\"status\": 201", with: "\"staus\": 201").write(toFile: file, atomically: true, encoding: .utf8)
+        try original.replacingOccurrences(of: "\"status\": 201", with: "\"staus\": 201").write(
+            toFile: file, atomically: true, encoding: .utf8)
         let failed = try await client.fetch("/__admin/reload", method: "POST")
         XCTAssertEqual(failed.status, 400)
         let errors = try XCTUnwrap(try failed.json()["errors"] as? [[String: Any]])
@@ -190,7 +204,8 @@ final class EngineEndToEndTests: XCTestCase {
         let stillServed = try await client.fetch("/items", method: "POST")
         XCTAssertEqual(stillServed.status, 201, "the old stubs keep serving")
 
-        try original.replacingOccurrences(of: "\"status\": 201", with: "\"status\": 202").write(toFile: file, atomically: true, encoding: .utf8)
+        try original.replacingOccurrences(of: "\"status\": 201", with: "\"status\": 202").write(
+            toFile: file, atomically: true, encoding: .utf8)
         let reloaded = try await client.json("/__admin/reload", method: "POST")
         XCTAssertEqual(reloaded["stubs"] as? Int, 11)
         let changed = try await client.fetch("/items", method: "POST")

@@ -10,7 +10,8 @@ import XCTest
 /// connections take over the freed descriptor numbers, and check nothing is lost or stuck.
 final class EventBaseTests: XCTestCase {
     func testTheLoopRunsOnEpollWithTheChangelist() throws {
-        let server = try HTTPServer(configuration: ServerConfiguration(), responder: RecordingResponder(log: RequestLog()))
+        let server = try HTTPServer(
+            configuration: ServerConfiguration(), responder: RecordingResponder(log: RequestLog()))
         XCTAssertEqual(server.eventBackend, "epoll (with changelist)")
     }
 
@@ -22,7 +23,9 @@ final class EventBaseTests: XCTestCase {
         for round in 1...60 {
             // Pipelined: an answer, then the reset, on one connection.
             let doomed = try RawConnection(port: server.port)
-            doomed.send("GET /echo?n=\(round) HTTP/1.1\r\nHost: x\r\n\r\nGET /fault/connection-reset HTTP/1.1\r\nHost: x\r\n\r\n")
+            doomed.send(
+                "GET /echo?n=\(round) HTTP/1.1\r\nHost: x\r\n\r\nGET /fault/connection-reset HTTP/1.1\r\nHost: x\r\n\r\n"
+            )
             // Half the rounds connect the next client before the reset happens, half after, so
             // the freed descriptor number is taken in the same loop pass or a later one.
             var early: RawConnection?

@@ -40,15 +40,18 @@ final class JournalTruthTransportTests: XCTestCase {
     }
 
     func testFaultsAreJournaledAsFaultsWithoutAStatusUnlessTheHeadWasSent() throws {
-        for (index, fault) in ["connection-reset", "empty-response", "malformed-response", "close-after-headers"].enumerated() {
+        for (index, fault) in ["connection-reset", "empty-response", "malformed-response", "close-after-headers"]
+            .enumerated()
+        {
             let connection = try RawConnection(port: server.port)
             connection.send("GET /fault/\(fault) HTTP/1.1\r\nHost: x\r\n\r\n")
             _ = connection.readsEndOfStream()  // whatever the fault sends, the connection ends
             XCTAssertEqual(sink.objects.count, index + 1, "journaled before the fault reached the client")
         }
         let entries = sink.objects
-        XCTAssertEqual(entries.map { $0["fault"] as? String },
-                       ["connection-reset", "empty-response", "malformed-response", "close-after-headers"])
+        XCTAssertEqual(
+            entries.map { $0["fault"] as? String },
+            ["connection-reset", "empty-response", "malformed-response", "close-after-headers"])
         XCTAssertTrue(entries.allSatisfy { $0["outcome"] as? String == "fault" })
         for entry in entries.prefix(3) {
             XCTAssertTrue(entry["status"] is NSNull, "no status line was sent: \(entry)")
@@ -124,8 +127,11 @@ final class JournalTruthTransportTests: XCTestCase {
         let sink = LockedLines()
         self.sink = sink
         server = try BackgroundServer.start {
-            let set = try StubLoader.parse(bytes: Array(#"{"stubs":[{"request":{"path":"/d"},"responses":[{"body":"d","delayMs":200}]},{"request":{"path":"/n"},"responses":[{"body":"n"}]}]}"#.utf8),
-                                           file: "p.json", root: nil)
+            let set = try StubLoader.parse(
+                bytes: Array(
+                    #"{"stubs":[{"request":{"path":"/d"},"responses":[{"body":"d","delayMs":200}]},{"request":{"path":"/n"},"responses":[{"body":"n"}]}]}"#
+                        .utf8),
+                file: "p.json", root: nil)
             return UnderstudyResponder(stubs: set, configuration: EngineConfiguration(journalSink: sink))
         }
         let connection = try RawConnection(port: server.port)

@@ -16,7 +16,9 @@ final class LifecycleTests: XCTestCase {
     override func tearDown() {
         // Never leave a daemon behind a failed test.
         for pidFile in pidFiles {
-            if let text = try? String(contentsOfFile: pidFile, encoding: .utf8), let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+            if let text = try? String(contentsOfFile: pidFile, encoding: .utf8),
+                let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            {
                 kill(pid, SIGKILL)
             }
         }
@@ -32,14 +34,16 @@ final class LifecycleTests: XCTestCase {
     }
 
     private func pid(in pidFile: String) throws -> pid_t {
-        try XCTUnwrap(pid_t(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        try XCTUnwrap(
+            pid_t(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
     }
 
     func testDetachInCommandSubstitutionReturnsOnceReady() throws {
         let pidFile = directory + "/pid"
         pidFiles.append(pidFile)
         // The shell waits for EOF on the pipe behind $(...), which every holder must close.
-        let run = try bash("""
+        let run = try bash(
+            """
             out=$(\(quoted(TestPaths.binary)) serve \(quoted(TestPaths.fixture("valid"))) --detach --pid-file \(quoted(pidFile)) 2>&1)
             status=$?
             printf '%s\\n' "$out"
@@ -48,17 +52,20 @@ final class LifecycleTests: XCTestCase {
         XCTAssertTrue(run.finished, "out=$(understudy serve --detach 2>&1) did not return: \(run)")
         XCTAssertEqual(run.exitCode, 0, run.stderr)
         XCTAssertTrue(run.stdout.hasPrefix("understudy listening on http://127.0.0.1:"), run.stdout)
-        let port = try XCTUnwrap(run.stdout.split(separator: ":").last.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
-        XCTAssertEqual(try curl(["-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/hello"]).stdout, "200",
-                       "and the daemon serves on")
+        let port = try XCTUnwrap(
+            run.stdout.split(separator: ":").last.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+        XCTAssertEqual(
+            try curl(["-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/hello"]).stdout, "200",
+            "and the daemon serves on")
         XCTAssertEqual(try runUnderstudy(["stop", "--pid-file", pidFile]).exitCode, 0)
     }
 
     func testADetachedDaemonHoldsNoneOfTheCallersStandardDescriptors() throws {
         let pidFile = directory + "/pid"
         pidFiles.append(pidFile)
-        let run = try PipedRun.run(TestPaths.binary, ["serve", TestPaths.fixture("valid"), "--detach", "--pid-file", pidFile],
-                                   timeout: 20)
+        let run = try PipedRun.run(
+            TestPaths.binary, ["serve", TestPaths.fixture("valid"), "--detach", "--pid-file", pidFile],
+            timeout: 20)
         XCTAssertTrue(run.finished, "the caller's stdout and stderr pipes reached EOF: \(run)")
         XCTAssertEqual(run.exitCode, 0, run.stderr)
         XCTAssertEqual(run.stderr, "")
@@ -72,15 +79,21 @@ final class LifecycleTests: XCTestCase {
 
     func testADetachedDaemonLogsToTheLogFileAndQuietStillSilencesIt() throws {
         for quiet in [false, true] {
-            let pidFile = directory + "/pid-\(quiet)", log = directory + "/log-\(quiet)", portFile = directory + "/port-\(quiet)"
+            let pidFile = directory + "/pid-\(quiet)", log = directory + "/log-\(quiet)",
+                portFile = directory + "/port-\(quiet)"
             pidFiles.append(pidFile)
-            let run = try PipedRun.run(TestPaths.binary, ["serve", TestPaths.fixture("valid"), "--detach", "--pid-file", pidFile,
-                                                          "--port-file", portFile, "--log-file", log] + (quiet ? ["--quiet"] : []),
-                                       timeout: 20)
+            let run = try PipedRun.run(
+                TestPaths.binary,
+                [
+                    "serve", TestPaths.fixture("valid"), "--detach", "--pid-file", pidFile,
+                    "--port-file", portFile, "--log-file", log,
+                ] + (quiet ? ["--quiet"] : []),
+                timeout: 20)
             XCTAssertTrue(run.finished, "\(run)")
             XCTAssertEqual(run.exitCode, 0, run.stderr)
             let port = try String(contentsOfFile: portFile, encoding: .utf8).trimmingCharacters(in: .newlines)
-            XCTAssertEqual(try curl(["-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/hello"]).stdout, "200")
+            XCTAssertEqual(
+                try curl(["-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/hello"]).stdout, "200")
             XCTAssertEqual(try runUnderstudy(["stop", "--pid-file", pidFile]).exitCode, 0)
             let text = try String(contentsOfFile: log, encoding: .utf8)
             if quiet {
@@ -92,8 +105,12 @@ final class LifecycleTests: XCTestCase {
     }
 
     func testAnUnwritableLogFileIsAStartUpError() throws {
-        let run = try PipedRun.run(TestPaths.binary, ["serve", TestPaths.fixture("valid"), "--detach",
-                                                      "--log-file", directory + "/missing/dir/log"], timeout: 20)
+        let run = try PipedRun.run(
+            TestPaths.binary,
+            [
+                "serve", TestPaths.fixture("valid"), "--detach",
+                "--log-file", directory + "/missing/dir/log",
+            ], timeout: 20)
         XCTAssertTrue(run.finished)
         XCTAssertEqual(run.exitCode, 1)
         XCTAssertTrue(run.stderr.contains("cannot open log file"), run.stderr)
@@ -105,7 +122,8 @@ final class LifecycleTests: XCTestCase {
         // bash starts the daemon in the background, then becomes `sleep`, which never reaps it:
         // once stopped, the daemon stays a zombie until `sleep` goes.
         var parent: pid_t = 0
-        let script = "\(quoted(TestPaths.binary)) serve \(quoted(TestPaths.fixture("valid"))) --quiet --pid-file \(quoted(pidFile)) >/dev/null 2>&1 & exec sleep 60"
+        let script =
+            "\(quoted(TestPaths.binary)) serve \(quoted(TestPaths.fixture("valid"))) --quiet --pid-file \(quoted(pidFile)) >/dev/null 2>&1 & exec sleep 60"
         let argv: [UnsafeMutablePointer<CChar>?] = (["/bin/bash", "-c", script] as [String]).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         XCTAssertEqual(posix_spawn(&parent, "/bin/bash", nil, nil, argv, environ), 0)
@@ -129,7 +147,9 @@ final class LifecycleTests: XCTestCase {
     func testStoppingAnIdleDaemonIsQuickAndAMissingPidFileMeansNotRunning() throws {
         let pidFile = directory + "/pid"
         pidFiles.append(pidFile)
-        XCTAssertEqual(try runUnderstudy(["serve", TestPaths.fixture("valid"), "--detach", "--quiet", "--pid-file", pidFile]).exitCode, 0)
+        XCTAssertEqual(
+            try runUnderstudy(["serve", TestPaths.fixture("valid"), "--detach", "--quiet", "--pid-file", pidFile])
+                .exitCode, 0)
         let started = Date()
         let stopped = try runUnderstudy(["stop", "--pid-file", pidFile])
         XCTAssertEqual(stopped.exitCode, 0, stopped.stderr)
@@ -142,16 +162,25 @@ final class LifecycleTests: XCTestCase {
     func testStopIsPromptWhenTheClientOfADelayedAnswerHasLeft() throws {
         let pidFile = directory + "/pid", portFile = directory + "/port", journal = directory + "/journal.jsonl"
         pidFiles.append(pidFile)
-        let started = try runUnderstudy(["serve", TestPaths.fixture("valid"), "--detach", "--quiet", "--pid-file", pidFile,
-                                         "--port-file", portFile, "--journal", journal])
+        let started = try runUnderstudy([
+            "serve", TestPaths.fixture("valid"), "--detach", "--quiet", "--pid-file", pidFile,
+            "--port-file", portFile, "--journal", journal,
+        ])
         XCTAssertEqual(started.exitCode, 0, started.stderr)
-        let url = "http://127.0.0.1:" + (try String(contentsOfFile: portFile, encoding: .utf8).trimmingCharacters(in: .newlines))
-        _ = try curl(["-X", "POST", url + "/__admin/stubs", "--data-binary",
-                      #"{"stubs":[{"id":"late","request":{"path":"/late"},"responses":[{"body":"late","delayMs":20000}]}]}"#])
+        let url =
+            "http://127.0.0.1:"
+            + (try String(contentsOfFile: portFile, encoding: .utf8).trimmingCharacters(in: .newlines))
+        _ = try curl([
+            "-X", "POST", url + "/__admin/stubs", "--data-binary",
+            #"{"stubs":[{"id":"late","request":{"path":"/late"},"responses":[{"body":"late","delayMs":20000}]}]}"#,
+        ])
         // The client gives up after half a second, long before the answer is due.
         let gaveUp = try bash("curl -s -o /dev/null --max-time 0.5 \(quoted(url + "/late")); echo $?")
         XCTAssertEqual(gaveUp.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "28", "curl timed out")
-        XCTAssertTrue(waitUntil(timeout: 5) { (try? String(contentsOfFile: journal, encoding: .utf8))?.contains("client-gone") ?? false })
+        XCTAssertTrue(
+            waitUntil(timeout: 5) {
+                (try? String(contentsOfFile: journal, encoding: .utf8))?.contains("client-gone") ?? false
+            })
 
         let stopStarted = Date()
         let stopped = try runUnderstudy(["stop", "--pid-file", pidFile])

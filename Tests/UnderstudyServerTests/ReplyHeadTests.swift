@@ -27,7 +27,8 @@ final class ReplyHeadTests: XCTestCase {
 
     override func setUpWithError() throws {
         server = try BackgroundServer.start(configuration: ServerConfiguration()) {
-            UnderstudyResponder(stubs: try StubLoader.parse(bytes: Array(Self.stubs.utf8), file: "heads.json", root: nil))
+            UnderstudyResponder(
+                stubs: try StubLoader.parse(bytes: Array(Self.stubs.utf8), file: "heads.json", root: nil))
         }
     }
 
@@ -48,22 +49,28 @@ final class ReplyHeadTests: XCTestCase {
     private let fields = "Content-Type: text/plain\r\nX-Multi: 1\r\nX-Multi: 2\r\n"
 
     func testHTTP11RepliesByteForByte() throws {
-        let sent = try exchange("GET /a HTTP/1.1\r\nHost: x\r\n\r\nHEAD /a HTTP/1.1\r\nHost: x\r\n\r\nGET /m HTTP/1.1\r\nHost: x\r\n\r\n"
-            + "GET /n HTTP/1.1\r\nHost: x\r\n\r\nGET /304 HTTP/1.1\r\nHost: x\r\n\r\nGET /a HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        XCTAssertEqual(sent, "HTTP/1.1 200 OK\r\n\(fields)Date: D\r\nContent-Length: 5\r\n\r\nhello"
-            + "HTTP/1.1 404 Not Found\r\nContent-Type: text/plain; charset=utf-8\r\nDate: D\r\n\r\n"
-            + "HTTP/1.1 200 Fine Thanks\r\nDate: D\r\nContent-Length: 1\r\n\r\nx"
-            + "HTTP/1.1 204 No Content\r\nDate: D\r\n\r\n"
-            + "HTTP/1.1 304 Not Modified\r\nDate: D\r\n\r\n"
-            + "HTTP/1.1 200 OK\r\n\(fields)Date: D\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello")
+        let sent = try exchange(
+            "GET /a HTTP/1.1\r\nHost: x\r\n\r\nHEAD /a HTTP/1.1\r\nHost: x\r\n\r\nGET /m HTTP/1.1\r\nHost: x\r\n\r\n"
+                + "GET /n HTTP/1.1\r\nHost: x\r\n\r\nGET /304 HTTP/1.1\r\nHost: x\r\n\r\nGET /a HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        )
+        XCTAssertEqual(
+            sent,
+            "HTTP/1.1 200 OK\r\n\(fields)Date: D\r\nContent-Length: 5\r\n\r\nhello"
+                + "HTTP/1.1 404 Not Found\r\nContent-Type: text/plain; charset=utf-8\r\nDate: D\r\n\r\n"
+                + "HTTP/1.1 200 Fine Thanks\r\nDate: D\r\nContent-Length: 1\r\n\r\nx"
+                + "HTTP/1.1 204 No Content\r\nDate: D\r\n\r\n"
+                + "HTTP/1.1 304 Not Modified\r\nDate: D\r\n\r\n"
+                + "HTTP/1.1 200 OK\r\n\(fields)Date: D\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello")
     }
 
     /// An HTTP/1.0 client keeps its connection only when it asks (RFC 9112 §9.3); the reply says
     /// `HTTP/1.1`, the server's version (RFC 9110 §6.2).
     func testHTTP10RepliesFollowTheKeepAliveRule() throws {
         let sent = try exchange("GET /a HTTP/1.0\r\nConnection: keep-alive\r\n\r\nGET /a HTTP/1.0\r\n\r\n")
-        XCTAssertEqual(sent, "HTTP/1.1 200 OK\r\n\(fields)Date: D\r\nContent-Length: 5\r\nConnection: keep-alive\r\n\r\nhello"
-            + "HTTP/1.1 200 OK\r\n\(fields)Date: D\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello")
+        XCTAssertEqual(
+            sent,
+            "HTTP/1.1 200 OK\r\n\(fields)Date: D\r\nContent-Length: 5\r\nConnection: keep-alive\r\n\r\nhello"
+                + "HTTP/1.1 200 OK\r\n\(fields)Date: D\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello")
     }
 
     /// Versions other than 1.0 and 1.1 are refused: 505 for another major version (RFC 9110
@@ -78,19 +85,25 @@ final class ReplyHeadTests: XCTestCase {
     /// A stub's `Date`, `Content-Length` and `Connection` keep their place among its fields;
     /// its `Transfer-Encoding` is left to the transport's framing.
     func testFieldsEvhttpReadsKeepTheirPlace() throws {
-        let sent = try exchange("GET /dt HTTP/1.1\r\nHost: x\r\n\r\nGET /cl HTTP/1.1\r\nHost: x\r\n\r\nGET /te HTTP/1.1\r\nHost: x\r\n\r\n"
-            + "GET /cn HTTP/1.1\r\nHost: x\r\n\r\nGET /cn HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        XCTAssertEqual(sent, "HTTP/1.1 200 OK\r\nX-First: 1\r\nDate: D\r\nX-Last: 2\r\nContent-Length: 1\r\n\r\nd"
-            + "HTTP/1.1 200 OK\r\nContent-Length: 1\r\nX-Last: 2\r\nDate: D\r\n\r\nc"
-            + "HTTP/1.1 200 OK\r\nX-A: 1\r\nX-B: 2\r\nDate: D\r\nContent-Length: 1\r\n\r\nt"
-            + "HTTP/1.1 200 OK\r\nX-First: 1\r\nConnection: keep-alive\r\nX-Last: 2\r\nDate: D\r\nContent-Length: 1\r\n\r\nc"
-            + "HTTP/1.1 200 OK\r\nX-First: 1\r\nX-Last: 2\r\nDate: D\r\nContent-Length: 1\r\nConnection: close\r\n\r\nc")
+        let sent = try exchange(
+            "GET /dt HTTP/1.1\r\nHost: x\r\n\r\nGET /cl HTTP/1.1\r\nHost: x\r\n\r\nGET /te HTTP/1.1\r\nHost: x\r\n\r\n"
+                + "GET /cn HTTP/1.1\r\nHost: x\r\n\r\nGET /cn HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        XCTAssertEqual(
+            sent,
+            "HTTP/1.1 200 OK\r\nX-First: 1\r\nDate: D\r\nX-Last: 2\r\nContent-Length: 1\r\n\r\nd"
+                + "HTTP/1.1 200 OK\r\nContent-Length: 1\r\nX-Last: 2\r\nDate: D\r\n\r\nc"
+                + "HTTP/1.1 200 OK\r\nX-A: 1\r\nX-B: 2\r\nDate: D\r\nContent-Length: 1\r\n\r\nt"
+                + "HTTP/1.1 200 OK\r\nX-First: 1\r\nConnection: keep-alive\r\nX-Last: 2\r\nDate: D\r\nContent-Length: 1\r\n\r\nc"
+                + "HTTP/1.1 200 OK\r\nX-First: 1\r\nX-Last: 2\r\nDate: D\r\nContent-Length: 1\r\nConnection: close\r\n\r\nc"
+        )
     }
 
     /// A body past the inline limit goes in after the head rather than in the head's space.
     func testALargeBodyFollowsItsHeadWhole() throws {
         let sent = try exchange("GET /big HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        XCTAssertEqual(sent, "HTTP/1.1 200 OK\r\nDate: D\r\nContent-Length: 40000\r\nConnection: close\r\n\r\n"
-            + String(repeating: "B", count: 40_000))
+        XCTAssertEqual(
+            sent,
+            "HTTP/1.1 200 OK\r\nDate: D\r\nContent-Length: 40000\r\nConnection: close\r\n\r\n"
+                + String(repeating: "B", count: 40_000))
     }
 }

@@ -8,7 +8,8 @@ final class RequestHeadParserTests: XCTestCase {
     private let limits = RequestHeadParser.Limits(maxRequestLine: 1024, maxFieldBytes: 1024, maxFields: 8)
 
     /// The outcome for `text` read whole, after checking every split agrees with it.
-    private func read(_ text: String, file: StaticString = #filePath, line: UInt = #line) -> (String, RequestHeadParser) {
+    private func read(_ text: String, file: StaticString = #filePath, line: UInt = #line) -> (String, RequestHeadParser)
+    {
         let bytes = Array(text.utf8)
         func describe(_ outcome: RequestHeadParser.Outcome) -> String {
             switch outcome {
@@ -40,8 +41,9 @@ final class RequestHeadParserTests: XCTestCase {
     }
 
     func testChunkedAndConnectionRules() {
-        XCTAssertEqual(read("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip , chunked\r\n\r\n").0,
-                       "refused 501: transfer coding `gzip` is not implemented; only chunked is (RFC 9112 §6.1)")
+        XCTAssertEqual(
+            read("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip , chunked\r\n\r\n").0,
+            "refused 501: transfer coding `gzip` is not implemented; only chunked is (RFC 9112 §6.1)")
         let (_, chunked) = read("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: Chunked\r\nConnection: close\r\n\r\n")
         XCTAssertEqual(chunked.framing, .chunked)
         XCTAssertFalse(chunked.keepAlive)
@@ -51,15 +53,17 @@ final class RequestHeadParserTests: XCTestCase {
     }
 
     func testRefusalsNameTheirRule() {
-        XCTAssertEqual(read("POST / HTTP/1.1\r\nHost: x\r\nContent-Length : 5\r\n\r\n").0,
-                       "refused 400: whitespace before the colon in `Content-Length` (RFC 9112 §5.1)")
+        XCTAssertEqual(
+            read("POST / HTTP/1.1\r\nHost: x\r\nContent-Length : 5\r\n\r\n").0,
+            "refused 400: whitespace before the colon in `Content-Length` (RFC 9112 §5.1)")
         XCTAssertTrue(read("GET / HTTP/1.1\r\nHost: x\r\nX: a\r\n b\r\n\r\n").0.contains("obs-fold"))
         XCTAssertTrue(read("GET / HTTP/1.1\r\nX: a\r\n\r\n").0.contains("without a Host"))
         XCTAssertTrue(read("GET / HTTP/1.1\r\nHost: x\r\nContent-Length: +5\r\n\r\n").0.hasPrefix("refused 400"))
         XCTAssertTrue(read("GET / HTTP/1.1\r\nHost: x\nX: y\r\n\r\n").0.contains("bare LF"))
         XCTAssertTrue(read("GET / HTTP/3.0\r\nHost: x\r\n\r\n").0.hasPrefix("refused 505"))
-        XCTAssertTrue(read("GET / HTTP/1.1\r\nHost: x\r\nA: 1\r\nB: 1\r\nC: 1\r\nD: 1\r\nE: 1\r\nF: 1\r\nG: 1\r\nH: 1\r\n\r\n").0
-            .hasPrefix("refused 431"))
+        XCTAssertTrue(
+            read("GET / HTTP/1.1\r\nHost: x\r\nA: 1\r\nB: 1\r\nC: 1\r\nD: 1\r\nE: 1\r\nF: 1\r\nG: 1\r\nH: 1\r\n\r\n").0
+                .hasPrefix("refused 431"))
         XCTAssertTrue(read("GET /\(String(repeating: "a", count: 1100)) HTTP/1.1\r\n").0.hasPrefix("refused 414"))
     }
 

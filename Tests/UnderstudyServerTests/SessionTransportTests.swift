@@ -10,7 +10,8 @@ final class SessionTransportTests: XCTestCase {
     private var server: BackgroundServer!
 
     override func setUpWithError() throws {
-        let stubs = #"{"stubs": [{"id": "hi", "request": {"path": "/hi"}, "responses": [{"status": 200, "body": "hi"}]}]}"#
+        let stubs =
+            #"{"stubs": [{"id": "hi", "request": {"path": "/hi"}, "responses": [{"status": 200, "body": "hi"}]}]}"#
         server = try BackgroundServer.start {
             let set = try StubLoader.parse(bytes: Array(stubs.utf8), file: "test.json", root: nil)
             let responder = UnderstudyResponder(stubs: set)
@@ -25,7 +26,8 @@ final class SessionTransportTests: XCTestCase {
 
     private func createSession(_ body: String = "") throws -> (id: String, port: Int) {
         let connection = try RawConnection(port: server.port)
-        connection.send("POST /__admin/sessions HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+        connection.send(
+            "POST /__admin/sessions HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
         let response = try XCTUnwrap(connection.readResponse())
         XCTAssertEqual(response.status, 201, response.body)
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(response.body.utf8)) as? [String: Any])
@@ -53,7 +55,8 @@ final class SessionTransportTests: XCTestCase {
     }
 
     func testASessionServesOnItsOwnPortUntilDeleted() throws {
-        let session = try createSession(#"{"stubs": [{"id": "own", "request": {"path": "/own"}, "responses": [{"status": 201}]}]}"#)
+        let session = try createSession(
+            #"{"stubs": [{"id": "own", "request": {"path": "/own"}, "responses": [{"status": 201}]}]}"#)
         XCTAssertNotEqual(session.port, server.port)
         XCTAssertEqual(try call(session.port, "GET", "/own").status, 201)
         XCTAssertEqual(try call(session.port, "GET", "/hi").body, "hi")
@@ -77,14 +80,19 @@ final class SessionTransportTests: XCTestCase {
             XCTAssertEqual(try call(session.port, "GET", "/hi").status, 200)
             XCTAssertEqual(try call(server.port, "DELETE", "/__admin/sessions/\(session.id)").status, 200)
         }
-        XCTAssertTrue(waitUntil { self.openDescriptors() <= before + 2 }, "descriptors: \(before) before, \(openDescriptors()) after")
+        XCTAssertTrue(
+            waitUntil { self.openDescriptors() <= before + 2 },
+            "descriptors: \(before) before, \(openDescriptors()) after")
     }
 
     func testAWaitIsAnsweredOnceByTheRequestThatCompletesIt() throws {
         let session = try createSession()
         let waiter = try RawConnection(port: session.port)
         waiter.send("GET /__admin/requests/wait?count=2&timeoutMs=20000 HTTP/1.1\r\nHost: x\r\n\r\n")
-        XCTAssertTrue(waitUntil { (try? self.call(session.port, "GET", "/__admin/health").body.contains("\"waiting\":1")) ?? false })
+        XCTAssertTrue(
+            waitUntil {
+                (try? self.call(session.port, "GET", "/__admin/health").body.contains("\"waiting\":1")) ?? false
+            })
         XCTAssertEqual(try call(session.port, "GET", "/hi").status, 200)
         XCTAssertEqual(try call(server.port, "GET", "/hi").status, 200, "the main port's request does not count")
         XCTAssertEqual(try call(session.port, "GET", "/nothing").status, 404)
@@ -112,17 +120,24 @@ final class SessionTransportTests: XCTestCase {
             let waiter = try RawConnection(port: session.port)
             waiter.send("GET /__admin/requests/wait?count=1&timeoutMs=60000 HTTP/1.1\r\nHost: x\r\n\r\n")
         }  // each connection closes as it goes out of scope
-        XCTAssertTrue(waitUntil { (try? self.call(session.port, "GET", "/__admin/health").body.contains("\"waiting\":0")) ?? false })
+        XCTAssertTrue(
+            waitUntil {
+                (try? self.call(session.port, "GET", "/__admin/health").body.contains("\"waiting\":0")) ?? false
+            })
         let pending = try RawConnection(port: session.port)
         pending.send("GET /__admin/requests/wait?count=1&timeoutMs=60000 HTTP/1.1\r\nHost: x\r\n\r\n")
-        XCTAssertTrue(waitUntil { (try? self.call(session.port, "GET", "/__admin/health").body.contains("\"waiting\":1")) ?? false })
+        XCTAssertTrue(
+            waitUntil {
+                (try? self.call(session.port, "GET", "/__admin/health").body.contains("\"waiting\":1")) ?? false
+            })
         XCTAssertEqual(try call(server.port, "DELETE", "/__admin/sessions/\(session.id)").status, 200)
         XCTAssertTrue(pending.readsEndOfStream(), "the wait's connection closes with its session")
     }
 
     func testAWaitArrivingWhileTheServerDrainsAnswersAtOnce() throws {
         server.stop()
-        let stubs = #"{"stubs": [{"id": "slow", "request": {"path": "/slow"}, "responses": [{"status": 200, "delayMs": 1500}]}]}"#
+        let stubs =
+            #"{"stubs": [{"id": "slow", "request": {"path": "/slow"}, "responses": [{"status": 200, "delayMs": 1500}]}]}"#
         server = try BackgroundServer.start {
             UnderstudyResponder(stubs: try StubLoader.parse(bytes: Array(stubs.utf8), file: "test.json", root: nil))
         }
@@ -132,7 +147,10 @@ final class SessionTransportTests: XCTestCase {
         XCTAssertEqual(kept.readResponse()?.status, 200)
         slow.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
         // Received and waiting out its delay (a delayed request is journaled once answered).
-        XCTAssertTrue(waitUntil { (try? self.call(self.server.port, "GET", "/__admin/health").body.contains("\"pending\":1")) ?? false })
+        XCTAssertTrue(
+            waitUntil {
+                (try? self.call(self.server.port, "GET", "/__admin/health").body.contains("\"pending\":1")) ?? false
+            })
         server.requestStop()  // drains: the delayed answer holds the stop for 1.5 s
         XCTAssertTrue(waitUntil { self.refuses(self.server.port) }, "the listener closes as the drain starts")
         let sent = Date()
@@ -152,10 +170,14 @@ final class SessionTransportTests: XCTestCase {
             waiter.send("GET /__admin/requests/wait?count=1&timeoutMs=60000 HTTP/1.1\r\nHost: x\r\n\r\n")
             return waiter
         }
-        XCTAssertTrue(waitUntil { (try? self.call(sessions[4].port, "GET", "/__admin/health").body.contains("\"waiting\":1")) ?? false })
+        XCTAssertTrue(
+            waitUntil {
+                (try? self.call(sessions[4].port, "GET", "/__admin/health").body.contains("\"waiting\":1")) ?? false
+            })
         let started = Date()
         server.stop()
-        XCTAssertLessThan(Date().timeIntervalSince(started), 4, "pending waits do not hold the stop for the grace period")
+        XCTAssertLessThan(
+            Date().timeIntervalSince(started), 4, "pending waits do not hold the stop for the grace period")
         for waiter in waiters {
             let answer = waiter.readResponse()
             XCTAssertEqual(answer?.status, 200)

@@ -9,7 +9,9 @@ final class TransportLimitsTests: XCTestCase {
     /// with the reason, and the connection closes.
     func testHeaderFieldsOverTheLimitGet431AndAreJournaledAsRefused() throws {
         let log = RequestLog()
-        let server = try BackgroundServer.start(configuration: ServerConfiguration(maxHeaderBytes: 1024)) { RecordingResponder(log: log) }
+        let server = try BackgroundServer.start(configuration: ServerConfiguration(maxHeaderBytes: 1024)) {
+            RecordingResponder(log: log)
+        }
         defer { server.stop() }
         let connection = try RawConnection(port: server.port)
         connection.send("GET /echo HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "b", count: 2000))\r\n\r\n")
@@ -30,7 +32,9 @@ final class TransportLimitsTests: XCTestCase {
     }
 
     func testIdleConnectionsAreClosedAfterTheTimeout() throws {
-        let server = try BackgroundServer.start(configuration: ServerConfiguration(idleTimeoutSeconds: 1)) { RecordingResponder(log: RequestLog()) }
+        let server = try BackgroundServer.start(configuration: ServerConfiguration(idleTimeoutSeconds: 1)) {
+            RecordingResponder(log: RequestLog())
+        }
         defer { server.stop() }
         let connection = try RawConnection(port: server.port)
         connection.send("GET /echo HTTP/1.1\r\nHost: x\r\n\r\n")

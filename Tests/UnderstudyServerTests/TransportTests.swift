@@ -32,9 +32,11 @@ final class TransportTests: XCTestCase {
     func testBindsLoopbackOnARealPortReadBackFromTheSocket() throws {
         XCTAssertGreaterThan(server.port, 0)
         XCTAssertEqual(server.url, "http://127.0.0.1:\(server.port)")
-        XCTAssertThrowsError(try BackgroundServer.start(configuration: ServerConfiguration(port: server.port)) {
-            RecordingResponder(log: RequestLog())
-        }) { error in
+        XCTAssertThrowsError(
+            try BackgroundServer.start(configuration: ServerConfiguration(port: server.port)) {
+                RecordingResponder(log: RequestLog())
+            }
+        ) { error in
             guard case ServerError.bindFailed(_, let port, let code, _) = error else { return XCTFail("\(error)") }
             XCTAssertEqual(port, self.server.port)
             XCTAssertEqual(code, EADDRINUSE)
@@ -62,8 +64,9 @@ final class TransportTests: XCTestCase {
 
     func testRequestReachesTheResponderAsSent() async throws {
         let body = Data("{\"name\":\"Ada\"}".utf8)
-        let fetched = try await client.fetch("/echo/%7Bid%7D?page=2&sort=desc", method: "POST", body: body,
-                                             headers: ["Content-Type": "application/json", "X-Trace": "abc"])
+        let fetched = try await client.fetch(
+            "/echo/%7Bid%7D?page=2&sort=desc", method: "POST", body: body,
+            headers: ["Content-Type": "application/json", "X-Trace": "abc"])
         XCTAssertEqual(fetched.status, 200)
         XCTAssertEqual(fetched.body, body)
         let request = try XCTUnwrap(log.entries.last?.request)
@@ -88,8 +91,9 @@ final class TransportTests: XCTestCase {
 
     func testHeadAnd204AnswersCarryNoBodySoTheNextResponseOnTheConnectionIsIntact() throws {
         let connection = try RawConnection(port: server.port)
-        connection.send("HEAD /status/200 HTTP/1.1\r\nHost: x\r\n\r\nGET /status/204 HTTP/1.1\r\nHost: x\r\n\r\n"
-            + "GET /status/201 HTTP/1.1\r\nHost: x\r\n\r\n")
+        connection.send(
+            "HEAD /status/200 HTTP/1.1\r\nHost: x\r\n\r\nGET /status/204 HTTP/1.1\r\nHost: x\r\n\r\n"
+                + "GET /status/201 HTTP/1.1\r\nHost: x\r\n\r\n")
         let head = connection.readResponse()
         XCTAssertEqual(head?.status, 200)
         XCTAssertNil(head?.headers["content-length"])
@@ -115,7 +119,9 @@ final class TransportTests: XCTestCase {
     func testHeadsTrickledAByteAtATimeAreReadAsWhole() throws {
         try startServer(ServerConfiguration(maxBodyBytes: 64))
         let connection = try RawConnection(port: server.port)
-        for byte in "PURGE /cache?x=1 HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello".utf8 { connection.send([byte]) }
+        for byte in "PURGE /cache?x=1 HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello".utf8 {
+            connection.send([byte])
+        }
         for byte in "GET /echo?after=purge HTTP/1.1\r\nHost: x\r\nX-A: a\r\n\r\n".utf8 { connection.send([byte]) }
         let purge = try XCTUnwrap(connection.readResponse())
         XCTAssertEqual(purge.headers["x-method"], "PURGE")
@@ -139,11 +145,14 @@ final class TransportTests: XCTestCase {
 
     func testChunkedRequestBodies() throws {
         let payload = String(repeating: "chunk-", count: 5000)
-        let result = try curl(["-H", "Transfer-Encoding: chunked", "--data-binary", "@-", server.url + "/echo"],
-                              input: Data(payload.utf8))
+        let result = try curl(
+            ["-H", "Transfer-Encoding: chunked", "--data-binary", "@-", server.url + "/echo"],
+            input: Data(payload.utf8))
         XCTAssertEqual(result.stdout, payload)
         let connection = try RawConnection(port: server.port)
-        connection.send("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n")
+        connection.send(
+            "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n"
+        )
         let response = try XCTUnwrap(connection.readResponse())
         XCTAssertEqual(response.body, "hello world")
     }
@@ -161,20 +170,29 @@ final class TransportTests: XCTestCase {
         XCTAssertEqual(connection.readResponse()?.headers["x-query"], "n=4")
         XCTAssertEqual(connection.readResponse()?.headers["x-query"], "n=5")
         // curl reuses its connection: the second transfer opens none.
-        let result = try curl(["-o", "/dev/null", "-o", "/dev/null", "-w", "%{num_connects}\n",
-                               server.url + "/echo", server.url + "/echo"])
+        let result = try curl([
+            "-o", "/dev/null", "-o", "/dev/null", "-w", "%{num_connects}\n",
+            server.url + "/echo", server.url + "/echo",
+        ])
         XCTAssertEqual(result.stdout.split(separator: "\n"), ["1", "0"])
     }
 
     func testBodyOverTheLimitGets413AndIsJournaled() throws {
         try startServer(ServerConfiguration(maxBodyBytes: 1024))
-        let small = try curl(["-o", "/dev/null", "-w", "%{http_code}", "--data-binary", String(repeating: "a", count: 1024), server.url + "/echo"])
+        let small = try curl([
+            "-o", "/dev/null", "-w", "%{http_code}", "--data-binary", String(repeating: "a", count: 1024),
+            server.url + "/echo",
+        ])
         XCTAssertEqual(small.stdout, "200")
-        let big = try curl(["-o", "/dev/null", "-w", "%{http_code}", "--data-binary", "@-", server.url + "/upload?x=1"],
-                           input: Data(repeating: 65, count: 5000))
+        let big = try curl(
+            ["-o", "/dev/null", "-w", "%{http_code}", "--data-binary", "@-", server.url + "/upload?x=1"],
+            input: Data(repeating: 65, count: 5000))
         XCTAssertEqual(big.stdout, "413")
-        let chunked = try curl(["-o", "/dev/null", "-w", "%{http_code}", "-H", "Transfer-Encoding: chunked",
-                                "--data-binary", "@-", server.url + "/chunked-upload"], input: Data(repeating: 66, count: 5000))
+        let chunked = try curl(
+            [
+                "-o", "/dev/null", "-w", "%{http_code}", "-H", "Transfer-Encoding: chunked",
+                "--data-binary", "@-", server.url + "/chunked-upload",
+            ], input: Data(repeating: 66, count: 5000))
         XCTAssertEqual(chunked.stdout, "413")
         let rejected = log.entries.filter { $0.rejectedWith != nil }
         XCTAssertEqual(rejected.map(\.rejectedWith), [413, 413])
@@ -223,7 +241,8 @@ final class TransportTests: XCTestCase {
         XCTAssertEqual(empty?.code, .badServerResponse, "\(String(describing: empty))")
         XCTAssertEqual(malformed?.code, .unsupportedURL, "\(String(describing: malformed))")
         XCTAssertEqual(truncated?.code, .unknown, "\(String(describing: truncated))")
-        XCTAssertTrue(truncated?.localizedDescription.contains("remaining") ?? false, "\(String(describing: truncated))")
+        XCTAssertTrue(
+            truncated?.localizedDescription.contains("remaining") ?? false, "\(String(describing: truncated))")
         XCTAssertEqual(log.entries.count, 4)
         let after = try await client.fetch("/echo")
         XCTAssertEqual(after.status, 200, "the server carries on after faults")
@@ -236,7 +255,7 @@ final class TransportTests: XCTestCase {
         XCTAssertEqual(codes[0].exitCode, 56, codes[0].stderr)  // recv failure: connection reset by peer
         XCTAssertTrue(codes[0].stderr.contains("reset"), codes[0].stderr)
         XCTAssertEqual(codes[1].exitCode, 52, codes[1].stderr)  // empty reply from server
-        XCTAssertEqual(codes[2].exitCode, 1, codes[2].stderr)   // "Received HTTP/0.9 when not allowed"
+        XCTAssertEqual(codes[2].exitCode, 1, codes[2].stderr)  // "Received HTTP/0.9 when not allowed"
         XCTAssertEqual(codes[3].exitCode, 18, codes[3].stderr)  // transfer closed with bytes remaining
         let head = try curl(["-i", server.url + "/fault/close-after-headers"])
         XCTAssertTrue(head.stdout.hasPrefix("HTTP/1.1 200 OK\r\n"), head.stdout)
@@ -288,7 +307,8 @@ final class TransportTests: XCTestCase {
         XCTAssertEqual(first.stubID, "headers-stub")
         XCTAssertTrue(first.line.hasPrefix("GET /headers?x=1 203 headers-stub "), first.line)
         XCTAssertTrue(first.line.hasSuffix("ms"), first.line)
-        XCTAssertEqual(lines.entries.dropFirst().map(\.fault), Array(repeating: .emptyResponse, count: lines.entries.count - 1))
+        XCTAssertEqual(
+            lines.entries.dropFirst().map(\.fault), Array(repeating: .emptyResponse, count: lines.entries.count - 1))
     }
 }
 

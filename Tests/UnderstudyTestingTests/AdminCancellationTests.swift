@@ -6,9 +6,11 @@ import UnderstudyTesting
 /// child throws) must not freeze the admin client — FoundationNetworking could deadlock in
 /// `URLSession.data(for:)` that way and stop every later call. Admin calls now ignore
 /// cancellation: each still completes with its real answer, and other calls go on meanwhile.
-@Suite("UnderstudyTesting: admin calls survive cancellation", .understudy(
-    Stub.request(nil, pathPattern: "/cancel/.*").respond(.status(204))
-))
+@Suite(
+    "UnderstudyTesting: admin calls survive cancellation",
+    .understudy(
+        Stub.request(nil, pathPattern: "/cancel/.*").respond(.status(204))
+    ))
 struct AdminCancellationTests {
     struct Thrown: Error {}
 
@@ -32,7 +34,8 @@ struct AdminCancellationTests {
                 let answers = try await withThrowingTaskGroup(of: RequestWait?.self) { group in
                     for _ in 0..<4 {
                         group.addTask {
-                            try await understudy.admin.requestsAfterWaiting(RequestFilter(path: wake), count: 1, timeout: 20)
+                            try await understudy.admin.requestsAfterWaiting(
+                                RequestFilter(path: wake), count: 1, timeout: 20)
                         }
                     }
                     for index in 0..<4 {
@@ -66,7 +69,11 @@ struct AdminCancellationTests {
         }
         // A frozen client never returns: wait with a deadline, and fail instead of hanging.
         let finished = Flag()
-        let watched = Task { let result = try await workload.value; finished.set(); return result }
+        let watched = Task {
+            let result = try await workload.value
+            finished.set()
+            return result
+        }
         let deadline = ContinuousClock.now + .seconds(90)
         while !finished.isSet, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
         try #require(finished.isSet, "admin calls froze after cancellation")
@@ -106,7 +113,10 @@ struct AdminCancellationTests {
                             switch index % 3 {
                             case 0: ok = (try? await understudy.admin.health()) != nil
                             case 1: ok = (try? await understudy.admin.stubs()) != nil
-                            default: ok = (try? await understudy.admin.requestsAfterWaiting(RequestFilter(path: "/cancel/none"), count: 1, timeout: 0.05)) != nil
+                            default:
+                                ok =
+                                    (try? await understudy.admin.requestsAfterWaiting(
+                                        RequestFilter(path: "/cancel/none"), count: 1, timeout: 0.05)) != nil
                             }
                             return ok ? 1 : 0
                         }
@@ -121,7 +131,11 @@ struct AdminCancellationTests {
             return (answered, try await other.value)
         }
         let finished = Flag()
-        let watched = Task { let result = try await workload.value; finished.set(); return result }
+        let watched = Task {
+            let result = try await workload.value
+            finished.set()
+            return result
+        }
         let deadline = ContinuousClock.now + .seconds(120)
         while !finished.isSet, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
         try #require(finished.isSet, "admin calls froze after cancellation")

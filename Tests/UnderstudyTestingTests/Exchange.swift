@@ -15,8 +15,10 @@ enum Exchange {
         return URLSession(configuration: configuration)
     }()
 
-    static func send(_ method: String, _ path: String, to understudy: Understudy, body: String? = nil,
-                     data: Data? = nil, headers: [String: String] = [:]) async throws -> (response: HTTPURLResponse, body: Data) {
+    static func send(
+        _ method: String, _ path: String, to understudy: Understudy, body: String? = nil,
+        data: Data? = nil, headers: [String: String] = [:]
+    ) async throws -> (response: HTTPURLResponse, body: Data) {
         var request = URLRequest(url: URL(string: understudy.baseURL.absoluteString + path)!)
         request.httpMethod = method
         request.httpBody = data ?? body.map { Data($0.utf8) }

@@ -61,7 +61,9 @@ struct ExpectedEntry: Equatable, CustomStringConvertible {
         rateLimited = entry.rateLimited
     }
 
-    var description: String { "\(method) \(path) → \(status.map(String.init) ?? "-")\(stub.map { " (\($0))" } ?? "")\(rateLimited ? " limited" : "")" }
+    var description: String {
+        "\(method) \(path) → \(status.map(String.init) ?? "-")\(stub.map { " (\($0))" } ?? "")\(rateLimited ? " limited" : "")"
+    }
 }
 
 /// What a session that has seen only this test's requests must answer: an independent model
@@ -90,8 +92,10 @@ struct IsolationModel {
         case .exhaust, .nowhere:
             entry = ExpectedEntry(step, status: 404, stub: nil)
         case .door:
-            entry = doorOpen ? ExpectedEntry(step, status: 200, stub: "iso-door-opened")
-                             : ExpectedEntry(step, status: 423, stub: "iso-door-locked")
+            entry =
+                doorOpen
+                ? ExpectedEntry(step, status: 200, stub: "iso-door-opened")
+                : ExpectedEntry(step, status: 423, stub: "iso-door-locked")
         case .open:
             entry = ExpectedEntry(step, status: 204, stub: "iso-door-open")
             doorOpen = true
@@ -120,22 +124,24 @@ struct IsolationScript: Sendable, CustomTestStringConvertible {
     /// generator, so every run runs the same tests), all distinct, `count` in all.
     static func all(count: Int) -> [IsolationScript] {
         var lists: [[IsolationStep]] = [
-            [.seq, .seq, .seq, .seq, .seq, .seq, .seq],               // the cycle comes round twice
-            [.exhaust, .exhaust, .exhaust, .exhaust],                // exhausted: unmatched twice
-            [.door, .open, .door, .door],                            // scenario moves on
-            [.limited, .limited, .limited, .limited, .limited],      // rate limit refuses the 4th and 5th
-            [.nowhere],                                              // nothing but an unmatched request
-            [.seq, .seq, .reset, .seq, .seq],                        // reset restarts sequence and seq
-            [.open, .reset, .door],                                  // reset puts the scenario back
-            [.limited, .limited, .limited, .reset, .limited],        // reset frees the rate limit
+            [.seq, .seq, .seq, .seq, .seq, .seq, .seq],  // the cycle comes round twice
+            [.exhaust, .exhaust, .exhaust, .exhaust],  // exhausted: unmatched twice
+            [.door, .open, .door, .door],  // scenario moves on
+            [.limited, .limited, .limited, .limited, .limited],  // rate limit refuses the 4th and 5th
+            [.nowhere],  // nothing but an unmatched request
+            [.seq, .seq, .reset, .seq, .seq],  // reset restarts sequence and seq
+            [.open, .reset, .door],  // reset puts the scenario back
+            [.limited, .limited, .limited, .reset, .limited],  // reset frees the rate limit
             [.exhaust, .exhaust, .exhaust, .reset, .exhaust, .exhaust],  // reset revives an exhausted stub
-            [.nowhere, .reset, .seq],                                // reset forgets an unmatched request
+            [.nowhere, .reset, .seq],  // reset forgets an unmatched request
         ]
         var seen = Set(lists.map { $0.map(\.rawValue).joined(separator: " ") })
         var generator = SplitMix64(seed: 0x5EED_0011)
         while lists.count < count {
             let length = 3 + Int(generator.next() % 10)
-            let steps = (0..<length).map { _ in IsolationStep.allCases[Int(generator.next() % UInt64(IsolationStep.allCases.count))] }
+            let steps = (0..<length).map { _ in
+                IsolationStep.allCases[Int(generator.next() % UInt64(IsolationStep.allCases.count))]
+            }
             guard seen.insert(steps.map(\.rawValue).joined(separator: " ")).inserted else { continue }
             lists.append(steps)
         }

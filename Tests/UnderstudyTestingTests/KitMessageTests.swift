@@ -24,11 +24,14 @@ struct KitMessageTests {
         let session = try await Understudy.session(name: "kit-install-message")
         defer { session.stopWithoutWaiting() }
         do {
-            try await session.install(Stub(json: ["id": "typo", "request": ["path": "/typo"], "responses": [["statsu": 200]]]))
+            try await session.install(
+                Stub(json: ["id": "typo", "request": ["path": "/typo"], "responses": [["statsu": 200]]]))
             Issue.record("the daemon accepted `statsu`")
         } catch let error as StubInstallError {
             let line = try #require(error.description.split(separator: "\n").last.map(String.init))
-            #expect(line.hasSuffix("unknown key `statsu`; did you mean `status`? (at stubs[0].responses[0].statsu)"), "\(line)")
+            #expect(
+                line.hasSuffix("unknown key `statsu`; did you mean `status`? (at stubs[0].responses[0].statsu)"),
+                "\(line)")
             #expect(!error.description.contains("; status"), "\(error.description)")
         }
     }
@@ -44,7 +47,10 @@ struct KitMessageTests {
         } catch {
             let text = "\(error)"
             let cwd = FileManager.default.currentDirectoryPath
-            #expect(text.hasPrefix("no stub file or directory at stubs/no-such-file.json (looked for \(cwd)/stubs/no-such-file.json"), "\(text)")
+            #expect(
+                text.hasPrefix(
+                    "no stub file or directory at stubs/no-such-file.json (looked for \(cwd)/stubs/no-such-file.json"),
+                "\(text)")
             #expect(text.contains("the test process's current directory, \(cwd)"), "\(text)")
             #expect(text.contains("#filePath"), "\(text)")
             #expect(!text.contains("NSCocoaErrorDomain"), "\(text)")

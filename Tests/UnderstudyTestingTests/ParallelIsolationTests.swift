@@ -42,8 +42,11 @@ struct ParallelIsolationTests {
         let stubs = Dictionary(uniqueKeysWithValues: try await understudy.admin.stubs().map { ($0.id, $0) })
         #expect(stubs["iso-seq"]?.timesServed == model.seqServed)
         #expect(stubs["iso-exhaust"]?.exhausted == (model.exhaustServed == 2))
-        #expect(try await understudy.admin.scenarios().first { $0.name == "door" }?.state == (model.doorOpen ? "Open" : "Started"))
-        #expect(try await understudy.admin.find(matching: RequestMatcher(path: "/iso/seq")).count
+        #expect(
+            try await understudy.admin.scenarios().first { $0.name == "door" }?.state
+                == (model.doorOpen ? "Open" : "Started"))
+        #expect(
+            try await understudy.admin.find(matching: RequestMatcher(path: "/iso/seq")).count
                 == model.journal.filter { $0.path == "/iso/seq" }.count)
 
         // Unmatched requests fail the test — the deliberate ones are expected to.

@@ -15,7 +15,9 @@ struct PerTestWorld: TestTrait, SuiteTrait, TestScoping {
 
     var isRecursive: Bool { true }
 
-    func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
+    func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void)
+        async throws
+    {
         guard Self.daemonPerTest else {
             let sessions: UnderstudyTrait = .understudy(stubs: stubs)
             try await sessions.provideScope(for: test, testCase: testCase, performing: function)

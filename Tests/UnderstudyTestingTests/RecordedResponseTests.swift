@@ -10,19 +10,20 @@ import UnderstudyTesting
 @Suite("RecordedRequest: what was sent")
 struct RecordedResponseTests {
     static let stubs = """
-    {
-      "stubs": [
-        { "id": "truth-ok", "request": { "path": "/truth/ok" },
-          "responses": [ { "status": 201, "headers": { "X-Kind": "ok" }, "json": { "ok": true } } ] },
-        { "id": "truth-reset", "request": { "path": "/truth/reset" },
-          "responses": [ { "status": 503, "fault": "connection-reset" } ] },
-        { "id": "truth-late", "request": { "path": "/truth/late" },
-          "responses": [ { "status": 200, "delayMs": 20000, "body": "late" } ] }
-      ]
-    }
-    """
+        {
+          "stubs": [
+            { "id": "truth-ok", "request": { "path": "/truth/ok" },
+              "responses": [ { "status": 201, "headers": { "X-Kind": "ok" }, "json": { "ok": true } } ] },
+            { "id": "truth-reset", "request": { "path": "/truth/reset" },
+              "responses": [ { "status": 503, "fault": "connection-reset" } ] },
+            { "id": "truth-late", "request": { "path": "/truth/late" },
+              "responses": [ { "status": 200, "delayMs": 20000, "body": "late" } ] }
+          ]
+        }
+        """
 
-    static func get(_ path: String, from understudy: Understudy, timeout: TimeInterval = 10) async throws -> (Int, Data) {
+    static func get(_ path: String, from understudy: Understudy, timeout: TimeInterval = 10) async throws -> (Int, Data)
+    {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         let (data, response) = try await URLSession(configuration: configuration)

@@ -25,7 +25,10 @@ func sessionCostProbe() async throws {
         let sorted = values.sorted()
         return sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * p))]
     }
-    print(String(format: "session cost over %d sessions: create median %.3f ms p90 %.3f ms, delete median %.3f ms p90 %.3f ms",
-                 count, percentile(create, 0.5), percentile(create, 0.9), percentile(delete, 0.5), percentile(delete, 0.9)))
+    print(
+        String(
+            format:
+                "session cost over %d sessions: create median %.3f ms p90 %.3f ms, delete median %.3f ms p90 %.3f ms",
+            count, percentile(create, 0.5), percentile(create, 0.9), percentile(delete, 0.5), percentile(delete, 0.9)))
     #expect(create.count == count)
 }

@@ -79,18 +79,26 @@ struct SessionHarnessTests {
             await understudy.assertNoUnmatchedRequests()
         } matching: { issue in
             let text = issue.comments.map(\.rawValue).joined()
-            return text.contains("1 request(s)") && text.contains("/harness/second-typo") && !text.contains("/harness/typo ")
+            return text.contains("1 request(s)") && text.contains("/harness/second-typo")
+                && !text.contains("/harness/typo ")
         }
     }
 
     @Test func addsStubsFromAValueAFileAndJSONAndReportsValidationErrors() async throws {
         let understudy = try understudy
-        let value: JSONValue = ["stubs": [["id": "harness-added", "request": ["path": "/harness/added"],
-                                            "responses": [["status": 202]]]]]
+        let value: JSONValue = [
+            "stubs": [
+                [
+                    "id": "harness-added", "request": ["path": "/harness/added"],
+                    "responses": [["status": 202]],
+                ]
+            ]
+        ]
         #expect(try await understudy.admin.addStubs(value) == AddedStubs(added: ["harness-added"], replaced: []))
         #expect(try await HTTP.send("GET", "/harness/added", to: understudy).status == 202)
 
-        let file = try Fixtures.write(#"{"stubs":[{"id":"harness-added","request":{"path":"/harness/added"},"responses":[{"status":203}]}]}"#)
+        let file = try Fixtures.write(
+            #"{"stubs":[{"id":"harness-added","request":{"path":"/harness/added"},"responses":[{"status":203}]}]}"#)
         #expect(try await understudy.admin.addStubs(fileAt: file).replaced == ["harness-added"])
         #expect(try await HTTP.send("GET", "/harness/added", to: understudy).status == 203)
 
@@ -133,7 +141,10 @@ struct SessionHarnessTests {
     func aTestTraitAddsItsStubsToTheSuites() async throws {
         let understudy = try understudy
         #expect(try await understudy.admin.health().stubs == 4, "echo.json (suite) and door.json (test)")
-        #expect(try await understudy.admin.scenarios() == [ScenarioStatus(name: "door", state: "Started", states: ["Started", "Open"])])
+        #expect(
+            try await understudy.admin.scenarios() == [
+                ScenarioStatus(name: "door", state: "Started", states: ["Started", "Open"])
+            ])
         #expect(try await HTTP.send("GET", "/harness/door", to: understudy).status == 423)
         try await understudy.admin.setScenario("door", to: "Open")
         #expect(try await understudy.admin.scenarios().first?.state == "Open")

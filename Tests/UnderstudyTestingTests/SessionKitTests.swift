@@ -52,17 +52,22 @@ struct SessionKitTests {
     @Test func twoSessionsWithTheSameStubsKeepTheirOwnSequences() async throws {
         let first = try await Understudy.session(stubs: [Fixtures.path("echo.json")])
         let second = try await Understudy.session(stubs: [Fixtures.path("echo.json")])
-        defer { first.stopWithoutWaiting(); second.stopWithoutWaiting() }
+        defer {
+            first.stopWithoutWaiting()
+            second.stopWithoutWaiting()
+        }
         #expect(try await HTTP.send("POST", "/harness/echo", to: first).status == 201)
         #expect(try await HTTP.send("POST", "/harness/echo", to: second).status == 201, "its own sequence position")
         #expect(try await HTTP.send("POST", "/harness/echo", to: first).status == 200)
         try await second.admin.reset()
-        #expect(try await first.admin.requests().map(\.seq) == [1, 2], "the other session's reset left this journal alone")
+        #expect(
+            try await first.admin.requests().map(\.seq) == [1, 2], "the other session's reset left this journal alone")
         #expect(try await second.admin.requests().isEmpty)
     }
 
     @Test func aRefusedStubFileNamesTheFileAndLeavesNoSession() async throws {
-        let file = try Fixtures.write("{\"stubs\":[\n  {\"id\":\"x\",\"responses\":[{\"staus\":200}]}\n]}", name: "refused.json")
+        let file = try Fixtures.write(
+            "{\"stubs\":[\n  {\"id\":\"x\",\"responses\":[{\"staus\":200}]}\n]}", name: "refused.json")
         let name = "kit-refused-\(UUID().uuidString)"
         let failure = await #expect(throws: UnderstudyError.self) {
             _ = try await Understudy.session(stubs: [Fixtures.path("echo.json"), file], name: name)
@@ -90,11 +95,15 @@ struct SessionKitTests {
 
     @Test func aDirectoryGivesEveryStubFileBelowItInPathOrder() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kit-dir-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("b/.hidden"), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("__files"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("b/.hidden"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("__files"), withIntermediateDirectories: true)
         func write(_ relative: String, _ status: Int) throws {
-            try Data(#"{"stubs":[{"id":"\#(relative)","request":{"path":"/dir"},"responses":[{"status":\#(status)}]}]}"#.utf8)
-                .write(to: directory.appendingPathComponent(relative))
+            try Data(
+                #"{"stubs":[{"id":"\#(relative)","request":{"path":"/dir"},"responses":[{"status":\#(status)}]}]}"#.utf8
+            )
+            .write(to: directory.appendingPathComponent(relative))
         }
         try write("b/inner.json", 201)
         try write("a.json", 200)
@@ -140,7 +149,8 @@ struct SessionKitTests {
     }
 
     @Test func pastTheDaemonsCapSessionThrowsTheDaemonsError() async throws {
-        let daemon = try await Understudy.launch(stubs: [Fixtures.path("echo.json")], extraArguments: ["--max-sessions", "1"])
+        let daemon = try await Understudy.launch(
+            stubs: [Fixtures.path("echo.json")], extraArguments: ["--max-sessions", "1"])
         defer { daemon.stopWithoutWaiting() }
         let first = try await Understudy.session(on: daemon)
         do {
@@ -165,7 +175,8 @@ struct SessionKitTests {
         try await HTTP.send("GET", "/harness/hello", to: session)
         #expect(try await waited.map(\.seq) == [1, 3])
 
-        let quiet = try await session.admin.requestsAfterWaiting(RequestFilter(path: "/harness/hello"), count: 3, timeout: 0.2)
+        let quiet = try await session.admin.requestsAfterWaiting(
+            RequestFilter(path: "/harness/hello"), count: 3, timeout: 0.2)
         #expect(quiet.timedOut, "no third request came")
         #expect(quiet.requests.count == 2)
         do {
@@ -180,12 +191,16 @@ struct SessionKitTests {
     @Test func findMatchesHeadersQueriesAndBodies() async throws {
         let session = try await Understudy.session(stubs: [Fixtures.path("echo.json")])
         defer { session.stopWithoutWaiting() }
-        try await HTTP.send("POST", "/harness/echo?dry=1", to: session, body: #"{"sku":"A-1","n":2}"#, headers: ["X-Key": "k1"])
+        try await HTTP.send(
+            "POST", "/harness/echo?dry=1", to: session, body: #"{"sku":"A-1","n":2}"#, headers: ["X-Key": "k1"])
         try await HTTP.send("POST", "/harness/echo", to: session, body: #"{"sku":"B-2"}"#)
         try await HTTP.send("GET", "/harness/hello", to: session, headers: ["X-Key": "k2"])
-        #expect(try await session.admin.find(matching: RequestMatcher(headers: ["X-Key": .present])).map(\.seq) == [1, 3])
+        #expect(
+            try await session.admin.find(matching: RequestMatcher(headers: ["X-Key": .present])).map(\.seq) == [1, 3])
         #expect(try await session.admin.find(matching: RequestMatcher(query: ["dry": "1"])).map(\.seq) == [1])
-        #expect(try await session.admin.find(matching: RequestMatcher(method: "POST", body: ["jsonSubset": ["sku": "B-2"]])).map(\.seq) == [2])
+        #expect(
+            try await session.admin.find(matching: RequestMatcher(method: "POST", body: ["jsonSubset": ["sku": "B-2"]]))
+                .map(\.seq) == [2])
         #expect(try await session.admin.find(matching: RequestMatcher(path: "/harness/none")).isEmpty)
     }
 

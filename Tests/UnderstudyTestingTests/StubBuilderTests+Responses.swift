@@ -12,10 +12,12 @@ extension StubBuilderTests {
 
     @Test func templatedRendersPerRequestAndUntemplatedStaysText() async throws {
         let understudy = try #require(Understudy.current)
-        try await understudy.install(Stub.get("/r/tpl").respond(
-            .text("path={{request.path}} x={{request.query.x}}").header("X-Method", "{{request.method}}").templated(),
-            .text("path={{request.path}}").templated(false)
-        ))
+        try await understudy.install(
+            Stub.get("/r/tpl").respond(
+                .text("path={{request.path}} x={{request.query.x}}").header("X-Method", "{{request.method}}")
+                    .templated(),
+                .text("path={{request.path}}").templated(false)
+            ))
         let rendered = try await Exchange.send("GET", "/r/tpl?x=7", to: understudy)
         #expect(String(decoding: rendered.body, as: UTF8.self) == "path=/r/tpl x=7")
         #expect(rendered.response.value(forHTTPHeaderField: "X-Method") == "GET")
@@ -33,12 +35,16 @@ extension StubBuilderTests {
 
     @Test func eventsAreTheEventStream() async throws {
         let understudy = try #require(Understudy.current)
-        try await understudy.install(Stub.get("/r/sse").respond(.events([
-            .init(event: "tick", data: "1", id: "a", retry: 500, comment: "hi"),
-            .init(data: "two\nlines", delayMs: 30),
-        ])))
+        try await understudy.install(
+            Stub.get("/r/sse").respond(
+                .events([
+                    .init(event: "tick", data: "1", id: "a", retry: 500, comment: "hi"),
+                    .init(data: "two\nlines", delayMs: 30),
+                ])))
         let answer = try await Exchange.send("GET", "/r/sse", to: understudy)
-        #expect(String(decoding: answer.body, as: UTF8.self) == ": hi\nevent: tick\nid: a\nretry: 500\ndata: 1\n\ndata: two\ndata: lines\n\n")
+        #expect(
+            String(decoding: answer.body, as: UTF8.self)
+                == ": hi\nevent: tick\nid: a\nretry: 500\ndata: 1\n\ndata: two\ndata: lines\n\n")
         #expect(answer.response.value(forHTTPHeaderField: "Content-Type")?.hasPrefix("text/event-stream") == true)
         #expect(try await Self.journal("/r/sse", on: understudy).first?["stream"]?.stringValue == "events")
     }

@@ -12,7 +12,10 @@ struct StubBuilderTests {
             .respond(.status(503).retryAfter(2), .json(["temp": 21]))
             .times(3)
             .afterLast(.exhaust)
-        #expect(stub.json.jsonText == #"{"request":{"method":"GET","path":"/weather","query":{"city":"Oslo"}},"id":"w","responses":[{"status":503,"retryAfter":2},{"json":{"temp":21},"times":3}],"afterLast":"exhaust"}"#)
+        #expect(
+            stub.json.jsonText
+                == #"{"request":{"method":"GET","path":"/weather","query":{"city":"Oslo"}},"id":"w","responses":[{"status":503,"retryAfter":2},{"json":{"temp":21},"times":3}],"afterLast":"exhaust"}"#
+        )
     }
 
     /// Template and streaming fields (issue 15): their JSON shape, as docs/test-kit.md documents it.
@@ -21,8 +24,12 @@ struct StubBuilderTests {
             .dribble(chunks: 4, overMilliseconds: 300).bytesPerSecond(10)
             .events([.init(event: "tick", data: "1", id: "a", retry: 500, comment: "c", delayMs: 20), .init(data: "2")])
             .delay(.uniform(min: 10, max: 20)).fault(.randomDataThenClose)
-        #expect(response.json.jsonText == #"{"body":"{{server.url}}/next","template":true,"statusMessage":"Slow Down","dribble":{"chunks":4,"overMs":300},"bytesPerSecond":10,"events":[{"event":"tick","data":"1","id":"a","retry":500,"comment":"c","delayMs":20},{"data":"2"}],"delayMs":{"uniform":[10,20]},"fault":"random-data-then-close"}"#)
-        #expect(StubResponse.status(200).delay(.lognormal(median: 50, sigma: 0.4, max: 900)).json.jsonText
+        #expect(
+            response.json.jsonText
+                == #"{"body":"{{server.url}}/next","template":true,"statusMessage":"Slow Down","dribble":{"chunks":4,"overMs":300},"bytesPerSecond":10,"events":[{"event":"tick","data":"1","id":"a","retry":500,"comment":"c","delayMs":20},{"data":"2"}],"delayMs":{"uniform":[10,20]},"fault":"random-data-then-close"}"#
+        )
+        #expect(
+            StubResponse.status(200).delay(.lognormal(median: 50, sigma: 0.4, max: 900)).json.jsonText
                 == #"{"status":200,"delayMs":{"lognormal":{"median":50,"sigma":0.4,"max":900}}}"#)
     }
 
@@ -42,11 +49,18 @@ struct StubBuilderTests {
             Stub.get("/rt/c").id("rt-c").rateLimit(2, per: 1.5, retryAfter: .fractional, algorithm: .tokenBucket)
                 .respond(.status(200)).afterLast(.repeat),
             Stub.put("/rt/d").id("rt-d").body(.equals("exact")).scenario("rt").respond(.status(200)),
-            Stub.patch("/rt/e").id("rt-e").body(.matches("a+")).scenario("rt", setState: "Started").respond(.status(200)),
-            Stub.delete("/rt/f").id("rt-f").body(.json(["a": 1, "b": [true]])).rateLimit(5, per: 60, retryAfter: .httpDate).respond(.status(200)),
-            Stub.head("/rt/g").id("rt-g").rateLimit(1, per: 1, retryAfter: .seconds, algorithm: .slidingWindow).respond(.status(200)),
-            Stub.get("/rt/i").id("rt-i").rateLimit(1, per: 60, headers: .github, status: 403, name: "search").respond(.status(200)),
-            Stub.get("/rt/j").id("rt-j").rateLimit(2, per: 1, retryAfter: Stub.RateLimitRetryAfter.none, headers: .xRateLimit, status: 503).respond(.status(200)),
+            Stub.patch("/rt/e").id("rt-e").body(.matches("a+")).scenario("rt", setState: "Started").respond(
+                .status(200)),
+            Stub.delete("/rt/f").id("rt-f").body(.json(["a": 1, "b": [true]])).rateLimit(
+                5, per: 60, retryAfter: .httpDate
+            ).respond(.status(200)),
+            Stub.head("/rt/g").id("rt-g").rateLimit(1, per: 1, retryAfter: .seconds, algorithm: .slidingWindow).respond(
+                .status(200)),
+            Stub.get("/rt/i").id("rt-i").rateLimit(1, per: 60, headers: .github, status: 403, name: "search").respond(
+                .status(200)),
+            Stub.get("/rt/j").id("rt-j").rateLimit(
+                2, per: 1, retryAfter: Stub.RateLimitRetryAfter.none, headers: .xRateLimit, status: 503
+            ).respond(.status(200)),
             Stub.any().id("rt-h").respond(.status(404)),
         ]
         let added = try await understudy.install(stubs)
@@ -71,7 +85,9 @@ struct StubBuilderTests {
         let understudy = try #require(Understudy.current)
         try await understudy.install(
             Stub.get("/rt/github").id("rt-github")
-                .rateLimit(1, per: 60, headers: .github, status: 403, refusal: .json(["message": "API rate limit exceeded"]))
+                .rateLimit(
+                    1, per: 60, headers: .github, status: 403, refusal: .json(["message": "API rate limit exceeded"])
+                )
                 .respond(.status(200))
         )
         let allowed = try await Exchange.send("GET", "/rt/github", to: understudy)
@@ -111,7 +127,9 @@ struct StubBuilderTests {
         #expect(json.response.statusCode == 202)
         #expect(String(decoding: json.body, as: UTF8.self) == #"{"ok":true,"n":1.5,"z":"last"}"#)
         #expect(json.response.value(forHTTPHeaderField: "Content-Type") == "application/json")
-        #expect(json.response.value(forHTTPHeaderField: "X-One") == "1,2" || json.response.value(forHTTPHeaderField: "X-One") == "1, 2")
+        #expect(
+            json.response.value(forHTTPHeaderField: "X-One") == "1,2"
+                || json.response.value(forHTTPHeaderField: "X-One") == "1, 2")
         let clock = ContinuousClock()
         let sent = clock.now
         let text = try await Exchange.send("GET", "/rt/seq", to: understudy)
@@ -128,7 +146,9 @@ struct StubBuilderTests {
         if journal.count == 7 {
             #expect(try await Exchange.send("GET", "/rt/seq", to: understudy).response.statusCode == 404, "exhausted")
         }
-        await withKnownIssue { await understudy.assertNoUnmatchedRequests() } matching: { issue in
+        await withKnownIssue {
+            await understudy.assertNoUnmatchedRequests()
+        } matching: { issue in
             issue.comments.contains { $0.rawValue.contains("request(s) matched no stub") }
         }
     }
@@ -153,8 +173,10 @@ struct StubBuilderTests {
 
     @Test func rawJSONStaysAvailable() async throws {
         let understudy = try #require(Understudy.current)
-        try await understudy.install(json: #"{"stubs":[{"id":"raw","request":{"path":"/rt/raw"},"responses":[{"status":418}]}]}"#)
-        try await understudy.install(Stub(json: ["id": "raw-value", "request": ["path": "/rt/raw2"], "responses": [["status": 419]]]))
+        try await understudy.install(
+            json: #"{"stubs":[{"id":"raw","request":{"path":"/rt/raw"},"responses":[{"status":418}]}]}"#)
+        try await understudy.install(
+            Stub(json: ["id": "raw-value", "request": ["path": "/rt/raw2"], "responses": [["status": 419]]]))
         #expect(try await Exchange.send("GET", "/rt/raw", to: understudy).response.statusCode == 418)
         #expect(try await Exchange.send("GET", "/rt/raw2", to: understudy).response.statusCode == 419)
     }

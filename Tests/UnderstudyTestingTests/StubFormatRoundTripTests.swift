@@ -16,23 +16,38 @@ struct StubFormatRoundTripTests {
         Stub.post("/ft/a").id("ft-a").description("every request field").priority(2).openAPISkip("round-trip")
             .query("q", "1").query("dry", .absent).query("page", .matches("[0-9]+")).query("debug", .present)
             .query("sort", .allOf([.contains("a"), .doesNotContain("z")]))
-            .header("X-Key", .anyOf([.equalsIgnoringCase("yes"), .doesNotMatch("n.*")])).header("X-Not", .not(.equals("x")))
+            .header("X-Key", .anyOf([.equalsIgnoringCase("yes"), .doesNotMatch("n.*")])).header(
+                "X-Not", .not(.equals("x"))
+            )
             .cookie("session", .equals("s1"))
-            .body(.allOf([.jsonSubset(["a": 1]), .json(["a": 1]), .jsonEquals(["a": 1], ignoreArrayOrder: true, ignoreExtraElements: true),
-                          .jsonPath("$.a", .equals("1")), .jsonPath("$.a"), .not(.binary(Data([0, 1])))]))
-            .respond(.status(201).header("X-One", "1").retryAfter(1.5).statusMessage("Made").delay(milliseconds: 1).times(2),
-                     .json(["ok": true]).retryAfter(httpDateIn: 30).delay(.lognormal(median: 5, sigma: 0.4, max: 50)),
-                     .text("t {{request.path}}").templated().dribble(chunks: 2, overMilliseconds: 5),
-                     .data(Data([1, 2])).bytesPerSecond(1000).delay(.uniform(min: 1, max: 2)),
-                     .events([.init(event: "e", data: "d", id: "1", retry: 10, comment: "c", delayMs: 1)]),
-                     .fault(.connectionReset))
+            .body(
+                .allOf([
+                    .jsonSubset(["a": 1]), .json(["a": 1]),
+                    .jsonEquals(["a": 1], ignoreArrayOrder: true, ignoreExtraElements: true),
+                    .jsonPath("$.a", .equals("1")), .jsonPath("$.a"), .not(.binary(Data([0, 1]))),
+                ])
+            )
+            .respond(
+                .status(201).header("X-One", "1").retryAfter(1.5).statusMessage("Made").delay(milliseconds: 1).times(2),
+                .json(["ok": true]).retryAfter(httpDateIn: 30).delay(.lognormal(median: 5, sigma: 0.4, max: 50)),
+                .text("t {{request.path}}").templated().dribble(chunks: 2, overMilliseconds: 5),
+                .data(Data([1, 2])).bytesPerSecond(1000).delay(.uniform(min: 1, max: 2)),
+                .events([.init(event: "e", data: "d", id: "1", retry: 10, comment: "c", delayMs: 1)]),
+                .fault(.connectionReset)
+            )
             .afterLast(.cycle).scenario("ft", whenState: "Started", setState: "Next")
-            .rateLimit(5, per: 60, retryAfter: .fractional, algorithm: .tokenBucket, headers: .ietfDraft, status: 503, name: "ft",
-                       refusal: .text("slow down")),
-        Stub.put("/ft/b").id("ft-b").body(.anyOf([.equals("x"), .equalsIgnoringCase("X"), .contains("y"), .doesNotContain("z"),
-                                                    .matches("x+"), .doesNotMatch("q")]))
-            .rateLimit(3, per: 10, headers: .github, status: 403, name: "core", refusal: .json(["message": "rate limited"]))
-            .respond(.status(200)),
+            .rateLimit(
+                5, per: 60, retryAfter: .fractional, algorithm: .tokenBucket, headers: .ietfDraft, status: 503,
+                name: "ft",
+                refusal: .text("slow down")),
+        Stub.put("/ft/b").id("ft-b").body(
+            .anyOf([
+                .equals("x"), .equalsIgnoringCase("X"), .contains("y"), .doesNotContain("z"),
+                .matches("x+"), .doesNotMatch("q"),
+            ])
+        )
+        .rateLimit(3, per: 10, headers: .github, status: 403, name: "core", refusal: .json(["message": "rate limited"]))
+        .respond(.status(200)),
         Stub.request("GET", pathPattern: "/ft/c/[0-9]+").id("ft-c").tokenExpiresIn(3600).respond(.status(200)),
         Stub.request("GET", url: "/ft/d?x=1").id("ft-d").respond(.status(200)),
         Stub.request("GET", urlPattern: "/ft/e\\?.*").id("ft-e").respond(.status(200)),
@@ -108,7 +123,9 @@ struct StubFormatRoundTripTests {
         for stub in Self.stubs {
             let id = stub.json["id"]!.stringValue!
             let listed = try #require(listing.first { $0.id == id }, "\(id) listed")
-            #expect(listed.request == stub.json["request"], "\(id): built \(stub.json["request"]!), listed \(listed.request?.jsonText ?? "nothing")")
+            #expect(
+                listed.request == stub.json["request"],
+                "\(id): built \(stub.json["request"]!), listed \(listed.request?.jsonText ?? "nothing")")
             #expect(listed.responses == stub.json["responses"]?.arrayValue?.count)
             #expect(listed.afterLast == (stub.json["afterLast"]?.stringValue ?? "repeat"))
             #expect(listed.scenario == stub.json["scenario"]?.stringValue)
@@ -117,7 +134,9 @@ struct StubFormatRoundTripTests {
             if case .object(let members)? = stub.json["rateLimit"] {
                 // The listing names the rule, not its refusal body (checked by a refusal below).
                 let rule = JSONValue.object(members.filter { $0.key != "body" && $0.key != "json" })
-                #expect(listed.rateLimit?.contains(subset: rule) == true, "\(id) rateLimit: built \(rule), listed \(listed.rateLimit?.jsonText ?? "nothing")")
+                #expect(
+                    listed.rateLimit?.contains(subset: rule) == true,
+                    "\(id) rateLimit: built \(rule), listed \(listed.rateLimit?.jsonText ?? "nothing")")
             }
         }
         // The refusal body comes back as built once the limit is spent.

@@ -11,8 +11,10 @@ struct TLSSessionKitTests {
     static func curl(_ url: URL, caFile: String) throws -> (status: Int32, stderr: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["--silent", "--show-error", "--max-time", "20", "--cacert", caFile, "--output", "/dev/null",
-                             url.absoluteString]
+        process.arguments = [
+            "--silent", "--show-error", "--max-time", "20", "--cacert", caFile, "--output", "/dev/null",
+            url.absoluteString,
+        ]
         let stderr = Pipe()
         process.standardError = stderr
         process.standardOutput = FileHandle.nullDevice
@@ -23,7 +25,8 @@ struct TLSSessionKitTests {
     }
 
     static func caFile(from understudy: Understudy) async throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("understudy-ca-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "understudy-ca-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let path = directory.appendingPathComponent("ca.pem").path
         try Data(try await understudy.certificateAuthorityPEM().utf8).write(to: URL(fileURLWithPath: path))
@@ -34,11 +37,13 @@ struct TLSSessionKitTests {
         let shared = try await Understudy.shared()
         let ca = try await Self.caFile(from: shared)
         let expected: [TLSCertificateMode: String] = [
-            .expired: "expired", .notYetValid: "not yet valid", .wrongHost: "no alternative certificate subject name matches",
+            .expired: "expired", .notYetValid: "not yet valid",
+            .wrongHost: "no alternative certificate subject name matches",
             .untrusted: "unable to get local issuer certificate",
         ]
         for mode in TLSCertificateMode.allCases {
-            let session = try await Understudy.session(stubs: [Fixtures.path("echo.json")], name: "kit-tls-\(mode)", tls: mode)
+            let session = try await Understudy.session(
+                stubs: [Fixtures.path("echo.json")], name: "kit-tls-\(mode)", tls: mode)
             defer { session.stopWithoutWaiting() }
             let https = try #require(session.httpsURL, "\(mode)")
             #expect(https.scheme == "https")
@@ -50,7 +55,8 @@ struct TLSSessionKitTests {
             let (status, stderr) = try Self.curl(https.appendingPathComponent("harness/hello"), caFile: ca)
             if mode == .valid {
                 #expect(status == 0, "\(stderr)")
-                #expect(try await session.admin.requests().map(\.path) == ["/harness/hello"], "journalled in the session")
+                #expect(
+                    try await session.admin.requests().map(\.path) == ["/harness/hello"], "journalled in the session")
             } else {
                 #expect(status == 60, "curl's peer-verification failure for \(mode): \(stderr)")
                 #expect(stderr.contains(try #require(expected[mode])), "\(mode): \(stderr)")

@@ -6,7 +6,8 @@ import UnderstudyTesting
 
 /// The stub files in `Fixtures/`, by absolute path (tests may run from any directory).
 enum Fixtures {
-    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "Fixtures")
 
     static func path(_ name: String) -> String {
         directory.appendingPathComponent(name).path
@@ -14,7 +15,8 @@ enum Fixtures {
 
     /// A stub file written for one test, in its own temporary directory.
     static func write(_ json: String, name: String = "stubs.json") throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("understudy-testing-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "understudy-testing-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let file = directory.appendingPathComponent(name)
         try Data(json.utf8).write(to: file)
@@ -35,8 +37,10 @@ enum HTTP {
 
     /// Sends `method path` to `understudy` and returns the status and the body as text.
     @discardableResult
-    static func send(_ method: String, _ path: String, to understudy: Understudy, body: String? = nil,
-                     headers: [String: String] = [:]) async throws -> (status: Int, body: String) {
+    static func send(
+        _ method: String, _ path: String, to understudy: Understudy, body: String? = nil,
+        headers: [String: String] = [:]
+    ) async throws -> (status: Int, body: String) {
         var request = URLRequest(url: URL(string: understudy.baseURL.absoluteString + path)!)
         request.httpMethod = method
         request.httpBody = body.map { Data($0.utf8) }

@@ -21,7 +21,8 @@ struct UnderstudyHarnessTests {
     @Test func attachUsesARunningDaemon() async throws {
         let launched = try await Understudy.launch(stubs: [Self.echoStubs])
         defer { launched.stopWithoutWaiting() }
-        let attached = try await Understudy.attachOrLaunch(stubs: [], environment: ["UNDERSTUDY_URL": launched.baseURL.absoluteString])
+        let attached = try await Understudy.attachOrLaunch(
+            stubs: [], environment: ["UNDERSTUDY_URL": launched.baseURL.absoluteString])
         #expect(!attached.isLaunched)
         #expect(attached.baseURL == launched.baseURL)
         #expect(try await attached.admin.health().stubs == 2)
@@ -48,10 +49,14 @@ struct UnderstudyHarnessTests {
 
         let withToken = Understudy.attach(url: launched.baseURL, adminToken: "s3cret-token")
         #expect(try await withToken.admin.health().status == "ok")
-        let fromEnvironment = try await Understudy.attachOrLaunch(stubs: [], environment: [
-            "UNDERSTUDY_URL": launched.baseURL.absoluteString, Understudy.adminTokenVariable: "s3cret-token",
-        ])
-        #expect(try await fromEnvironment.admin.health().status == "ok", "attachOrLaunch reads the token from the environment")
+        let fromEnvironment = try await Understudy.attachOrLaunch(
+            stubs: [],
+            environment: [
+                "UNDERSTUDY_URL": launched.baseURL.absoluteString, Understudy.adminTokenVariable: "s3cret-token",
+            ])
+        #expect(
+            try await fromEnvironment.admin.health().status == "ok",
+            "attachOrLaunch reads the token from the environment")
     }
 
     @Test func aBadStubFileFailsTheLaunchWithTheDaemonsError() async throws {

@@ -4,19 +4,23 @@ import UnderstudyTesting
 
 /// The one-line verification helpers: each passes on a journal that satisfies it, and fails with
 /// a message that names what was expected and shows the journal as a table.
-@Suite("UnderstudyTesting: verification", .understudy(
-    Stub.get("/v/a").respond(.status(200)),
-    Stub.get("/v/slow").respond(.status(200).delay(milliseconds: 150)),
-    Stub.get("/v/profile").scenario("auth", whenState: "Started").respond(.status(401)),
-    Stub.post("/v/token").scenario("auth", setState: "Refreshed").respond(.json(["access_token": "t2"])),
-    Stub.get("/v/profile").scenario("auth", whenState: "Refreshed").respond(.json(["name": "Ada"]))
-))
+@Suite(
+    "UnderstudyTesting: verification",
+    .understudy(
+        Stub.get("/v/a").respond(.status(200)),
+        Stub.get("/v/slow").respond(.status(200).delay(milliseconds: 150)),
+        Stub.get("/v/profile").scenario("auth", whenState: "Started").respond(.status(401)),
+        Stub.post("/v/token").scenario("auth", setState: "Refreshed").respond(.json(["access_token": "t2"])),
+        Stub.get("/v/profile").scenario("auth", whenState: "Refreshed").respond(.json(["name": "Ada"]))
+    ))
 struct VerificationTests {
     var understudy: Understudy { Understudy.current! }
 
     /// Expects `body` to record exactly one issue whose text contains every one of `fragments`.
-    func expectFailure(containing fragments: [String], _ body: () async -> Void,
-                       sourceLocation: SourceLocation = #_sourceLocation) async {
+    func expectFailure(
+        containing fragments: [String], _ body: () async -> Void,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
         await withKnownIssue(sourceLocation: sourceLocation) {
             await body()
         } matching: { issue in
@@ -29,9 +33,13 @@ struct VerificationTests {
 
     /// 401, refresh, retry with the new token: what a token-refreshing client sends.
     func refreshDance() async throws {
-        #expect(try await HTTP.send("GET", "/v/profile", to: understudy, headers: ["Authorization": "Bearer t1"]).status == 401)
+        #expect(
+            try await HTTP.send("GET", "/v/profile", to: understudy, headers: ["Authorization": "Bearer t1"]).status
+                == 401)
         #expect(try await HTTP.send("POST", "/v/token", to: understudy, body: "grant=refresh").status == 200)
-        #expect(try await HTTP.send("GET", "/v/profile", to: understudy, headers: ["Authorization": "Bearer t2"]).status == 200)
+        #expect(
+            try await HTTP.send("GET", "/v/profile", to: understudy, headers: ["Authorization": "Bearer t2"]).status
+                == 200)
     }
 
     @Test func countPasses() async throws {
@@ -50,8 +58,12 @@ struct VerificationTests {
         await expectFailure(containing: ["expected exactly 3 request(s) matching GET /v/a, found 2", "seq", "/v/a"]) {
             await understudy.verify(.exactly(3), .get("/v/a"))
         }
-        await expectFailure(containing: ["expected at most 1 request(s)"]) { await understudy.verify(.atMost(1), .get("/v/a")) }
-        await expectFailure(containing: ["expected at least 1 request(s) matching POST /v/a, found 0", "journal:", "/v/a"]) {
+        await expectFailure(containing: ["expected at most 1 request(s)"]) {
+            await understudy.verify(.atMost(1), .get("/v/a"))
+        }
+        await expectFailure(containing: [
+            "expected at least 1 request(s) matching POST /v/a, found 0", "journal:", "/v/a",
+        ]) {
             await understudy.verify(.atLeast(1), .post("/v/a"))
         }
     }
@@ -65,8 +77,10 @@ struct VerificationTests {
 
     @Test func orderFailureNamesTheMissingStep() async throws {
         try await refreshDance()
-        await expectFailure(containing: ["requests out of order: no request matching step 2 (GET /v/profile [Authorization = Bearer t1]) after #2",
-                                         "1. POST /v/token", "▶"]) {
+        await expectFailure(containing: [
+            "requests out of order: no request matching step 2 (GET /v/profile [Authorization = Bearer t1]) after #2",
+            "1. POST /v/token", "▶",
+        ]) {
             await understudy.verifyOrder(.post("/v/token"), .get("/v/profile").header("Authorization", "Bearer t1"))
         }
     }
@@ -91,18 +105,23 @@ struct VerificationTests {
 
     @Test func attemptPassesForTheRetryAfterTheRefresh() async throws {
         try await refreshDance()
-        let retry = await understudy.verify(attempt: 1, of: .get("/v/profile"), after: .post("/v/token"),
-                                            matches: .get("/v/profile").header("Authorization", "Bearer t2"))
+        let retry = await understudy.verify(
+            attempt: 1, of: .get("/v/profile"), after: .post("/v/token"),
+            matches: .get("/v/profile").header("Authorization", "Bearer t2"))
         #expect(retry?.seq == 3)
-        await understudy.verify(attempt: 1, of: .get("/v/profile"), matches: .any().header("Authorization", .contains("t1")))
+        await understudy.verify(
+            attempt: 1, of: .get("/v/profile"), matches: .any().header("Authorization", .contains("t1")))
     }
 
     @Test func attemptFailureShowsWhatWasSent() async throws {
         try await refreshDance()
-        await expectFailure(containing: ["attempt 1 of GET /v/profile after POST /v/token (#3) does not match",
-                                         "authorization", "Bearer t2"]) {
-            await understudy.verify(attempt: 1, of: .get("/v/profile"), after: .post("/v/token"),
-                                    matches: .get("/v/profile").header("authorization", "Bearer t3"))
+        await expectFailure(containing: [
+            "attempt 1 of GET /v/profile after POST /v/token (#3) does not match",
+            "authorization", "Bearer t2",
+        ]) {
+            await understudy.verify(
+                attempt: 1, of: .get("/v/profile"), after: .post("/v/token"),
+                matches: .get("/v/profile").header("authorization", "Bearer t3"))
         }
         await expectFailure(containing: ["no attempt 3 of GET /v/profile: only 2 such request(s)"]) {
             await understudy.verify(attempt: 3, of: .get("/v/profile"), matches: .any())
@@ -131,7 +150,9 @@ struct VerificationTests {
     @Test func unmatchedRequestsShowAsATable() async throws {
         await understudy.assertNoUnmatchedRequests()
         try await HTTP.send("DELETE", "/v/nothing?x=1", to: understudy)
-        await expectFailure(containing: ["1 request(s) matched no stub", "DELETE", "/v/nothing?x=1", "404", "unmatched"]) {
+        await expectFailure(containing: [
+            "1 request(s) matched no stub", "DELETE", "/v/nothing?x=1", "404", "unmatched",
+        ]) {
             await understudy.assertNoUnmatchedRequests()
         }
     }

@@ -16,8 +16,12 @@ final class XCTestVerificationTests: XCTestCase {
     }
 
     #if !canImport(Darwin)
-    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
-        if capturing { captured.append((description, lineNumber)) } else {
+    override func recordFailure(
+        withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
+    ) {
+        if capturing {
+            captured.append((description, lineNumber))
+        } else {
             super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
         }
     }
@@ -38,8 +42,9 @@ final class XCTestVerificationTests: XCTestCase {
         capturing = false
         XCTAssertEqual(captured.count, 1)
         XCTAssertEqual(captured.first?.line, line)
-        XCTAssertTrue(captured.first?.description.contains("expected exactly 2 request(s) matching GET /x/a, found 0") == true,
-                      captured.first?.description ?? "")
+        XCTAssertTrue(
+            captured.first?.description.contains("expected exactly 2 request(s) matching GET /x/a, found 0") == true,
+            captured.first?.description ?? "")
     }
     #endif
 }

@@ -10,21 +10,24 @@ struct AdminAuthorization {
     /// nil when `request` carries the token; otherwise the 401 to send.
     func refusal(for request: HTTPRequest) -> HTTPResponse? {
         guard let header = request.headers["Authorization"] else {
-            return Self.unauthorized("the admin API needs `Authorization: Bearer <token>` (the daemon was started with an admin token)",
-                                     challenge: #"Bearer realm="understudy""#)
+            return Self.unauthorized(
+                "the admin API needs `Authorization: Bearer <token>` (the daemon was started with an admin token)",
+                challenge: #"Bearer realm="understudy""#)
         }
         let bytes = Array(header.utf8)
         let scheme = Array("bearer ".utf8)
         let hasScheme = bytes.count >= scheme.count && zip(bytes, scheme).allSatisfy { ($0 | 0x20) == $1 }
         guard hasScheme else {
-            return Self.unauthorized("the admin API needs `Authorization: Bearer <token>`; another scheme was sent",
-                                     challenge: #"Bearer realm="understudy""#)
+            return Self.unauthorized(
+                "the admin API needs `Authorization: Bearer <token>`; another scheme was sent",
+                challenge: #"Bearer realm="understudy""#)
         }
         var offset = scheme.count
         while offset < bytes.count && bytes[offset] == 0x20 { offset += 1 }
         guard Self.constantTimeEqual(Array(bytes[offset...]), expected) else {
-            return Self.unauthorized("the admin token is wrong",
-                                     challenge: #"Bearer realm="understudy", error="invalid_token""#)
+            return Self.unauthorized(
+                "the admin token is wrong",
+                challenge: #"Bearer realm="understudy", error="invalid_token""#)
         }
         return nil
     }

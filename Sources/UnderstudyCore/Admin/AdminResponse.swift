@@ -41,7 +41,10 @@ enum AdminResponse {
 
     static func loadFailure(_ failure: StubLoadFailure) -> HTTPResponse {
         let count = failure.errors.count
-        let summary = count == 1 ? failure.errors[0].description : "\(count) errors in stubs; first: \(failure.errors.first?.description ?? "")"
+        let summary =
+            count == 1
+            ? failure.errors[0].description
+            : "\(count) errors in stubs; first: \(failure.errors.first?.description ?? "")"
         return error(400, summary, errors: failure.errors)
     }
 }

@@ -28,12 +28,17 @@ struct AdminRoute: Sendable {
     let handler: @Sendable (AdminCall) -> HTTPAnswer
 
     /// A route whose handler answers now.
-    init(_ method: String, _ pattern: String, _ world: World, _ handler: @escaping @Sendable (AdminCall) -> HTTPResponse) {
+    init(
+        _ method: String, _ pattern: String, _ world: World, _ handler: @escaping @Sendable (AdminCall) -> HTTPResponse
+    ) {
         self.init(method, pattern, world, answering: { .now(handler($0)) })
     }
 
     /// A route whose handler may answer later (a long poll).
-    init(_ method: String, _ pattern: String, _ world: World, answering handler: @escaping @Sendable (AdminCall) -> HTTPAnswer) {
+    init(
+        _ method: String, _ pattern: String, _ world: World,
+        answering handler: @escaping @Sendable (AdminCall) -> HTTPAnswer
+    ) {
         self.method = method
         self.pattern = pattern
         self.segments = pattern.split(separator: "/").map { part in

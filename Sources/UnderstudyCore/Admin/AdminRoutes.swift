@@ -31,10 +31,17 @@ struct AdminRoutes: Sendable {
         AdminRoute("POST", "reset", .both, ServerAdmin.reset),
         AdminRoute("POST", "reload", .both, ServerAdmin.reload),
         AdminRoute("GET", "tls/ca.pem", .both, ServerAdmin.certificateAuthority),
-        AdminRoute("GET", "sessions", .main, { call in call.sessions.map { $0.list() } ?? ServerAdmin.noSessions(call) }),
-        AdminRoute("POST", "sessions", .main, { call in call.sessions.map { $0.create(call.request.body) } ?? ServerAdmin.noSessions(call) }),
-        AdminRoute("GET", "sessions/{id}", .main, { call in call.sessions.map { $0.describe(id: call.parameter) } ?? ServerAdmin.noSessions(call) }),
-        AdminRoute("DELETE", "sessions/{id}", .main, { call in call.sessions.map { $0.delete(call.parameter) } ?? ServerAdmin.noSessions(call) }),
+        AdminRoute(
+            "GET", "sessions", .main, { call in call.sessions.map { $0.list() } ?? ServerAdmin.noSessions(call) }),
+        AdminRoute(
+            "POST", "sessions", .main,
+            { call in call.sessions.map { $0.create(call.request.body) } ?? ServerAdmin.noSessions(call) }),
+        AdminRoute(
+            "GET", "sessions/{id}", .main,
+            { call in call.sessions.map { $0.describe(id: call.parameter) } ?? ServerAdmin.noSessions(call) }),
+        AdminRoute(
+            "DELETE", "sessions/{id}", .main,
+            { call in call.sessions.map { $0.delete(call.parameter) } ?? ServerAdmin.noSessions(call) }),
     ]
 
     /// Every route: the native ones, then each adapter's.
@@ -51,10 +58,11 @@ struct AdminRoutes: Sendable {
         // Every request asks, so the common answer comes from the first bytes: a path that does
         // not start with `/__admin` is not one. Only paths that do are compared as strings
         // (by characters, as before: `/__admin/` followed by a combining mark is not a prefix).
-        let mayBeAdmin = path.utf8.withContiguousStorageIfAvailable { bytes in
-            bytes.count >= 8 && bytes[1] == UInt8(ascii: "_") && bytes[2] == UInt8(ascii: "_")
-                && bytes[0] == UInt8(ascii: "/")
-        } ?? true
+        let mayBeAdmin =
+            path.utf8.withContiguousStorageIfAvailable { bytes in
+                bytes.count >= 8 && bytes[1] == UInt8(ascii: "_") && bytes[2] == UInt8(ascii: "_")
+                    && bytes[0] == UInt8(ascii: "/")
+            } ?? true
         return mayBeAdmin && (path == prefix || path.hasPrefix(prefix + "/"))
     }
 
@@ -63,7 +71,9 @@ struct AdminRoutes: Sendable {
         var path = rawPath
         while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
         let tail = path.dropFirst(prefix.count)
-        return tail.split(separator: "/", omittingEmptySubsequences: true).map { PercentDecoding.decodePath(String($0)) }
+        return tail.split(separator: "/", omittingEmptySubsequences: true).map {
+            PercentDecoding.decodePath(String($0))
+        }
     }
 
     /// The 401 for a request without the admin token, when one is configured; nil otherwise.
@@ -74,9 +84,11 @@ struct AdminRoutes: Sendable {
 
     /// Answers one admin request now or later (`requests/wait` is a long poll the transport
     /// completes later). `isSession` says which port's API this is.
-    func answer(_ request: HTTPRequest, engine: any EngineControl, isSession: Bool = false,
-                sessions: (any SessionAdministration)? = nil,
-                reload: @escaping () -> Result<Int, StubLoadFailure>) -> HTTPAnswer {
+    func answer(
+        _ request: HTTPRequest, engine: any EngineControl, isSession: Bool = false,
+        sessions: (any SessionAdministration)? = nil,
+        reload: @escaping () -> Result<Int, StubLoadFailure>
+    ) -> HTTPAnswer {
         // The admin page is static and holds no data: served without the token.
         if let page = AdminPage.response(for: request) { return .now(page) }
         if let refusal = Self.authorizationRefusal(request, engine.configuration) { return .now(refusal) }
@@ -84,11 +96,16 @@ struct AdminRoutes: Sendable {
         let path = Self.segments(request.path)
         let fitting = routes.compactMap { route in route.parameters(path).map { (route: route, parameters: $0) } }
         guard !fitting.isEmpty else {
-            return .now(AdminResponse.error(404, "no admin endpoint \(request.method) \(request.path); see docs/admin-api.md"))
+            return .now(
+                AdminResponse.error(404, "no admin endpoint \(request.method) \(request.path); see docs/admin-api.md"))
         }
         let here = fitting.filter { $0.route.world.includes(isSession) }
         guard !here.isEmpty else {
-            return .now(AdminResponse.error(404, "no admin endpoint \(request.method) \(request.path) on a session's port: sessions are created, listed and deleted on the daemon's main port"))
+            return .now(
+                AdminResponse.error(
+                    404,
+                    "no admin endpoint \(request.method) \(request.path) on a session's port: sessions are created, listed and deleted on the daemon's main port"
+                ))
         }
         var chosen: (route: AdminRoute, parameters: [String])?
         for candidate in here where candidate.route.method == method {
@@ -96,18 +113,24 @@ struct AdminRoutes: Sendable {
         }
         guard let chosen else {
             var allowed: [String] = []
-            for candidate in here where !allowed.contains(candidate.route.method) { allowed.append(candidate.route.method) }
+            for candidate in here where !allowed.contains(candidate.route.method) {
+                allowed.append(candidate.route.method)
+            }
             return .now(AdminResponse.methodNotAllowed(method, allowed: allowed))
         }
-        return chosen.route.handler(AdminCall(request: request, parameters: chosen.parameters, engine: engine,
-                                              reload: reload, sessions: isSession ? nil : sessions, routes: self))
+        return chosen.route.handler(
+            AdminCall(
+                request: request, parameters: chosen.parameters, engine: engine,
+                reload: reload, sessions: isSession ? nil : sessions, routes: self))
     }
 
     /// ``answer(_:engine:isSession:sessions:reload:)`` for a caller that needs the response now:
     /// a wait answers with what the journal holds, since nothing can complete it later.
-    func respond(_ request: HTTPRequest, engine: any EngineControl, isSession: Bool = false,
-                 sessions: (any SessionAdministration)? = nil,
-                 reload: @escaping () -> Result<Int, StubLoadFailure>) -> HTTPResponse {
+    func respond(
+        _ request: HTTPRequest, engine: any EngineControl, isSession: Bool = false,
+        sessions: (any SessionAdministration)? = nil,
+        reload: @escaping () -> Result<Int, StubLoadFailure>
+    ) -> HTTPResponse {
         switch answer(request, engine: engine, isSession: isSession, sessions: sessions, reload: reload) {
         case .now(let response):
             return response

@@ -9,7 +9,8 @@ extension RequestsAdmin {
         }
         var entries: [JSONValue] = []
         call.engine.journal.forEach { entry in
-            guard entries.count < filter.limit, filter.matches(entry), let value = JSONValue.parse(Array(entry.json)) else { return }
+            guard entries.count < filter.limit, filter.matches(entry), let value = JSONValue.parse(Array(entry.json))
+            else { return }
             entries.append(value)
         }
         let document = HARExport.document(entries: entries, defaultHost: request.headers["Host"] ?? "127.0.0.1")

@@ -17,19 +17,23 @@ extension RequestsAdmin {
         }
         let context = MatchContext(entry.request)
         let ranking = engine.nearMissRanking
-        let misses: [JSONValue] = engine.stubs.isEmpty ? [] : ranking.nearMisses(context).map { miss in
+        let misses: [JSONValue] =
+            engine.stubs.isEmpty
+            ? []
+            : ranking.nearMisses(context).map { miss in
+                .object([
+                    JSONMember("stub", .string(miss.stubID)),
+                    JSONMember("file", .string(miss.file)),
+                    JSONMember("reasons", .array(miss.reasons.map(JSONValue.string))),
+                ])
+            }
+        return AdminResponse.value(
             .object([
-                JSONMember("stub", .string(miss.stubID)),
-                JSONMember("file", .string(miss.file)),
-                JSONMember("reasons", .array(miss.reasons.map(JSONValue.string))),
-            ])
-        }
-        return AdminResponse.value(.object([
-            JSONMember("seq", .int(seq)),
-            JSONMember("matched", .bool(entry.matched)),
-            JSONMember("stub", .optional(entry.stubID)),
-            JSONMember("text", .string(ranking.report(context))),
-            JSONMember("nearMisses", .array(misses)),
-        ]))
+                JSONMember("seq", .int(seq)),
+                JSONMember("matched", .bool(entry.matched)),
+                JSONMember("stub", .optional(entry.stubID)),
+                JSONMember("text", .string(ranking.report(context))),
+                JSONMember("nearMisses", .array(misses)),
+            ]))
     }
 }

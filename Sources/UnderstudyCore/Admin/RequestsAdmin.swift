@@ -14,8 +14,10 @@ enum RequestsAdmin {
     /// `{"requests":[...],"total":N,"dropped":N}` plus `extra` members: the entries that pass
     /// `include`, the first `limit` of them written out; `total` counts them all. Each entry is
     /// its journal line, with the fields adapters add (``AdminAdapter/journalEntryFields``).
-    static func render(_ call: AdminCall, where include: (JournalEntry) -> Bool, limit: Int = .max,
-                       extra: [(key: String, value: String)] = []) -> HTTPResponse {
+    static func render(
+        _ call: AdminCall, where include: (JournalEntry) -> Bool, limit: Int = .max,
+        extra: [(key: String, value: String)] = []
+    ) -> HTTPResponse {
         let journal = call.engine.journal
         let decorations = call.routes.adapters.compactMap(\.journalEntryFields)
         let writer = JSONWriter(capacity: 1024)
@@ -77,8 +79,15 @@ enum RequestsAdmin {
         do {
             node = try JSONParser.parse(body)
         } catch {
-            return .failure(AdminResponse.Failure(response: AdminResponse.error(400, "body is not JSON (line \(error.position.line), column \(error.position.column)): \(error.message)")))
+            return .failure(
+                AdminResponse.Failure(
+                    response: AdminResponse.error(
+                        400,
+                        "body is not JSON (line \(error.position.line), column \(error.position.column)): \(error.message)"
+                    )))
         }
-        return StubLoader.requestPattern(node).mapError { AdminResponse.Failure(response: AdminResponse.loadFailure($0)) }
+        return StubLoader.requestPattern(node).mapError {
+            AdminResponse.Failure(response: AdminResponse.loadFailure($0))
+        }
     }
 }

@@ -7,11 +7,12 @@ enum ScenariosAdmin {
         let decorations = call.routes.adapters.compactMap(\.scenarioFields)
         let items: [JSONValue] = scenarios.names.map { name in
             let states = scenarios.knownStates[name] ?? []
-            return .object([
-                JSONMember("name", .string(name)),
-                JSONMember("state", .string(scenarios.state(of: name))),
-                JSONMember("states", .array(states.map(JSONValue.string))),
-            ] + decorations.flatMap { $0(name, states) })
+            return .object(
+                [
+                    JSONMember("name", .string(name)),
+                    JSONMember("state", .string(scenarios.state(of: name))),
+                    JSONMember("states", .array(states.map(JSONValue.string))),
+                ] + decorations.flatMap { $0(name, states) })
         }
         return AdminResponse.value(.object([JSONMember("scenarios", .array(items))]))
     }
@@ -21,7 +22,9 @@ enum ScenariosAdmin {
         let scenarios = call.engine.scenarios
         guard let states = scenarios.knownStates[name] else {
             // An empty list after "scenarios:" reads like a truncated message: say there are none.
-            let known = scenarios.names.isEmpty ? "there are no scenarios"
+            let known =
+                scenarios.names.isEmpty
+                ? "there are no scenarios"
                 : "scenarios: " + scenarios.names.joined(separator: ", ")
             return AdminResponse.error(404, "no scenario named `\(name)`; \(known)")
         }
@@ -35,7 +38,8 @@ enum ScenariosAdmin {
             return AdminResponse.error(400, "`state` must be a string, e.g. {\"state\":\"Started\"}")
         }
         guard states.contains(state) else {
-            return AdminResponse.error(400, "scenario `\(name)` has no state `\(state)`; states: \(states.joined(separator: ", "))")
+            return AdminResponse.error(
+                400, "scenario `\(name)` has no state `\(state)`; states: \(states.joined(separator: ", "))")
         }
         call.engine.setScenario(name, to: state)
         return AdminResponse.value(.object([JSONMember("name", .string(name)), JSONMember("state", .string(state))]))

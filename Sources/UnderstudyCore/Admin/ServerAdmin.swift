@@ -3,13 +3,14 @@
 enum ServerAdmin {
     static func health(_ call: AdminCall) -> HTTPResponse {
         let engine = call.engine
-        return AdminResponse.value(.object([
-            JSONMember("status", .string("ok")),
-            JSONMember("stubs", .int(engine.stubs.count)),
-            JSONMember("requests", .int(engine.journal.count)),
-            JSONMember("pending", .int(engine.awaitingDelivery)),
-            JSONMember("waiting", .int(engine.waiterCount)),
-        ]))
+        return AdminResponse.value(
+            .object([
+                JSONMember("status", .string("ok")),
+                JSONMember("stubs", .int(engine.stubs.count)),
+                JSONMember("requests", .int(engine.journal.count)),
+                JSONMember("pending", .int(engine.awaitingDelivery)),
+                JSONMember("waiting", .int(engine.waiterCount)),
+            ]))
     }
 
     /// Each rate-limited stub's window right now (for the UI's panel).
@@ -21,17 +22,18 @@ enum ServerAdmin {
         for (index, stub) in engine.stubs.enumerated() {
             guard let rule = stub.rateLimit else { continue }
             let state = runtimes[index].rateLimit.peek(rule, now: now)
-            items.append(.object([
-                JSONMember("stub", .string(stub.id)),
-                JSONMember("limit", .int(rule.limit)),
-                JSONMember("window", .number(StubEngine.formatSeconds(rule.window))),
-                JSONMember("algorithm", .string(rule.algorithm.rawValue)),
-                JSONMember("retryAfter", .string(rule.retryAfter.rawValue)),
-                JSONMember("headers", .string(rule.headers.rawValue)),
-                JSONMember("status", .int(rule.status)),
-                JSONMember("remaining", .int(state.remaining)),
-                JSONMember("resetSeconds", .number(TimeFormatting.fractionalSeconds(state.reset))),
-            ]))
+            items.append(
+                .object([
+                    JSONMember("stub", .string(stub.id)),
+                    JSONMember("limit", .int(rule.limit)),
+                    JSONMember("window", .number(StubEngine.formatSeconds(rule.window))),
+                    JSONMember("algorithm", .string(rule.algorithm.rawValue)),
+                    JSONMember("retryAfter", .string(rule.retryAfter.rawValue)),
+                    JSONMember("headers", .string(rule.headers.rawValue)),
+                    JSONMember("status", .int(rule.status)),
+                    JSONMember("remaining", .int(state.remaining)),
+                    JSONMember("resetSeconds", .number(TimeFormatting.fractionalSeconds(state.reset))),
+                ]))
         }
         return AdminResponse.value(.object([JSONMember("rateLimits", .array(items))]))
     }
@@ -56,7 +58,8 @@ enum ServerAdmin {
     /// daemon generated none.
     static func certificateAuthority(_ call: AdminCall) -> HTTPResponse {
         guard let pem = call.engine.configuration.certificateAuthorityPEM else {
-            return AdminResponse.error(404, "no generated CA: start the daemon with --https (and without --tls-cert) to serve HTTPS with one")
+            return AdminResponse.error(
+                404, "no generated CA: start the daemon with --https (and without --tls-cert) to serve HTTPS with one")
         }
         return HTTPResponse(status: 200, headers: ["Content-Type": "application/x-pem-file"], body: Array(pem.utf8))
     }

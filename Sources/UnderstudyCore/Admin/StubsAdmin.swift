@@ -12,10 +12,15 @@ enum StubsAdmin {
                 JSONMember("request", stub.requestJSON ?? .null),
                 JSONMember("responses", .int(stub.responses.count)),
                 // Indexes of responses rendered per request, and how each paced one is streamed.
-                JSONMember("templated", .array(stub.responses.indices.filter { stub.responses[$0].template != nil }.map { .int($0) })),
-                JSONMember("streams", .object(stub.responses.indices.compactMap { index in
-                    stub.responses[index].streaming.map { JSONMember(String(index), .string($0.kind.rawValue)) }
-                })),
+                JSONMember(
+                    "templated",
+                    .array(stub.responses.indices.filter { stub.responses[$0].template != nil }.map { .int($0) })),
+                JSONMember(
+                    "streams",
+                    .object(
+                        stub.responses.indices.compactMap { index in
+                            stub.responses[index].streaming.map { JSONMember(String(index), .string($0.kind.rawValue)) }
+                        })),
                 JSONMember("afterLast", .string(stub.afterLast.rawValue)),
                 JSONMember("nextResponseIndex", runtime.exhausted ? .null : .int(runtime.position)),
                 JSONMember("timesServed", .int(runtime.timesServed)),
@@ -23,17 +28,19 @@ enum StubsAdmin {
                 JSONMember("scenario", .optional(stub.scenario)),
                 JSONMember("whenState", .optional(stub.whenState)),
                 JSONMember("setState", .optional(stub.setState)),
-                JSONMember("rateLimit", stub.rateLimit.map { rule in
-                    .object([
-                        JSONMember("limit", .int(rule.limit)),
-                        JSONMember("window", .number(StubEngine.formatSeconds(rule.window))),
-                        JSONMember("retryAfter", .string(rule.retryAfter.rawValue)),
-                        JSONMember("algorithm", .string(rule.algorithm.rawValue)),
-                        JSONMember("headers", .string(rule.headers.rawValue)),
-                        JSONMember("status", .int(rule.status)),
-                        JSONMember("name", .string(rule.headerName)),
-                    ])
-                } ?? .null),
+                JSONMember(
+                    "rateLimit",
+                    stub.rateLimit.map { rule in
+                        .object([
+                            JSONMember("limit", .int(rule.limit)),
+                            JSONMember("window", .number(StubEngine.formatSeconds(rule.window))),
+                            JSONMember("retryAfter", .string(rule.retryAfter.rawValue)),
+                            JSONMember("algorithm", .string(rule.algorithm.rawValue)),
+                            JSONMember("headers", .string(rule.headers.rawValue)),
+                            JSONMember("status", .int(rule.status)),
+                            JSONMember("name", .string(rule.headerName)),
+                        ])
+                    } ?? .null),
             ])
         }
         return AdminResponse.value(.object([JSONMember("stubs", .array(items))]))
@@ -49,10 +56,11 @@ enum StubsAdmin {
             return AdminResponse.loadFailure(error)
         }
         let (added, replaced) = call.engine.add(posted)
-        return AdminResponse.value(.object([
-            JSONMember("added", .array(added.map(JSONValue.string))),
-            JSONMember("replaced", .array(replaced.map(JSONValue.string))),
-        ]), status: 201)
+        return AdminResponse.value(
+            .object([
+                JSONMember("added", .array(added.map(JSONValue.string))),
+                JSONMember("replaced", .array(replaced.map(JSONValue.string))),
+            ]), status: 201)
     }
 
     static func delete(_ call: AdminCall) -> HTTPResponse {

@@ -35,10 +35,12 @@ public struct EngineConfiguration {
     public static let defaultJournalBodyLimit = JournalEntry.defaultBodyLimit
 
     /// Creates a configuration; every parameter has the documented default.
-    public init(unmatchedStatus: Int = 404, journalLimit: Int = 100_000,
-                journalSink: (any JournalSink)? = nil, clock: any EngineClock = SystemEngineClock(),
-                adminToken: String? = nil, sessionID: String? = nil, seed: UInt64? = nil,
-                journalBodyLimit: Int = EngineConfiguration.defaultJournalBodyLimit) {
+    public init(
+        unmatchedStatus: Int = 404, journalLimit: Int = 100_000,
+        journalSink: (any JournalSink)? = nil, clock: any EngineClock = SystemEngineClock(),
+        adminToken: String? = nil, sessionID: String? = nil, seed: UInt64? = nil,
+        journalBodyLimit: Int = EngineConfiguration.defaultJournalBodyLimit
+    ) {
         self.unmatchedStatus = unmatchedStatus
         self.journalLimit = max(1, journalLimit)
         self.journalSink = journalSink

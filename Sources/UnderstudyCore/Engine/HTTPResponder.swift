@@ -24,7 +24,9 @@ public protocol HTTPResponder: AnyObject {
 
     /// ``reject(_:status:reason:)`` with the journal entry left to the transport, as in
     /// ``answerAwaitingDelivery(_:)``.
-    func rejectAwaitingDelivery(_ request: HTTPRequest, status: Int, reason: String) -> (response: HTTPResponse, journal: JournalTicket?)
+    func rejectAwaitingDelivery(_ request: HTTPRequest, status: Int, reason: String) -> (
+        response: HTTPResponse, journal: JournalTicket?
+    )
 
     /// The HTTP/2 stream cap (`SETTINGS_MAX_CONCURRENT_STREAMS`) for connections this responder
     /// answers; nil (the default) leaves the daemon's (`--max-concurrent-streams`).
@@ -39,7 +41,9 @@ extension HTTPResponder {
         (answer(request), nil)
     }
 
-    public func rejectAwaitingDelivery(_ request: HTTPRequest, status: Int, reason: String) -> (response: HTTPResponse, journal: JournalTicket?) {
+    public func rejectAwaitingDelivery(_ request: HTTPRequest, status: Int, reason: String) -> (
+        response: HTTPResponse, journal: JournalTicket?
+    ) {
         (reject(request, status: status, reason: reason), nil)
     }
 }

@@ -39,8 +39,9 @@ struct NearMissName {
     private static func distance(_ segment: String, _ name: String, below limit: Double, stem: Bool) -> Double? {
         segment.utf8.withContiguousStorageIfAvailable { segmentBytes in
             name.utf8.withContiguousStorageIfAvailable { nameBytes in
-                EditDistance.normalizedDistance(segmentBytes, stem ? Self.stem(of: nameBytes) : nameBytes, below: limit,
-                                                maximumEdits: RequestPattern.gradedEdits, ignoringASCIICase: true)
+                EditDistance.normalizedDistance(
+                    segmentBytes, stem ? Self.stem(of: nameBytes) : nameBytes, below: limit,
+                    maximumEdits: RequestPattern.gradedEdits, ignoringASCIICase: true)
             } ?? nil
         } ?? nil
     }
@@ -52,7 +53,10 @@ struct NearMissName {
         var end = path.count
         let suffix: StaticString = ".json"
         if end - start >= suffix.utf8CodeUnitCount,
-           (0..<suffix.utf8CodeUnitCount).allSatisfy({ path[end - suffix.utf8CodeUnitCount + $0] == suffix.utf8Start[$0] }) {
+            (0..<suffix.utf8CodeUnitCount).allSatisfy({
+                path[end - suffix.utf8CodeUnitCount + $0] == suffix.utf8Start[$0]
+            })
+        {
             end -= suffix.utf8CodeUnitCount
         }
         return UnsafeBufferPointer(rebasing: path[start..<end])

@@ -57,7 +57,8 @@ struct NearMissRanking {
         }
         return closest.map { entry in
             let stub = boxes[entry.index].stub
-            return NearMiss(stubID: stub.id, file: stub.file, reasons: explain(entry.index, context), distance: entry.distance)
+            return NearMiss(
+                stubID: stub.id, file: stub.file, reasons: explain(entry.index, context), distance: entry.distance)
         }
     }
 
@@ -84,7 +85,8 @@ struct NearMissRanking {
             if state != wanted { reasons.append("scenario \(scenario) is in state \(state), stub wants \(wanted)") }
         }
         if runtimes[index].exhausted {
-            reasons.append("stub is exhausted: it served all \(stub.responses.count) response(s) and has afterLast \"exhaust\"")
+            reasons.append(
+                "stub is exhausted: it served all \(stub.responses.count) response(s) and has afterLast \"exhaust\"")
         }
         return reasons
     }

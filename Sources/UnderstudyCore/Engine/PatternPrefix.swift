@@ -36,8 +36,8 @@ enum PatternPrefix {
     private static func isSpecial(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "\\"), UInt8(ascii: "."), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "("),
-             UInt8(ascii: ")"), UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "*"), UInt8(ascii: "+"),
-             UInt8(ascii: "?"), UInt8(ascii: "|"), UInt8(ascii: "^"), UInt8(ascii: "$"), UInt8(ascii: "#"):
+            UInt8(ascii: ")"), UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "*"), UInt8(ascii: "+"),
+            UInt8(ascii: "?"), UInt8(ascii: "|"), UInt8(ascii: "^"), UInt8(ascii: "$"), UInt8(ascii: "#"):
             return true
         default:
             return false

@@ -37,8 +37,9 @@ struct RateLimitState {
         if inWindow < rule.limit {
             admitted.append(now)
             let first = admitted[oldest]
-            return Decision(allowed: true, remaining: rule.limit - inWindow - 1, retryAfter: 0,
-                            reset: Double(first &+ window - now) / 1_000_000_000)
+            return Decision(
+                allowed: true, remaining: rule.limit - inWindow - 1, retryAfter: 0,
+                reset: Double(first &+ window - now) / 1_000_000_000)
         }
         let frees = Double(admitted[oldest] &+ window - now) / 1_000_000_000
         return Decision(allowed: false, remaining: 0, retryAfter: frees, reset: frees)
@@ -55,11 +56,13 @@ struct RateLimitState {
         lastRefill = now
         if tokens >= 1 {
             tokens -= 1
-            return Decision(allowed: true, remaining: Int(tokens.rounded(.down)), retryAfter: 0,
-                            reset: (capacity - tokens) / perSecond)
+            return Decision(
+                allowed: true, remaining: Int(tokens.rounded(.down)), retryAfter: 0,
+                reset: (capacity - tokens) / perSecond)
         }
-        return Decision(allowed: false, remaining: 0, retryAfter: (1 - tokens) / perSecond,
-                        reset: (capacity - tokens) / perSecond)
+        return Decision(
+            allowed: false, remaining: 0, retryAfter: (1 - tokens) / perSecond,
+            reset: (capacity - tokens) / perSecond)
     }
 }
 

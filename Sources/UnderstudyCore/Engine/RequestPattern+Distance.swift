@@ -31,7 +31,10 @@ extension RequestPattern {
             if total >= budget { return nil }
         }
         if let path {
-            guard let pathDistance = Self.pathDistance(path, context, name: name, below: (budget - total) / DistanceWeight.path) else { return nil }
+            guard
+                let pathDistance = Self.pathDistance(
+                    path, context, name: name, below: (budget - total) / DistanceWeight.path)
+            else { return nil }
             total += DistanceWeight.path * pathDistance
             if total >= budget { return nil }
         }
@@ -41,18 +44,23 @@ extension RequestPattern {
             if total >= budget { return nil }
         }
         if !headers.isEmpty {
-            let sum = headers.reduce(0.0) { $0 + Self.valueDistance($1.matcher, context.request.headers.values(for: $1.name)) }
+            let sum = headers.reduce(0.0) {
+                $0 + Self.valueDistance($1.matcher, context.request.headers.values(for: $1.name))
+            }
             total += DistanceWeight.headers * sum / Double(headers.count)
             if total >= budget { return nil }
         }
         if !cookies.isEmpty {
             var sum = 0.0
-            for condition in cookies { sum += Self.valueDistance(condition.matcher, context.cookieValues(condition.name)) }
+            for condition in cookies {
+                sum += Self.valueDistance(condition.matcher, context.cookieValues(condition.name))
+            }
             total += DistanceWeight.headers * sum / Double(cookies.count)
             if total >= budget { return nil }
         }
         if let body, !Self.accepts(body, context) {
-            total += DistanceWeight.body * Self.bodyDistance(body, context, below: (budget - total) / DistanceWeight.body)
+            total +=
+                DistanceWeight.body * Self.bodyDistance(body, context, below: (budget - total) / DistanceWeight.body)
         }
         return total < budget ? total : nil
     }
@@ -60,7 +68,9 @@ extension RequestPattern {
     /// The path's distance, below `bound` or `nil`: the edit distance from an exact path over the
     /// longer length (1 from ``gradedEdits`` edits on); 1 for a pattern that does not match — or, when smaller, the request's last
     /// segment's distance from the stub's name (see ``NearMissName``).
-    private static func pathDistance(_ path: PathMatcher, _ context: MatchContext, name: NearMissName, below bound: Double) -> Double? {
+    private static func pathDistance(
+        _ path: PathMatcher, _ context: MatchContext, name: NearMissName, below bound: Double
+    ) -> Double? {
         var distance: Double?
         switch path {
         case .exact(let wanted):
@@ -87,7 +97,9 @@ extension RequestPattern {
         guard case .equals(let wanted) = matcher, wanted.utf8.count <= gradedValueLimit else { return 1 }
         var best = 1.0
         for value in values where value.utf8.count <= gradedValueLimit {
-            if let distance = EditDistance.normalizedDistance(value, wanted, below: best, maximumEdits: gradedEdits) { best = distance }
+            if let distance = EditDistance.normalizedDistance(value, wanted, below: best, maximumEdits: gradedEdits) {
+                best = distance
+            }
         }
         return best
     }
@@ -95,7 +107,9 @@ extension RequestPattern {
     /// For a body that missed: the edit distance from an exact body (both short); otherwise 1.
     private static func bodyDistance(_ matcher: BodyMatcher, _ context: MatchContext, below bound: Double) -> Double {
         guard case .equals(let wanted) = matcher, wanted.utf8.count <= gradedBodyLimit,
-              context.request.body.count <= gradedBodyLimit else { return 1 }
-        return EditDistance.normalizedDistance(context.bodyText, wanted, below: min(bound, 1), maximumEdits: gradedEdits) ?? 1
+            context.request.body.count <= gradedBodyLimit
+        else { return 1 }
+        return EditDistance.normalizedDistance(
+            context.bodyText, wanted, below: min(bound, 1), maximumEdits: gradedEdits) ?? 1
     }
 }

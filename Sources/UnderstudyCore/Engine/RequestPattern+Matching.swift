@@ -30,7 +30,8 @@ extension RequestPattern {
             }
         case .pattern(let regex)?:
             if !regex.matchesWhole(context.path) {
-                reasons.append(MissReason(text: explaining ? "path \(context.path) does not match pattern \(regex.pattern)" : ""))
+                reasons.append(
+                    MissReason(text: explaining ? "path \(context.path) does not match pattern \(regex.pattern)" : ""))
                 if depth == .firstMiss { return reasons }
             }
         case .exactTarget(let wanted)?:
@@ -40,7 +41,8 @@ extension RequestPattern {
             }
         case .targetPattern(let regex)?:
             if !regex.matchesWhole(context.target) {
-                reasons.append(MissReason(text: explaining ? "url \(context.target) does not match pattern \(regex.pattern)" : ""))
+                reasons.append(
+                    MissReason(text: explaining ? "url \(context.target) does not match pattern \(regex.pattern)" : ""))
                 if depth == .firstMiss { return reasons }
             }
         case nil:
@@ -49,21 +51,24 @@ extension RequestPattern {
         for condition in query {
             let values = context.queryValues(condition.name)
             if !condition.matcher.accepts(values) {
-                reasons.append(MissReason(text: explaining ? Self.explain("query", condition, values, separator: "=") : ""))
+                reasons.append(
+                    MissReason(text: explaining ? Self.explain("query", condition, values, separator: "=") : ""))
                 if depth == .firstMiss { return reasons }
             }
         }
         for condition in headers {
             let values = context.request.headers.values(for: condition.name)
             if !condition.matcher.accepts(values) {
-                reasons.append(MissReason(text: explaining ? Self.explain("header", condition, values, separator: ": ") : ""))
+                reasons.append(
+                    MissReason(text: explaining ? Self.explain("header", condition, values, separator: ": ") : ""))
                 if depth == .firstMiss { return reasons }
             }
         }
         for condition in cookies {
             let values = context.cookieValues(condition.name)
             if !condition.matcher.accepts(values) {
-                reasons.append(MissReason(text: explaining ? Self.explain("cookie", condition, values, separator: "=") : ""))
+                reasons.append(
+                    MissReason(text: explaining ? Self.explain("cookie", condition, values, separator: "=") : ""))
                 if depth == .firstMiss { return reasons }
             }
         }
@@ -108,15 +113,19 @@ extension RequestPattern {
         }
     }
 
-    private static func explain(_ kind: String, _ condition: NamedMatcher, _ values: [String], separator: String) -> String {
+    private static func explain(_ kind: String, _ condition: NamedMatcher, _ values: [String], separator: String)
+        -> String
+    {
         let name = condition.name
         let shown = values.isEmpty ? "" : "\(kind) \(name)\(separator)\(quoteList(values))"
         switch condition.matcher {
         case .present: return "\(kind) \(name) absent"
         case .absent: return "\(kind) \(name) present (\(quoteList(values))), stub wants it absent"
         case .equals(let wanted): return values.isEmpty ? "\(kind) \(name) absent" : "\(shown) ≠ \(quote(wanted))"
-        case .contains(let part): return values.isEmpty ? "\(kind) \(name) absent" : "\(shown) does not contain \(quote(part))"
-        case .matches(let regex): return values.isEmpty ? "\(kind) \(name) absent" : "\(shown) does not match \(regex.pattern)"
+        case .contains(let part):
+            return values.isEmpty ? "\(kind) \(name) absent" : "\(shown) does not contain \(quote(part))"
+        case .matches(let regex):
+            return values.isEmpty ? "\(kind) \(name) absent" : "\(shown) does not match \(regex.pattern)"
         default: return values.isEmpty ? "\(kind) \(name) absent" : "\(shown), stub wants \(condition.matcher.phrase)"
         }
     }
@@ -132,7 +141,8 @@ extension RequestPattern {
             return "body does not match \(regex.pattern)"
         case .json(let wanted):
             guard let actual = context.bodyJSON else { return "body is not JSON" }
-            return "body JSON \(snippet(String(decoding: actual.jsonBytes, as: UTF8.self))) ≠ \(snippet(String(decoding: wanted.jsonBytes, as: UTF8.self)))"
+            return
+                "body JSON \(snippet(String(decoding: actual.jsonBytes, as: UTF8.self))) ≠ \(snippet(String(decoding: wanted.jsonBytes, as: UTF8.self)))"
         case .jsonSubset(let wanted):
             guard context.bodyJSON != nil else { return "body is not JSON" }
             return "body JSON does not contain \(snippet(String(decoding: wanted.jsonBytes, as: UTF8.self)))"
@@ -141,11 +151,13 @@ extension RequestPattern {
             return "body JSON ≠ \(snippet(String(decoding: wanted.jsonBytes, as: UTF8.self)))"
         case .jsonPath(let expression, let matcher):
             guard context.bodyJSON != nil else { return "body is not JSON" }
-            return "body JSON path \(expression.text) " + (matcher.map { "does not satisfy \($0.phrase)" } ?? "selects nothing")
+            return "body JSON path \(expression.text) "
+                + (matcher.map { "does not satisfy \($0.phrase)" } ?? "selects nothing")
         case .equalsIgnoringCase(let wanted): return "body ≠ \(quote(snippet(wanted))) (ignoring case)"
         case .doesNotContain(let part): return "body contains \(quote(part))"
         case .doesNotMatch(let regex): return "body matches \(regex.pattern)"
-        case .binaryEquals(let bytes): return "body (\(context.request.body.count) bytes) ≠ the \(bytes.count) bytes wanted"
+        case .binaryEquals(let bytes):
+            return "body (\(context.request.body.count) bytes) ≠ the \(bytes.count) bytes wanted"
         case .allOf, .anyOf, .not: return "body does not satisfy the stub's body patterns"
         }
     }

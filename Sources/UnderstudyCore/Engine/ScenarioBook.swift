@@ -15,7 +15,8 @@ struct ScenarioBook {
                 knownStates[scenario] = [Self.initialState]
                 names.append(scenario)
             }
-            for state in [stub.whenState, stub.setState].compactMap({ $0 }) where !knownStates[scenario]!.contains(state) {
+            for state in [stub.whenState, stub.setState].compactMap({ $0 })
+            where !knownStates[scenario]!.contains(state) {
                 knownStates[scenario]!.append(state)
             }
         }

@@ -18,14 +18,17 @@ final class StubBox {
         self.stub = stub
         staticAnswers = stub.responses.map { response in
             guard response.template == nil, response.streaming == nil, response.delayDistribution == nil,
-                  response.retryAfter == nil else { return nil }
-            return HTTPResponse(status: response.status, headers: response.headers, body: response.body,
-                                delayMs: response.delayMs, fault: response.fault, stubID: stub.id,
-                                reason: response.statusMessage)
+                response.retryAfter == nil
+            else { return nil }
+            return HTTPResponse(
+                status: response.status, headers: response.headers, body: response.body,
+                delayMs: response.delayMs, fault: response.fault, stubID: stub.id,
+                reason: response.statusMessage)
         }
         let request = stub.request
         if case .exact? = request.path, request.query.isEmpty, request.headers.isEmpty, request.cookies.isEmpty,
-           request.body == nil {
+            request.body == nil
+        {
             decidedByIndex = true
         } else {
             decidedByIndex = false

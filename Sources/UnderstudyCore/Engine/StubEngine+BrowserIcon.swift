@@ -22,11 +22,15 @@ extension StubEngine {
         let method = request.method.uppercased()
         guard method == "GET" || method == "HEAD" else { return nil }
         if stubs.contains(where: { $0.request.matches(context) }) { return nil }
-        return HTTPResponse(status: 200, headers: ["Content-Type": "image/x-icon", "Cache-Control": "max-age=86400"],
-                            body: Self.browserIconBytes)
+        return HTTPResponse(
+            status: 200, headers: ["Content-Type": "image/x-icon", "Cache-Control": "max-age=86400"],
+            body: Self.browserIconBytes)
     }
 
     /// A 16×16 PNG in an ICO container: a white "U" on a teal rounded square.
-    static let browserIconBytes: [UInt8] = Array(Data(base64Encoded:
-        "AAABAAEAEBAAAAEAIABiAAAAFgAAAIlQTkcNChoKAAAADUlIRFIAAAAQAAAAEAgGAAAAH/P/YQAAAClJREFUeNpjYKAGkM/v/k8Opo0BMICuGJv4qAHD3wBcgPYGDExeoAQAAADu9TAb4V9KAAAAAElFTkSuQmCC") ?? Data())
+    static let browserIconBytes: [UInt8] = Array(
+        Data(
+            base64Encoded:
+                "AAABAAEAEBAAAAEAIABiAAAAFgAAAIlQTkcNChoKAAAADUlIRFIAAAAQAAAAEAgGAAAAH/P/YQAAAClJREFUeNpjYKAGkM/v/k8Opo0BMICuGJv4qAHD3wBcgPYGDExeoAQAAADu9TAb4V9KAAAAAElFTkSuQmCC"
+        ) ?? Data())
 }

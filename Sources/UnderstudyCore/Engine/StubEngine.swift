@@ -95,7 +95,9 @@ public final class StubEngine {
     /// Answers one request for a transport: the journal entry waits in the returned ticket until
     /// the transport reports what it did (``JournalTicket/commit(_:)``), so the entry records
     /// what was really sent, or that the client left first.
-    public func handle(_ request: HTTPRequest, awaitingDelivery: Bool) -> (response: HTTPResponse, journal: JournalTicket?) {
+    public func handle(_ request: HTTPRequest, awaitingDelivery: Bool) -> (
+        response: HTTPResponse, journal: JournalTicket?
+    ) {
         let context = matchContext
         context.load(request)
         defer { context.unload() }
@@ -125,14 +127,19 @@ public final class StubEngine {
     }
 
     /// ``reject(_:status:reason:)`` for a transport, which commits the ticket with what it sent.
-    public func reject(_ request: HTTPRequest, status: Int, reason: String,
-                       awaitingDelivery: Bool) -> (response: HTTPResponse, journal: JournalTicket?) {
-        let response = HTTPResponse(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"],
-                                    body: Array((reason + "\n").utf8))
-        let record = JournalRecord(request: request, matched: false, stubID: nil, responseIndex: nil, scenario: nil,
-                                   rateLimited: false)
-        return journal(response, record, awaitingDelivery: awaitingDelivery,
-                       arrival: clock.monotonicNanoseconds)
+    public func reject(
+        _ request: HTTPRequest, status: Int, reason: String,
+        awaitingDelivery: Bool
+    ) -> (response: HTTPResponse, journal: JournalTicket?) {
+        let response = HTTPResponse(
+            status: status, headers: ["Content-Type": "text/plain; charset=utf-8"],
+            body: Array((reason + "\n").utf8))
+        let record = JournalRecord(
+            request: request, matched: false, stubID: nil, responseIndex: nil, scenario: nil,
+            rateLimited: false)
+        return journal(
+            response, record, awaitingDelivery: awaitingDelivery,
+            arrival: clock.monotonicNanoseconds)
     }
 
     /// Replaces every stub (a reload): sequences, scenarios and rate limits start over; the journal stays.
@@ -181,7 +188,9 @@ public final class StubEngine {
     func isEligible(_ candidate: Int) -> Bool {
         if runtimes[candidate].exhausted { return false }
         let box = boxes[candidate]
-        if let wanted = box.stub.whenState, let scenario = box.stub.scenario, scenarios.state(of: scenario) != wanted { return false }
+        if let wanted = box.stub.whenState, let scenario = box.stub.scenario, scenarios.state(of: scenario) != wanted {
+            return false
+        }
         return true
     }
 
@@ -207,8 +216,9 @@ public final class StubEngine {
         }
         if limitHeaders == nil, let answer = box.staticAnswers[responseIndex] {
             // A static response: the box's ready-made answer, as the general path below would build it.
-            let record = JournalRecord(request: context.request, matched: true, stubID: box.stub.id, responseIndex: responseIndex,
-                                       scenario: transition, rateLimited: false, delayMs: answer.delayMs)
+            let record = JournalRecord(
+                request: context.request, matched: true, stubID: box.stub.id, responseIndex: responseIndex,
+                scenario: transition, rateLimited: false, delayMs: answer.delayMs)
             return (answer, record)
         }
         // Fields are read in place (`responses[responseIndex].x`): copying the whole response out
@@ -230,18 +240,26 @@ public final class StubEngine {
         limitHeaders?.add(to: &headers, now: { self.clock.now })
         if responses[responseIndex].template != nil || responses[responseIndex].streaming != nil {
             // Templates and paced bodies: their own path, so a static response pays one check.
-            return dynamicAnswer(responses[responseIndex], box.stub.id, responseIndex, context.request, headers: headers, delayMs: delayMs,
-                                 transition: transition)
+            return dynamicAnswer(
+                responses[responseIndex], box.stub.id, responseIndex, context.request, headers: headers,
+                delayMs: delayMs,
+                transition: transition)
         }
-        let record = JournalRecord(request: context.request, matched: true, stubID: box.stub.id, responseIndex: responseIndex,
-                                   scenario: transition, rateLimited: false, delayMs: delayMs)
-        return (HTTPResponse(status: responses[responseIndex].status, headers: headers, body: responses[responseIndex].body,
-                             delayMs: delayMs, fault: responses[responseIndex].fault, stubID: box.stub.id,
-                             reason: responses[responseIndex].statusMessage), record)
+        let record = JournalRecord(
+            request: context.request, matched: true, stubID: box.stub.id, responseIndex: responseIndex,
+            scenario: transition, rateLimited: false, delayMs: delayMs)
+        return (
+            HTTPResponse(
+                status: responses[responseIndex].status, headers: headers, body: responses[responseIndex].body,
+                delayMs: delayMs, fault: responses[responseIndex].fault, stubID: box.stub.id,
+                reason: responses[responseIndex].statusMessage), record
+        )
     }
 
-    private func rateLimited(_ stub: Stub, _ rule: RateLimitRule, _ decision: RateLimitState.Decision,
-                             _ context: MatchContext) -> (HTTPResponse, JournalRecord) {
+    private func rateLimited(
+        _ stub: Stub, _ rule: RateLimitRule, _ decision: RateLimitState.Decision,
+        _ context: MatchContext
+    ) -> (HTTPResponse, JournalRecord) {
         var headers = HTTPHeaders()
         headers.append(name: "Content-Type", value: rule.refusalContentType ?? "text/plain; charset=utf-8")
         let retryAfter: String?
@@ -258,19 +276,27 @@ public final class StubEngine {
         }
         if let retryAfter { headers.append(name: "Retry-After", value: retryAfter) }
         RateLimitHeaders(rule: rule, decision: decision).add(to: &headers, now: { self.clock.now })
-        let body = rule.refusalBody ?? Array(("Rate limit exceeded for stub \(stub.id): \(rule.limit) requests per "
-            + "\(Self.formatSeconds(rule.window)) s; retry after \(retryAfter ?? "the reset")\n").utf8)
-        let record = JournalRecord(request: context.request, matched: true, stubID: stub.id, responseIndex: nil,
-                                   scenario: nil, rateLimited: true)
+        let body =
+            rule.refusalBody
+            ?? Array(
+                ("Rate limit exceeded for stub \(stub.id): \(rule.limit) requests per "
+                    + "\(Self.formatSeconds(rule.window)) s; retry after \(retryAfter ?? "the reset")\n").utf8)
+        let record = JournalRecord(
+            request: context.request, matched: true, stubID: stub.id, responseIndex: nil,
+            scenario: nil, rateLimited: true)
         return (HTTPResponse(status: rule.status, headers: headers, body: body, stubID: stub.id), record)
     }
 
     private func unmatched(_ context: MatchContext) -> (HTTPResponse, JournalRecord) {
         let status = configuration.unmatchedStatus
         let body = nearMissRanking.report(context)
-        let record = JournalRecord(request: context.request, matched: false, stubID: nil, responseIndex: nil,
-                                   scenario: nil, rateLimited: false)
-        return (HTTPResponse(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Array(body.utf8)), record)
+        let record = JournalRecord(
+            request: context.request, matched: false, stubID: nil, responseIndex: nil,
+            scenario: nil, rateLimited: false)
+        return (
+            HTTPResponse(
+                status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Array(body.utf8)), record
+        )
     }
 
     static func formatSeconds(_ seconds: Double) -> String {
@@ -281,8 +307,10 @@ public final class StubEngine {
 
     /// Stamps the record with the request's arrival and either writes it now, as `response`
     /// would be delivered, or hands it out in a ticket for the transport to commit.
-    private func journal(_ response: consuming HTTPResponse, _ record: consuming JournalRecord, awaitingDelivery: Bool,
-                         arrival: UInt64) -> (response: HTTPResponse, journal: JournalTicket?) {
+    private func journal(
+        _ response: consuming HTTPResponse, _ record: consuming JournalRecord, awaitingDelivery: Bool,
+        arrival: UInt64
+    ) -> (response: HTTPResponse, journal: JournalTicket?) {
         record.arrivalElapsed = arrival &- startNanoseconds
         record.arrivalMilliseconds = Int64((clock.now.timeIntervalSince1970 * 1000).rounded(.down))
         if clock.isVirtual { stampVirtualTime(&response, &record) }
@@ -298,7 +326,8 @@ public final class StubEngine {
     /// write the real one), and the journal keeps the real arrival time as `wallTime`.
     private func stampVirtualTime(_ response: inout HTTPResponse, _ record: inout JournalRecord) {
         if response.headers.values(for: "Date").isEmpty {
-            response.headers.append(name: "Date", value: TimeFormatting.imfFixdate(Int64(clock.nowSeconds.rounded(.down))))
+            response.headers.append(
+                name: "Date", value: TimeFormatting.imfFixdate(Int64(clock.nowSeconds.rounded(.down))))
         }
         record.wallTime = TimeFormatting.iso8601Milliseconds(clock.source.now.timeIntervalSince1970)
     }
@@ -346,13 +375,15 @@ public final class StubEngine {
         let fraction = Int(milliseconds - second * 1000)
         let outcomeElapsed = clock.monotonicNanoseconds &- startNanoseconds
         let seq = journal.nextSeq
-        let line = JournalEntry.encode(seq: seq, session: configuration.sessionID, timePrefix: cachedTimePrefix, milliseconds: fraction,
-                                       record: record, delivery: delivery, reason: reason, outcomeElapsed: outcomeElapsed,
-                                       bodyLimit: configuration.journalBodyLimit, into: lineBuffer,
-                                       reusing: journal.takeLineToEvict())
-        let entry = JournalEntry(seq: seq, request: record.request, matched: record.matched, stubID: record.stubID,
-                                 status: delivery.status, outcome: delivery.outcome, rateLimited: record.rateLimited,
-                                 line: line)
+        let line = JournalEntry.encode(
+            seq: seq, session: configuration.sessionID, timePrefix: cachedTimePrefix, milliseconds: fraction,
+            record: record, delivery: delivery, reason: reason, outcomeElapsed: outcomeElapsed,
+            bodyLimit: configuration.journalBodyLimit, into: lineBuffer,
+            reusing: journal.takeLineToEvict())
+        let entry = JournalEntry(
+            seq: seq, request: record.request, matched: record.matched, stubID: record.stubID,
+            status: delivery.status, outcome: delivery.outcome, rateLimited: record.rateLimited,
+            line: line)
         // Memory, then the sink, then waiters; the sink gets the same bytes as the in-memory
         // entry (encoded once, never copied). The entry moves into the journal when no waiter
         // needs it afterwards.

@@ -52,7 +52,9 @@ struct StubIndex {
                 unindexedPrefixes.append(PatternPrefix.of(regex.pattern))
             case .exactTarget(let target)?:
                 // The decoded path starts with the target's path when that path has nothing to decode.
-                let pathPart = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+                let pathPart =
+                    target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)
+                    ?? ""
                 unindexed.append(index)
                 unindexedRanks.append(rank)
                 unindexedPrefixes.append(pathPart.contains("%") || pathPart.contains("+") ? [] : Array(pathPart.utf8))
@@ -75,7 +77,8 @@ struct StubIndex {
         while true {
             while i < exactCount, let wanted = exact![i].method, wanted != method { i += 1 }
             while k < unindexed.count, !unindexedPrefixes[k].isEmpty,
-                  !pathBytes.withUTF8({ $0.starts(with: unindexedPrefixes[k]) }) { k += 1 }
+                !pathBytes.withUTF8({ $0.starts(with: unindexedPrefixes[k]) })
+            { k += 1 }
             var a = Int.max, aIndex = 0
             if i < exactCount {
                 let entry = exact![i]  // one copy of the entry: its method string is retained once
@@ -85,7 +88,13 @@ struct StubIndex {
             let c = k < unindexed.count ? unindexedRanks[k] : Int.max
             if a == Int.max && c == Int.max { return nil }
             let next: Int
-            if a < c { next = aIndex; i += 1 } else { next = unindexed[k]; k += 1 }
+            if a < c {
+                next = aIndex
+                i += 1
+            } else {
+                next = unindexed[k]
+                k += 1
+            }
             if visit(next) { return next }
         }
     }

@@ -36,21 +36,27 @@ public enum HARExport {
         var anchors = ClockAnchors()
         let harEntries = entries.map { entry(for: $0, anchor: anchors.anchor(for: $0), defaultHost: defaultHost) }
         return .object([
-            JSONMember("log", .object([
-                JSONMember("version", .string("1.2")),
-                JSONMember("creator", .object([
-                    JSONMember("name", .string(creatorName)),
-                    JSONMember("version", .string(creatorVersion)),
-                ])),
-                JSONMember("pages", .array([])),
-                JSONMember("entries", .array(harEntries)),
-            ])),
+            JSONMember(
+                "log",
+                .object([
+                    JSONMember("version", .string("1.2")),
+                    JSONMember(
+                        "creator",
+                        .object([
+                            JSONMember("name", .string(creatorName)),
+                            JSONMember("version", .string(creatorVersion)),
+                        ])),
+                    JSONMember("pages", .array([])),
+                    JSONMember("entries", .array(harEntries)),
+                ]))
         ])
     }
 
     /// Converts a JSON Lines journal (the `--journal` file) to HAR bytes. Blank lines are skipped;
     /// a line that is not a JSON object throws, naming its line number.
-    public static func har(fromJournalLines bytes: [UInt8], defaultHost: String = "127.0.0.1") throws(HARExportError) -> [UInt8] {
+    public static func har(fromJournalLines bytes: [UInt8], defaultHost: String = "127.0.0.1") throws(HARExportError)
+        -> [UInt8]
+    {
         var entries: [JSONValue] = []
         var lineNumber = 0
         for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
@@ -59,8 +65,11 @@ public enum HARExport {
             guard let value = JSONValue.parse(Array(line)), case .object = value else {
                 throw HARExportError(line: lineNumber, message: "not a journal entry (a JSON object on one line)")
             }
-            guard value["seq"]?.doubleValue != nil, value["method"]?.stringValue != nil, value["path"]?.stringValue != nil else {
-                throw HARExportError(line: lineNumber, message: "not a journal entry: `seq`, `method` and `path` are required")
+            guard value["seq"]?.doubleValue != nil, value["method"]?.stringValue != nil,
+                value["path"]?.stringValue != nil
+            else {
+                throw HARExportError(
+                    line: lineNumber, message: "not a journal entry: `seq`, `method` and `path` are required")
             }
             entries.append(value)
         }
@@ -69,7 +78,9 @@ public enum HARExport {
 
     /// Reads a JSON Lines journal file (`-` is standard input) and converts it; a missing or
     /// unreadable file throws with line 0.
-    public static func har(fromJournalFile path: String, defaultHost: String = "127.0.0.1") throws(HARExportError) -> [UInt8] {
+    public static func har(fromJournalFile path: String, defaultHost: String = "127.0.0.1") throws(HARExportError)
+        -> [UInt8]
+    {
         let data: Data?
         if path == "-" {
             data = Data(readStandardInput())
@@ -108,7 +119,8 @@ public enum HARExport {
                 return known.anchor
             }
             guard let time = entry["time"]?.stringValue, let wall = TimeFormatting.parseISO8601Milliseconds(time),
-                  let elapsed = entry["elapsedMs"]?.doubleValue else {
+                let elapsed = entry["elapsedMs"]?.doubleValue
+            else {
                 return anchors[clock]?.anchor
             }
             anchors[clock] = (wall - elapsed, seq)
@@ -135,11 +147,13 @@ public enum HARExport {
             JSONMember("request", request(journal, defaultHost: defaultHost)),
             JSONMember("response", response(journal)),
             JSONMember("cache", .object([])),
-            JSONMember("timings", .object([
-                JSONMember("send", .int(0)),
-                JSONMember("wait", number(wait)),
-                JSONMember("receive", .int(0)),
-            ])),
+            JSONMember(
+                "timings",
+                .object([
+                    JSONMember("send", .int(0)),
+                    JSONMember("wait", number(wait)),
+                    JSONMember("receive", .int(0)),
+                ])),
             JSONMember("_understudy", understudyFields(journal)),
         ])
     }
@@ -192,12 +206,15 @@ public enum HARExport {
             if body.base64 != nil { content.append(JSONMember("encoding", .string("base64"))) }
         }
         if case .bool(true)? = sent?["truncated"] {
-            content.append(JSONMember("comment", .string("body truncated by --journal-body-limit; size is the full size")))
+            content.append(
+                JSONMember("comment", .string("body truncated by --journal-body-limit; size is the full size")))
             content.append(JSONMember("_truncated", .bool(true)))
         }
         var members = [
             JSONMember("status", .int(statusValue.map { Int($0) } ?? 0)),
-            JSONMember("statusText", .string(statusValue.map { sent?["reason"]?.stringValue ?? ReasonPhrase.of(Int($0)) } ?? "")),
+            JSONMember(
+                "statusText",
+                .string(statusValue.map { sent?["reason"]?.stringValue ?? ReasonPhrase.of(Int($0)) } ?? "")),
             JSONMember("httpVersion", httpVersion(journal)),
             JSONMember("cookies", .array([])),
             JSONMember("headers", .array(headers.map(nameValue))),
@@ -216,8 +233,10 @@ public enum HARExport {
 
     /// The journal's own fields that HAR has no place for.
     static func understudyFields(_ journal: JSONValue) -> JSONValue {
-        let keys = ["seq", "elapsedMs", "matched", "stub", "responseIndex", "fault", "scenario", "rateLimited",
-                    "delayMs", "outcome", "outcomeMs", "session"]
+        let keys = [
+            "seq", "elapsedMs", "matched", "stub", "responseIndex", "fault", "scenario", "rateLimited",
+            "delayMs", "outcome", "outcomeMs", "session",
+        ]
         return .object(keys.compactMap { key in journal[key].map { JSONMember(key, $0) } })
     }
 

@@ -57,15 +57,18 @@ public struct HTTPRequest: Sendable {
     }
 
     /// Creates a request from its parts.
-    public init(method: String, path: String, query: String? = nil, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+    public init(
+        method: String, path: String, query: String? = nil, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []
+    ) {
         storage = CopyOnWriteFields(Fields(method: method, path: path, query: query, headers: headers, body: body))
     }
 
     /// Creates a request from a request target such as `/posts?page=1`, splitting off the query.
     public init(method: String, target: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         if let mark = target.firstIndex(of: "?") {
-            self.init(method: method, path: String(target[..<mark]),
-                      query: String(target[target.index(after: mark)...]), headers: headers, body: body)
+            self.init(
+                method: method, path: String(target[..<mark]),
+                query: String(target[target.index(after: mark)...]), headers: headers, body: body)
         } else {
             self.init(method: method, path: target, query: nil, headers: headers, body: body)
         }

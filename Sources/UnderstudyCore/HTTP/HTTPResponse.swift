@@ -70,9 +70,13 @@ public struct HTTPResponse: Sendable {
     }
 
     /// Creates a response.
-    public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [],
-                delayMs: Double = 0, fault: Fault? = nil, stubID: String? = nil, reason: String? = nil) {
-        storage = CopyOnWriteFields(Fields(status: status, headers: headers, body: body, delayMs: delayMs, fault: fault,
-                                           streaming: nil, reason: reason, stubID: stubID))
+    public init(
+        status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [],
+        delayMs: Double = 0, fault: Fault? = nil, stubID: String? = nil, reason: String? = nil
+    ) {
+        storage = CopyOnWriteFields(
+            Fields(
+                status: status, headers: headers, body: body, delayMs: delayMs, fault: fault,
+                streaming: nil, reason: reason, stubID: stubID))
     }
 }

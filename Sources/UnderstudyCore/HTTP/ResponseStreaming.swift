@@ -80,8 +80,10 @@ public struct ServerSentEvent: Sendable, Equatable {
 
     /// An event with the given fields; each field left nil is not sent, and it goes out at once
     /// unless `delayMs` says otherwise.
-    public init(event: String? = nil, data: String? = nil, id: String? = nil, retry: Int? = nil,
-                comment: String? = nil, delayMs: Double = 0) {
+    public init(
+        event: String? = nil, data: String? = nil, id: String? = nil, retry: Int? = nil,
+        comment: String? = nil, delayMs: Double = 0
+    ) {
         self.event = event
         self.data = data
         self.id = id
@@ -112,7 +114,10 @@ public struct ServerSentEvent: Sendable, Equatable {
         var current: [UInt8] = []
         var previousCR = false
         for byte in text.utf8 {
-            if byte == 0x0A && previousCR { previousCR = false; continue }
+            if byte == 0x0A && previousCR {
+                previousCR = false
+                continue
+            }
             previousCR = byte == 0x0D
             if byte == 0x0A || byte == 0x0D {
                 lines.append(String(decoding: current, as: UTF8.self))

@@ -21,8 +21,10 @@ public struct Delivery {
     public var reason: String?
 
     /// Creates a delivery report.
-    public init(outcome: ReplyOutcome, status: Int? = nil, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [],
-                fault: Fault? = nil) {
+    public init(
+        outcome: ReplyOutcome, status: Int? = nil, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [],
+        fault: Fault? = nil
+    ) {
         self.outcome = outcome
         self.status = status
         self.headers = headers
@@ -38,7 +40,8 @@ public struct Delivery {
     /// The response was sent in full; its head is given as the transport's own bytes, which need
     /// to stay valid only until ``JournalTicket/commit(_:)`` returns (the entry is encoded by then).
     /// Spares a transport making a `String` of every header it wrote.
-    public static func answered(status: Int, rawHeaders: UnsafeBufferPointer<RawHeaderField>, body: [UInt8]) -> Delivery {
+    public static func answered(status: Int, rawHeaders: UnsafeBufferPointer<RawHeaderField>, body: [UInt8]) -> Delivery
+    {
         var delivery = Delivery(outcome: .answered, status: status, body: body)
         delivery.rawHeaders = rawHeaders
         return delivery
@@ -46,7 +49,9 @@ public struct Delivery {
 
     /// The transport refused the request for `reason` and sent this answer (its head lent as in
     /// ``answered(status:rawHeaders:body:)``).
-    public static func refused(status: Int, rawHeaders: UnsafeBufferPointer<RawHeaderField>, body: [UInt8], reason: String) -> Delivery {
+    public static func refused(
+        status: Int, rawHeaders: UnsafeBufferPointer<RawHeaderField>, body: [UInt8], reason: String
+    ) -> Delivery {
         var delivery = Delivery(outcome: .refused, status: status, body: body)
         delivery.rawHeaders = rawHeaders
         delivery.reason = reason

@@ -17,15 +17,21 @@ extension JournalEntry {
     /// ``JSONWriter/bytes(reusing:)``). `session` is the id of the session whose engine
     /// journals the entry (absent on the main port). `reason` is the status line's phrase when it
     /// was not the standard one (`response.reason`).
-    static func encode(seq: Int, session: String? = nil, timePrefix: String, milliseconds: Int, record: JournalRecord,
-                       delivery: Delivery, reason: String? = nil, outcomeElapsed: UInt64, bodyLimit: Int, into buffer: JSONWriter,
-                       reusing spare: consuming [UInt8] = []) -> [UInt8] {
+    static func encode(
+        seq: Int, session: String? = nil, timePrefix: String, milliseconds: Int, record: JournalRecord,
+        delivery: Delivery, reason: String? = nil, outcomeElapsed: UInt64, bodyLimit: Int, into buffer: JSONWriter,
+        reusing spare: consuming [UInt8] = []
+    ) -> [UInt8] {
         let request = record.request
         let out = buffer
         out.reset()
         // Keys go in as whole fragments with their punctuation (`,"method":`): one copy each.
-        out.append(#"{"seq":"# as StaticString); out.int(seq)
-        if let session { out.append(#","session":"# as StaticString); out.appendJSONString(session) }
+        out.append(#"{"seq":"# as StaticString)
+        out.int(seq)
+        if let session {
+            out.append(#","session":"# as StaticString)
+            out.appendJSONString(session)
+        }
         // Only TLS requests carry a scheme, so plain-HTTP lines stay as they were ("http" when absent).
         if request.isSecure { out.append(#","scheme":"https""# as StaticString) }
         // Likewise only HTTP/2 requests carry a protocol (HTTP/1.1 when absent) and their stream.
@@ -37,31 +43,45 @@ extension JournalEntry {
         out.append(timePrefix)
         out.threeDigits(milliseconds, padded: true)
         out.append(#"Z""# as StaticString)
-        if let wallTime = record.wallTime { out.append(#","wallTime":"# as StaticString); out.appendJSONString(wallTime) }
-        out.append(#","elapsedMs":"# as StaticString); elapsed(record.arrivalElapsed, into: out)
-        out.append(#","method":"# as StaticString); out.appendJSONString(request.method)
-        out.append(#","path":"# as StaticString); out.appendJSONString(request.path)
-        out.append(#","query":"# as StaticString); out.optionalJSONString(request.query)
-        out.append(#","headers":"# as StaticString); encodeHeaders(request.headers, into: out)
+        if let wallTime = record.wallTime {
+            out.append(#","wallTime":"# as StaticString)
+            out.appendJSONString(wallTime)
+        }
+        out.append(#","elapsedMs":"# as StaticString)
+        elapsed(record.arrivalElapsed, into: out)
+        out.append(#","method":"# as StaticString)
+        out.appendJSONString(request.method)
+        out.append(#","path":"# as StaticString)
+        out.appendJSONString(request.path)
+        out.append(#","query":"# as StaticString)
+        out.optionalJSONString(request.query)
+        out.append(#","headers":"# as StaticString)
+        encodeHeaders(request.headers, into: out)
         encodeBody(request.body, into: out)
-        out.append(record.matched ? #","matched":true,"stub":"# as StaticString : #","matched":false,"stub":"# as StaticString)
+        out.append(
+            record.matched ? #","matched":true,"stub":"# as StaticString : #","matched":false,"stub":"# as StaticString)
         out.optionalJSONString(record.stubID)
         out.append(#","responseIndex":"# as StaticString)
         if let index = record.responseIndex { out.int(index) } else { out.append("null" as StaticString) }
         out.append(#","status":"# as StaticString)
         if let status = delivery.status { out.threeDigits(status) } else { out.append("null" as StaticString) }
-        out.append(#","fault":"# as StaticString); out.optionalJSONString(delivery.fault?.rawValue)
+        out.append(#","fault":"# as StaticString)
+        out.optionalJSONString(delivery.fault?.rawValue)
         out.append(#","scenario":"# as StaticString)
         if let move = record.scenario {
             out.append(UInt8(ascii: "{"))
-            out.key("name", first: true); out.appendJSONString(move.name)
-            out.key("from"); out.appendJSONString(move.from)
-            out.key("to"); out.appendJSONString(move.to)
+            out.key("name", first: true)
+            out.appendJSONString(move.name)
+            out.key("from")
+            out.appendJSONString(move.from)
+            out.key("to")
+            out.appendJSONString(move.to)
             out.append(UInt8(ascii: "}"))
         } else {
             out.append("null" as StaticString)
         }
-        out.append(record.rateLimited ? #","rateLimited":true"# as StaticString : #","rateLimited":false"# as StaticString)
+        out.append(
+            record.rateLimited ? #","rateLimited":true"# as StaticString : #","rateLimited":false"# as StaticString)
         // The rest in as few appends as the shape allows: this runs for every request.
         switch delivery.outcome {
         case .answered: out.append(#","outcome":"answered""# as StaticString)
@@ -76,13 +96,23 @@ extension JournalEntry {
         } else {
             encodeDelay(record.delayMs, into: out)
         }
-        out.append(#","outcomeMs":"# as StaticString); elapsed(outcomeElapsed, into: out)
+        out.append(#","outcomeMs":"# as StaticString)
+        elapsed(outcomeElapsed, into: out)
         if let status = delivery.status {
-            out.append(#","response":{"status":"# as StaticString); out.threeDigits(status)
-            if let reason { out.append(#","reason":"# as StaticString); out.appendJSONString(reason) }
+            out.append(#","response":{"status":"# as StaticString)
+            out.threeDigits(status)
+            if let reason {
+                out.append(#","reason":"# as StaticString)
+                out.appendJSONString(reason)
+            }
             out.append(#","headers":"# as StaticString)
-            if let raw = delivery.rawHeaders { encodeHeaders(raw, into: out) } else { encodeHeaders(delivery.headers, into: out) }
-            out.append(#","bodySize":"# as StaticString); out.int(delivery.body.count)
+            if let raw = delivery.rawHeaders {
+                encodeHeaders(raw, into: out)
+            } else {
+                encodeHeaders(delivery.headers, into: out)
+            }
+            out.append(#","bodySize":"# as StaticString)
+            out.int(delivery.body.count)
             let truncated = encodeBody(delivery.body, limit: bodyLimit, into: out)
             out.append(truncated ? #","truncated":true}"# as StaticString : #","truncated":false}"# as StaticString)
         } else {
@@ -98,13 +128,15 @@ extension JournalEntry {
     @inline(never)
     static func appendRefusal(_ reason: String?, into out: JSONWriter) {
         out.append(#","outcome":"refused""# as StaticString)
-        out.key("reason"); out.appendJSONString(reason ?? "")
+        out.key("reason")
+        out.appendJSONString(reason ?? "")
     }
 
     /// `"stream":"KIND"`, out of line so the encoder every request runs stays as the optimizer had it.
     @inline(never)
     static func appendStream(_ stream: ResponseStreaming.Kind, into out: JSONWriter) {
-        out.key("stream"); out.appendJSONString(stream.rawValue)
+        out.key("stream")
+        out.appendJSONString(stream.rawValue)
     }
 
     /// `,"delayMs":N` for a delay other than 0: whole milliseconds as an integer, otherwise with
@@ -120,11 +152,14 @@ extension JournalEntry {
     }
 
     /// Encodes an entry with a buffer of its own (tests and one-off callers).
-    static func encode(seq: Int, timePrefix: String, milliseconds: Int, record: JournalRecord, delivery: Delivery,
-                       outcomeElapsed: UInt64, bodyLimit: Int = JournalEntry.defaultBodyLimit) -> [UInt8] {
-        encode(seq: seq, timePrefix: timePrefix, milliseconds: milliseconds, record: record, delivery: delivery,
-               outcomeElapsed: outcomeElapsed, bodyLimit: bodyLimit,
-               into: JSONWriter(capacity: 512 + record.request.body.count + min(delivery.body.count, bodyLimit)))
+    static func encode(
+        seq: Int, timePrefix: String, milliseconds: Int, record: JournalRecord, delivery: Delivery,
+        outcomeElapsed: UInt64, bodyLimit: Int = JournalEntry.defaultBodyLimit
+    ) -> [UInt8] {
+        encode(
+            seq: seq, timePrefix: timePrefix, milliseconds: milliseconds, record: record, delivery: delivery,
+            outcomeElapsed: outcomeElapsed, bodyLimit: bodyLimit,
+            into: JSONWriter(capacity: 512 + record.request.body.count + min(delivery.body.count, bodyLimit)))
     }
 
     /// Nanoseconds as milliseconds with three decimals (microsecond resolution).
@@ -157,7 +192,8 @@ extension JournalEntry {
             out.append(#","body":"# as StaticString)
             body.withUnsafeBufferPointer { out.appendJSONString(utf8: UnsafeBufferPointer(rebasing: $0[..<end])) }
         } else {
-            out.append(#","bodyBase64":"# as StaticString); out.appendJSONString(Data(body[..<end]).base64EncodedString())
+            out.append(#","bodyBase64":"# as StaticString)
+            out.appendJSONString(Data(body[..<end]).base64EncodedString())
         }
         return truncated
     }

@@ -20,8 +20,10 @@ struct JournalFilter {
         var message: String
     }
 
-    static func parse(_ query: String?, extra: [String] = [],
-                      other: (String, String) -> String? = { _, _ in nil }) -> Result<JournalFilter, Invalid> {
+    static func parse(
+        _ query: String?, extra: [String] = [],
+        other: (String, String) -> String? = { _, _ in nil }
+    ) -> Result<JournalFilter, Invalid> {
         var filter = JournalFilter()
         func fail(_ message: String) -> Result<JournalFilter, Invalid> {
             .failure(Invalid(message: message))
@@ -43,10 +45,14 @@ struct JournalFilter {
                 }
                 filter.status = range
             case "since":
-                guard let number = Int(value), number >= 0 else { return fail("since must be a seq number (0 or more), found `\(value)`") }
+                guard let number = Int(value), number >= 0 else {
+                    return fail("since must be a seq number (0 or more), found `\(value)`")
+                }
                 filter.since = number
             case "limit":
-                guard let number = Int(value), number >= 0 else { return fail("limit must be a count (0 or more), found `\(value)`") }
+                guard let number = Int(value), number >= 0 else {
+                    return fail("limit must be a count (0 or more), found `\(value)`")
+                }
                 filter.limit = number
             case _ where extra.contains(name):
                 if let problem = other(name, value) { return fail(problem) }

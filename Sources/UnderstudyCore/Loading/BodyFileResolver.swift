@@ -24,7 +24,8 @@ struct BodyFileResolver {
     init?(stubFile: String, root: String?) {
         let directory = stubFile.lastIndex(of: "/").map { String(stubFile[..<$0]) } ?? ""
         guard let realDirectory = Self.realPath(directory.isEmpty ? "." : directory),
-              let realRoot = Self.realPath(root ?? (directory.isEmpty ? "." : directory)) else { return nil }
+            let realRoot = Self.realPath(root ?? (directory.isEmpty ? "." : directory))
+        else { return nil }
         self.stubDirectory = realDirectory
         self.root = realRoot
     }
@@ -37,7 +38,9 @@ struct BodyFileResolver {
 
     func read(_ relative: String) -> Result<BodyFile, Problem> {
         guard !relative.hasPrefix("/") else {
-            return .failure(Problem(message: "`bodyFile` must be a path relative to the stub file, found absolute path `\(relative)`"))
+            return .failure(
+                Problem(
+                    message: "`bodyFile` must be a path relative to the stub file, found absolute path `\(relative)`"))
         }
         let joined = stubDirectory + "/" + relative
         guard Self.isInside(Self.lexicallyNormalized(joined), root) else {
@@ -48,7 +51,8 @@ struct BodyFileResolver {
             return .failure(Problem(message: "cannot read `bodyFile` `\(relative)`: \(reason)"))
         }
         guard Self.isInside(real, root) else {
-            return .failure(Problem(message: "`bodyFile` `\(relative)` leads outside the stub root `\(root)` through a symlink"))
+            return .failure(
+                Problem(message: "`bodyFile` `\(relative)` leads outside the stub root `\(root)` through a symlink"))
         }
         guard StubLoader.isDirectory(real) == false else {
             return .failure(Problem(message: "cannot read `bodyFile` `\(relative)`: it is a directory"))

@@ -8,8 +8,13 @@ extension StubDecoder {
     mutating func decodeDelayDistribution(_ node: JSONNode, _ path: JSONPath) -> DelayDistribution? {
         let keys = members(of: node, path, known: StubFormat.Object.delayDistribution.keys)
         guard keys.count == 1, let (key, member) = keys.first else {
-            if keys.count > 1 { fail(node.position, path, "give one of `uniform` and `lognormal`") }
-            else if node.members?.isEmpty ?? true { fail(node.position, path, "expected {\"uniform\": [min, max]} or {\"lognormal\": {\"median\": m, \"sigma\": s}}") }
+            if keys.count > 1 {
+                fail(node.position, path, "give one of `uniform` and `lognormal`")
+            } else if node.members?.isEmpty ?? true {
+                fail(
+                    node.position, path,
+                    "expected {\"uniform\": [min, max]} or {\"lognormal\": {\"median\": m, \"sigma\": s}}")
+            }
             return nil
         }
         let memberPath = path.member(key)
@@ -18,15 +23,20 @@ extension StubDecoder {
                 typeMismatch(member.value, memberPath, expected: "an array [min, max] of milliseconds")
                 return nil
             }
-            guard let low = delayBound(bounds[0], memberPath.element(0)), let high = delayBound(bounds[1], memberPath.element(1)) else { return nil }
+            guard let low = delayBound(bounds[0], memberPath.element(0)),
+                let high = delayBound(bounds[1], memberPath.element(1))
+            else { return nil }
             guard low <= high else {
-                fail(bounds[0].position, memberPath, "`uniform` needs min ≤ max, found [\(JSONValue(low).jsonText), \(JSONValue(high).jsonText)]")
+                fail(
+                    bounds[0].position, memberPath,
+                    "`uniform` needs min ≤ max, found [\(JSONValue(low).jsonText), \(JSONValue(high).jsonText)]")
                 return nil
             }
             return .uniform(min: low, max: high)
         }
         guard member.value.members != nil else {
-            typeMismatch(member.value, memberPath, expected: "an object like {\"median\": 80, \"sigma\": 0.4, \"max\": 2000}")
+            typeMismatch(
+                member.value, memberPath, expected: "an object like {\"median\": 80, \"sigma\": 0.4, \"max\": 2000}")
             return nil
         }
         let inner = members(of: member.value, memberPath, known: Self.lognormalKeys)
@@ -35,7 +45,8 @@ extension StubDecoder {
             return nil
         }
         guard let median = delayBound(medianNode.value, memberPath.member("median")),
-              let sigma = number(sigmaNode.value, memberPath.member("sigma")) else { return nil }
+            let sigma = number(sigmaNode.value, memberPath.member("sigma"))
+        else { return nil }
         guard sigma >= 0, sigma <= 10 else {
             fail(sigmaNode.value.position, memberPath.member("sigma"), "`sigma` must be from 0 to 10")
             return nil

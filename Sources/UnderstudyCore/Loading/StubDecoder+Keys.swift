@@ -15,7 +15,8 @@ extension StubDecoder {
     /// the two are one problem and get one error, at the unknown key: "unknown key `responsez`;
     /// did you mean `responses`? (`responses` is required)".
     mutating func members(of node: JSONNode, _ path: JSONPath, known: [String], required: [RequiredKey] = [])
-        -> ObjectMembers {
+        -> ObjectMembers
+    {
         guard let members = node.members else { return ObjectMembers() }
         var seen = ObjectMembers(capacity: members.count)
         var unknown: [JSONNode.Member] = []
@@ -42,10 +43,14 @@ extension StubDecoder {
         for member in unknown {
             let memberPath = path.member(member.key)
             if let wanted = misspelt[member.key] {
-                fail(member.keyPosition, memberPath, "unknown key `\(member.key)`; did you mean `\(wanted)`? (`\(wanted)` is required)",
-                     suggestion: wanted)
+                fail(
+                    member.keyPosition, memberPath,
+                    "unknown key `\(member.key)`; did you mean `\(wanted)`? (`\(wanted)` is required)",
+                    suggestion: wanted)
             } else if let suggestion = EditDistance.closest(to: member.key, among: known) {
-                fail(member.keyPosition, memberPath, "unknown key `\(member.key)`; did you mean `\(suggestion)`?", suggestion: suggestion)
+                fail(
+                    member.keyPosition, memberPath, "unknown key `\(member.key)`; did you mean `\(suggestion)`?",
+                    suggestion: suggestion)
             } else {
                 let list = known.filter { !$0.hasPrefix("$") }.map { "`\($0)`" }.joined(separator: ", ")
                 fail(member.keyPosition, memberPath, "unknown key `\(member.key)`; expected one of \(list)")

@@ -9,9 +9,13 @@ import Foundation
 /// query as sent), `equalsIgnoringCase`, `doesNotContain`, `doesNotMatch`, `allOf`, `anyOf`, `not`,
 /// and for bodies also `jsonEquals` (with options), `jsonPath` and `binary`.
 extension StubDecoder {
-    static let extraValueMatcherKeys = ["equalsIgnoringCase", "doesNotContain", "doesNotMatch", "allOf", "anyOf", "not"]
-    static let extraBodyMatcherKeys = ["equalsIgnoringCase", "doesNotContain", "doesNotMatch", "jsonEquals", "jsonPath", "binary",
-                                       "allOf", "anyOf", "not"]
+    static let extraValueMatcherKeys = [
+        "equalsIgnoringCase", "doesNotContain", "doesNotMatch", "allOf", "anyOf", "not",
+    ]
+    static let extraBodyMatcherKeys = [
+        "equalsIgnoringCase", "doesNotContain", "doesNotMatch", "jsonEquals", "jsonPath", "binary",
+        "allOf", "anyOf", "not",
+    ]
     static let jsonEqualsKeys = StubFormat.Object.jsonEquals.keys
     static let jsonPathKeys = StubFormat.Object.jsonPath.keys
 
@@ -20,7 +24,9 @@ extension StubDecoder {
         let given = ["path", "pathPattern", "url", "urlPattern"].compactMap { keys[$0] }
         guard let target = given.first(where: { $0.key == "url" || $0.key == "urlPattern" }) else { return nil }
         if given.count > 1 {
-            let later = given.max { ($0.keyPosition.line, $0.keyPosition.column) < ($1.keyPosition.line, $1.keyPosition.column) }!
+            let later = given.max {
+                ($0.keyPosition.line, $0.keyPosition.column) < ($1.keyPosition.line, $1.keyPosition.column)
+            }!
             fail(later.keyPosition, path.member(later.key), "give one of `path`, `pathPattern`, `url`, `urlPattern`")
             return .exactTarget("")
         }
@@ -43,15 +49,18 @@ extension StubDecoder {
         case "doesNotMatch": return regex(member.value, path).map(ValueMatcher.doesNotMatch)
         case "not": return valueMatcher(member.value, path).map(ValueMatcher.not)
         default:
-            guard let inner = matcherList(member.value, path, kind: "matchers", decode: { $0.valueMatcher($1, $2) }) else { return nil }
+            guard let inner = matcherList(member.value, path, kind: "matchers", decode: { $0.valueMatcher($1, $2) })
+            else { return nil }
             return member.key == "allOf" ? .allOf(inner) : .anyOf(inner)
         }
     }
 
     /// The operands of `allOf`/`anyOf`: a non-empty array whose every element decodes, or nil
     /// (with the errors recorded) — shared by value and body matchers.
-    mutating func matcherList<Matcher>(_ node: JSONNode, _ path: JSONPath, kind: String,
-                                       decode: (inout StubDecoder, JSONNode, JSONPath) -> Matcher?) -> [Matcher]? {
+    mutating func matcherList<Matcher>(
+        _ node: JSONNode, _ path: JSONPath, kind: String,
+        decode: (inout StubDecoder, JSONNode, JSONPath) -> Matcher?
+    ) -> [Matcher]? {
         guard let elements = node.elements, !elements.isEmpty else {
             typeMismatch(node, path, expected: "a non-empty array of \(kind)")
             return nil
@@ -79,7 +88,8 @@ extension StubDecoder {
             return .binaryEquals(Array(data))
         case "jsonEquals":
             guard member.value.members != nil else {
-                typeMismatch(member.value, path, expected: "an object like {\"value\": ..., \"ignoreArrayOrder\": true}")
+                typeMismatch(
+                    member.value, path, expected: "an object like {\"value\": ..., \"ignoreArrayOrder\": true}")
                 return nil
             }
             let keys = members(of: member.value, path, known: Self.jsonEqualsKeys)
@@ -88,12 +98,16 @@ extension StubDecoder {
                 return nil
             }
             let order = keys["ignoreArrayOrder"].flatMap { boolean($0.value, path.member("ignoreArrayOrder")) } ?? false
-            let extra = keys["ignoreExtraElements"].flatMap { boolean($0.value, path.member("ignoreExtraElements")) } ?? false
+            let extra =
+                keys["ignoreExtraElements"].flatMap { boolean($0.value, path.member("ignoreExtraElements")) } ?? false
             return .jsonEquals(value.value.value, JSONComparison(ignoreArrayOrder: order, ignoreExtraElements: extra))
         case "jsonPath":
-            if member.value.stringValue != nil { return jsonPathExpression(member.value, path).map { .jsonPath($0, nil) } }
+            if member.value.stringValue != nil {
+                return jsonPathExpression(member.value, path).map { .jsonPath($0, nil) }
+            }
             guard member.value.members != nil else {
-                typeMismatch(member.value, path, expected: "a JSON path string or {\"expression\": ..., \"matcher\": ...}")
+                typeMismatch(
+                    member.value, path, expected: "a JSON path string or {\"expression\": ..., \"matcher\": ...}")
                 return nil
             }
             let keys = members(of: member.value, path, known: Self.jsonPathKeys)
@@ -101,11 +115,14 @@ extension StubDecoder {
                 fail(member.value.position, path, "missing key `expression` (a JSON path such as `$.items[0].id`)")
                 return nil
             }
-            guard let expression = jsonPathExpression(expressionNode.value, path.member("expression")) else { return nil }
+            guard let expression = jsonPathExpression(expressionNode.value, path.member("expression")) else {
+                return nil
+            }
             guard let matcherNode = keys["matcher"] else { return .jsonPath(expression, nil) }
             return valueMatcher(matcherNode.value, path.member("matcher")).map { .jsonPath(expression, $0) }
         default:
-            guard let inner = matcherList(member.value, path, kind: "body matchers", decode: { $0.bodyMatcher($1, $2) }) else { return nil }
+            guard let inner = matcherList(member.value, path, kind: "body matchers", decode: { $0.bodyMatcher($1, $2) })
+            else { return nil }
             return member.key == "allOf" ? .allOf(inner) : .anyOf(inner)
         }
     }

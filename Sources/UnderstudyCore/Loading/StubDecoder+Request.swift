@@ -35,8 +35,11 @@ extension StubDecoder {
         if let target = decodeTarget(keys, path) {
             pattern.path = target
         } else if let exact, let patterned {
-            let later = exact.keyPosition.line > patterned.keyPosition.line
-                || (exact.keyPosition.line == patterned.keyPosition.line && exact.keyPosition.column > patterned.keyPosition.column) ? exact : patterned
+            let later =
+                exact.keyPosition.line > patterned.keyPosition.line
+                    || (exact.keyPosition.line == patterned.keyPosition.line
+                        && exact.keyPosition.column > patterned.keyPosition.column)
+                ? exact : patterned
             fail(later.keyPosition, path.member(later.key), "give either `path` or `pathPattern`, not both")
         } else if let exact {
             let pathPath = path.member("path")
@@ -62,7 +65,9 @@ extension StubDecoder {
             if let members = member.value.members {
                 for (i, a) in members.enumerated() {
                     if members[..<i].contains(where: { HTTPHeaders.namesMatch($0.key, a.key) && $0.key != a.key }) {
-                        fail(a.keyPosition, headersPath.member(a.key), "header `\(a.key)` is given twice (header names ignore case)")
+                        fail(
+                            a.keyPosition, headersPath.member(a.key),
+                            "header `\(a.key)` is given twice (header names ignore case)")
                     }
                 }
             }
@@ -99,7 +104,8 @@ extension StubDecoder {
     /// The single key of a matcher object (value and body matchers alike take exactly one), with
     /// its path; nil after reporting an unknown key or a count other than one.
     private mutating func soleMember(of node: JSONNode, _ path: JSONPath, known: [String], kind: String)
-        -> (member: JSONNode.Member, path: JSONPath)? {
+        -> (member: JSONNode.Member, path: JSONPath)?
+    {
         guard let members = node.members else { return nil }
         let keys = self.members(of: node, path, known: known)
         guard members.count == 1, let member = members.first, let match = keys[member.key] else {
@@ -116,10 +122,14 @@ extension StubDecoder {
     mutating func valueMatcher(_ node: JSONNode, _ path: JSONPath) -> ValueMatcher? {
         if let text = node.stringValue { return .equals(text) }
         guard node.members != nil else {
-            typeMismatch(node, path, expected: "a string or a matcher object ({\"equals\"|\"contains\"|\"matches\"|\"present\"|\"absent\": ...})")
+            typeMismatch(
+                node, path,
+                expected:
+                    "a string or a matcher object ({\"equals\"|\"contains\"|\"matches\"|\"present\"|\"absent\": ...})")
             return nil
         }
-        guard let (known, memberPath) = soleMember(of: node, path, known: Self.valueMatcherKeys, kind: "a matcher") else { return nil }
+        guard let (known, memberPath) = soleMember(of: node, path, known: Self.valueMatcherKeys, kind: "a matcher")
+        else { return nil }
         switch known.key {
         case "equals": return string(known.value, memberPath).map(ValueMatcher.equals)
         case "contains": return string(known.value, memberPath).map(ValueMatcher.contains)
@@ -138,10 +148,13 @@ extension StubDecoder {
 
     mutating func bodyMatcher(_ node: JSONNode, _ path: JSONPath) -> BodyMatcher? {
         guard node.members != nil else {
-            typeMismatch(node, path, expected: "a body matcher object ({\"equals\"|\"contains\"|\"matches\"|\"json\"|\"jsonSubset\": ...})")
+            typeMismatch(
+                node, path,
+                expected: "a body matcher object ({\"equals\"|\"contains\"|\"matches\"|\"json\"|\"jsonSubset\": ...})")
             return nil
         }
-        guard let (known, memberPath) = soleMember(of: node, path, known: Self.bodyMatcherKeys, kind: "a body matcher") else { return nil }
+        guard let (known, memberPath) = soleMember(of: node, path, known: Self.bodyMatcherKeys, kind: "a body matcher")
+        else { return nil }
         switch known.key {
         case "equals": return string(known.value, memberPath).map(BodyMatcher.equals)
         case "contains": return string(known.value, memberPath).map(BodyMatcher.contains)
@@ -155,7 +168,8 @@ extension StubDecoder {
     /// RFC 9110 `tchar`.
     static func isTokenByte(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
             return true
         default:
             return Array("!#$%&'*+-.^_`|~".utf8).contains(byte)

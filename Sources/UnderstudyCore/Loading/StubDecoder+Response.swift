@@ -43,8 +43,9 @@ extension StubDecoder {
         let sources = all.filter { Self.bodySourceKeys.contains($0.key) }
         if sources.count > 1 {
             let names = sources.map { "`\($0.key)`" }.joined(separator: " and ")
-            fail(sources[1].keyPosition, path.member(sources[1].key),
-                 "more than one body source (\(names)); give at most one of `body`, `json`, `base64`, `bodyFile`")
+            fail(
+                sources[1].keyPosition, path.member(sources[1].key),
+                "more than one body source (\(names)); give at most one of `body`, `json`, `base64`, `bodyFile`")
         } else if let source = sources.first, let member = keys[source.key] {
             let sourcePath = path.member(source.key)
             switch source.key {
@@ -73,7 +74,10 @@ extension StubDecoder {
                         case .failure(let problem): fail(member.value.position, sourcePath, problem.message)
                         }
                     } else {
-                        fail(member.value.position, sourcePath, "`bodyFile` needs a stub file on disk; stubs posted to the admin API must use `body`, `json` or `base64`")
+                        fail(
+                            member.value.position, sourcePath,
+                            "`bodyFile` needs a stub file on disk; stubs posted to the admin API must use `body`, `json` or `base64`"
+                        )
                     }
                 }
             default: break
@@ -91,14 +95,18 @@ extension StubDecoder {
                 if delay >= 0 && delay <= Self.maximumDelayMs {
                     response.delayMs = delay
                 } else {
-                    fail(member.value.position, delayPath, "`delayMs` must be from 0 to \(Int(Self.maximumDelayMs)) (one day)")
+                    fail(
+                        member.value.position, delayPath,
+                        "`delayMs` must be from 0 to \(Int(Self.maximumDelayMs)) (one day)")
                 }
             }
         }
         if let member = keys["retryAfter"] {
             response.retryAfter = decodeRetryAfter(member.value, path.member("retryAfter"))
             if response.headers.contains("Retry-After") {
-                fail(member.keyPosition, path.member("retryAfter"), "`retryAfter` and a `Retry-After` header both set the header; give one")
+                fail(
+                    member.keyPosition, path.member("retryAfter"),
+                    "`retryAfter` and a `Retry-After` header both set the header; give one")
             }
         }
         if let member = keys["statusMessage"] {
@@ -109,7 +117,9 @@ extension StubDecoder {
         }
         var templated = false
         if let member = keys["template"] {
-            if case .bool(let flag) = member.value.kind { templated = flag } else {
+            if case .bool(let flag) = member.value.kind {
+                templated = flag
+            } else {
                 typeMismatch(member.value, path.member("template"), expected: "true or false")
             }
         }
@@ -174,7 +184,9 @@ extension StubDecoder {
         let memberPath = path.member("httpDateIn")
         guard let seconds = number(member.value, memberPath) else { return nil }
         guard seconds >= 0, seconds <= Self.maximumSeconds else {
-            fail(member.value.position, memberPath, "`httpDateIn` must be from 0 to \(Int(Self.maximumSeconds)) seconds (ten years)")
+            fail(
+                member.value.position, memberPath,
+                "`httpDateIn` must be from 0 to \(Int(Self.maximumSeconds)) seconds (ten years)")
             return nil
         }
         return .httpDateIn(seconds)
@@ -183,8 +195,10 @@ extension StubDecoder {
     private static func isBase64(_ text: String) -> Bool {
         text.utf8.allSatisfy { byte in
             switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: "="), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: " "):
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: "="), UInt8(ascii: "\n"), UInt8(ascii: "\r"),
+                UInt8(ascii: " "):
                 return true
             default:
                 return false

@@ -1,12 +1,15 @@
 /// `"template": true`: compiles the response's body, `json` strings, header values and SSE
 /// `data` into templates, each problem reported at its place in the stub file.
 extension StubDecoder {
-    mutating func decodeTemplate(_ keys: ObjectMembers, _ response: StubResponse, _ path: JSONPath) -> ResponseTemplate? {
+    mutating func decodeTemplate(_ keys: ObjectMembers, _ response: StubResponse, _ path: JSONPath) -> ResponseTemplate?
+    {
         var body: ResponseTemplate.Body?
         var headerTemplates: [(index: Int, template: TemplateText)] = []
         var eventData: [(index: Int, template: TemplateText)] = []
         if let member = keys["body"], let text = member.value.stringValue, TemplateText.hasTags(text) {
-            if let compiled = compileTemplate(text, at: member.value.position, path.member("body")) { body = .text(compiled) }
+            if let compiled = compileTemplate(text, at: member.value.position, path.member("body")) {
+                body = .text(compiled)
+            }
         } else if let member = keys["json"] {
             let json = jsonTemplate(member.value, path.member("json"))
             if json.varies { body = .json(json) }
@@ -16,12 +19,16 @@ extension StubDecoder {
                 switch TemplateText.compile(text) {
                 case .success(let compiled): body = .text(compiled)
                 case .failure(let problem):
-                    fail(member.value.position, path.member("bodyFile"),
-                         "in the body file, line \(problem.line), column \(problem.column): \(problem.message)")
+                    fail(
+                        member.value.position, path.member("bodyFile"),
+                        "in the body file, line \(problem.line), column \(problem.column): \(problem.message)")
                 }
             }
         } else if let member = keys["base64"] {
-            fail(member.keyPosition, path.member("base64"), "`template` renders text; a `base64` body is bytes and cannot be a template (use `body`, `json` or `bodyFile`)")
+            fail(
+                member.keyPosition, path.member("base64"),
+                "`template` renders text; a `base64` body is bytes and cannot be a template (use `body`, `json` or `bodyFile`)"
+            )
         }
         if let headers = keys["headers"]?.value.members {
             var index = 0
@@ -30,8 +37,10 @@ extension StubDecoder {
                 for (position, node) in nodes.enumerated() {
                     defer { index += 1 }
                     guard let text = node.stringValue, TemplateText.hasTags(text) else { continue }
-                    let valuePath = member.value.elements == nil ? path.member("headers").member(member.key)
-                                                                 : path.member("headers").member(member.key).element(position)
+                    let valuePath =
+                        member.value.elements == nil
+                        ? path.member("headers").member(member.key)
+                        : path.member("headers").member(member.key).element(position)
                     if let compiled = compileTemplate(text, at: node.position, valuePath) {
                         headerTemplates.append((index, compiled))
                     }
@@ -41,8 +50,11 @@ extension StubDecoder {
         if let events = keys["events"]?.value.elements {
             for (index, event) in events.enumerated() {
                 guard let data = event.members?.first(where: { $0.key == "data" })?.value, let text = data.stringValue,
-                      TemplateText.hasTags(text) else { continue }
-                if let compiled = compileTemplate(text, at: data.position, path.member("events").element(index).member("data")) {
+                    TemplateText.hasTags(text)
+                else { continue }
+                if let compiled = compileTemplate(
+                    text, at: data.position, path.member("events").element(index).member("data"))
+                {
                     eventData.append((index, compiled))
                 }
             }
@@ -55,7 +67,9 @@ extension StubDecoder {
     private mutating func jsonTemplate(_ node: JSONNode, _ path: JSONPath) -> JSONTemplate {
         switch node.kind {
         case .string(let text):
-            guard TemplateText.hasTags(text), let compiled = compileTemplate(text, at: node.position, path) else { return .literal(node.value) }
+            guard TemplateText.hasTags(text), let compiled = compileTemplate(text, at: node.position, path) else {
+                return .literal(node.value)
+            }
             return .string(compiled)
         case .array(let elements):
             let parts = elements.enumerated().map { jsonTemplate($0.element, path.element($0.offset)) }
@@ -64,7 +78,9 @@ extension StubDecoder {
             var parts: [(key: JSONTemplate, value: JSONTemplate)] = []
             for member in members {
                 var key = JSONTemplate.literal(.string(member.key))
-                if TemplateText.hasTags(member.key), let compiled = compileTemplate(member.key, at: member.keyPosition, path.member(member.key)) {
+                if TemplateText.hasTags(member.key),
+                    let compiled = compileTemplate(member.key, at: member.keyPosition, path.member(member.key))
+                {
                     key = .string(compiled)
                 }
                 parts.append((key, jsonTemplate(member.value, path.member(member.key))))
@@ -79,13 +95,17 @@ extension StubDecoder {
     /// quote); a problem on the template's first line is placed at its column in the file
     /// (exact unless escapes come before it), one on a later line (after a `\n` escape) at the
     /// string with the template's own line and column.
-    private mutating func compileTemplate(_ text: String, at position: SourcePosition, _ path: JSONPath) -> TemplateText? {
+    private mutating func compileTemplate(_ text: String, at position: SourcePosition, _ path: JSONPath)
+        -> TemplateText?
+    {
         switch TemplateText.compile(text) {
         case .success(let compiled):
             return compiled
         case .failure(let problem):
             if problem.line == 1 {
-                fail(SourcePosition(line: position.line, column: position.column + problem.column), path, problem.message)
+                fail(
+                    SourcePosition(line: position.line, column: position.column + problem.column), path, problem.message
+                )
             } else {
                 fail(position, path, "template line \(problem.line), column \(problem.column): \(problem.message)")
             }

@@ -44,7 +44,9 @@ extension StubDecoder {
         return value
     }
 
-    mutating func enumValue<Value: RawRepresentable & CaseIterable>(_ node: JSONNode, _ path: JSONPath, _ type: Value.Type) -> Value?
+    mutating func enumValue<Value: RawRepresentable & CaseIterable>(
+        _ node: JSONNode, _ path: JSONPath, _ type: Value.Type
+    ) -> Value?
     where Value.RawValue == String {
         if let text = node.stringValue, let value = Value(rawValue: text) { return value }
         // Only errors need the list of names.
@@ -55,7 +57,9 @@ extension StubDecoder {
             return nil
         }
         if let suggestion = EditDistance.closest(to: text, among: names) {
-            fail(node.position, path, "unknown value `\(text)`; did you mean `\(suggestion)`? (expected one of \(list))", suggestion: suggestion)
+            fail(
+                node.position, path, "unknown value `\(text)`; did you mean `\(suggestion)`? (expected one of \(list))",
+                suggestion: suggestion)
         } else {
             fail(node.position, path, "unknown value `\(text)`; expected one of \(list)")
         }

@@ -25,8 +25,10 @@ struct StubDecoder {
     }
 
     mutating func fail(_ position: SourcePosition, _ path: JSONPath, _ message: String, suggestion: String? = nil) {
-        errors.append(StubFileError(file: file, line: position.line, column: position.column,
-                                    jsonPath: path.text, message: message, suggestion: suggestion))
+        errors.append(
+            StubFileError(
+                file: file, line: position.line, column: position.column,
+                jsonPath: path.text, message: message, suggestion: suggestion))
     }
 
     mutating func typeMismatch(_ node: JSONNode, _ path: JSONPath, expected: String) {
@@ -38,19 +40,24 @@ struct StubDecoder {
     mutating func decodeDocument(_ root: JSONNode, generatedID: (Int) -> String) -> [DecodedStub] {
         let hint = notAStubFileHint.map { ". \($0)" } ?? ""
         guard let topLevel = root.members else {
-            fail(root.position, .root, "expected an object with a `stubs` array, found \(article(root.kindName))\(hint)")
+            fail(
+                root.position, .root, "expected an object with a `stubs` array, found \(article(root.kindName))\(hint)")
             return []
         }
         // A document with no `stubs` and no key that looks like one is not a stub file at all (a
         // JSON body, say): one error, not one per key it happens to have.
         let known = Self.documentKeys + otherDocumentKeys
-        let typo = Self.misspelling(of: "stubs", among: topLevel.map(\.key).filter { !known.contains($0) }, known: known)
+        let typo = Self.misspelling(
+            of: "stubs", among: topLevel.map(\.key).filter { !known.contains($0) }, known: known)
         guard topLevel.contains(where: { $0.key == "stubs" }) || typo != nil else {
-            fail(root.position, .root, "not a stub file: missing key `stubs`; a stub file is {\"stubs\": [ ... ]}\(hint)")
+            fail(
+                root.position, .root, "not a stub file: missing key `stubs`; a stub file is {\"stubs\": [ ... ]}\(hint)"
+            )
             return []
         }
-        let keys = members(of: root, .root, known: known,
-                           required: [RequiredKey(key: "stubs", why: "a stub file is {\"stubs\": [ ... ]}")])
+        let keys = members(
+            of: root, .root, known: known,
+            required: [RequiredKey(key: "stubs", why: "a stub file is {\"stubs\": [ ... ]}")])
         guard let stubsMember = keys["stubs"] else { return [] }
         guard let elements = stubsMember.value.elements else {
             typeMismatch(stubsMember.value, JSONPath.root.member("stubs"), expected: "an array of stubs")
@@ -74,8 +81,9 @@ struct StubDecoder {
             return nil
         }
         let errorsBefore = errors.count
-        let keys = members(of: node, path, known: Self.stubKeys,
-                           required: [RequiredKey(key: "responses", why: "a stub needs at least one response")])
+        let keys = members(
+            of: node, path, known: Self.stubKeys,
+            required: [RequiredKey(key: "responses", why: "a stub needs at least one response")])
 
         var id: String? = generatedID
         var idGenerated = true
@@ -116,13 +124,21 @@ struct StubDecoder {
             afterLast = enumValue(member.value, path.member("afterLast"), AfterLast.self) ?? .repeat
         }
 
-        let scenario = keys["scenario"].flatMap { nonEmptyString($0.value, path.member("scenario"), what: "a scenario name") }
-        let whenState = keys["whenState"].flatMap { nonEmptyString($0.value, path.member("whenState"), what: "a state name") }
-        let setState = keys["setState"].flatMap { nonEmptyString($0.value, path.member("setState"), what: "a state name") }
+        let scenario = keys["scenario"].flatMap {
+            nonEmptyString($0.value, path.member("scenario"), what: "a scenario name")
+        }
+        let whenState = keys["whenState"].flatMap {
+            nonEmptyString($0.value, path.member("whenState"), what: "a state name")
+        }
+        let setState = keys["setState"].flatMap {
+            nonEmptyString($0.value, path.member("setState"), what: "a state name")
+        }
         if keys["scenario"] == nil {
             for key in ["whenState", "setState"] {
                 if let member = keys[key] {
-                    fail(member.keyPosition, path.member(key), "`\(key)` needs `scenario`: name the scenario whose state it refers to")
+                    fail(
+                        member.keyPosition, path.member(key),
+                        "`\(key)` needs `scenario`: name the scenario whose state it refers to")
                 }
             }
         }
@@ -132,14 +148,17 @@ struct StubDecoder {
             rateLimit = decodeRateLimit(member.value, path.member("rateLimit"))
         }
 
-        let priority = keys["priority"].flatMap { integer($0.value, path.member("priority"), minimum: 1, what: "a priority") }
+        let priority = keys["priority"].flatMap {
+            integer($0.value, path.member("priority"), minimum: 1, what: "a priority")
+        }
         var tokenExpiresIn: Double?
         if let member = keys["tokenExpiresIn"], let seconds = number(member.value, path.member("tokenExpiresIn")) {
             if seconds > 0 && seconds.isFinite {
                 tokenExpiresIn = seconds
             } else {
-                fail(member.value.position, path.member("tokenExpiresIn"),
-                     "`tokenExpiresIn` must be a number of seconds > 0, like 3600")
+                fail(
+                    member.value.position, path.member("tokenExpiresIn"),
+                    "`tokenExpiresIn` must be a number of seconds > 0, like 3600")
             }
         }
 
@@ -148,11 +167,13 @@ struct StubDecoder {
         }
 
         guard let id else { return nil }
-        let decoded = DecodedStub(stub: nil, id: id, idGenerated: idGenerated, file: file, idPosition: idPosition, path: path)
+        let decoded = DecodedStub(
+            stub: nil, id: id, idGenerated: idGenerated, file: file, idPosition: idPosition, path: path)
         guard errors.count == errorsBefore else { return decoded }
-        var stub = Stub(id: id, file: file, description: description, request: request, requestJSON: requestJSON,
-                        responses: responses, afterLast: afterLast, scenario: scenario, whenState: whenState,
-                        setState: setState, rateLimit: rateLimit)
+        var stub = Stub(
+            id: id, file: file, description: description, request: request, requestJSON: requestJSON,
+            responses: responses, afterLast: afterLast, scenario: scenario, whenState: whenState,
+            setState: setState, rateLimit: rateLimit)
         stub.idGenerated = idGenerated
         stub.priority = priority
         stub.tokenExpiresIn = tokenExpiresIn
@@ -165,8 +186,9 @@ struct StubDecoder {
             typeMismatch(node, path, expected: "an object like {\"skip\": \"why this stub is off-spec\"}")
             return
         }
-        let keys = members(of: node, path, known: ["skip"],
-                           required: [RequiredKey(key: "skip", why: "say why the stub is left out of the OpenAPI check")])
+        let keys = members(
+            of: node, path, known: ["skip"],
+            required: [RequiredKey(key: "skip", why: "say why the stub is left out of the OpenAPI check")])
         if let member = keys["skip"] {
             _ = nonEmptyString(member.value, path.member("skip"), what: "a reason")
         }
@@ -178,10 +200,12 @@ struct StubDecoder {
             return nil
         }
         let errorsBefore = errors.count
-        let keys = members(of: node, path, known: Self.rateLimitKeys, required: [
-            RequiredKey(key: "limit", why: "give the number of requests allowed per window"),
-            RequiredKey(key: "window", why: "give the window's length in seconds"),
-        ])
+        let keys = members(
+            of: node, path, known: Self.rateLimitKeys,
+            required: [
+                RequiredKey(key: "limit", why: "give the number of requests allowed per window"),
+                RequiredKey(key: "window", why: "give the window's length in seconds"),
+            ])
         var limit = 1
         if let member = keys["limit"] {
             limit = integer(member.value, path.member("limit"), minimum: 1, what: "a request count") ?? 1
@@ -193,14 +217,24 @@ struct StubDecoder {
                 if value > 0 && value <= Self.maximumSeconds {
                     window = value
                 } else {
-                    fail(member.value.position, windowPath, "`window` must be a number of seconds greater than 0 and at most \(Int(Self.maximumSeconds)) (ten years)")
+                    fail(
+                        member.value.position, windowPath,
+                        "`window` must be a number of seconds greater than 0 and at most \(Int(Self.maximumSeconds)) (ten years)"
+                    )
                 }
             }
         }
-        let format = keys["retryAfter"].flatMap { enumValue($0.value, path.member("retryAfter"), RateLimitRule.RetryAfterFormat.self) }
-        let algorithm = keys["algorithm"].flatMap { enumValue($0.value, path.member("algorithm"), RateLimitRule.Algorithm.self) }
-        let dialect = keys["headers"].flatMap { enumValue($0.value, path.member("headers"), RateLimitRule.HeaderDialect.self) }
-        var rule = RateLimitRule(limit: limit, window: window, algorithm: algorithm ?? .slidingWindow, headers: dialect ?? .ietf)
+        let format = keys["retryAfter"].flatMap {
+            enumValue($0.value, path.member("retryAfter"), RateLimitRule.RetryAfterFormat.self)
+        }
+        let algorithm = keys["algorithm"].flatMap {
+            enumValue($0.value, path.member("algorithm"), RateLimitRule.Algorithm.self)
+        }
+        let dialect = keys["headers"].flatMap {
+            enumValue($0.value, path.member("headers"), RateLimitRule.HeaderDialect.self)
+        }
+        var rule = RateLimitRule(
+            limit: limit, window: window, algorithm: algorithm ?? .slidingWindow, headers: dialect ?? .ietf)
         // GitHub's primary rate limit sends no `Retry-After`: its clients go by `X-RateLimit-Reset`.
         rule.retryAfter = format ?? (rule.headers == .github ? .none : .seconds)
         decodeRefusal(keys, path, into: &rule)

@@ -39,7 +39,8 @@ enum StubFileKind: Equatable, Sendable {
     /// ``referencedBodies(_:)``.
     static func byReference(_ source: StubSourceFile, bodies: Set<String>) -> StubFileKind? {
         guard source.foundInDirectory, !bodies.isEmpty,
-              let real = BodyFileResolver.realPath(source.path), bodies.contains(real) else { return nil }
+            let real = BodyFileResolver.realPath(source.path), bodies.contains(real)
+        else { return nil }
         return .body
     }
 

@@ -11,7 +11,8 @@ extension StubLoader {
             path = "request"
         }
         var decoder = StubDecoder(file: "<admin>", bodyFiles: nil)
-        let pattern = isWireMockPattern(target)
+        let pattern =
+            isWireMockPattern(target)
             ? decoder.decodeWireMockRequest(target, JSONPath(text: path))
             : decoder.decodeRequest(target, path)
         guard let pattern, decoder.errors.isEmpty else {
@@ -23,9 +24,11 @@ extension StubLoader {
     /// Whether a request pattern is WireMock's shape rather than Understudy's: it uses a key only
     /// WireMock has (at the top or in a matcher), or WireMock's `"method": "ANY"`.
     static func isWireMockPattern(_ node: JSONNode) -> Bool {
-        let wireMockKeys: Set<String> = ["urlPath", "urlPattern", "urlPathPattern", "queryParameters", "bodyPatterns",
-                                         "basicAuthCredentials", "equalTo", "equalToJson", "matchesJsonPath", "binaryEqualTo",
-                                         "caseInsensitive", "and", "or"]
+        let wireMockKeys: Set<String> = [
+            "urlPath", "urlPattern", "urlPathPattern", "queryParameters", "bodyPatterns",
+            "basicAuthCredentials", "equalTo", "equalToJson", "matchesJsonPath", "binaryEqualTo",
+            "caseInsensitive", "and", "or",
+        ]
         guard let members = node.members else { return false }
         if members.contains(where: { $0.key == "method" && $0.value.stringValue == "ANY" }) { return true }
         func scan(_ node: JSONNode, depth: Int) -> Bool {

@@ -43,9 +43,10 @@ public enum StubLoader {
         // Only now is every `bodyFile` known: a body may sort before the stub that serves it.
         var bodies: Set<String> = []
         if documents.contains(where: { !$0.result.bodyFilesRead.isEmpty }) {
-            bodies = StubFileKind.referencedBodies(documents.map { document in
-                (BodyFileResolver.realPath(document.source.path), document.result.bodyFilesRead)
-            })
+            bodies = StubFileKind.referencedBodies(
+                documents.map { document in
+                    (BodyFileResolver.realPath(document.source.path), document.result.bodyFilesRead)
+                })
         }
         var decoded: [DecodedStub] = []
         for (source, result) in documents where StubFileKind.byReference(source, bodies: bodies) != .body {
@@ -65,7 +66,9 @@ public enum StubLoader {
     /// Parses a document that holds a `stubs` array beside keys of its own (`otherKeys`, which
     /// the caller checks), such as the body of `POST /__admin/sessions`. Errors are reported as
     /// for a stub file, with positions in `bytes`.
-    static func parse(bytes: [UInt8], file: String, root: String?, otherKeys: [String]) throws(StubLoadFailure) -> StubSet {
+    static func parse(bytes: [UInt8], file: String, root: String?, otherKeys: [String]) throws(StubLoadFailure)
+        -> StubSet
+    {
         let result = decode(bytes: bytes, file: file, root: root, notAStubFileHint: nil, otherKeys: otherKeys)
         return try finish(result.stubs, errors: result.errors, fileOrder: [file])
     }
@@ -79,7 +82,9 @@ public enum StubLoader {
 
     /// Adds duplicate-id errors (stubs with other errors included), orders every error by file
     /// and position, and returns the stubs only when there is no error at all.
-    private static func finish(_ decoded: [DecodedStub], errors: [StubFileError], fileOrder: [String]) throws(StubLoadFailure) -> StubSet {
+    private static func finish(_ decoded: [DecodedStub], errors: [StubFileError], fileOrder: [String])
+        throws(StubLoadFailure) -> StubSet
+    {
         var errors = errors + duplicateIDErrors(decoded)
         guard errors.isEmpty else {
             var rank: [String: Int] = [:]
@@ -99,24 +104,31 @@ public enum StubLoader {
         guard let data = FileManager.default.contents(atPath: source.path) else {
             return DocumentResult(errors: [fileError(source.path, "cannot read the file")])
         }
-        return decode(bytes: Array(data), file: source.path, root: source.root,
-                      notAStubFileHint: source.foundInDirectory ? StubFileKind.notAStubFileHint : nil)
+        return decode(
+            bytes: Array(data), file: source.path, root: source.root,
+            notAStubFileHint: source.foundInDirectory ? StubFileKind.notAStubFileHint : nil)
     }
 
-    private static func decode(bytes: [UInt8], file: String, root: String?, notAStubFileHint: String?,
-                               otherKeys: [String] = []) -> DocumentResult {
+    private static func decode(
+        bytes: [UInt8], file: String, root: String?, notAStubFileHint: String?,
+        otherKeys: [String] = []
+    ) -> DocumentResult {
         let node: JSONNode
         do {
             node = try JSONParser.parse(bytes)
         } catch {
-            return DocumentResult(errors: [StubFileError(file: file, line: error.position.line, column: error.position.column,
-                                                         jsonPath: error.jsonPath, message: "not valid JSON: \(error.message)")])
+            return DocumentResult(errors: [
+                StubFileError(
+                    file: file, line: error.position.line, column: error.position.column,
+                    jsonPath: error.jsonPath, message: "not valid JSON: \(error.message)")
+            ])
         }
         switch StubFileKind.byContent(node) {
         case .native:
             let onDisk = FileManager.default.fileExists(atPath: file)
-            var decoder = StubDecoder(file: file, bodyFiles: onDisk ? BodyFileResolver(stubFile: file, root: root) : nil,
-                                      notAStubFileHint: notAStubFileHint)
+            var decoder = StubDecoder(
+                file: file, bodyFiles: onDisk ? BodyFileResolver(stubFile: file, root: root) : nil,
+                notAStubFileHint: notAStubFileHint)
             decoder.otherDocumentKeys = otherKeys
             let stubs = decoder.decodeDocument(node) { index in "\(file)#\(index)" }
             return DocumentResult(stubs: stubs, errors: decoder.errors, bodyFilesRead: decoder.bodyFilesRead)
@@ -136,9 +148,13 @@ public enum StubLoader {
         for (position, entry) in decoded.enumerated() {
             if let earlierPosition = first[entry.id] {
                 let earlier = decoded[earlierPosition]
-                errors.append(StubFileError(
-                    file: entry.file, line: entry.idPosition.line, column: entry.idPosition.column, jsonPath: entry.idPath,
-                    message: "duplicate stub id `\(entry.id)`; first used at \(earlier.file):\(earlier.idPosition.line):\(earlier.idPosition.column)"))
+                errors.append(
+                    StubFileError(
+                        file: entry.file, line: entry.idPosition.line, column: entry.idPosition.column,
+                        jsonPath: entry.idPath,
+                        message:
+                            "duplicate stub id `\(entry.id)`; first used at \(earlier.file):\(earlier.idPosition.line):\(earlier.idPosition.column)"
+                    ))
             } else {
                 first[entry.id] = position
             }

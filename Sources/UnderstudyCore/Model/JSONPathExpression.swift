@@ -34,7 +34,10 @@ public struct JSONPathExpression: Sendable {
         var steps: [Step] = []
         func name(_ s: inout ArraySlice<Unicode.Scalar>) -> String {
             var out = ""
-            while let c = s.first, c != ".", c != "[" { out.unicodeScalars.append(c); s = s.dropFirst() }
+            while let c = s.first, c != ".", c != "[" {
+                out.unicodeScalars.append(c)
+                s = s.dropFirst()
+            }
             return out
         }
         while let c = scanner.first {
@@ -43,7 +46,9 @@ public struct JSONPathExpression: Sendable {
                 if scanner.first == "." {
                     scanner = scanner.dropFirst()
                     let n = name(&scanner)
-                    guard !n.isEmpty, n != "*" else { throw SyntaxError(message: "`..` must be followed by a member name") }
+                    guard !n.isEmpty, n != "*" else {
+                        throw SyntaxError(message: "`..` must be followed by a member name")
+                    }
                     steps.append(.deepMember(n))
                     continue
                 }
@@ -59,7 +64,8 @@ public struct JSONPathExpression: Sendable {
                     guard let end = rest.firstRange(of: ")]") else { throw SyntaxError(message: "filter without `)]`") }
                     inner = String(rest[rest.index(rest.startIndex, offsetBy: 3)..<end.lowerBound])
                     steps.append(.filter(try Self.parseFilter(inner)))
-                    scanner = scanner.dropFirst(rest.unicodeScalars.distance(from: rest.unicodeScalars.startIndex, to: end.upperBound))
+                    scanner = scanner.dropFirst(
+                        rest.unicodeScalars.distance(from: rest.unicodeScalars.startIndex, to: end.upperBound))
                     continue
                 }
                 scanner = scanner[scanner.index(after: close)...]
@@ -71,7 +77,9 @@ public struct JSONPathExpression: Sendable {
                 } else if let index = Int(inner) {
                     steps.append(.index(index))
                 } else {
-                    throw SyntaxError(message: "unsupported bracket expression `[\(inner)]` (supported: ['name'], [n], [*], [?(...)])")
+                    throw SyntaxError(
+                        message: "unsupported bracket expression `[\(inner)]` (supported: ['name'], [n], [*], [?(...)])"
+                    )
                 }
             } else {
                 throw SyntaxError(message: "unexpected `\(c)`; expected `.` or `[`")
@@ -87,7 +95,9 @@ public struct JSONPathExpression: Sendable {
     }
 
     private static func unquote(_ text: String) -> String? {
-        guard text.count >= 2, let first = text.first, first == "'" || first == "\"", text.last == first else { return nil }
+        guard text.count >= 2, let first = text.first, first == "'" || first == "\"", text.last == first else {
+            return nil
+        }
         return String(text.dropFirst().dropLast())
     }
 
@@ -99,16 +109,24 @@ public struct JSONPathExpression: Sendable {
                 left = String(text[..<range.lowerBound]).trimmingSpaces
                 let right = String(text[range.upperBound...]).trimmingSpaces
                 let literal: JSONValue
-                if let s = unquote(right) { literal = .string(s) }
-                else if right == "true" || right == "false" { literal = .bool(right == "true") }
-                else if right == "null" { literal = .null }
-                else if Double(right) != nil { literal = .number(right) }
-                else { throw SyntaxError(message: "unsupported filter literal `\(right)`") }
+                if let s = unquote(right) {
+                    literal = .string(s)
+                } else if right == "true" || right == "false" {
+                    literal = .bool(right == "true")
+                } else if right == "null" {
+                    literal = .null
+                } else if Double(right) != nil {
+                    literal = .number(right)
+                } else {
+                    throw SyntaxError(message: "unsupported filter literal `\(right)`")
+                }
                 comparison = (op, literal)
                 break
             }
         }
-        guard left == "@" || left.hasPrefix("@.") else { throw SyntaxError(message: "a filter compares `@` or `@.member`, found `\(left)`") }
+        guard left == "@" || left.hasPrefix("@.") else {
+            throw SyntaxError(message: "a filter compares `@` or `@.member`, found `\(left)`")
+        }
         let path = left == "@" ? [] : left.dropFirst(2).split(separator: ".").map(String.init)
         return Filter(path: path, comparison: comparison)
     }

@@ -37,9 +37,11 @@ public struct RateLimitRule: Sendable, Equatable {
 
     /// A rule of `limit` requests per `window` seconds; unless told otherwise a sliding window,
     /// IETF headers, and a 429 with `Retry-After` in whole seconds.
-    public init(limit: Int, window: Double, retryAfter: RetryAfterFormat = .seconds, algorithm: Algorithm = .slidingWindow,
-                headers: HeaderDialect = .ietf, status: Int = 429, name: String? = nil,
-                refusalBody: [UInt8]? = nil, refusalContentType: String? = nil) {
+    public init(
+        limit: Int, window: Double, retryAfter: RetryAfterFormat = .seconds, algorithm: Algorithm = .slidingWindow,
+        headers: HeaderDialect = .ietf, status: Int = 429, name: String? = nil,
+        refusalBody: [UInt8]? = nil, refusalContentType: String? = nil
+    ) {
         self.limit = limit
         self.window = window
         self.retryAfter = retryAfter

@@ -15,8 +15,10 @@ public struct RequestPattern: Sendable {
     public var body: BodyMatcher?
 
     /// Creates a pattern; the default matches everything.
-    public init(method: String? = nil, path: PathMatcher? = nil, query: [NamedMatcher] = [],
-                headers: [NamedMatcher] = [], cookies: [NamedMatcher] = [], body: BodyMatcher? = nil) {
+    public init(
+        method: String? = nil, path: PathMatcher? = nil, query: [NamedMatcher] = [],
+        headers: [NamedMatcher] = [], cookies: [NamedMatcher] = [], body: BodyMatcher? = nil
+    ) {
         self.method = method?.uppercased()
         self.path = path
         self.query = query

@@ -44,9 +44,11 @@ public struct Stub: Sendable {
     var idGenerated = false
 
     /// Creates a stub.
-    public init(id: String, file: String = "<code>", description: String? = nil, request: RequestPattern = RequestPattern(),
-                requestJSON: JSONValue? = nil, responses: [StubResponse], afterLast: AfterLast = .repeat,
-                scenario: String? = nil, whenState: String? = nil, setState: String? = nil, rateLimit: RateLimitRule? = nil) {
+    public init(
+        id: String, file: String = "<code>", description: String? = nil, request: RequestPattern = RequestPattern(),
+        requestJSON: JSONValue? = nil, responses: [StubResponse], afterLast: AfterLast = .repeat,
+        scenario: String? = nil, whenState: String? = nil, setState: String? = nil, rateLimit: RateLimitRule? = nil
+    ) {
         self.id = id
         self.file = file
         self.description = description

@@ -53,9 +53,11 @@ public struct StubResponse: Sendable {
     private var pacing: Pacing?
 
     /// Creates a response.
-    public init(status: Int = 200, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], times: Int = 1,
-                delayMs: Double = 0, retryAfter: RetryAfterSetting? = nil, fault: Fault? = nil,
-                delayDistribution: DelayDistribution? = nil, statusMessage: String? = nil) {
+    public init(
+        status: Int = 200, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], times: Int = 1,
+        delayMs: Double = 0, retryAfter: RetryAfterSetting? = nil, fault: Fault? = nil,
+        delayDistribution: DelayDistribution? = nil, statusMessage: String? = nil
+    ) {
         self.status = status
         self.headers = headers
         self.body = body

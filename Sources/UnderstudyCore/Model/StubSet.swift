@@ -18,7 +18,8 @@ public struct StubSet: Sendable {
         for (index, stub) in stubs.enumerated() {
             let path = "stubs[\(index)]"
             func fail(_ suffix: String, _ message: String) {
-                errors.append(StubFileError(file: stub.file, line: 1, column: 1, jsonPath: path + suffix, message: message))
+                errors.append(
+                    StubFileError(file: stub.file, line: 1, column: 1, jsonPath: path + suffix, message: message))
             }
             if stub.id.isEmpty { fail(".id", "expected a stub id, found an empty string") }
             if !seen.insert(stub.id).inserted { fail(".id", "duplicate stub id `\(stub.id)`") }
@@ -27,7 +28,9 @@ public struct StubSet: Sendable {
                 if !(100...599).contains(response.status) {
                     fail(".responses[\(r)].status", "expected a status code from 100 to 599, found \(response.status)")
                 }
-                if response.times < 1 { fail(".responses[\(r)].times", "expected a repeat count (an integer ≥ 1), found \(response.times)") }
+                if response.times < 1 {
+                    fail(".responses[\(r)].times", "expected a repeat count (an integer ≥ 1), found \(response.times)")
+                }
             }
             if stub.scenario == nil && (stub.whenState != nil || stub.setState != nil) {
                 fail(stub.whenState != nil ? ".whenState" : ".setState", "`whenState` and `setState` need `scenario`")

@@ -50,7 +50,9 @@ final class Session: HTTPResponder {
         return responder.answerAwaitingDelivery(request)
     }
 
-    func rejectAwaitingDelivery(_ request: HTTPRequest, status: Int, reason: String) -> (response: HTTPResponse, journal: JournalTicket?) {
+    func rejectAwaitingDelivery(_ request: HTTPRequest, status: Int, reason: String) -> (
+        response: HTTPResponse, journal: JournalTicket?
+    ) {
         note(request)
         return responder.rejectAwaitingDelivery(request, status: status, reason: reason)
     }

@@ -11,13 +11,17 @@ public protocol SessionHosting: AnyObject {
     var servesHTTPS: Bool { get }
     /// Opens an HTTPS listener presenting certificate `mode` (`valid`, `expired`, ...), whose
     /// requests go to `responder`.
-    func openSecureListener(for responder: any HTTPResponder, mode: String) -> Result<any SessionListener, SessionHostingError>
+    func openSecureListener(for responder: any HTTPResponder, mode: String) -> Result<
+        any SessionListener, SessionHostingError
+    >
 }
 
 extension SessionHosting {
     public var servesHTTPS: Bool { false }
 
-    public func openSecureListener(for responder: any HTTPResponder, mode: String) -> Result<any SessionListener, SessionHostingError> {
+    public func openSecureListener(for responder: any HTTPResponder, mode: String) -> Result<
+        any SessionListener, SessionHostingError
+    > {
         .failure(SessionHostingError("this transport serves no HTTPS"))
     }
 }

@@ -16,8 +16,10 @@ public struct SessionLimits: Sendable {
 
     /// Limits as `understudy serve` sets them; a negative `maxSessions` counts as 0 (no sessions),
     /// and an `idleTimeoutSeconds` of 0 or less (or `nil`) keeps sessions until they are deleted.
-    public init(maxSessions: Int = SessionLimits.defaultMaxSessions,
-                idleTimeoutSeconds: Double? = SessionLimits.defaultIdleTimeoutSeconds) {
+    public init(
+        maxSessions: Int = SessionLimits.defaultMaxSessions,
+        idleTimeoutSeconds: Double? = SessionLimits.defaultIdleTimeoutSeconds
+    ) {
         self.maxSessions = max(0, maxSessions)
         self.idleTimeoutSeconds = idleTimeoutSeconds.flatMap { $0 > 0 ? $0 : nil }
     }

@@ -47,10 +47,14 @@ public final class SessionRegistry {
     /// `POST /__admin/sessions`: 201 with the new session, or 400/503 and nothing created.
     public func create(_ body: [UInt8]) -> HTTPResponse {
         guard let host else {
-            return AdminResponse.error(503, "sessions are not available: this server has no transport to open session ports")
+            return AdminResponse.error(
+                503, "sessions are not available: this server has no transport to open session ports")
         }
         guard sessions.count < limits.maxSessions else {
-            return AdminResponse.error(503, "too many sessions: \(sessions.count) alive, the cap is \(limits.maxSessions) (--max-sessions); delete sessions you no longer need (DELETE /__admin/sessions/{id}) or raise the cap")
+            return AdminResponse.error(
+                503,
+                "too many sessions: \(sessions.count) alive, the cap is \(limits.maxSessions) (--max-sessions); delete sessions you no longer need (DELETE /__admin/sessions/{id}) or raise the cap"
+            )
         }
         let decoded: SessionRequest
         switch SessionRequest.decode(body) {
@@ -115,7 +119,9 @@ public final class SessionRegistry {
         let idle = order.filter { id in sessions[id].map { now &- $0.lastActivity > limit } ?? false }
         for id in idle {
             remove(id)
-            log?("understudy: session \(id) reclaimed after \(StubEngine.formatSeconds(timeout)) s without a request (--session-idle-timeout)")
+            log?(
+                "understudy: session \(id) reclaimed after \(StubEngine.formatSeconds(timeout)) s without a request (--session-idle-timeout)"
+            )
         }
         return idle
     }
@@ -147,8 +153,13 @@ public final class SessionRegistry {
     }
 
     private func unknown(_ id: String) -> HTTPResponse {
-        let alive = order.isEmpty ? "no session is alive" : "alive: \(order.prefix(20).joined(separator: ", "))\(order.count > 20 ? ", …" : "")"
-        return AdminResponse.error(404, "no session with id `\(id)` (\(alive)); it may have been deleted or reclaimed after --session-idle-timeout")
+        let alive =
+            order.isEmpty
+            ? "no session is alive"
+            : "alive: \(order.prefix(20).joined(separator: ", "))\(order.count > 20 ? ", …" : "")"
+        return AdminResponse.error(
+            404,
+            "no session with id `\(id)` (\(alive)); it may have been deleted or reclaimed after --session-idle-timeout")
     }
 
     /// The session as the admin API shows it; `now` adds `requests` and `idleMs` (the listing).

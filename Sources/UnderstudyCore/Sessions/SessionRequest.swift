@@ -29,7 +29,9 @@ struct SessionRequest {
         do {
             node = try JSONParser.parse(body)
         } catch {
-            return fail("body is not JSON (line \(error.position.line), column \(error.position.column)): \(error.message); expected {\"name\": \"...\", \"stubs\": [...]}")
+            return fail(
+                "body is not JSON (line \(error.position.line), column \(error.position.column)): \(error.message); expected {\"name\": \"...\", \"stubs\": [...]}"
+            )
         }
         guard let members = node.members else {
             return fail("body must be a JSON object like {\"name\": \"...\", \"stubs\": [...]}, found \(node.kindName)")
@@ -55,8 +57,10 @@ struct SessionRequest {
             }
             if member.key == "tls" {
                 guard case .string(let mode) = member.value.value, tlsModes.contains(mode) else {
-                    let found = if case .string(let mode) = member.value.value { "`\(mode)`" } else { member.value.kindName }
-                    return fail("`tls` must be one of \(tlsModes.map { "`\($0)`" }.joined(separator: ", ")), found \(found)")
+                    let found =
+                        if case .string(let mode) = member.value.value { "`\(mode)`" } else { member.value.kindName }
+                    return fail(
+                        "`tls` must be one of \(tlsModes.map { "`\($0)`" }.joined(separator: ", ")), found \(found)")
                 }
                 request.tls = mode
             }
@@ -68,7 +72,8 @@ struct SessionRequest {
             }
             if member.key == "maxConcurrentStreams" {
                 guard case .number(let text) = member.value.value, let count = Int(text),
-                      (1...10_000).contains(count) else {
+                    (1...10_000).contains(count)
+                else {
                     let found = if case .number(let text) = member.value.value { text } else { member.value.kindName }
                     return fail("`maxConcurrentStreams` must be an integer from 1 to 10000, found \(found)")
                 }
@@ -99,18 +104,24 @@ struct SessionRequest {
         switch mode.key {
         case "frozenAt":
             guard let at = ClockAdmin.instant(mode.value) else {
-                return fail("`clock.frozenAt` must be an instant like \"2030-01-01T00:00:00Z\" (UTC, ending in Z); found \(mode.value.jsonText)")
+                return fail(
+                    "`clock.frozenAt` must be an instant like \"2030-01-01T00:00:00Z\" (UTC, ending in Z); found \(mode.value.jsonText)"
+                )
             }
             return .success(.frozen(at: at))
         case "offset":
             let negative = mode.value.stringValue?.hasPrefix("-") == true
             let text = negative ? JSONValue.string(String(mode.value.stringValue!.dropFirst())) : mode.value
             guard let seconds = ClockAdmin.duration(text) ?? (mode.value.doubleValue.map { $0 / 1000 }) else {
-                return fail("`clock.offset` must be an ISO-8601 duration like \"PT1H\" (\"-PT1H\" for the past) or a number of milliseconds; found \(mode.value.jsonText)")
+                return fail(
+                    "`clock.offset` must be an ISO-8601 duration like \"PT1H\" (\"-PT1H\" for the past) or a number of milliseconds; found \(mode.value.jsonText)"
+                )
             }
             return .success(.offset(seconds: negative ? -seconds : seconds))
         case "real":
-            guard case .bool(true) = mode.value else { return fail("`clock.real` must be true; found \(mode.value.jsonText)") }
+            guard case .bool(true) = mode.value else {
+                return fail("`clock.real` must be true; found \(mode.value.jsonText)")
+            }
             return .success(.real)
         default:
             let hint = EditDistance.closest(to: mode.key, among: clockModes).map { "; did you mean `\($0)`?" } ?? ""

@@ -3,13 +3,17 @@ extension EditDistance {
     /// paths: strings whose lengths differ by `limit` or more are not compared at all.
     static func boundedDistance(_ a: String, _ b: String, limit: Int, ignoringASCIICase: Bool = false) -> Int {
         var a = a, b = b
-        return a.withUTF8 { x in b.withUTF8 { y in boundedDistance(x, y, limit: limit, ignoringASCIICase: ignoringASCIICase) } }
+        return a.withUTF8 { x in
+            b.withUTF8 { y in boundedDistance(x, y, limit: limit, ignoringASCIICase: ignoringASCIICase) }
+        }
     }
 
     /// The same over bytes. Only the diagonal band `|i - j| < limit` is computed (a cell outside
     /// it is at least `limit`), so the cost is O(length × limit), not O(length²).
-    static func boundedDistance(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>, limit: Int,
-                                ignoringASCIICase: Bool = false) -> Int {
+    static func boundedDistance(
+        _ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>, limit: Int,
+        ignoringASCIICase: Bool = false
+    ) -> Int {
         guard limit > 0 else { return 0 }
         if abs(x.count - y.count) >= limit { return limit }
         if x.isEmpty || y.isEmpty { return min(limit, max(x.count, y.count)) }
@@ -48,8 +52,10 @@ extension EditDistance {
     /// `distance / max(length)` in 0...1 (0: equal, 1: nothing in common) when it is below
     /// `bound`; `nil` as soon as it cannot be. Strings `maximumEdits` or more edits apart count as
     /// unrelated (1), which caps the work at O(length × maximumEdits) whatever the bound.
-    static func normalizedDistance(_ a: String, _ b: String, below bound: Double, maximumEdits: Int = .max,
-                                   ignoringASCIICase: Bool = false) -> Double? {
+    static func normalizedDistance(
+        _ a: String, _ b: String, below bound: Double, maximumEdits: Int = .max,
+        ignoringASCIICase: Bool = false
+    ) -> Double? {
         var a = a, b = b
         return a.withUTF8 { x in
             b.withUTF8 { y in
@@ -59,8 +65,10 @@ extension EditDistance {
     }
 
     /// The same over bytes.
-    static func normalizedDistance(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>, below bound: Double,
-                                   maximumEdits: Int = .max, ignoringASCIICase: Bool = false) -> Double? {
+    static func normalizedDistance(
+        _ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>, below bound: Double,
+        maximumEdits: Int = .max, ignoringASCIICase: Bool = false
+    ) -> Double? {
         let longest = max(x.count, y.count)
         guard longest > 0 else { return bound > 0 ? 0 : nil }
         // The most edits whose normalized distance is still below the bound, and within the cap.
@@ -69,7 +77,8 @@ extension EditDistance {
         guard counted >= 0 else { return allowed >= 0 && bound > 1 ? 1 : nil }
         // Cheap lower bounds first (lengths, then byte counts): most far-apart pairs never reach
         // the table.
-        let edits = abs(x.count - y.count) > counted || bagDistance(x, y) > counted
+        let edits =
+            abs(x.count - y.count) > counted || bagDistance(x, y) > counted
             ? counted + 1
             : boundedDistance(x, y, limit: counted + 1, ignoringASCIICase: ignoringASCIICase)
         if edits <= counted { return Double(edits) / Double(longest) }
@@ -83,8 +92,11 @@ extension EditDistance {
     /// Letters in either case fall in the same bucket, so the bound also holds ignoring case.
     static func bagDistance(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Int {
         // A fixed-size tuple on the stack, walked through one pointer: no allocation, no checks.
-        var counts: (Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64,
-                     Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var counts:
+            (
+                Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64,
+                Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64
+            ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         return withUnsafeMutableBytes(of: &counts) { raw in
             let count = raw.baseAddress!.assumingMemoryBound(to: Int32.self)  // 32 counters
             if let base = x.baseAddress {

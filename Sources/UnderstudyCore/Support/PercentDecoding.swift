@@ -55,8 +55,11 @@ enum PercentDecoding {
         var pairs: [(name: String, value: String)] = []
         for part in query.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
             if let equals = part.firstIndex(of: UInt8(ascii: "=")) {
-                pairs.append((decodeQueryComponent(part[part.startIndex..<equals]),
-                              decodeQueryComponent(part[part.index(after: equals)...])))
+                pairs.append(
+                    (
+                        decodeQueryComponent(part[part.startIndex..<equals]),
+                        decodeQueryComponent(part[part.index(after: equals)...])
+                    ))
             } else {
                 pairs.append((decodeQueryComponent(part), ""))
             }

@@ -13,9 +13,10 @@ extension TimeFormatting {
             return value
         }
         guard bytes.count >= 20, bytes[4] == 45, bytes[7] == 45, bytes[10] == 84, bytes[13] == 58, bytes[16] == 58,
-              let year = digits(0, 4), let month = digits(5, 2), let day = digits(8, 2),
-              let hour = digits(11, 2), let minute = digits(14, 2), let second = digits(17, 2),
-              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
+            let year = digits(0, 4), let month = digits(5, 2), let day = digits(8, 2),
+            let hour = digits(11, 2), let minute = digits(14, 2), let second = digits(17, 2),
+            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+        else { return nil }
         var index = 19
         var fraction = 0.0
         if bytes[index] == 46 {
@@ -63,7 +64,8 @@ extension TimeFormatting {
                 continue
             }
             // Units in their order (W, D, then after T: H, M, S), each at most once.
-            let units: [Character: (rank: Int, seconds: Double)] = inTime
+            let units: [Character: (rank: Int, seconds: Double)] =
+                inTime
                 ? ["H": (2, 3600), "M": (3, 60), "S": (4, 1)]
                 : ["W": (0, 604_800), "D": (1, 86_400)]
             guard let unit = units[character], let value = Double(number), value >= 0, unit.rank > lastUnitRank else {

@@ -9,13 +9,20 @@ enum TimeFormatting {
         let parts = civil(seconds)
         var text = ""
         text.reserveCapacity(24)
-        text += pad(parts.year, 4); text += "-"
-        text += pad(parts.month, 2); text += "-"
-        text += pad(parts.day, 2); text += "T"
-        text += pad(parts.hour, 2); text += ":"
-        text += pad(parts.minute, 2); text += ":"
-        text += pad(parts.second, 2); text += "."
-        text += pad(milliseconds, 3); text += "Z"
+        text += pad(parts.year, 4)
+        text += "-"
+        text += pad(parts.month, 2)
+        text += "-"
+        text += pad(parts.day, 2)
+        text += "T"
+        text += pad(parts.hour, 2)
+        text += ":"
+        text += pad(parts.minute, 2)
+        text += ":"
+        text += pad(parts.second, 2)
+        text += "."
+        text += pad(milliseconds, 3)
+        text += "Z"
         return text
     }
 
@@ -61,8 +68,9 @@ enum TimeFormatting {
         let day = Int(dayOfYear - (153 * mp + 2) / 5 + 1)
         let month = Int(mp < 10 ? mp + 3 : mp - 9)
         let year = Int(yearOfEra + era * 400) + (month <= 2 ? 1 : 0)
-        return Civil(year: year, month: month, day: day, hour: secondOfDay / 3600,
-                     minute: secondOfDay / 60 % 60, second: secondOfDay % 60)
+        return Civil(
+            year: year, month: month, day: day, hour: secondOfDay / 3600,
+            minute: secondOfDay / 60 % 60, second: secondOfDay % 60)
     }
 
     private static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {

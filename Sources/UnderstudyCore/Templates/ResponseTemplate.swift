@@ -17,7 +17,9 @@ public final class ResponseTemplate: Sendable {
     /// SSE `data` fields that are templates, by event index.
     let eventData: [(index: Int, template: TemplateText)]
 
-    init(body: Body?, headers: [(index: Int, template: TemplateText)], eventData: [(index: Int, template: TemplateText)]) {
+    init(
+        body: Body?, headers: [(index: Int, template: TemplateText)], eventData: [(index: Int, template: TemplateText)]
+    ) {
         self.body = body
         self.headers = headers
         self.eventData = eventData
@@ -27,8 +29,10 @@ public final class ResponseTemplate: Sendable {
     var isEmpty: Bool { body == nil && headers.isEmpty && eventData.isEmpty }
 
     /// The body bytes, headers and events for one request.
-    func render(into headers: inout HTTPHeaders, body: inout [UInt8],
-                stream: inout ResponseStreaming?, _ context: TemplateContext) {
+    func render(
+        into headers: inout HTTPHeaders, body: inout [UInt8],
+        stream: inout ResponseStreaming?, _ context: TemplateContext
+    ) {
         switch self.body {
         case .text(let text)?:
             body = Array(text.render(context).utf8)
@@ -44,8 +48,10 @@ public final class ResponseTemplate: Sendable {
             for (index, template) in self.headers where index < fields.count {
                 // Request data must not end the header early: line breaks and NUL become spaces.
                 let value = template.render(context)
-                fields[index].value = value.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D || $0 == 0 })
-                    ? String(decoding: value.utf8.map { $0 == 0x0A || $0 == 0x0D || $0 == 0 ? 0x20 : $0 }, as: UTF8.self)
+                fields[index].value =
+                    value.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D || $0 == 0 })
+                    ? String(
+                        decoding: value.utf8.map { $0 == 0x0A || $0 == 0x0D || $0 == 0 ? 0x20 : $0 }, as: UTF8.self)
                     : value
             }
             headers = HTTPHeaders(fields)

@@ -12,8 +12,9 @@ enum ServerURL {
     /// when that names this server.
     static func arrivedOn(_ listenerURL: String, hostHeader: String?) -> String {
         guard let hostHeader, let (scheme, listenerPort) = schemeAndPort(listenerURL),
-              let (name, port) = splitHostPort(hostHeader), isLoopback(name),
-              (port ?? (scheme == "https" ? 443 : 80)) == listenerPort else { return listenerURL }
+            let (name, port) = splitHostPort(hostHeader), isLoopback(name),
+            (port ?? (scheme == "https" ? 443 : 80)) == listenerPort
+        else { return listenerURL }
         return scheme + "://" + hostHeader
     }
 
@@ -23,7 +24,8 @@ enum ServerURL {
         let scheme = String(url[..<separator.lowerBound])
         let authority = url[separator.upperBound...].prefix { $0 != "/" }
         guard let colon = authority.lastIndex(of: ":"), !authority.hasSuffix("]"),
-              let port = Int(authority[authority.index(after: colon)...]) else { return nil }
+            let port = Int(authority[authority.index(after: colon)...])
+        else { return nil }
         return (scheme, port)
     }
 
@@ -46,7 +48,8 @@ enum ServerURL {
         }
         guard let portText else { return (String(name), nil) }
         guard !portText.isEmpty, portText.count <= 5, portText.allSatisfy({ $0.isASCII && $0.isNumber }),
-              let port = Int(portText) else { return nil }
+            let port = Int(portText)
+        else { return nil }
         return (String(name), port)
     }
 
@@ -61,6 +64,8 @@ enum ServerURL {
         if lower == "[::1]" || lower == "[0:0:0:0:0:0:0:1]" { return true }
         let parts = lower.split(separator: ".", omittingEmptySubsequences: false)
         return parts.count == 4 && parts[0] == "127"
-            && parts.allSatisfy { !$0.isEmpty && $0.count <= 3 && $0.allSatisfy { $0.isASCII && $0.isNumber } && Int($0)! <= 255 }
+            && parts.allSatisfy {
+                !$0.isEmpty && $0.count <= 3 && $0.allSatisfy { $0.isASCII && $0.isNumber } && Int($0)! <= 255
+            }
     }
 }

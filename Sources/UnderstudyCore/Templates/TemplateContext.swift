@@ -19,8 +19,10 @@ final class TemplateContext {
     /// Set only when validating a template at load time.
     let problems: TemplateProblems?
 
-    init(match: MatchContext, listenerURL: String, now: Double, seq: Int, generator: SeededGenerator,
-         problems: TemplateProblems? = nil) {
+    init(
+        match: MatchContext, listenerURL: String, now: Double, seq: Int, generator: SeededGenerator,
+        problems: TemplateProblems? = nil
+    ) {
         self.match = match
         self.listenerURL = listenerURL
         self.now = now
@@ -31,8 +33,9 @@ final class TemplateContext {
 
     /// A context with no request, for checking a template's names at load time.
     static func probe(_ problems: TemplateProblems) -> TemplateContext {
-        TemplateContext(match: MatchContext(HTTPRequest(method: "GET", path: "/")), listenerURL: "http://127.0.0.1:0",
-                        now: 0, seq: 1, generator: SeededGenerator(seed: 0), problems: problems)
+        TemplateContext(
+            match: MatchContext(HTTPRequest(method: "GET", path: "/")), listenerURL: "http://127.0.0.1:0",
+            now: 0, seq: 1, generator: SeededGenerator(seed: 0), problems: problems)
     }
 
     var isProbe: Bool { problems != nil }

@@ -65,7 +65,8 @@ struct TemplateNode: MustacheParent, MustacheCustomRenderable {
             case "pathSegments": return TemplateNode(.pathSegments, context)
             case "query": return TemplateNode(.query, context)
             case "headers": return TemplateNode(.headers, context)
-            case "json": return context.isProbe ? TemplateNode(.anything, context) : TemplateNode(.json(match.bodyJSON), context)
+            case "json":
+                return context.isProbe ? TemplateNode(.anything, context) : TemplateNode(.json(match.bodyJSON), context)
             default: return nil
             }
         case .server:
@@ -109,7 +110,9 @@ struct TemplateNode: MustacheParent, MustacheCustomRenderable {
             switch value {
             case .object?: return TemplateNode(.json(value?[name]), context)
             case .array(let elements)?:
-                guard let index = Int(name), index >= 0, index < elements.count else { return TemplateNode(.json(nil), context) }
+                guard let index = Int(name), index >= 0, index < elements.count else {
+                    return TemplateNode(.json(nil), context)
+                }
                 return TemplateNode(.json(elements[index]), context)
             default: return TemplateNode(.json(nil), context)
             }
@@ -125,11 +128,13 @@ struct TemplateNode: MustacheParent, MustacheCustomRenderable {
         case .randomInt(nil):
             return String(Int.random(in: 0...Int(Int32.max), using: &context.generator))
         case .randomInt(let minimum?):
-            context.problems?.invalid("random.int.\(minimum)", segment: String(minimum),
-                                      "`random.int.\(minimum)` needs a maximum too: `random.int.\(minimum).MAX`")
+            context.problems?.invalid(
+                "random.int.\(minimum)", segment: String(minimum),
+                "`random.int.\(minimum)` needs a maximum too: `random.int.\(minimum).MAX`")
             return ""
         case .shift:
-            context.problems?.invalid("now.plus", segment: "plus", "`now.plus` / `now.minus` need a duration, e.g. `now.plus.1h.iso`")
+            context.problems?.invalid(
+                "now.plus", segment: "plus", "`now.plus` / `now.minus` need a duration, e.g. `now.plus.1h.iso`")
             return ""
         case .json(let value):
             switch value {
@@ -143,8 +148,9 @@ struct TemplateNode: MustacheParent, MustacheCustomRenderable {
             return ""
         case .root, .request, .server, .random, .pathSegments, .query, .headers:
             let group = Self.groupName(kind)
-            context.problems?.invalid(group, segment: group.split(separator: ".").last.map(String.init) ?? group,
-                                      "`\(group)` is a group of values, not a value; name one of its fields")
+            context.problems?.invalid(
+                group, segment: group.split(separator: ".").last.map(String.init) ?? group,
+                "`\(group)` is a group of values, not a value; name one of its fields")
             return ""
         }
     }
@@ -165,11 +171,23 @@ struct TemplateNode: MustacheParent, MustacheCustomRenderable {
         case .root: problems.unknown("", name, known: Self.rootNames)
         case .request: problems.unknown("request", name, known: Self.requestNames)
         case .server: problems.unknown("server", name, known: ["url"])
-        case .now(let offset): problems.unknown(offset == 0 ? "now" : "now.plus.…", name, known: offset == 0 ? Self.nowNames : ["iso", "epoch", "epochMs"])
-        case .shift: problems.invalid("now.plus.\(name)", segment: name, "`\(name)` is not a duration; write a whole number and a unit: `500ms`, `30s`, `5m`, `2h`, `1d`")
+        case .now(let offset):
+            problems.unknown(
+                offset == 0 ? "now" : "now.plus.…", name,
+                known: offset == 0 ? Self.nowNames : ["iso", "epoch", "epochMs"])
+        case .shift:
+            problems.invalid(
+                "now.plus.\(name)", segment: name,
+                "`\(name)` is not a duration; write a whole number and a unit: `500ms`, `30s`, `5m`, `2h`, `1d`")
         case .random: problems.unknown("random", name, known: Self.randomNames)
-        case .randomInt: problems.invalid("random.int.\(name)", segment: name, "`random.int.MIN.MAX` takes whole numbers from 0, MIN ≤ MAX; found `\(name)`")
-        case .pathSegments: problems.invalid("request.pathSegments.\(name)", segment: name, "`request.pathSegments.N` takes a 0-based index; found `\(name)`")
+        case .randomInt:
+            problems.invalid(
+                "random.int.\(name)", segment: name,
+                "`random.int.MIN.MAX` takes whole numbers from 0, MIN ≤ MAX; found `\(name)`")
+        case .pathSegments:
+            problems.invalid(
+                "request.pathSegments.\(name)", segment: name,
+                "`request.pathSegments.N` takes a 0-based index; found `\(name)`")
         case .query, .headers, .json, .anything: break
         }
     }

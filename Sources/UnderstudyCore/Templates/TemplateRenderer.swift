@@ -18,12 +18,15 @@ struct TemplateRenderer {
     /// `seq`. Takes the request, not the engine's `MatchContext`: a template context keeps what it
     /// is given, and a match context that escaped into it could no longer live on the stack, which
     /// would cost every static request an allocation.
-    mutating func render(_ template: ResponseTemplate, _ request: HTTPRequest, now: Double, seq: Int,
-                         headers: inout HTTPHeaders, body: inout [UInt8], streaming: inout ResponseStreaming?) {
+    mutating func render(
+        _ template: ResponseTemplate, _ request: HTTPRequest, now: Double, seq: Int,
+        headers: inout HTTPHeaders, body: inout [UInt8], streaming: inout ResponseStreaming?
+    ) {
         // `{{server.url}}` is the URL this request arrived on: the HTTPS one for a TLS request.
         let arrivedOn = request.isSecure ? (secureServerURL ?? serverURL) : serverURL
-        let context = TemplateContext(match: MatchContext(request), listenerURL: arrivedOn ?? Self.baseURL(fromHostOf: request),
-                                      now: now, seq: seq, generator: generator)
+        let context = TemplateContext(
+            match: MatchContext(request), listenerURL: arrivedOn ?? Self.baseURL(fromHostOf: request),
+            now: now, seq: seq, generator: generator)
         template.render(into: &headers, body: &body, stream: &streaming, context)
         generator = context.generator
     }

@@ -22,7 +22,10 @@ struct TemplateText: Sendable {
     static func compile(_ source: String) -> Result<TemplateText, Problem> {
         if let delimiter = source.range(of: "{{=") {
             let (line, column) = position(of: delimiter.lowerBound, in: source)
-            return .failure(Problem(line: line, column: column, message: "changing mustache delimiters (`{{=… …=}}`) is not supported in stub templates"))
+            return .failure(
+                Problem(
+                    line: line, column: column,
+                    message: "changing mustache delimiters (`{{=… …=}}`) is not supported in stub templates"))
         }
         // A pragma alone on its line eats the line break after it: keep a leading one.
         let leadingBreak = source.hasPrefix("\n") || source.hasPrefix("\r\n")
@@ -34,7 +37,9 @@ struct TemplateText: Sendable {
             var line = error.context.lineNumber, column = error.context.columnNumber
             if leadingBreak { line -= 1 }
             if line <= 1 { column = max(1, column - textPragma.count) }
-            return .failure(Problem(line: max(1, line), column: max(1, column), message: "template syntax: \(describe(error.error))"))
+            return .failure(
+                Problem(
+                    line: max(1, line), column: max(1, column), message: "template syntax: \(describe(error.error))"))
         } catch {
             return .failure(Problem(line: 1, column: 1, message: "template syntax: \(error)"))
         }
@@ -66,7 +71,9 @@ struct TemplateText: Sendable {
             if !problem.segment.isEmpty, let hit = tag.range(of: problem.segment) {
                 return position(of: hit.lowerBound, in: source)
             }
-            if problem.segment.isEmpty || tag.contains(problem.name) { return position(of: open.lowerBound, in: source) }
+            if problem.segment.isEmpty || tag.contains(problem.name) {
+                return position(of: open.lowerBound, in: source)
+            }
             search = close.upperBound
         }
         return (1, 1)
@@ -75,7 +82,12 @@ struct TemplateText: Sendable {
     static func position(of index: String.Index, in source: String) -> (Int, Int) {
         var line = 1, column = 1
         for scalar in source.unicodeScalars[..<index] {
-            if scalar == "\n" { line += 1; column = 1 } else { column += 1 }
+            if scalar == "\n" {
+                line += 1
+                column = 1
+            } else {
+                column += 1
+            }
         }
         return (line, column)
     }

@@ -33,9 +33,12 @@ final class CancellationIntegrationTests: DaemonTestCase {
         let retryScheduled = ResultBox<TimeInterval>()
         let events = Locked<[String]>([])
         let cancellable = api.get(endpoint: "rest/retry-after/cancel")
-            .respondToRateLimiting(maxRetries: 1, maxSecondsToWait: 2, onRetry: { retryScheduled.finish(.success($0.delay)) })
-            .sink(receiveCompletion: { c in events.withLock { $0.append("completion \(c)") } },
-                  receiveValue: { _ in events.withLock { $0.append("value") } })
+            .respondToRateLimiting(
+                maxRetries: 1, maxSecondsToWait: 2, onRetry: { retryScheduled.finish(.success($0.delay)) }
+            )
+            .sink(
+                receiveCompletion: { c in events.withLock { $0.append("completion \(c)") } },
+                receiveValue: { _ in events.withLock { $0.append("value") } })
 
         let scheduledDelay = try await retryScheduled.wait(timeout: 10).get()
         XCTAssertEqual(scheduledDelay, 1)
@@ -48,7 +51,8 @@ final class CancellationIntegrationTests: DaemonTestCase {
     func testCancellingAnAsyncCallDuringTheRetryAfterWaitEndsItPromptly() async throws {
         let retryScheduled = ResultBox<TimeInterval>()
         let call = api.call(.get, endpoint: "rest/retry-after/cancel")
-            .respondToRateLimiting(maxRetries: 1, maxSecondsToWait: 2, onRetry: { retryScheduled.finish(.success($0.delay)) })
+            .respondToRateLimiting(
+                maxRetries: 1, maxSecondsToWait: 2, onRetry: { retryScheduled.finish(.success($0.delay)) })
         let task = Task { try await call.response() }
 
         let scheduledDelay = try await retryScheduled.wait(timeout: 10).get()

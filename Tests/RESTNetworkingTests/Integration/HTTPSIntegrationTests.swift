@@ -30,7 +30,9 @@ final class HTTPSIntegrationTests: XCTestCase {
 
     func testThroughTheSystemTrustStoreRESTNetworkingWorksAndExpiredAndWrongHostAreRejected() async throws {
         guard Self.systemTrustEnabled else {
-            throw XCTSkip("needs root and UNDERSTUDY_TEST_SYSTEM_TRUST=1: it installs a throwaway CA in the machine's trust store")
+            throw XCTSkip(
+                "needs root and UNDERSTUDY_TEST_SYSTEM_TRUST=1: it installs a throwaway CA in the machine's trust store"
+            )
         }
         let understudy = try await Understudy.launchHTTPS(stubs: [DaemonTestCase.stubDirectory])
         let https = try XCTUnwrap(understudy.httpsURL)
@@ -41,8 +43,10 @@ final class HTTPSIntegrationTests: XCTestCase {
             // A part of the RESTNetworking suite, over TLS.
             let api = StubbedAPI(baseURL: https)
             let body = Data(#"{"title":"x"}"#.utf8)
-            for publisher in [api.get(endpoint: "rest/echo") { $0.receivingJSON() },
-                              api.post(endpoint: "rest/echo", body: body) { $0.sendingJSON() }] {
+            for publisher in [
+                api.get(endpoint: "rest/echo") { $0.receivingJSON() },
+                api.post(endpoint: "rest/echo", body: body) { $0.sendingJSON() },
+            ] {
                 let output = try await publisher.catchHTTPErrors().awaitResult().get()
                 XCTAssertEqual(output.response.statusCode, 200)
             }
@@ -51,18 +55,22 @@ final class HTTPSIntegrationTests: XCTestCase {
             XCTAssertEqual(requests.last?.body, #"{"title":"x"}"#)
 
             // The same CA, certificates wrong in one way each: rejected for exactly that reason.
-            for (mode, reason) in [("expired", "certificate has expired"),
-                                   ("wrong-host", "no alternative certificate subject name matches")] {
+            for (mode, reason) in [
+                ("expired", "certificate has expired"),
+                ("wrong-host", "no alternative certificate subject name matches"),
+            ] {
                 let session = try await Self.createSession(on: understudy.baseURL, tls: mode)
                 let message = await Self.failure(of: session.appendingPathComponent("rest/echo"))
                 XCTAssertTrue(message.contains(reason), "\(mode): \(message)")
             }
             // And RESTNetworking names each reason with its own typed error.
             let typed: [(TLSCertificateMode, HTTPTransportError.TLSFailure)] = [
-                (.expired, .expired), (.notYetValid, .notYetValid), (.wrongHost, .hostnameMismatch), (.untrusted, .untrusted),
+                (.expired, .expired), (.notYetValid, .notYetValid), (.wrongHost, .hostnameMismatch),
+                (.untrusted, .untrusted),
             ]
             for (mode, failure) in typed {
-                let session = try await Understudy.session(stubs: [DaemonTestCase.stubDirectory], tls: mode, on: understudy)
+                let session = try await Understudy.session(
+                    stubs: [DaemonTestCase.stubDirectory], tls: mode, on: understudy)
                 let error = await TLSErrorIntegrationTests.transportError(at: try XCTUnwrap(session.httpsURL))
                 XCTAssertEqual(error?.kind, .tls, "\(mode): \(String(describing: error))")
                 XCTAssertEqual(error?.tls, failure, "\(mode): \(String(describing: error))")

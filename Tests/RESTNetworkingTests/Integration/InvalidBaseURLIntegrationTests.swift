@@ -60,12 +60,17 @@ final class InvalidBaseURLIntegrationTests: DaemonTestCase {
         XCTAssertEqual(sent.count, 3)
     }
 
-    private func assertInvalidURL(_ error: (any Error)?, reason expected: String, base: String,
-                                  file: StaticString = #filePath, line: UInt = #line) {
+    private func assertInvalidURL(
+        _ error: (any Error)?, reason expected: String, base: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         guard case let RESTRequestError.invalidURL(_, endpoint, reason)? = error else {
-            return XCTFail("\(base): expected RESTRequestError.invalidURL, got \(String(describing: error))", file: file, line: line)
+            return XCTFail(
+                "\(base): expected RESTRequestError.invalidURL, got \(String(describing: error))", file: file,
+                line: line)
         }
         XCTAssertEqual(endpoint, "rest/echo", file: file, line: line)
-        XCTAssertTrue(reason.contains(expected), "\(base): reason `\(reason)` should say `\(expected)`", file: file, line: line)
+        XCTAssertTrue(
+            reason.contains(expected), "\(base): reason `\(reason)` should say `\(expected)`", file: file, line: line)
     }
 }

@@ -10,12 +10,18 @@ final class PacingIntegrationTests: DaemonTestCase {
     /// so both runs end with 40 successes; what differs is how many refusals it took. Each worker
     /// tags its requests (`X-Client`), and every retry is recorded with the refusal that caused it.
     @discardableResult
-    private func runWorkload(_ api: StubbedAPI, path: String = "rest/paced", maxSecondsToWait: TimeInterval = 2) async throws -> [Int: [RetryEvent]] {
+    private func runWorkload(_ api: StubbedAPI, path: String = "rest/paced", maxSecondsToWait: TimeInterval = 2)
+        async throws -> [Int: [RetryEvent]]
+    {
         let retries = Locked<[Int: [RetryEvent]]>([:])
         try await withThrowingTaskGroup(of: Void.self) { group in
             for worker in 0..<8 {
-                let call = api.call(.get, endpoint: path) { $0.addingValue("\(worker)", forHTTPHeaderField: "X-Client") }
-                    .respondToRateLimiting(maxRetries: 100, maxSecondsToWait: maxSecondsToWait, onRetry: { event in
+                let call = api.call(.get, endpoint: path) {
+                    $0.addingValue("\(worker)", forHTTPHeaderField: "X-Client")
+                }
+                .respondToRateLimiting(
+                    maxRetries: 100, maxSecondsToWait: maxSecondsToWait,
+                    onRetry: { event in
                         retries.withLock { $0[worker, default: []].append(event) }
                     })
                 group.addTask {
@@ -30,15 +36,21 @@ final class PacingIntegrationTests: DaemonTestCase {
         return retries.withLock { $0 }
     }
 
-    private struct Outcome { var successes: Int; var refusals: Int; var spanMs: Double }
+    private struct Outcome {
+        var successes: Int
+        var refusals: Int
+        var spanMs: Double
+    }
 
     private func outcome(_ path: String = "/rest/paced", refusal: Int = 429) async throws -> Outcome {
         let requests = try await journal(path)
-        XCTAssertEqual(requests.filter { $0.status == refusal }.count, requests.filter(\.rateLimited).count,
-                       "every refusal is the rate limit's, with status \(refusal)")
-        return Outcome(successes: requests.filter { $0.status == 200 }.count,
-                       refusals: requests.filter { $0.status == refusal }.count,
-                       spanMs: (requests.last?.elapsedMs ?? 0) - (requests.first?.elapsedMs ?? 0))
+        XCTAssertEqual(
+            requests.filter { $0.status == refusal }.count, requests.filter(\.rateLimited).count,
+            "every refusal is the rate limit's, with status \(refusal)")
+        return Outcome(
+            successes: requests.filter { $0.status == 200 }.count,
+            refusals: requests.filter { $0.status == refusal }.count,
+            spanMs: (requests.last?.elapsedMs ?? 0) - (requests.first?.elapsedMs ?? 0))
     }
 
     func testPacedFortyRequestsEightAtATimeNeverHearA429() async throws {
@@ -46,7 +58,9 @@ final class PacingIntegrationTests: DaemonTestCase {
         try await runWorkload(api)
 
         let result = try await outcome()
-        print("pacing: paced workload: \(result.successes) × 200, \(result.refusals) × 429, \(Int(result.spanMs)) ms first to last")
+        print(
+            "pacing: paced workload: \(result.successes) × 200, \(result.refusals) × 429, \(Int(result.spanMs)) ms first to last"
+        )
         XCTAssertEqual(result.successes, 40)
         XCTAssertEqual(result.refusals, 0, "the pacer kept every request inside the limit")
         XCTAssertGreaterThanOrEqual(result.spanMs, 3_000, "40 requests at 10 per second cannot take less than 3 s")
@@ -57,7 +71,9 @@ final class PacingIntegrationTests: DaemonTestCase {
         try await runWorkload(api)
 
         let result = try await outcome()
-        print("pacing: unpaced workload: \(result.successes) × 200, \(result.refusals) × 429, \(Int(result.spanMs)) ms first to last")
+        print(
+            "pacing: unpaced workload: \(result.successes) × 200, \(result.refusals) × 429, \(Int(result.spanMs)) ms first to last"
+        )
         XCTAssertEqual(result.successes, 40)
         XCTAssertGreaterThan(result.refusals, 0, "8 clients at once overrun a limit of 10 per second")
     }
@@ -71,7 +87,9 @@ final class PacingIntegrationTests: DaemonTestCase {
         try await runWorkload(api, path: path, maxSecondsToWait: 3)
 
         let result = try await outcome("/" + path, refusal: refusal)
-        print("pacing: paced workload on \(path): \(result.successes) × 200, \(result.refusals) × \(refusal), \(Int(result.spanMs)) ms first to last")
+        print(
+            "pacing: paced workload on \(path): \(result.successes) × 200, \(result.refusals) × \(refusal), \(Int(result.spanMs)) ms first to last"
+        )
         XCTAssertEqual(result.successes, 40)
         XCTAssertEqual(result.refusals, 0, "the pacer kept every request inside the limit")
         XCTAssertGreaterThanOrEqual(result.spanMs, 3_000, "40 requests at 10 per second cannot take less than 3 s")
@@ -80,13 +98,17 @@ final class PacingIntegrationTests: DaemonTestCase {
     /// Unpaced: refusals come, and `respondToRateLimiting` waits each one out by what the refusal
     /// said (`expectedWait`, from its headers), checked against the journal's `elapsedMs` gaps
     /// between a worker's refused request and its retry.
-    private func assertUnpacedWorkload(_ path: String, refusal: Int,
-                                       expectedWait: (HTTPClientError) throws -> TimeInterval) async throws {
+    private func assertUnpacedWorkload(
+        _ path: String, refusal: Int,
+        expectedWait: (HTTPClientError) throws -> TimeInterval
+    ) async throws {
         let api = StubbedAPI(baseURL: understudy.baseURL, connectionsPerHost: 8)
         let retries = try await runWorkload(api, path: path, maxSecondsToWait: 3)
 
         let result = try await outcome("/" + path, refusal: refusal)
-        print("pacing: unpaced workload on \(path): \(result.successes) × 200, \(result.refusals) × \(refusal), \(Int(result.spanMs)) ms first to last")
+        print(
+            "pacing: unpaced workload on \(path): \(result.successes) × 200, \(result.refusals) × \(refusal), \(Int(result.spanMs)) ms first to last"
+        )
         XCTAssertEqual(result.successes, 40)
         XCTAssertGreaterThan(result.refusals, 0, "8 clients at once overrun a limit of 10 per second")
         let requests = try await journal("/" + path)
@@ -102,10 +124,13 @@ final class PacingIntegrationTests: DaemonTestCase {
                 let error = try XCTUnwrap(event.error as? HTTPClientError)
                 XCTAssertEqual(error.statusCode, refusal)
                 XCTAssertTrue(error.isRateLimited)
-                XCTAssertEqual(event.delay, try expectedWait(error), accuracy: 0.000_1, "worker \(worker): waited what the refusal said")
+                XCTAssertEqual(
+                    event.delay, try expectedWait(error), accuracy: 0.000_1,
+                    "worker \(worker): waited what the refusal said")
                 XCTAssertGreaterThan(event.delay, 0)
                 let gap = mine[index + 1].elapsedMs - mine[index].elapsedMs
-                XCTAssertGreaterThanOrEqual(gap, event.delay * 1_000 - 0.001, "worker \(worker) retried before the reset")
+                XCTAssertGreaterThanOrEqual(
+                    gap, event.delay * 1_000 - 0.001, "worker \(worker) retried before the reset")
             }
         }
     }
@@ -138,15 +163,24 @@ final class PacingIntegrationTests: DaemonTestCase {
 
     func testAPlain403IsForbiddenAndNeverRetried() async throws {
         // Combine, async, and a typed endpoint: the same verdict, one request each.
-        let combine = await api.get(endpoint: "rest/forbidden").respondToRateLimiting(maxRetries: 3, maxSecondsToWait: 2).awaitResult()
+        let combine = await api.get(endpoint: "rest/forbidden").respondToRateLimiting(
+            maxRetries: 3, maxSecondsToWait: 2
+        ).awaitResult()
         XCTAssertThrowsError(try combine.get()) { error in
             XCTAssertEqual(error as? HTTPClientError, .forbidden)
             XCTAssertEqual((error as? HTTPClientError)?.isRateLimited, false)
-            XCTAssertEqual((error as? HTTPClientError)?.headers["x-ratelimit-remaining"], "57", "the error keeps the response's headers")
+            XCTAssertEqual(
+                (error as? HTTPClientError)?.headers["x-ratelimit-remaining"], "57",
+                "the error keeps the response's headers")
         }
-        let async = await Result { try await api.call(.get, endpoint: "rest/forbidden").respondToRateLimiting(maxRetries: 3).response() }
+        let async = await Result {
+            try await api.call(.get, endpoint: "rest/forbidden").respondToRateLimiting(maxRetries: 3).response()
+        }
         XCTAssertTrue(async.failure.map { $0.is(.forbidden) } ?? false, "\(String(describing: async.failure))")
-        let typed = await Result { try await api.call(Endpoint<[String: String]>(.get, "rest/forbidden")).respondToRateLimiting(maxRetries: 3).response() }
+        let typed = await Result {
+            try await api.call(Endpoint<[String: String]>(.get, "rest/forbidden")).respondToRateLimiting(maxRetries: 3)
+                .response()
+        }
         do {
             _ = try typed.get()
             XCTFail("a 403 succeeded")
@@ -183,7 +217,7 @@ final class PacingIntegrationTests: DaemonTestCase {
         let api = StubbedAPI(baseURL: understudy.baseURL, pacer: pacer)
         let endpoint = Endpoint<[String: Int]>(.get, "rest/draft/limited")
         _ = try await api.send(endpoint)
-        _ = try await api.send(endpoint)   // "r=0;t=1": the budget is spent for one second
+        _ = try await api.send(endpoint)  // "r=0;t=1": the budget is spent for one second
 
         let third = Task { try await api.send(endpoint) }
         try await waitUntil { pacer.heldRequests == 1 }
@@ -201,7 +235,7 @@ final class PacingIntegrationTests: DaemonTestCase {
     func testCancellingAHeldRequestEndsItAtOnce() async throws {
         let pacer = RequestPacer()
         let api = StubbedAPI(baseURL: understudy.baseURL, pacer: pacer)
-        _ = try await api.call(.get, endpoint: "rest/draft/exhausted").response()   // "r=0;t=30"
+        _ = try await api.call(.get, endpoint: "rest/draft/exhausted").response()  // "r=0;t=30"
 
         let held = Task { try await api.call(.get, endpoint: "rest/draft/exhausted").response() }
         try await waitUntil { pacer.heldRequests == 1 }
@@ -213,7 +247,8 @@ final class PacingIntegrationTests: DaemonTestCase {
         XCTAssertEqual(pacer.heldRequests, 0)
 
         // Combine: cancelling the subscription takes the request out of the queue too.
-        let cancellable = api.get(endpoint: "rest/draft/exhausted").sink(receiveCompletion: { _ in }, receiveValue: { _ in })
+        let cancellable = api.get(endpoint: "rest/draft/exhausted").sink(
+            receiveCompletion: { _ in }, receiveValue: { _ in })
         try await waitUntil { pacer.heldRequests == 1 }
         cancellable.cancel()
         XCTAssertEqual(pacer.heldRequests, 0)
@@ -223,7 +258,8 @@ final class PacingIntegrationTests: DaemonTestCase {
     }
 
     func testTheConcurrencyCapLimitsRequestsOnTheWire() async throws {
-        let api = StubbedAPI(baseURL: understudy.baseURL, pacer: RequestPacer(maxConcurrentRequests: 2), connectionsPerHost: 8)
+        let api = StubbedAPI(
+            baseURL: understudy.baseURL, pacer: RequestPacer(maxConcurrentRequests: 2), connectionsPerHost: 8)
         let call = api.call(.get, endpoint: "rest/capped").catchHTTPErrors()
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<6 { group.addTask { _ = try await call.response() } }
@@ -241,16 +277,20 @@ final class PacingIntegrationTests: DaemonTestCase {
         // Another client spends the whole budget (3 per second) first.
         let other = StubbedAPI(baseURL: understudy.baseURL)
         for _ in 0..<3 {
-            _ = try await other.call(.get, endpoint: "rest/limited") { $0.addingValue("other", forHTTPHeaderField: "X-Client") }
-                .catchHTTPErrors().response()
+            _ = try await other.call(.get, endpoint: "rest/limited") {
+                $0.addingValue("other", forHTTPHeaderField: "X-Client")
+            }
+            .catchHTTPErrors().response()
         }
 
         let api = StubbedAPI(baseURL: understudy.baseURL, pacer: RequestPacer(), connectionsPerHost: 8)
         let asked = Locked<[TimeInterval]>([])
         let call = api.call(.get, endpoint: "rest/limited") { $0.addingValue("paced", forHTTPHeaderField: "X-Client") }
-            .respondToRateLimiting(maxRetries: 5, maxSecondsToWait: 2, onRetry: { event in
-                if let wait = (event.error as? HTTPClientError)?.retryAfter { asked.withLock { $0.append(wait) } }
-            })
+            .respondToRateLimiting(
+                maxRetries: 5, maxSecondsToWait: 2,
+                onRetry: { event in
+                    if let wait = (event.error as? HTTPClientError)?.retryAfter { asked.withLock { $0.append(wait) } }
+                })
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<4 { group.addTask { _ = try await call.response() } }
             try await group.waitForAll()
@@ -262,8 +302,9 @@ final class PacingIntegrationTests: DaemonTestCase {
         XCTAssertEqual(paced.first?.rateLimited, true)
         let retryAfter = try XCTUnwrap(asked.withLock { $0 }.first)
         for request in paced.dropFirst() {
-            XCTAssertGreaterThanOrEqual(request.elapsedMs - paced[0].elapsedMs, retryAfter * 1_000 - 0.001,
-                                        "no request went out before the 429's Retry-After had passed")
+            XCTAssertGreaterThanOrEqual(
+                request.elapsedMs - paced[0].elapsedMs, retryAfter * 1_000 - 0.001,
+                "no request went out before the 429's Retry-After had passed")
         }
     }
 }

@@ -9,8 +9,10 @@ final class QueryAndBodyIntegrationTests: DaemonTestCase {
     static let awkwardEncoded = "a%2Bb%20c%2Fd%3F%26%3D%C3%A9"
 
     func testQueryItemsAreAppendedAndPercentEncodedStrictly() async throws {
-        let items = [URLQueryItem(name: "q", value: Self.awkward), URLQueryItem(name: "tag", value: "x"),
-                     URLQueryItem(name: "tag", value: "y"), URLQueryItem(name: "flag", value: nil)]
+        let items = [
+            URLQueryItem(name: "q", value: Self.awkward), URLQueryItem(name: "tag", value: "x"),
+            URLQueryItem(name: "tag", value: "y"), URLQueryItem(name: "flag", value: nil),
+        ]
         _ = try await api.get(endpoint: "rest/echo", query: items).catchHTTPErrors().awaitResult().get()
         _ = try await api.call(.get, endpoint: "rest/echo?page=2", query: [URLQueryItem(name: "sort", value: "new")])
             .catchHTTPErrors().response()
@@ -22,10 +24,14 @@ final class QueryAndBodyIntegrationTests: DaemonTestCase {
     func testTheDaemonDecodesThePlusAsAPlusNotASpace() async throws {
         // The typed-search stub matches the *decoded* value "a+b c/d?&=é": it answers only if `+`
         // went out as %2B (a raw `+` is decoded as a space, and the request would go unmatched).
-        let (_, response) = try await api.call(.get, endpoint: "rest/typed/posts",
-                                               query: [URLQueryItem(name: "q", value: Self.awkward),
-                                                       URLQueryItem(name: "tag", value: "")])
-            .catchHTTPErrors().response()
+        let (_, response) = try await api.call(
+            .get, endpoint: "rest/typed/posts",
+            query: [
+                URLQueryItem(name: "q", value: Self.awkward),
+                URLQueryItem(name: "tag", value: ""),
+            ]
+        )
+        .catchHTTPErrors().response()
         XCTAssertEqual(response.statusCode, 200)
         let stub = try await journal("/rest/typed/posts").first?.stub
         XCTAssertEqual(stub, "rest-typed-search")
@@ -33,7 +39,8 @@ final class QueryAndBodyIntegrationTests: DaemonTestCase {
 
     func testEncodableBodiesAreSentAsJSONWithTheirEncoder() async throws {
         let post = DatedPost(title: "new", publishedAt: Date(timeIntervalSince1970: 1_795_478_400), tags: ["a", "b"])
-        _ = try await api.post(endpoint: "rest/echo", json: post, encoder: .sortedISO8601).catchHTTPErrors().awaitResult().get()
+        _ = try await api.post(endpoint: "rest/echo", json: post, encoder: .sortedISO8601).catchHTTPErrors()
+            .awaitResult().get()
         _ = try await api.call(.put, endpoint: "rest/echo", json: post, encoder: .sortedISO8601) {
             $0.addingValue("application/merge-patch+json", forHTTPHeaderField: "Content-Type")
         }.catchHTTPErrors().response()
@@ -43,8 +50,9 @@ final class QueryAndBodyIntegrationTests: DaemonTestCase {
         for request in requests {
             XCTAssertEqual(request.body, #"{"publishedAt":"2026-11-24T00:00:00Z","tags":["a","b"],"title":"new"}"#)
         }
-        XCTAssertEqual(requests.map { $0.header("Content-Type") }, ["application/json", "application/merge-patch+json"],
-                       "JSON unless the request modifier says otherwise")
+        XCTAssertEqual(
+            requests.map { $0.header("Content-Type") }, ["application/json", "application/merge-patch+json"],
+            "JSON unless the request modifier says otherwise")
     }
 
     func testABodyThatCannotBeEncodedFailsBeforeSending() async throws {

@@ -16,7 +16,8 @@ final class RateLimitingIntegrationTests: DaemonTestCase {
         let requests = try await journal("/rest/retry-after/fractional")
         XCTAssertEqual(requests.map(\.status), [429, 200])
         XCTAssertEqual(requests.map(\.responseIndex), [0, 1])
-        XCTAssertGreaterThanOrEqual(try XCTUnwrap(gapsMs(requests).first), 300, "retried before Retry-After: 0.3 had passed")
+        XCTAssertGreaterThanOrEqual(
+            try XCTUnwrap(gapsMs(requests).first), 300, "retried before Retry-After: 0.3 had passed")
     }
 
     func testIntegerRetryAfterThenSuccessThroughAsyncAwait() async throws {
@@ -28,7 +29,8 @@ final class RateLimitingIntegrationTests: DaemonTestCase {
         XCTAssertEqual(String(decoding: data, as: UTF8.self), #"[{"id":2,"title":"integer"}]"#)
         let requests = try await journal("/rest/retry-after/integer")
         XCTAssertEqual(requests.map(\.status), [429, 200])
-        XCTAssertGreaterThanOrEqual(try XCTUnwrap(gapsMs(requests).first), 1_000, "retried before Retry-After: 1 had passed")
+        XCTAssertGreaterThanOrEqual(
+            try XCTUnwrap(gapsMs(requests).first), 1_000, "retried before Retry-After: 1 had passed")
     }
 
     func testHTTPDateRetryAfterThenSuccess() async throws {
@@ -47,8 +49,9 @@ final class RateLimitingIntegrationTests: DaemonTestCase {
         let firstArrival = try XCTUnwrap(requests[0].date)
         let secondArrival = try XCTUnwrap(requests[1].date)
         // The journal's wall-clock times have millisecond precision; allow for that rounding only.
-        XCTAssertGreaterThanOrEqual(secondArrival.timeIntervalSince(retryAt), -0.001,
-                                    "second request arrived before the Retry-After date \(header)")
+        XCTAssertGreaterThanOrEqual(
+            secondArrival.timeIntervalSince(retryAt), -0.001,
+            "second request arrived before the Retry-After date \(header)")
         let askedMs = retryAt.timeIntervalSince(firstArrival) * 1_000
         XCTAssertGreaterThanOrEqual(gapsMs(requests)[0], askedMs - 1)
     }
@@ -59,7 +62,8 @@ final class RateLimitingIntegrationTests: DaemonTestCase {
             .awaitResult()
 
         XCTAssertThrowsError(try result.get()) { error in
-            XCTAssertEqual((error as? HTTPClientError)?.statusCode, 429); XCTAssertEqual((error as? HTTPClientError)?.retryAfter, 0.2)
+            XCTAssertEqual((error as? HTTPClientError)?.statusCode, 429)
+            XCTAssertEqual((error as? HTTPClientError)?.retryAfter, 0.2)
             XCTAssertEqual((error as? any HTTPError)?.statusCode, 429)
         }
         let requests = try await journal("/rest/retry-after/twice")
@@ -76,7 +80,10 @@ final class RateLimitingIntegrationTests: DaemonTestCase {
             .respondToRateLimiting(maxRetries: 3, maxSecondsToWait: 2)
             .awaitResult()
 
-        XCTAssertThrowsError(try result.get()) { XCTAssertEqual(($0 as? HTTPClientError)?.statusCode, 429); XCTAssertEqual(($0 as? HTTPClientError)?.retryAfter, 30) }
+        XCTAssertThrowsError(try result.get()) {
+            XCTAssertEqual(($0 as? HTTPClientError)?.statusCode, 429)
+            XCTAssertEqual(($0 as? HTTPClientError)?.retryAfter, 30)
+        }
         // Generous: the point is that it did not wait anywhere near the 30 s asked, nor retried.
         XCTAssertLessThan(Date().timeIntervalSince(started), 10)
         let requests = try await journal("/rest/retry-after/too-long")
@@ -90,8 +97,9 @@ final class RateLimitingIntegrationTests: DaemonTestCase {
             waits.withLock { $0.append(event.delay) }
             // What the 403 said: its epoch reset minus its Date.
             if let error = event.error as? HTTPClientError, error.statusCode == 403,
-               let reset = error.headers["X-RateLimit-Reset"].flatMap(TimeInterval.init),
-               let date = error.headers["Date"].flatMap({ HTTPDate.parse($0) }) {
+                let reset = error.headers["X-RateLimit-Reset"].flatMap(TimeInterval.init),
+                let date = error.headers["Date"].flatMap({ HTTPDate.parse($0) })
+            {
                 expected.withLock { $0.append(reset - date.timeIntervalSince1970) }
             }
         }
@@ -109,14 +117,16 @@ final class RateLimitingIntegrationTests: DaemonTestCase {
         XCTAssertEqual(typed.0, ["ok": true])
 
         let requests = try await journal("/rest/github/limited")
-        XCTAssertEqual(requests.map(\.status), [200, 403, 200, 403, 200, 403, 200], "each API refused once, then let through")
+        XCTAssertEqual(
+            requests.map(\.status), [200, 403, 200, 403, 200, 403, 200], "each API refused once, then let through")
         let asked = waits.withLock { $0 }
         XCTAssertEqual(asked, expected.withLock { $0 }, "each waited what its 403 said")
         XCTAssertEqual(asked.count, 3)
         for (retry, wait) in zip([2, 4, 6], asked) {
             XCTAssertGreaterThan(wait, 0)
-            XCTAssertGreaterThanOrEqual(requests[retry].elapsedMs - requests[retry - 1].elapsedMs, wait * 1_000 - 0.001,
-                                        "retried before the epoch reset")
+            XCTAssertGreaterThanOrEqual(
+                requests[retry].elapsedMs - requests[retry - 1].elapsedMs, wait * 1_000 - 0.001,
+                "retried before the epoch reset")
         }
     }
 
@@ -135,11 +145,13 @@ final class RateLimitingIntegrationTests: DaemonTestCase {
         let waits = Locked<[Int: [TimeInterval]]>([:])
         let calls = (0..<clients).map { client in
             api.call(.get, endpoint: "rest/limited") { $0.addingValue("\(client)", forHTTPHeaderField: "X-Client") }
-                .respondToRateLimiting(maxRetries: 20, maxSecondsToWait: 2, onRetry: { event in
-                    // What the server asked for, as its 429 said — not what the client chose to wait.
-                    guard let retryAfter = (event.error as? HTTPClientError)?.retryAfter else { return }
-                    waits.withLock { $0[client, default: []].append(retryAfter) }
-                })
+                .respondToRateLimiting(
+                    maxRetries: 20, maxSecondsToWait: 2,
+                    onRetry: { event in
+                        // What the server asked for, as its 429 said — not what the client chose to wait.
+                        guard let retryAfter = (event.error as? HTTPClientError)?.retryAfter else { return }
+                        waits.withLock { $0[client, default: []].append(retryAfter) }
+                    })
         }
         try await withThrowingTaskGroup(of: Int.self) { group in
             for call in calls {
@@ -152,7 +164,8 @@ final class RateLimitingIntegrationTests: DaemonTestCase {
 
         let requests = try await journal("/rest/limited")
         XCTAssertEqual(requests.filter { !$0.rateLimited }.count, clients, "each client got through exactly once")
-        XCTAssertGreaterThanOrEqual(requests.filter(\.rateLimited).count, clients - 3, "a burst of 10 over a limit of 3")
+        XCTAssertGreaterThanOrEqual(
+            requests.filter(\.rateLimited).count, clients - 3, "a burst of 10 over a limit of 3")
         let asked = waits.withLock { $0 }
         for client in 0..<clients {
             let mine = requests.filter { $0.header("X-Client") == "\(client)" }

@@ -42,7 +42,10 @@ final class RequestIntegrationTests: DaemonTestCase {
     func testNothingIsSentUntilSubscriptionAndEachSubscriptionSendsAgain() async throws {
         let counter = Locked(0)
         let publisher = api.get(endpoint: "rest/echo") { request in
-            let n = counter.withLock { $0 += 1; return $0 }
+            let n = counter.withLock {
+                $0 += 1
+                return $0
+            }
             return request.addingValue("\(n)", forHTTPHeaderField: "X-Attempt")
         }
         let before = try await journal("/rest/echo").count

@@ -29,8 +29,9 @@ final class TLSErrorIntegrationTests: XCTestCase {
             let error = await Self.transportError(at: try XCTUnwrap(session.httpsURL))
             XCTAssertEqual(error?.kind, .tls, "\(mode): \(String(describing: error))")
             XCTAssertEqual(error?.tls, .untrusted, "\(mode): \(String(describing: error))")
-            XCTAssertTrue(error?.description.hasPrefix("tls(untrusted) for https://127.0.0.1:") == true,
-                          String(describing: error))
+            XCTAssertTrue(
+                error?.description.hasPrefix("tls(untrusted) for https://127.0.0.1:") == true,
+                String(describing: error))
             let answered = try await session.admin.requests()
             XCTAssertEqual(answered.count, 0, "refused in the handshake: \(answered)")
         }
@@ -44,11 +45,15 @@ final class TLSErrorIntegrationTests: XCTestCase {
         }
         XCTAssertEqual(classify("SSL certificate problem: certificate has expired").tls, .expired)
         XCTAssertEqual(classify("SSL certificate problem: certificate is not yet valid").tls, .notYetValid)
-        XCTAssertEqual(classify("SSL: no alternative certificate subject name matches target host name '127.0.0.1'").tls,
-                       .hostnameMismatch)
+        XCTAssertEqual(
+            classify("SSL: no alternative certificate subject name matches target host name '127.0.0.1'").tls,
+            .hostnameMismatch)
         XCTAssertEqual(classify("SSL certificate problem: unable to get local issuer certificate").tls, .untrusted)
-        XCTAssertEqual(classify("SSL certificate problem: self signed certificate in certificate chain").tls, .untrusted)
-        XCTAssertEqual(classify("OpenSSL SSL_connect: SSL_ERROR_SYSCALL").tls, .handshake("OpenSSL SSL_connect: SSL_ERROR_SYSCALL"))
+        XCTAssertEqual(
+            classify("SSL certificate problem: self signed certificate in certificate chain").tls, .untrusted)
+        XCTAssertEqual(
+            classify("OpenSSL SSL_connect: SSL_ERROR_SYSCALL").tls, .handshake("OpenSSL SSL_connect: SSL_ERROR_SYSCALL")
+        )
         // Apple's codes, message or not.
         XCTAssertEqual(classify("", code: .serverCertificateHasBadDate).tls, .expired)
         XCTAssertEqual(classify("", code: .serverCertificateNotYetValid).tls, .notYetValid)

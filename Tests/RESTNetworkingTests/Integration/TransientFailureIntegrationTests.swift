@@ -28,7 +28,10 @@ final class TransientFailureIntegrationTests: DaemonTestCase {
         let started = Date()
         let result = await api.get(endpoint: "rest/flaky/budget").retryOnFailure(policy: policy).awaitResult()
 
-        XCTAssertThrowsError(try result.get()) { XCTAssertEqual(($0 as? HTTPServerError)?.statusCode, 503); XCTAssertEqual(($0 as? HTTPServerError)?.retryAfter, 0.4) }
+        XCTAssertThrowsError(try result.get()) {
+            XCTAssertEqual(($0 as? HTTPServerError)?.statusCode, 503)
+            XCTAssertEqual(($0 as? HTTPServerError)?.retryAfter, 0.4)
+        }
         let requests = try await journal("/rest/flaky/budget")
         // 0.4 s apart within a 1 s budget: at most 3 attempts (0, 0.4, 0.8), never the 10 allowed.
         XCTAssertTrue((2...3).contains(requests.count), "\(requests.count) attempts")
@@ -42,11 +45,16 @@ final class TransientFailureIntegrationTests: DaemonTestCase {
     }
 
     func testPOSTIsNotRetriedByDefault() async throws {
-        let result = await api.post(endpoint: "rest/flaky/submit", body: Data(#"{"title":"x"}"#.utf8)) { $0.sendingJSON() }
-            .retryOnFailure()
-            .awaitResult()
+        let result = await api.post(endpoint: "rest/flaky/submit", body: Data(#"{"title":"x"}"#.utf8)) {
+            $0.sendingJSON()
+        }
+        .retryOnFailure()
+        .awaitResult()
 
-        XCTAssertThrowsError(try result.get()) { XCTAssertEqual(($0 as? HTTPServerError)?.statusCode, 503); XCTAssertEqual(($0 as? HTTPServerError)?.retryAfter, nil) }
+        XCTAssertThrowsError(try result.get()) {
+            XCTAssertEqual(($0 as? HTTPServerError)?.statusCode, 503)
+            XCTAssertEqual(($0 as? HTTPServerError)?.retryAfter, nil)
+        }
         let requests = try await journal("/rest/flaky/submit")
         XCTAssertEqual(requests.count, 1)
         XCTAssertEqual(requests.first?.body, #"{"title":"x"}"#)
@@ -106,7 +114,8 @@ final class TransientFailureIntegrationTests: DaemonTestCase {
     func testConnectionFaultsAreRetriedForGET() async throws {
         let policy = RetryPolicy(maxAttempts: 3, baseDelay: 0.05, maxDelay: 0.1)
         for fault in ["reset", "empty", "close-after-headers"] {
-            let output = try await api.call(.get, endpoint: "rest/fault/\(fault)").retryOnFailure(policy: policy).response()
+            let output = try await api.call(.get, endpoint: "rest/fault/\(fault)").retryOnFailure(policy: policy)
+                .response()
             XCTAssertEqual(output.response.statusCode, 200, fault)
             let requests = try await journal("/rest/fault/\(fault)")
             XCTAssertEqual(requests.map(\.responseIndex), [0, 1], fault)

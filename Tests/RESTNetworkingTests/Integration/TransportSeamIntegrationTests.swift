@@ -18,8 +18,10 @@ final class TransportSeamIntegrationTests: DaemonTestCase {
 
         var paths: [String] { lock.withLock { sent } }
 
-        func send(_ request: URLRequest,
-                  completion: @escaping @Sendable (Result<HTTPResponseOutput, any Error>) -> Void) -> RetryCancellation {
+        func send(
+            _ request: URLRequest,
+            completion: @escaping @Sendable (Result<HTTPResponseOutput, any Error>) -> Void
+        ) -> RetryCancellation {
             lock.withLock { sent.append(request.url?.path ?? "") }
             return inner.send(request, completion: completion)
         }

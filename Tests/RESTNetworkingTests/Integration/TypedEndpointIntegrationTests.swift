@@ -5,12 +5,18 @@ import XCTest
 /// Typed endpoints round-tripping through the daemon: the request read back from the journal, the
 /// answer decoded, failures typed, and the same operators as untyped calls.
 final class TypedEndpointIntegrationTests: DaemonTestCase {
-    private struct Profile: Decodable, Equatable { var id: Int; var name: String }
+    private struct Profile: Decodable, Equatable {
+        var id: Int
+        var name: String
+    }
     private struct TokenAnswer: Decodable { var access_token: String }
 
-    private let search = Endpoint<[Post]>(.get, "rest/typed/posts", query: [
-        URLQueryItem(name: "q", value: QueryAndBodyIntegrationTests.awkward), URLQueryItem(name: "tag", value: "swift"),
-    ])
+    private let search = Endpoint<[Post]>(
+        .get, "rest/typed/posts",
+        query: [
+            URLQueryItem(name: "q", value: QueryAndBodyIntegrationTests.awkward),
+            URLQueryItem(name: "tag", value: "swift"),
+        ])
 
     func testGetWithQueryItemsDecodesTheAnswer() async throws {
         let posts = try await api.send(search)
@@ -29,9 +35,11 @@ final class TypedEndpointIntegrationTests: DaemonTestCase {
     }
 
     func testPostWithAnEncodableBodySendsJSONWithItsEncoder() async throws {
-        let newPost = DatedPost(title: "new", publishedAt: Date(timeIntervalSince1970: 1_795_478_400), tags: ["a", "b"])
-        let create = Endpoint<Post>(.post, "rest/typed/posts", headers: ["X-Request-Id": "42"],
-                                    json: newPost, encoder: .sortedISO8601)
+        let newPost = DatedPost(
+            title: "new", publishedAt: Date(timeIntervalSince1970: 1_795_478_400), tags: ["a", "b"])
+        let create = Endpoint<Post>(
+            .post, "rest/typed/posts", headers: ["X-Request-Id": "42"],
+            json: newPost, encoder: .sortedISO8601)
 
         let (created, response) = try await api.call(create).response()
 
@@ -82,7 +90,8 @@ final class TypedEndpointIntegrationTests: DaemonTestCase {
         let profile = Endpoint<Profile>(.get, "rest/auth/profile")
         let bearer: StubbedAPI.RequestModifier = { $0.addingBearerAuthorization(accessToken: tokens.accessToken ?? "") }
 
-        let viaAsync = try await api.call(profile, requestModifier: bearer).retryOnUnauthorized(refreshingWith: tokens).value()
+        let viaAsync = try await api.call(profile, requestModifier: bearer).retryOnUnauthorized(refreshingWith: tokens)
+            .value()
         XCTAssertEqual(viaAsync, Profile(id: 7, name: "Ada"))
         let requests = try await journal("/rest/auth/profile")
         XCTAssertEqual(requests.map(\.status), [401, 200])

@@ -9,7 +9,9 @@ final class UnauthorizedIntegrationTests: DaemonTestCase {
 
     /// A refresher that fetches from the stubbed token endpoint at `path`. `gate` runs first, so a
     /// test can hold the refresh until every concurrent request has had its 401.
-    private func refresher(tokenEndpoint: String, gate: @escaping @Sendable () async throws -> Void = {}) -> AccessTokenRefresher {
+    private func refresher(tokenEndpoint: String, gate: @escaping @Sendable () async throws -> Void = {})
+        -> AccessTokenRefresher
+    {
         let api = self.api!
         return AccessTokenRefresher(accessToken: "stale-token") {
             try await gate()
@@ -45,12 +47,16 @@ final class UnauthorizedIntegrationTests: DaemonTestCase {
     func testTenConcurrent401sCauseOneRefreshAndAllRetryWithItsToken() async throws {
         let path = "/rest/auth/profile"
         let admin = understudy.admin
-        let refresher = refresher(tokenEndpoint: "rest/auth/token", gate: {
-            // Hold the refresh until all ten 401s have happened, the moment single-flight is for.
-            try await admin.waitForRequests(path: path, count: 10)
-        })
-        let call = api.call(.get, endpoint: "rest/auth/profile") { $0.addingBearerAuthorization(accessToken: refresher.accessToken ?? "") }
-            .retryOnUnauthorized(refreshingWith: refresher)
+        let refresher = refresher(
+            tokenEndpoint: "rest/auth/token",
+            gate: {
+                // Hold the refresh until all ten 401s have happened, the moment single-flight is for.
+                try await admin.waitForRequests(path: path, count: 10)
+            })
+        let call = api.call(.get, endpoint: "rest/auth/profile") {
+            $0.addingBearerAuthorization(accessToken: refresher.accessToken ?? "")
+        }
+        .retryOnUnauthorized(refreshingWith: refresher)
         try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<10 { group.addTask { try await call.response().response.statusCode } }
             for try await status in group { XCTAssertEqual(status, 200) }
@@ -61,20 +67,28 @@ final class UnauthorizedIntegrationTests: DaemonTestCase {
         XCTAssertEqual(refresher.refreshCount, 1)
         let requests = try await journal(path)
         XCTAssertEqual(requests.count, 20)
-        XCTAssertEqual(requests.filter { $0.header("Authorization") == "Bearer stale-token" }.map(\.status), Array(repeating: 401, count: 10))
-        XCTAssertEqual(requests.filter { $0.header("Authorization") == "Bearer fresh-token" }.map(\.status), Array(repeating: 200, count: 10))
+        XCTAssertEqual(
+            requests.filter { $0.header("Authorization") == "Bearer stale-token" }.map(\.status),
+            Array(repeating: 401, count: 10))
+        XCTAssertEqual(
+            requests.filter { $0.header("Authorization") == "Bearer fresh-token" }.map(\.status),
+            Array(repeating: 200, count: 10))
     }
 
     func testAFailedRefreshFailsEveryWaitingRequestWithTheRefreshError() async throws {
         let path = "/rest/auth/profile"
         let admin = understudy.admin
-        let refresher = refresher(tokenEndpoint: "rest/auth-broken/token", gate: {
-            try await admin.waitForRequests(path: path, count: 5)
-        })
+        let refresher = refresher(
+            tokenEndpoint: "rest/auth-broken/token",
+            gate: {
+                try await admin.waitForRequests(path: path, count: 5)
+            })
         let api = self.api!
         let results = await withTaskGroup(of: Result<HTTPResponseOutput, any Error>.self) { group in
             for _ in 0..<5 {
-                group.addTask { await Self.profile(api, refresher).retryOnUnauthorized(refreshingWith: refresher).awaitResult() }
+                group.addTask {
+                    await Self.profile(api, refresher).retryOnUnauthorized(refreshingWith: refresher).awaitResult()
+                }
             }
             return await group.reduce(into: []) { $0.append($1) }
         }
@@ -91,9 +105,11 @@ final class UnauthorizedIntegrationTests: DaemonTestCase {
 
     func testASecond401AfterRefreshingIsNotRetriedAgain() async throws {
         let refresher = refresher(tokenEndpoint: "rest/auth/token")
-        let result = await api.get(endpoint: "rest/auth/always-401") { $0.addingBearerAuthorization(accessToken: refresher.accessToken ?? "") }
-            .retryOnUnauthorized(refreshingWith: refresher)
-            .awaitResult()
+        let result = await api.get(endpoint: "rest/auth/always-401") {
+            $0.addingBearerAuthorization(accessToken: refresher.accessToken ?? "")
+        }
+        .retryOnUnauthorized(refreshingWith: refresher)
+        .awaitResult()
 
         XCTAssertThrowsError(try result.get()) { XCTAssertEqual($0 as? HTTPClientError, .unauthorized) }
         let requests = try await journal("/rest/auth/always-401")

@@ -6,10 +6,14 @@ extension Publisher where Failure == any Error {
     /// `timeout` is a safety net for a hung publisher, far above any wait the tests expect.
     func awaitResult(timeout: TimeInterval = 30) async -> Result<Output, any Error> where Output: Sendable {
         let box = ResultBox<Output>()
-        let cancellable = sink(receiveCompletion: { completion in
-            if case let .failure(error) = completion { box.finish(.failure(error)) }
-            else { box.finish(.failure(PublisherTestError.finishedWithoutValue)) }
-        }, receiveValue: { box.finish(.success($0)) })
+        let cancellable = sink(
+            receiveCompletion: { completion in
+                if case let .failure(error) = completion {
+                    box.finish(.failure(error))
+                } else {
+                    box.finish(.failure(PublisherTestError.finishedWithoutValue))
+                }
+            }, receiveValue: { box.finish(.success($0)) })
         let result = await box.wait(timeout: timeout)
         cancellable.cancel()
         return result
@@ -29,7 +33,10 @@ final class ResultBox<Output: Sendable>: @unchecked Sendable {
 
     func finish(_ value: Result<Output, any Error>) {
         lock.lock()
-        guard result == nil else { lock.unlock(); return }
+        guard result == nil else {
+            lock.unlock()
+            return
+        }
         result = value
         let waiter = continuation
         continuation = nil

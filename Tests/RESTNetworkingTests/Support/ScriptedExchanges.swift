@@ -27,19 +27,23 @@ final class ScriptedExchanges: @unchecked Sendable {
     }
 
     func publisher(method: HTTPMethod? = .get) -> HTTPRequestPublisher {
-        HTTPRequestPublisher(method: method, Deferred { [self] () -> AnyPublisher<HTTPResponseOutput, any Error> in
-            switch next() {
-            case let .success(output): Just(output).setFailureType(to: (any Error).self).eraseToAnyPublisher()
-            case let .failure(error): Fail(error: error).eraseToAnyPublisher()
-            }
-        })
+        HTTPRequestPublisher(
+            method: method,
+            Deferred { [self] () -> AnyPublisher<HTTPResponseOutput, any Error> in
+                switch next() {
+                case let .success(output): Just(output).setFailureType(to: (any Error).self).eraseToAnyPublisher()
+                case let .failure(error): Fail(error: error).eraseToAnyPublisher()
+                }
+            })
     }
 
     func call(method: HTTPMethod? = .get) -> RESTCall {
         RESTCall(method: method) { [self] in try next().get() }
     }
 
-    static func response(_ status: Int, headers: [String: String] = [:], body: String = "") -> Result<HTTPResponseOutput, any Error> {
+    static func response(_ status: Int, headers: [String: String] = [:], body: String = "") -> Result<
+        HTTPResponseOutput, any Error
+    > {
         let url = URL(string: "http://127.0.0.1/unit")!
         let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)!
         return .success((data: Data(body.utf8), response: response))

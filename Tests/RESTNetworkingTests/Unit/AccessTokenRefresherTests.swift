@@ -12,7 +12,13 @@ final class AccessTokenRefresherTests: XCTestCase {
         func wait() async {
             await withCheckedContinuation { c in
                 lock.lock()
-                if open { lock.unlock(); c.resume() } else { waiters.append(c); lock.unlock() }
+                if open {
+                    lock.unlock()
+                    c.resume()
+                } else {
+                    waiters.append(c)
+                    lock.unlock()
+                }
             }
         }
         func release() {
@@ -63,7 +69,10 @@ final class AccessTokenRefresherTests: XCTestCase {
         // The first attempt is "in flight" while another request's 401 triggers and completes a
         // refresh; its own 401 arrives afterwards and must reuse that token, not refresh again.
         let slow = RESTCall(method: .get) {
-            let attempt = attempts.withLock { $0 += 1; return $0 }
+            let attempt = attempts.withLock {
+                $0 += 1
+                return $0
+            }
             if attempt == 1 {
                 _ = try? await RESTCall(method: .get) { try ScriptedExchanges.response(401).get() }
                     .retryOnUnauthorized(refreshingWith: refresher).response()

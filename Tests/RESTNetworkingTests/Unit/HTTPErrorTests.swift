@@ -12,7 +12,8 @@ final class HTTPErrorTests: XCTestCase {
         XCTAssertEqual(HTTPServerError(statusCode: 599), .other(statusCode: 599))
         XCTAssertNil(HTTPServerError(statusCode: 499))
         for code in 400...599 {
-            let error = HTTPClientError(statusCode: code).map { $0 as any HTTPError } ?? HTTPServerError(statusCode: code)
+            let error =
+                HTTPClientError(statusCode: code).map { $0 as any HTTPError } ?? HTTPServerError(statusCode: code)
             XCTAssertEqual(error?.statusCode, code)
         }
     }
@@ -26,8 +27,9 @@ final class HTTPErrorTests: XCTestCase {
         XCTAssertNotEqual(HTTPClientError.tooManyRequests(), .unauthorized)
         XCTAssertEqual(HTTPClientError.other(statusCode: 404), .notFound, "the same status is the same error")
         XCTAssertNotEqual(HTTPClientError.other(statusCode: 499), .other(statusCode: 498))
-        XCTAssertEqual(Set([HTTPClientError.tooManyRequests(retryAfter: 1), .tooManyRequests(retryAfter: 2), .notFound]).count, 2,
-                       "hashing agrees with equality")
+        XCTAssertEqual(
+            Set([HTTPClientError.tooManyRequests(retryAfter: 1), .tooManyRequests(retryAfter: 2), .notFound]).count, 2,
+            "hashing agrees with equality")
         // The payload is still there to read.
         XCTAssertEqual(HTTPClientError.tooManyRequests(retryAfter: 2).retryAfter, 2)
         XCTAssertNil(HTTPClientError.unauthorized.retryAfter)
@@ -67,11 +69,17 @@ final class HTTPErrorTests: XCTestCase {
 
         let limited = await ScriptedExchanges([ScriptedExchanges.response(429, headers: ["Retry-After": "1.5"])])
             .publisher().catchHTTPErrors().awaitResult()
-        XCTAssertThrowsError(try limited.get()) { XCTAssertEqual(($0 as? HTTPClientError)?.statusCode, 429); XCTAssertEqual(($0 as? HTTPClientError)?.retryAfter, 1.5) }
+        XCTAssertThrowsError(try limited.get()) {
+            XCTAssertEqual(($0 as? HTTPClientError)?.statusCode, 429)
+            XCTAssertEqual(($0 as? HTTPClientError)?.retryAfter, 1.5)
+        }
 
         let unavailable = await ScriptedExchanges([ScriptedExchanges.response(503, headers: ["Retry-After": "3"])])
             .publisher().catchHTTPErrors().awaitResult()
-        XCTAssertThrowsError(try unavailable.get()) { XCTAssertEqual(($0 as? HTTPServerError)?.statusCode, 503); XCTAssertEqual(($0 as? HTTPServerError)?.retryAfter, 3) }
+        XCTAssertThrowsError(try unavailable.get()) {
+            XCTAssertEqual(($0 as? HTTPServerError)?.statusCode, 503)
+            XCTAssertEqual(($0 as? HTTPServerError)?.retryAfter, 3)
+        }
     }
 
     func testAsyncCatchHTTPErrorsThrowsTheSameErrors() async {
@@ -98,11 +106,13 @@ final class HTTPErrorTests: XCTestCase {
 
     private func error(_ status: Int, _ headers: [String: String]) throws -> any HTTPError {
         let url = URL(string: "http://127.0.0.1/unit")!
-        return try XCTUnwrap(HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)!.httpError())
+        return try XCTUnwrap(
+            HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)!.httpError())
     }
 
     func testErrorsKeepTheResponsesHeadersWithoutChangingEquality() throws {
-        let forbidden = try XCTUnwrap(try error(403, ["X-RateLimit-Remaining": "0", "Content-Type": "application/json"]) as? HTTPClientError)
+        let forbidden = try XCTUnwrap(
+            try error(403, ["X-RateLimit-Remaining": "0", "Content-Type": "application/json"]) as? HTTPClientError)
         XCTAssertEqual(forbidden.headers["x-ratelimit-remaining"], "0", "looked up without regard to case")
         XCTAssertEqual(forbidden.headers["CONTENT-TYPE"], "application/json")
         XCTAssertEqual(forbidden, .forbidden, "equal by status, whatever the headers")
@@ -124,27 +134,43 @@ final class HTTPErrorTests: XCTestCase {
         XCTAssertTrue(try error(403, ["X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "1767225642"]).isRateLimited)
         XCTAssertTrue(try error(503, ["Retry-After": "1"]).isRateLimited)
         XCTAssertFalse(try error(403, [:]).isRateLimited, "a plain 403")
-        XCTAssertFalse(try error(403, ["X-RateLimit-Remaining": "12"]).isRateLimited, "a 403 with budget left is not the limit")
+        XCTAssertFalse(
+            try error(403, ["X-RateLimit-Remaining": "12"]).isRateLimited, "a 403 with budget left is not the limit")
         XCTAssertFalse(try error(503, [:]).isRateLimited)
         XCTAssertFalse(try error(401, ["Retry-After": "1"]).isRateLimited)
     }
 
     func testTheWaitComesFromRetryAfterElseTheReset() throws {
-        XCTAssertEqual(try error(403, ["Retry-After": "3", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "9"]).rateLimitWait, 3)
-        XCTAssertEqual(try error(403, ["X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "1767225642",
-                                       "Date": "Thu, 01 Jan 2026 00:00:00 GMT"]).rateLimitWait, 42, "epoch minus Date")
-        XCTAssertEqual(try error(429, ["X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "2"]).rateLimitWait, 2, "seconds")
+        XCTAssertEqual(
+            try error(403, ["Retry-After": "3", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "9"]).rateLimitWait,
+            3)
+        XCTAssertEqual(
+            try error(
+                403,
+                [
+                    "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "1767225642",
+                    "Date": "Thu, 01 Jan 2026 00:00:00 GMT",
+                ]
+            ).rateLimitWait, 42, "epoch minus Date")
+        XCTAssertEqual(
+            try error(429, ["X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "2"]).rateLimitWait, 2, "seconds")
         XCTAssertNil(try error(429, [:]).rateLimitWait)
         XCTAssertNil(try error(403, ["X-RateLimit-Reset": "2"]).rateLimitWait, "not rate limited: no wait")
     }
 
     func testCatchingByNameStillWorks() {
         func thrown(_ error: any Error) throws { throw error }
-        do { try thrown(HTTPClientError(statusCode: 403, headers: HTTPHeaderFields(["A": "b"]))!); XCTFail() }
-        catch HTTPClientError.forbidden {} catch { XCTFail("\(error)") }
-        do { try thrown(HTTPClientError.tooManyRequests(retryAfter: 2)); XCTFail() }
-        catch HTTPClientError.tooManyRequests {} catch { XCTFail("\(error)") }
-        do { try thrown(HTTPServerError.serviceUnavailable(retryAfter: 2)); XCTFail() }
-        catch HTTPServerError.serviceUnavailable {} catch { XCTFail("\(error)") }
+        do {
+            try thrown(HTTPClientError(statusCode: 403, headers: HTTPHeaderFields(["A": "b"]))!)
+            XCTFail()
+        } catch HTTPClientError.forbidden {} catch { XCTFail("\(error)") }
+        do {
+            try thrown(HTTPClientError.tooManyRequests(retryAfter: 2))
+            XCTFail()
+        } catch HTTPClientError.tooManyRequests {} catch { XCTFail("\(error)") }
+        do {
+            try thrown(HTTPServerError.serviceUnavailable(retryAfter: 2))
+            XCTFail()
+        } catch HTTPServerError.serviceUnavailable {} catch { XCTFail("\(error)") }
     }
 }

@@ -4,7 +4,8 @@ import XCTest
 final class RateLimitFieldsTests: XCTestCase {
     private func fields(_ headers: [String: String], status: Int = 200) -> RateLimitFields {
         let url = URL(string: "http://127.0.0.1/unit")!
-        return RateLimitFields(response: HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)!)
+        return RateLimitFields(
+            response: HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)!)
     }
 
     func testUnderstudysFields() {
@@ -19,8 +20,10 @@ final class RateLimitFieldsTests: XCTestCase {
     }
 
     func testTheBindingPolicyWinsAmongSeveral() {
-        let read = fields(["RateLimit-Policy": #""burst";q=10;w=1, "daily";q=1000;w=86400"#,
-                           "RateLimit": #""burst";r=5;t=1, "daily";r=0;t=3600"#])
+        let read = fields([
+            "RateLimit-Policy": #""burst";q=10;w=1, "daily";q=1000;w=86400"#,
+            "RateLimit": #""burst";r=5;t=1, "daily";r=0;t=3600"#,
+        ])
         XCTAssertEqual(read, RateLimitFields(limit: 1000, remaining: 0, reset: 3600, policy: "daily"))
         let tie = fields(["RateLimit": #""a";r=0;t=2, "b";r=0;t=9"#])
         XCTAssertEqual(tie.reset, 9, "of equally spent policies, the latest reset binds")
@@ -33,7 +36,8 @@ final class RateLimitFieldsTests: XCTestCase {
     }
 
     func testTheOlderDraftsDictionaryForm() {
-        XCTAssertEqual(fields(["RateLimit": "limit=10, remaining=4, reset=2"]), RateLimitFields(limit: 10, remaining: 4, reset: 2))
+        XCTAssertEqual(
+            fields(["RateLimit": "limit=10, remaining=4, reset=2"]), RateLimitFields(limit: 10, remaining: 4, reset: 2))
     }
 
     func testDecimalResetAndNegativeRemaining() {
@@ -60,32 +64,45 @@ final class RateLimitFieldsTests: XCTestCase {
 
     func testGitHubsFieldsWithTheResetAsAnEpochMeasuredFromDate() {
         // Date: 2026-01-01T00:00:00Z = 1767225600; the reset 42 s later.
-        let read = fields(["X-RateLimit-Limit": "60", "X-RateLimit-Remaining": "0", "X-RateLimit-Used": "60",
-                           "X-RateLimit-Reset": "1767225642", "X-RateLimit-Resource": "core",
-                           "Date": "Thu, 01 Jan 2026 00:00:00 GMT"], status: 403)
+        let read = fields(
+            [
+                "X-RateLimit-Limit": "60", "X-RateLimit-Remaining": "0", "X-RateLimit-Used": "60",
+                "X-RateLimit-Reset": "1767225642", "X-RateLimit-Resource": "core",
+                "Date": "Thu, 01 Jan 2026 00:00:00 GMT",
+            ], status: 403)
         XCTAssertEqual(read, RateLimitFields(limit: 60, remaining: 0, reset: 42, policy: "core"))
     }
 
     func testAnEpochWithoutDateIsMeasuredFromTheLocalClockAndAPastOneIsZero() {
         let now = Date()
         let url = URL(string: "http://127.0.0.1/unit")!
-        let ahead = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: [
-            "X-RateLimit-Remaining": "1", "X-RateLimit-Reset": String(Int(now.timeIntervalSince1970) + 90)])!
+        let ahead = HTTPURLResponse(
+            url: url, statusCode: 200, httpVersion: "HTTP/1.1",
+            headerFields: [
+                "X-RateLimit-Remaining": "1", "X-RateLimit-Reset": String(Int(now.timeIntervalSince1970) + 90),
+            ])!
         XCTAssertEqual(try XCTUnwrap(RateLimitFields(response: ahead, now: now).reset), 90, accuracy: 1)
         XCTAssertEqual(fields(["X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "1000000000"]).reset, 0)
     }
 
     func testSmallResetsAreSecondsAndResetAfterIsPreferred() {
-        XCTAssertEqual(fields(["X-RateLimit-Remaining": "3", "X-RateLimit-Reset": "30"]), RateLimitFields(remaining: 3, reset: 30))
-        XCTAssertEqual(fields(["X-RateLimit-Remaining": "3", "X-RateLimit-Reset": "999999999"]).reset, 999_999_999,
-                       "just under the epoch threshold: still seconds")
+        XCTAssertEqual(
+            fields(["X-RateLimit-Remaining": "3", "X-RateLimit-Reset": "30"]), RateLimitFields(remaining: 3, reset: 30))
+        XCTAssertEqual(
+            fields(["X-RateLimit-Remaining": "3", "X-RateLimit-Reset": "999999999"]).reset, 999_999_999,
+            "just under the epoch threshold: still seconds")
         // Discord: the reset as an epoch with a fraction, and Reset-After in seconds.
-        XCTAssertEqual(fields(["X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "1470173023.123",
-                               "X-RateLimit-Reset-After": "1.234"]).reset, 1.234)
+        XCTAssertEqual(
+            fields([
+                "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "1470173023.123",
+                "X-RateLimit-Reset-After": "1.234",
+            ]).reset, 1.234)
     }
 
     func testTheMostRestrictiveOfIETFAndXRateLimitWins() {
-        let read = fields(["RateLimit-Remaining": "5", "RateLimit-Reset": "1", "X-RateLimit-Remaining": "2", "X-RateLimit-Reset": "7"])
+        let read = fields([
+            "RateLimit-Remaining": "5", "RateLimit-Reset": "1", "X-RateLimit-Remaining": "2", "X-RateLimit-Reset": "7",
+        ])
         XCTAssertEqual(read.remaining, 2)
         XCTAssertEqual(read.reset, 7)
     }

@@ -17,8 +17,16 @@ final class RequestPacerTests: XCTestCase {
     final class Granted: @unchecked Sendable {
         private let lock = NSLock()
         private var permits: [RequestPacer.Permit] = []
-        func append(_ permit: RequestPacer.Permit) { lock.lock(); permits.append(permit); lock.unlock() }
-        var all: [RequestPacer.Permit] { lock.lock(); defer { lock.unlock() }; return permits }
+        func append(_ permit: RequestPacer.Permit) {
+            lock.lock()
+            permits.append(permit)
+            lock.unlock()
+        }
+        var all: [RequestPacer.Permit] {
+            lock.lock()
+            defer { lock.unlock() }
+            return permits
+        }
     }
 
     private func request(_ pacer: RequestPacer) -> RetryCancellation {
@@ -26,8 +34,12 @@ final class RequestPacerTests: XCTestCase {
         return pacer.acquire(for: url) { granted.append($0) }
     }
 
-    private func answer(_ pacer: RequestPacer, _ permit: RequestPacer.Permit, status: Int = 200, _ headers: [String: String]) {
-        pacer.complete(permit, response: HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)!)
+    private func answer(
+        _ pacer: RequestPacer, _ permit: RequestPacer.Permit, status: Int = 200, _ headers: [String: String]
+    ) {
+        pacer.complete(
+            permit,
+            response: HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)!)
     }
 
     func testTheFirstRequestGoesAloneThenTheBudgetIsSpentAndHeldUntilTheReset() {

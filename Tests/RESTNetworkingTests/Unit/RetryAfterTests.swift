@@ -17,10 +17,12 @@ final class RetryAfterTests: XCTestCase {
     }
 
     func testGarbageMeansAbsent() {
-        for value in ["", " ", "-1", "+5", "1e3", "inf", "nan", "0x10", "1.", ".5", "1.2.3", "soon",
-                      "Sun, 32 Nov 2026 08:49:37 GMT", "Sun, 06 Nov 2026 25:00:00 GMT",
-                      "Sun, 06 Nov 2026 08:49:37 UTC", "Sun, 06 Foo 2026 08:49:37 GMT",
-                      "Sun, 29 Feb 2026 08:49:37 GMT", "Funday, 06-Nov-26 08:49:37 GMT"] {
+        for value in [
+            "", " ", "-1", "+5", "1e3", "inf", "nan", "0x10", "1.", ".5", "1.2.3", "soon",
+            "Sun, 32 Nov 2026 08:49:37 GMT", "Sun, 06 Nov 2026 25:00:00 GMT",
+            "Sun, 06 Nov 2026 08:49:37 UTC", "Sun, 06 Foo 2026 08:49:37 GMT",
+            "Sun, 29 Feb 2026 08:49:37 GMT", "Funday, 06-Nov-26 08:49:37 GMT",
+        ] {
             XCTAssertNil(RetryAfter.seconds(from: value, now: now), "`\(value)` should read as absent")
         }
     }
@@ -28,7 +30,8 @@ final class RetryAfterTests: XCTestCase {
     func testIMFFixdateRelativeToResponseDate() throws {
         let responseDate = try XCTUnwrap(HTTPDate.parse("Sun, 22 Nov 2026 01:59:58 GMT"))
         // The local clock (`now`) is 2 s ahead of the server: the wait is measured on the server's.
-        XCTAssertEqual(RetryAfter.seconds(from: "Sun, 22 Nov 2026 02:00:03 GMT", responseDate: responseDate, now: now), 5)
+        XCTAssertEqual(
+            RetryAfter.seconds(from: "Sun, 22 Nov 2026 02:00:03 GMT", responseDate: responseDate, now: now), 5)
     }
 
     func testIMFFixdateRelativeToNowWithoutDateHeader() {
@@ -68,17 +71,20 @@ final class RetryAfterTests: XCTestCase {
     }
 
     func testResponseRetryAfterUsesItsDateHeader() throws {
-        let response = try XCTUnwrap(HTTPURLResponse(
-            url: URL(string: "http://127.0.0.1/")!, statusCode: 429, httpVersion: nil,
-            headerFields: ["Retry-After": "Sun, 22 Nov 2026 02:00:02 GMT", "Date": "Sun, 22 Nov 2026 02:00:00 GMT"]))
+        let response = try XCTUnwrap(
+            HTTPURLResponse(
+                url: URL(string: "http://127.0.0.1/")!, statusCode: 429, httpVersion: nil,
+                headerFields: ["Retry-After": "Sun, 22 Nov 2026 02:00:02 GMT", "Date": "Sun, 22 Nov 2026 02:00:00 GMT"])
+        )
         // Local clock an hour off: the answer still comes from the two server dates.
         XCTAssertEqual(response.retryAfterSeconds(now: now.addingTimeInterval(3_600)), 2)
     }
 
     func testResponseWithUnreadableDateHeaderFallsBackToNow() throws {
-        let response = try XCTUnwrap(HTTPURLResponse(
-            url: URL(string: "http://127.0.0.1/")!, statusCode: 429, httpVersion: nil,
-            headerFields: ["Retry-After": "Sun, 22 Nov 2026 02:00:02 GMT", "Date": "yesterday"]))
+        let response = try XCTUnwrap(
+            HTTPURLResponse(
+                url: URL(string: "http://127.0.0.1/")!, statusCode: 429, httpVersion: nil,
+                headerFields: ["Retry-After": "Sun, 22 Nov 2026 02:00:02 GMT", "Date": "yesterday"]))
         XCTAssertEqual(response.retryAfterSeconds(now: now), 2)
     }
 }

@@ -10,9 +10,12 @@ final class RetryOperatorTests: XCTestCase {
         let scheduler = ManualRetryScheduler()
         let script = R([R.response(429, headers: ["Retry-After": "0.75"]), R.response(200, body: "ok")])
         let box = ResultBox<HTTPResponseOutput>()
-        let cancellable = script.publisher().respondToRateLimiting(maxRetries: 1, maxSecondsToWait: 1, scheduler: scheduler)
-            .sink(receiveCompletion: { if case let .failure(e) = $0 { box.finish(.failure(e)) } },
-                  receiveValue: { box.finish(.success($0)) })
+        let cancellable = script.publisher().respondToRateLimiting(
+            maxRetries: 1, maxSecondsToWait: 1, scheduler: scheduler
+        )
+        .sink(
+            receiveCompletion: { if case let .failure(e) = $0 { box.finish(.failure(e)) } },
+            receiveValue: { box.finish(.success($0)) })
         XCTAssertEqual(script.attempts, 1)
         XCTAssertEqual(scheduler.requestedDelays, [0.75])
         scheduler.advance(by: 0.74)
@@ -28,15 +31,21 @@ final class RetryOperatorTests: XCTestCase {
     func testCombineRateLimitFailsAtOnceWhenAskedToWaitTooLong() async {
         let scheduler = ManualRetryScheduler()
         let script = R([R.response(429, headers: ["Retry-After": "5"]), R.response(200)])
-        let result = await script.publisher().respondToRateLimiting(maxRetries: 3, maxSecondsToWait: 1, scheduler: scheduler).awaitResult()
-        XCTAssertThrowsError(try result.get()) { XCTAssertEqual(($0 as? HTTPClientError)?.statusCode, 429); XCTAssertEqual(($0 as? HTTPClientError)?.retryAfter, 5) }
+        let result = await script.publisher().respondToRateLimiting(
+            maxRetries: 3, maxSecondsToWait: 1, scheduler: scheduler
+        ).awaitResult()
+        XCTAssertThrowsError(try result.get()) {
+            XCTAssertEqual(($0 as? HTTPClientError)?.statusCode, 429)
+            XCTAssertEqual(($0 as? HTTPClientError)?.retryAfter, 5)
+        }
         XCTAssertEqual(script.attempts, 1)
         XCTAssertEqual(scheduler.requestedDelays, [])
     }
 
     func testCombineRateLimitLeavesA401Alone() async {
         let script = R([R.response(401), R.response(200)])
-        let result = await script.publisher().respondToRateLimiting(maxRetries: 3, scheduler: ManualRetryScheduler()).awaitResult()
+        let result = await script.publisher().respondToRateLimiting(maxRetries: 3, scheduler: ManualRetryScheduler())
+            .awaitResult()
         XCTAssertThrowsError(try result.get()) { XCTAssertEqual($0 as? HTTPClientError, .unauthorized) }
         XCTAssertEqual(script.attempts, 1)
     }
@@ -46,8 +55,9 @@ final class RetryOperatorTests: XCTestCase {
         let script = R([R.response(429, headers: ["Retry-After": "0.5"]), R.response(200)])
         let received = Locked<[String]>([])
         let cancellable = script.publisher().respondToRateLimiting(maxRetries: 1, scheduler: scheduler)
-            .sink(receiveCompletion: { c in received.withLock { $0.append("completion \(c)") } },
-                  receiveValue: { _ in received.withLock { $0.append("value") } })
+            .sink(
+                receiveCompletion: { c in received.withLock { $0.append("completion \(c)") } },
+                receiveValue: { _ in received.withLock { $0.append("value") } })
         XCTAssertEqual(scheduler.pendingCount, 1)
         cancellable.cancel()
         XCTAssertEqual(scheduler.pendingCount, 0, "cancelling must cancel the timer")
@@ -67,9 +77,12 @@ final class RetryOperatorTests: XCTestCase {
             receiveValue: { _ in received.withLock { $0.append("value") } })
         let sinkBox = Locked<Subscribers.Sink<HTTPResponseOutput, any Error>?>(sink)
         script.publisher()
-            .retryOnFailure(policy: RetryPolicy(maxAttempts: 3), scheduler: scheduler, onRetry: { _ in
-                sinkBox.withLock { $0 }?.cancel()
-            })
+            .retryOnFailure(
+                policy: RetryPolicy(maxAttempts: 3), scheduler: scheduler,
+                onRetry: { _ in
+                    sinkBox.withLock { $0 }?.cancel()
+                }
+            )
             .subscribe(sink)
 
         scheduler.advance(by: 10)
@@ -83,8 +96,9 @@ final class RetryOperatorTests: XCTestCase {
         let script = R([R.response(502)])
         let box = ResultBox<HTTPResponseOutput>()
         let cancellable = script.publisher().retryOnFailure(policy: policy, scheduler: scheduler)
-            .sink(receiveCompletion: { if case let .failure(e) = $0 { box.finish(.failure(e)) } },
-                  receiveValue: { box.finish(.success($0)) })
+            .sink(
+                receiveCompletion: { if case let .failure(e) = $0 { box.finish(.failure(e)) } },
+                receiveValue: { box.finish(.success($0)) })
         for _ in 0..<3 { scheduler.advance(by: 0.3) }
         let result = await box.wait(timeout: 5)
         XCTAssertThrowsError(try result.get()) { XCTAssertEqual($0 as? HTTPServerError, .badGateway) }
@@ -100,8 +114,12 @@ final class RetryOperatorTests: XCTestCase {
 
     func testRetryOnFailureDoesNotRetryPOSTByDefault() async {
         let script = R([R.response(503), R.response(200)])
-        let result = await script.publisher(method: .post).retryOnFailure(scheduler: ManualRetryScheduler()).awaitResult()
-        XCTAssertThrowsError(try result.get()) { XCTAssertEqual(($0 as? HTTPServerError)?.statusCode, 503); XCTAssertEqual(($0 as? HTTPServerError)?.retryAfter, nil) }
+        let result = await script.publisher(method: .post).retryOnFailure(scheduler: ManualRetryScheduler())
+            .awaitResult()
+        XCTAssertThrowsError(try result.get()) {
+            XCTAssertEqual(($0 as? HTTPServerError)?.statusCode, 503)
+            XCTAssertEqual(($0 as? HTTPServerError)?.retryAfter, nil)
+        }
         XCTAssertEqual(script.attempts, 1)
     }
 
@@ -115,7 +133,10 @@ final class RetryOperatorTests: XCTestCase {
     func testAsyncRateLimitRetriesAfterTheAskedDelay() async throws {
         let scheduler = ManualRetryScheduler()
         let script = R([R.response(429, headers: ["Retry-After": "2"]), R.response(200, body: "async")])
-        let task = Task { try await script.call().respondToRateLimiting(maxRetries: 1, maxSecondsToWait: 3, scheduler: scheduler).response() }
+        let task = Task {
+            try await script.call().respondToRateLimiting(maxRetries: 1, maxSecondsToWait: 3, scheduler: scheduler)
+                .response()
+        }
         try await waitUntil { scheduler.pendingCount == 1 }
         XCTAssertEqual(scheduler.requestedDelays, [2])
         XCTAssertEqual(script.attempts, 1)
@@ -129,9 +150,13 @@ final class RetryOperatorTests: XCTestCase {
         let combineScript = R([R.response(429, headers: ["Retry-After": "9"])])
         let asyncScript = R([R.response(429, headers: ["Retry-After": "9"])])
         let combine = await combineScript.publisher().respondToRateLimiting(maxSecondsToWait: 1).awaitResult()
-        let asyncResult = await Result(catching: { try await asyncScript.call().respondToRateLimiting(maxSecondsToWait: 1).response() })
-        XCTAssertEqual((combine.failure as? HTTPClientError)?.statusCode, 429); XCTAssertEqual((combine.failure as? HTTPClientError)?.retryAfter, 9)
-        XCTAssertEqual((asyncResult.failure as? HTTPClientError)?.statusCode, 429); XCTAssertEqual((asyncResult.failure as? HTTPClientError)?.retryAfter, 9)
+        let asyncResult = await Result(catching: {
+            try await asyncScript.call().respondToRateLimiting(maxSecondsToWait: 1).response()
+        })
+        XCTAssertEqual((combine.failure as? HTTPClientError)?.statusCode, 429)
+        XCTAssertEqual((combine.failure as? HTTPClientError)?.retryAfter, 9)
+        XCTAssertEqual((asyncResult.failure as? HTTPClientError)?.statusCode, 429)
+        XCTAssertEqual((asyncResult.failure as? HTTPClientError)?.retryAfter, 9)
         XCTAssertEqual(combineScript.attempts, asyncScript.attempts)
     }
 

@@ -32,7 +32,10 @@ final class AbusiveClientTests: XCTestCase {
         }
         // The daemon holds every one of them at once. A connect() returns once the kernel has queued
         // the connection, before the daemon's accept(), so poll with a deadline rather than count once.
-        let descriptors = { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon.process.processIdentifier)/fd").count) ?? 0 }
+        let descriptors = {
+            (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon.process.processIdentifier)/fd").count)
+                ?? 0
+        }
         _ = waitUntil(timeout: 20) { descriptors() >= count }
         XCTAssertGreaterThanOrEqual(descriptors(), count, "descriptors open in the daemon")
         // Two rounds: every connection is still open and served after all the others were.
@@ -44,7 +47,9 @@ final class AbusiveClientTests: XCTestCase {
             for connection in connections where connection.readResponse()?.status == 200 {
                 served += 1
             }
-            XCTAssertEqual(served, count, "round \(round): \(served) of \(count) keep-alive connections served; stderr: \(daemon.stderr)")
+            XCTAssertEqual(
+                served, count,
+                "round \(round): \(served) of \(count) keep-alive connections served; stderr: \(daemon.stderr)")
         }
         let health = try XCTUnwrap(try HTTPClientSync.json(port: daemon.port, "/__admin/health"))
         XCTAssertEqual(health["requests"] as? Int, 2 * count)

@@ -20,7 +20,10 @@ final class FileRewriter: @unchecked Sendable {
             while true {
                 condition.lock()
                 while pauseRequested && running { condition.wait() }
-                guard running else { condition.unlock(); break }
+                guard running else {
+                    condition.unlock()
+                    break
+                }
                 writing = true
                 condition.unlock()
 
@@ -51,7 +54,11 @@ final class FileRewriter: @unchecked Sendable {
     }
 
     /// How many times the file was rewritten.
-    var writes: Int { condition.lock(); defer { condition.unlock() }; return count }
+    var writes: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return count
+    }
 
     /// Runs `body` while the file holds one whole version: waits for the rewrite in progress to
     /// finish and keeps the writer from starting the next until `body` returns.

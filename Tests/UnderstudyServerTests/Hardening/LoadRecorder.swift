@@ -32,12 +32,12 @@ final class LoadRecorder: @unchecked Sendable {
         var connection: RawConnection?
         while lock.withLock({ running }) {
             if connection == nil { connection = try? RawConnection(port: port) }
-            guard let open = connection else { return }   // refused: the server is gone
+            guard let open = connection else { return }  // refused: the server is gone
             serial += 1
             let id = "t\(number)-\(serial)"
             open.send("GET /ok?soak=\(id) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             guard let response = open.readResponse() else {
-                connection = nil   // closed by the server (shutting down): try a new connection
+                connection = nil  // closed by the server (shutting down): try a new connection
                 continue
             }
             if response.status == 200 { lock.withLock { answeredIDs.append(id) } }

@@ -35,24 +35,29 @@ final class LoaderRegressionTests: XCTestCase {
         XCTAssertThrowsError(try StubLoader.parse(bytes: bytes, file: "deep.json", root: nil)) { error in
             let failure = error as? StubLoadFailure
             XCTAssertEqual(failure?.errors.count, 1)
-            XCTAssertTrue(failure?.errors.first?.message.contains("nesting deeper than") ?? false, "\(String(describing: failure))")
+            XCTAssertTrue(
+                failure?.errors.first?.message.contains("nesting deeper than") ?? false,
+                "\(String(describing: failure))")
         }
     }
 
     func testErrorPathsAreTheSameTextAsBefore() {
         // Paths are built lazily now; the text must not change: quoting, nesting, indexes, the root.
-        let json = #"{"stubs":[{"responses":[{"status":200,"headers":{"Bad Name":"x","X-Ok":["a",7]}}]},{"responses":[{"fault":"nope"}],"whenState":"s"}],"$schema":1,"x":2}"#
+        let json =
+            #"{"stubs":[{"responses":[{"status":200,"headers":{"Bad Name":"x","X-Ok":["a",7]}}]},{"responses":[{"fault":"nope"}],"whenState":"s"}],"$schema":1,"x":2}"#
         do {
             _ = try StubLoader.parse(bytes: Array(json.utf8), file: "p.json", root: nil)
             XCTFail("loaded")
         } catch {
-            XCTAssertEqual(error.errors.map(\.jsonPath), [
-                #"stubs[0].responses[0].headers["Bad Name"]"#,
-                "stubs[0].responses[0].headers.X-Ok[1]",
-                "stubs[1].responses[0].fault",
-                "stubs[1].whenState",
-                "x",
-            ])
+            XCTAssertEqual(
+                error.errors.map(\.jsonPath),
+                [
+                    #"stubs[0].responses[0].headers["Bad Name"]"#,
+                    "stubs[0].responses[0].headers.X-Ok[1]",
+                    "stubs[1].responses[0].fault",
+                    "stubs[1].whenState",
+                    "x",
+                ])
         }
     }
 }

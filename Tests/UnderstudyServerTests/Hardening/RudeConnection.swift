@@ -15,7 +15,9 @@ final class RudeConnection {
         let bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let written = bytes[offset...].withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             if written <= 0 { return }
             offset += written
         }
@@ -45,6 +47,8 @@ final class RudeConnection {
 
     private static func containsHeadEnd(_ bytes: [UInt8]) -> Bool {
         guard bytes.count >= 4 else { return false }
-        return (0...(bytes.count - 4)).contains { bytes[$0] == 13 && bytes[$0 + 1] == 10 && bytes[$0 + 2] == 13 && bytes[$0 + 3] == 10 }
+        return (0...(bytes.count - 4)).contains {
+            bytes[$0] == 13 && bytes[$0 + 1] == 10 && bytes[$0 + 2] == 13 && bytes[$0 + 3] == 10
+        }
     }
 }

@@ -23,7 +23,9 @@ final class SignalsAndFilesTests: XCTestCase {
         try assertStopDuringLoad(signal: SIGINT)
     }
 
-    private func assertStopDuringLoad(signal stopSignal: Int32, file: StaticString = #filePath, line: UInt = #line) throws {
+    private func assertStopDuringLoad(signal stopSignal: Int32, file: StaticString = #filePath, line: UInt = #line)
+        throws
+    {
         let stubs = try HardeningFixtures.stubDirectory(in: directory)
         let journal = directory + "/journal.jsonl"
         let daemon = try Daemon([stubs, "--quiet", "--journal", journal], directory: directory)
@@ -41,7 +43,9 @@ final class SignalsAndFilesTests: XCTestCase {
 
         let answered = load.answered
         let counts = HardeningFixtures.journaledIDs(journal)
-        XCTAssertEqual(answered.filter { counts[$0] != 1 }, [], "answered requests not journaled exactly once", file: file, line: line)
+        XCTAssertEqual(
+            answered.filter { counts[$0] != 1 }, [], "answered requests not journaled exactly once", file: file,
+            line: line)
         XCTAssertEqual(counts.values.filter { $0 != 1 }, [], "a request journaled twice", file: file, line: line)
         // Requests received but not answered before the stop may be journaled; nothing else is.
         XCTAssertLessThanOrEqual(counts.count - answered.count, 4, file: file, line: line)
@@ -80,15 +84,18 @@ final class SignalsAndFilesTests: XCTestCase {
         let result = try runUnderstudy(["serve", stubs, "--port", "\(holder.port)"])
         XCTAssertEqual(result.exitCode, 1)
         XCTAssertEqual(result.stdout, "")
-        XCTAssertTrue(result.stderr.contains("cannot listen on 127.0.0.1:\(holder.port): Address already in use"), result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains("cannot listen on 127.0.0.1:\(holder.port): Address already in use"), result.stderr)
         XCTAssertEqual(HardeningFixtures.status(port: holder.port, "/ok"), 200, "the first daemon is untouched")
     }
 
     func testReloadsWhileStubFilesAreRewrittenAreAllOrNothing() throws {
         let stubs = try HardeningFixtures.stubDirectory(in: directory)
         let changing = stubs + "/changing.json"
-        let two = #"{"stubs":[{"id":"v-a1","request":{"path":"/v"},"responses":[{"body":"A"}]},{"id":"v-a2","request":{"path":"/w"},"responses":[{"body":"A"}]}]}"#
-        let three = #"{"stubs":[{"id":"v-b1","request":{"path":"/v"},"responses":[{"body":"B"}]},{"id":"v-b2","request":{"path":"/w"},"responses":[{"body":"B"}]},{"id":"v-b3","request":{"path":"/x"},"responses":[{"body":"B"}]}]}"#
+        let two =
+            #"{"stubs":[{"id":"v-a1","request":{"path":"/v"},"responses":[{"body":"A"}]},{"id":"v-a2","request":{"path":"/w"},"responses":[{"body":"A"}]}]}"#
+        let three =
+            #"{"stubs":[{"id":"v-b1","request":{"path":"/v"},"responses":[{"body":"B"}]},{"id":"v-b2","request":{"path":"/w"},"responses":[{"body":"B"}]},{"id":"v-b3","request":{"path":"/x"},"responses":[{"body":"B"}]}]}"#
         try two.write(toFile: changing, atomically: true, encoding: .utf8)
         let daemon = try Daemon([stubs, "--quiet"], directory: directory)
         let base = try XCTUnwrap(try HTTPClientSync.json(port: daemon.port, "/__admin/health")?["stubs"] as? Int) - 2
@@ -123,7 +130,8 @@ final class SignalsAndFilesTests: XCTestCase {
         }
         writer.stop()
         try three.write(toFile: changing, atomically: true, encoding: .utf8)
-        XCTAssertEqual(try HTTPClientSync.json(port: daemon.port, "/__admin/reload", method: "POST")?["stubs"] as? Int, base + 3)
+        XCTAssertEqual(
+            try HTTPClientSync.json(port: daemon.port, "/__admin/reload", method: "POST")?["stubs"] as? Int, base + 3)
         XCTAssertEqual(HardeningFixtures.status(port: daemon.port, "/x"), 200)
         XCTAssertGreaterThan(writer.writes, 10, "the file really changed under the reloads")
         XCTAssertEqual(outcomes.values.reduce(0, +), 150, "\(outcomes)")
@@ -132,12 +140,15 @@ final class SignalsAndFilesTests: XCTestCase {
     }
 
     func testDetachedDaemonOutlivesTheTerminalItWasStartedFrom() throws {
-        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "util-linux `script` provides the terminal")
+        try XCTSkipUnless(
+            FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "util-linux `script` provides the terminal"
+        )
         let stubs = try HardeningFixtures.stubDirectory(in: directory)
         let pidFile = directory + "/pid", portFile = directory + "/port"
         // `script` runs the command on a new pseudo-terminal and closes it when the command returns:
         // the terminal hangs up under the detached daemon.
-        let command = "'\(TestPaths.binary)' serve '\(stubs)' --detach --pid-file '\(pidFile)' --port-file '\(portFile)'"
+        let command =
+            "'\(TestPaths.binary)' serve '\(stubs)' --detach --pid-file '\(pidFile)' --port-file '\(portFile)'"
         let terminal = Process()
         terminal.executableURL = URL(fileURLWithPath: "/usr/bin/script")
         terminal.arguments = ["-q", "-e", "-c", command, "/dev/null"]
@@ -147,8 +158,10 @@ final class SignalsAndFilesTests: XCTestCase {
         try terminal.run()
         XCTAssertTrue(waitUntil(timeout: 20) { !terminal.isRunning }, "serve --detach returned")
         XCTAssertEqual(terminal.terminationStatus, 0)
-        let pid = try XCTUnwrap(pid_t(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .newlines)))
-        let port = try XCTUnwrap(Int(try String(contentsOfFile: portFile, encoding: .utf8).trimmingCharacters(in: .newlines)))
+        let pid = try XCTUnwrap(
+            pid_t(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .newlines)))
+        let port = try XCTUnwrap(
+            Int(try String(contentsOfFile: portFile, encoding: .utf8).trimmingCharacters(in: .newlines)))
         defer { if kill(pid, 0) == 0 { kill(pid, SIGKILL) } }
         // The access log is on: each request writes a line where the terminal used to be.
         for index in 0..<20 {

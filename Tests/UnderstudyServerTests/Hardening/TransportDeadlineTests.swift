@@ -19,7 +19,8 @@ final class TransportDeadlineTests: XCTestCase {
         let timeout = 2.0
         let daemon = try Daemon([stubs, "--quiet", "--idle-timeout", "\(Int(timeout))"], directory: directory)
         let trickler = try TricklingSocket(port: daemon.port)
-        let head = Array("GET /ok HTTP/1.1\r\nHost: x\r\nX-Slow: ".utf8) + Array(repeating: UInt8(ascii: "a"), count: 200)
+        let head =
+            Array("GET /ok HTTP/1.1\r\nHost: x\r\nX-Slow: ".utf8) + Array(repeating: UInt8(ascii: "a"), count: 200)
         let start = Date()
         var closedAfter: TimeInterval?
         var served = 0
@@ -32,7 +33,8 @@ final class TransportDeadlineTests: XCTestCase {
             if HardeningFixtures.status(port: daemon.port, "/ok") == 200 { served += 1 }
             if Date().timeIntervalSince(start) > timeout + 5 { break }
         }
-        let elapsed = try XCTUnwrap(closedAfter, "a head trickled for \(Date().timeIntervalSince(start)) s was never closed")
+        let elapsed = try XCTUnwrap(
+            closedAfter, "a head trickled for \(Date().timeIntervalSince(start)) s was never closed")
         XCTAssertGreaterThanOrEqual(elapsed, timeout - 0.1, "closed before the idle timeout")
         XCTAssertLessThanOrEqual(elapsed, timeout + 5)
         XCTAssertGreaterThan(served, 0, "another client was served while the head trickled")
@@ -52,7 +54,9 @@ final class TransportDeadlineTests: XCTestCase {
         var answered = 0
         while Date().timeIntervalSince(start) < 2.5 {
             connection.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
-            XCTAssertEqual(connection.readResponse()?.status, 200, "request \(answered + 1) on a connection open for \(Date().timeIntervalSince(start)) s")
+            XCTAssertEqual(
+                connection.readResponse()?.status, 200,
+                "request \(answered + 1) on a connection open for \(Date().timeIntervalSince(start)) s")
             answered += 1
             _ = connection.closed(waitingMilliseconds: 50)  // paces the requests; the server must not close
         }
@@ -63,12 +67,14 @@ final class TransportDeadlineTests: XCTestCase {
         let slowStart = Date()
         connection.send("GET /slower HTTP/1.1\r\nHost: x\r\n\r\n")
         XCTAssertEqual(connection.readResponse()?.status, 200)
-        XCTAssertFalse(connection.closed(waitingMilliseconds: Int32(max(0, 2.6 - Date().timeIntervalSince(slowStart)) * 1000)),
-                       "closed by the answered request's deadline")
+        XCTAssertFalse(
+            connection.closed(waitingMilliseconds: Int32(max(0, 2.6 - Date().timeIntervalSince(slowStart)) * 1000)),
+            "closed by the answered request's deadline")
         connection.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
         XCTAssertEqual(connection.readResponse()?.status, 200)
         // A later request that trickles is cut off at the timeout from its own first byte.
-        let head = Array("GET /ok HTTP/1.1\r\nHost: x\r\nX-Slow: ".utf8) + Array(repeating: UInt8(ascii: "a"), count: 100)
+        let head =
+            Array("GET /ok HTTP/1.1\r\nHost: x\r\nX-Slow: ".utf8) + Array(repeating: UInt8(ascii: "a"), count: 100)
         let trickleStart = Date()
         var closedAfter: TimeInterval?
         for byte in head {
@@ -95,8 +101,9 @@ final class TransportDeadlineTests: XCTestCase {
         XCTAssertEqual(response.status, 400)
         XCTAssertEqual(response.headers["connection"]?.lowercased(), "close")
         XCTAssertTrue(conflicting.readsEndOfStream(), "the connection is closed after the refusal")
-        XCTAssertTrue(waitUntil { HardeningFixtures.journal(journal).contains { ($0["status"] as? Int) == 400 } },
-                      "the refusal is journaled")
+        XCTAssertTrue(
+            waitUntil { HardeningFixtures.journal(journal).contains { ($0["status"] as? Int) == 400 } },
+            "the refusal is journaled")
 
         // The same value twice is unambiguous and accepted.
         let repeated = try RawConnection(port: daemon.port)
@@ -118,7 +125,9 @@ private final class TricklingSocket {
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard result == 0 else {
             close(fd)

@@ -17,7 +17,9 @@ final class AdminTokenHTTPTests: XCTestCase {
     }
 
     /// status, then headers and body as curl -i prints them.
-    private func call(_ url: String, method: String = "GET", authorization: String? = nil) throws -> (status: Int, text: String) {
+    private func call(_ url: String, method: String = "GET", authorization: String? = nil) throws -> (
+        status: Int, text: String
+    ) {
         var arguments = ["-i", "-X", method, url]
         if let authorization { arguments += ["-H", "Authorization: \(authorization)"] }
         let result = try curl(arguments)
@@ -28,15 +30,18 @@ final class AdminTokenHTTPTests: XCTestCase {
 
     func testTheOptionProtectsEveryAdminCallAndNothingElse() throws {
         let journal = directory + "/journal.jsonl"
-        let daemon = try Daemon([TestPaths.fixture("valid"), "--admin-token", token, "--journal", journal, "--quiet"],
-                                directory: directory)
+        let daemon = try Daemon(
+            [TestPaths.fixture("valid"), "--admin-token", token, "--journal", journal, "--quiet"],
+            directory: directory)
         let missing = try call(daemon.url + "/__admin/health")
         XCTAssertEqual(missing.status, 401)
         XCTAssertTrue(missing.text.lowercased().contains("www-authenticate: bearer"), missing.text)
         XCTAssertTrue(missing.text.lowercased().contains("content-type: application/json"), missing.text)
         XCTAssertTrue(missing.text.contains(#"{"error":"#), missing.text)
-        XCTAssertEqual(try call(daemon.url + "/__admin/requests", method: "DELETE", authorization: "Bearer wrong").status, 401)
-        XCTAssertEqual(try call(daemon.url + "/__admin/reset", method: "POST", authorization: "Basic \(token)").status, 401)
+        XCTAssertEqual(
+            try call(daemon.url + "/__admin/requests", method: "DELETE", authorization: "Bearer wrong").status, 401)
+        XCTAssertEqual(
+            try call(daemon.url + "/__admin/reset", method: "POST", authorization: "Basic \(token)").status, 401)
         XCTAssertEqual(try call(daemon.url + "/__admin/nowhere", authorization: "Bearer \(token)x").status, 401)
 
         XCTAssertEqual(try call(daemon.url + "/hello").status, 200, "stubbed paths need no token")
@@ -51,18 +56,21 @@ final class AdminTokenHTTPTests: XCTestCase {
     }
 
     func testTheEnvironmentVariableSetsTheTokenAndTheOptionWins() throws {
-        let fromEnvironment = try ShellDaemon([TestPaths.fixture("valid"), "--quiet"],
-                                              environment: ["UNDERSTUDY_ADMIN_TOKEN": token], directory: directory)
+        let fromEnvironment = try ShellDaemon(
+            [TestPaths.fixture("valid"), "--quiet"],
+            environment: ["UNDERSTUDY_ADMIN_TOKEN": token], directory: directory)
         XCTAssertEqual(try call(fromEnvironment.url + "/__admin/health").status, 401)
         XCTAssertEqual(try call(fromEnvironment.url + "/__admin/health", authorization: "Bearer \(token)").status, 200)
 
-        let overridden = try ShellDaemon([TestPaths.fixture("valid"), "--quiet", "--admin-token", "from-option"],
-                                         environment: ["UNDERSTUDY_ADMIN_TOKEN": token], directory: directory)
+        let overridden = try ShellDaemon(
+            [TestPaths.fixture("valid"), "--quiet", "--admin-token", "from-option"],
+            environment: ["UNDERSTUDY_ADMIN_TOKEN": token], directory: directory)
         XCTAssertEqual(try call(overridden.url + "/__admin/health", authorization: "Bearer \(token)").status, 401)
         XCTAssertEqual(try call(overridden.url + "/__admin/health", authorization: "Bearer from-option").status, 200)
 
-        let empty = try ShellDaemon([TestPaths.fixture("valid"), "--quiet"], environment: ["UNDERSTUDY_ADMIN_TOKEN": ""],
-                                    directory: directory)
+        let empty = try ShellDaemon(
+            [TestPaths.fixture("valid"), "--quiet"], environment: ["UNDERSTUDY_ADMIN_TOKEN": ""],
+            directory: directory)
         XCTAssertEqual(try call(empty.url + "/__admin/health").status, 200, "an empty variable means no token")
     }
 

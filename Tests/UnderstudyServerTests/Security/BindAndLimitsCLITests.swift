@@ -33,14 +33,16 @@ final class BindAndLimitsCLITests: XCTestCase {
     }
 
     func testAllowRemoteBindsAndWarns() throws {
-        let daemon = try Daemon([TestPaths.fixture("valid"), "--host", "0.0.0.0", "--allow-remote", "--quiet"], directory: directory)
+        let daemon = try Daemon(
+            [TestPaths.fixture("valid"), "--host", "0.0.0.0", "--allow-remote", "--quiet"], directory: directory)
         let hello = try curl(["-i", daemon.url + "/hello"])
         XCTAssertTrue(hello.stdout.hasPrefix("HTTP/1.1 200"), hello.stdout)
         XCTAssertTrue(daemon.stderr.contains("warning: listening on 0.0.0.0 (--allow-remote)"), daemon.stderr)
         XCTAssertTrue(daemon.stderr.contains("the admin API has no authentication (pass --admin-token)"), daemon.stderr)
 
-        let guarded = try Daemon([TestPaths.fixture("valid"), "--host", "0.0.0.0", "--allow-remote", "--admin-token", "tok", "--quiet"],
-                                 directory: directory)
+        let guarded = try Daemon(
+            [TestPaths.fixture("valid"), "--host", "0.0.0.0", "--allow-remote", "--admin-token", "tok", "--quiet"],
+            directory: directory)
         XCTAssertTrue(guarded.stderr.contains("the admin API requires the admin token"), guarded.stderr)
     }
 
@@ -56,7 +58,10 @@ final class BindAndLimitsCLITests: XCTestCase {
             XCTAssertTrue(result.stderr.contains(message), result.stderr)
         }
         let help = try runUnderstudy(["serve", "--help"])
-        for option in ["--allow-remote", "--admin-token", "UNDERSTUDY_ADMIN_TOKEN", "--idle-timeout", "--max-header-bytes", "--max-connections"] {
+        for option in [
+            "--allow-remote", "--admin-token", "UNDERSTUDY_ADMIN_TOKEN", "--idle-timeout", "--max-header-bytes",
+            "--max-connections",
+        ] {
             XCTAssertTrue(help.stdout.contains(option), "\(option) missing from --help:\n\(help.stdout)")
         }
     }
@@ -71,7 +76,8 @@ final class BindAndLimitsCLITests: XCTestCase {
     }
 
     func testMaxHeaderBytesReachesTheTransport() throws {
-        let daemon = try Daemon([TestPaths.fixture("valid"), "--max-header-bytes", "1024", "--quiet"], directory: directory)
+        let daemon = try Daemon(
+            [TestPaths.fixture("valid"), "--max-header-bytes", "1024", "--quiet"], directory: directory)
         let big = try RawConnection(port: daemon.port)
         big.send("GET /hello HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "b", count: 2000))\r\n\r\n")
         let status = big.readResponse()?.status ?? 0
@@ -82,7 +88,8 @@ final class BindAndLimitsCLITests: XCTestCase {
     }
 
     func testMaxHeaderCountReachesTheTransport() throws {
-        let daemon = try Daemon([TestPaths.fixture("valid"), "--max-header-count", "3", "--quiet"], directory: directory)
+        let daemon = try Daemon(
+            [TestPaths.fixture("valid"), "--max-header-count", "3", "--quiet"], directory: directory)
         let many = try RawConnection(port: daemon.port)
         many.send("GET /hello HTTP/1.1\r\nHost: x\r\nA: 1\r\nB: 2\r\nC: 3\r\n\r\n")
         let refused = try XCTUnwrap(many.readResponse())
@@ -94,25 +101,30 @@ final class BindAndLimitsCLITests: XCTestCase {
     }
 
     func testTheOpenFileLimitIsRaisedToTheHardLimitByDefault() throws {
-        let daemon = try ShellDaemon([TestPaths.fixture("valid"), "--quiet"], shellPrefix: "ulimit -Sn 256; ulimit -Hn 4096;",
-                                     directory: directory)
+        let daemon = try ShellDaemon(
+            [TestPaths.fixture("valid"), "--quiet"], shellPrefix: "ulimit -Sn 256; ulimit -Hn 4096;",
+            directory: directory)
         XCTAssertEqual(daemon.openFileLimit, 4096)
         XCTAssertEqual(daemon.stderr, "")
     }
 
     func testMaxConnectionsWithinTheHardLimitIsCoveredQuietly() throws {
-        let daemon = try ShellDaemon([TestPaths.fixture("valid"), "--quiet", "--max-connections", "2000"],
-                                     shellPrefix: "ulimit -Sn 256; ulimit -Hn 4096;", directory: directory)
+        let daemon = try ShellDaemon(
+            [TestPaths.fixture("valid"), "--quiet", "--max-connections", "2000"],
+            shellPrefix: "ulimit -Sn 256; ulimit -Hn 4096;", directory: directory)
         XCTAssertEqual(daemon.openFileLimit, 2000 + 64)
         XCTAssertEqual(daemon.stderr, "")
     }
 
     func testMaxConnectionsBeyondTheHardLimitWarnsAndStillServes() throws {
-        let daemon = try ShellDaemon([TestPaths.fixture("valid"), "--quiet", "--max-connections", "5000"],
-                                     shellPrefix: "ulimit -Sn 256; ulimit -Hn 1024;", directory: directory)
+        let daemon = try ShellDaemon(
+            [TestPaths.fixture("valid"), "--quiet", "--max-connections", "5000"],
+            shellPrefix: "ulimit -Sn 256; ulimit -Hn 1024;", directory: directory)
         XCTAssertEqual(daemon.openFileLimit, 1024, "raised as far as the hard limit allows")
-        XCTAssertTrue(daemon.stderr.contains("--max-connections 5000 needs about 5064 open files, but the limit is 1024 (hard limit 1024)"),
-                      daemon.stderr)
+        XCTAssertTrue(
+            daemon.stderr.contains(
+                "--max-connections 5000 needs about 5064 open files, but the limit is 1024 (hard limit 1024)"),
+            daemon.stderr)
         XCTAssertTrue(daemon.stderr.contains("connections beyond about 960 will be refused"), daemon.stderr)
         let hello = try curl(["-i", daemon.url + "/hello"])
         XCTAssertTrue(hello.stdout.hasPrefix("HTTP/1.1 200"), hello.stdout)

@@ -22,22 +22,31 @@ final class HostilePatternTests: XCTestCase {
     }
 
     func testACatastrophicPatternAnswersAndTheDaemonKeepsServing() throws {
-        let stubs = try write(#"""
-        {"stubs":[
-          {"id":"evil","request":{"pathPattern":"/(a+)+$"},"responses":[{"status":200,"body":"all a"}]},
-          {"id":"body","request":{"method":"POST","path":"/submit","body":{"matches":"(x|xx)*y"}},"responses":[{"status":201}]},
-          {"id":"hello","request":{"path":"/hello"},"responses":[{"status":200}]}
-        ]}
-        """#, to: "evil.json")
+        let stubs = try write(
+            #"""
+            {"stubs":[
+              {"id":"evil","request":{"pathPattern":"/(a+)+$"},"responses":[{"status":200,"body":"all a"}]},
+              {"id":"body","request":{"method":"POST","path":"/submit","body":{"matches":"(x|xx)*y"}},"responses":[{"status":201}]},
+              {"id":"hello","request":{"path":"/hello"},"responses":[{"status":200}]}
+            ]}
+            """#, to: "evil.json")
         let daemon = try Daemon([stubs, "--quiet"], directory: directory)
         let attack = "/" + String(repeating: "a", count: 40) + "!"
         let missed = try curl(["-o", "/dev/null", "-w", "%{http_code}", daemon.url + attack])
         XCTAssertEqual(missed.stdout, "404")
-        let hit = try curl(["-o", "/dev/null", "-w", "%{http_code}", daemon.url + "/" + String(repeating: "a", count: 40)])
+        let hit = try curl([
+            "-o", "/dev/null", "-w", "%{http_code}", daemon.url + "/" + String(repeating: "a", count: 40),
+        ])
         XCTAssertEqual(hit.stdout, "200")
-        let bodyAttack = try curl(["-o", "/dev/null", "-w", "%{http_code}", "--data-binary", String(repeating: "x", count: 50_000), daemon.url + "/submit"])
+        let bodyAttack = try curl([
+            "-o", "/dev/null", "-w", "%{http_code}", "--data-binary", String(repeating: "x", count: 50_000),
+            daemon.url + "/submit",
+        ])
         XCTAssertEqual(bodyAttack.stdout, "404")
-        let bodyHit = try curl(["-o", "/dev/null", "-w", "%{http_code}", "--data-binary", String(repeating: "x", count: 50_000) + "y", daemon.url + "/submit"])
+        let bodyHit = try curl([
+            "-o", "/dev/null", "-w", "%{http_code}", "--data-binary", String(repeating: "x", count: 50_000) + "y",
+            daemon.url + "/submit",
+        ])
         XCTAssertEqual(bodyHit.stdout, "201")
         let hello = try curl(["-o", "/dev/null", "-w", "%{http_code}", daemon.url + "/hello"])
         XCTAssertEqual(hello.stdout, "200", "the event loop is free")
@@ -46,12 +55,13 @@ final class HostilePatternTests: XCTestCase {
     }
 
     func testBacktrackingConstructsAreRefusedAtLoadTimeByName() throws {
-        let stubs = try write(#"""
-        {"stubs":[
-          {"id":"backref","request":{"pathPattern":"/(a)\\1"},"responses":[{}]},
-          {"id":"lookahead","request":{"headers":{"X-A":{"matches":"(?=x)x"}}},"responses":[{}]}
-        ]}
-        """#, to: "backtracking.json")
+        let stubs = try write(
+            #"""
+            {"stubs":[
+              {"id":"backref","request":{"pathPattern":"/(a)\\1"},"responses":[{}]},
+              {"id":"lookahead","request":{"headers":{"X-A":{"matches":"(?=x)x"}}},"responses":[{}]}
+            ]}
+            """#, to: "backtracking.json")
         let check = try runUnderstudy(["check", stubs])
         XCTAssertEqual(check.exitCode, 1)
         XCTAssertTrue(check.stdout.contains("the backreference `\\1` at offset 4 is not supported"), check.stdout)

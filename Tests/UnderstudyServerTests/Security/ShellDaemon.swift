@@ -8,8 +8,10 @@ final class ShellDaemon {
     let port: Int
     let stderrPath: String
 
-    init(_ arguments: [String], environment: [String: String] = [:], shellPrefix: String = "",
-         directory: String) throws {
+    init(
+        _ arguments: [String], environment: [String: String] = [:], shellPrefix: String = "",
+        directory: String
+    ) throws {
         stderrPath = directory + "/stderr-\(UUID().uuidString).log"
         _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
         process = Process()
@@ -24,7 +26,8 @@ final class ShellDaemon {
         process.standardError = FileHandle(forWritingAtPath: stderrPath)
         try process.run()
         guard let line = Daemon.readLine(stdout.fileHandleForReading, timeout: 15),
-              let portText = line.split(separator: ":").last, let port = Int(portText) else {
+            let portText = line.split(separator: ":").last, let port = Int(portText)
+        else {
             process.terminate()
             throw DaemonError.notReady(stderr: (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "")
         }
@@ -38,7 +41,8 @@ final class ShellDaemon {
     /// The soft "Max open files" limit of the running daemon, from /proc.
     var openFileLimit: Int? {
         guard let limits = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/limits", encoding: .utf8),
-              let line = limits.split(separator: "\n").first(where: { $0.hasPrefix("Max open files") }) else { return nil }
+            let line = limits.split(separator: "\n").first(where: { $0.hasPrefix("Max open files") })
+        else { return nil }
         return line.split(separator: " ", omittingEmptySubsequences: true).dropFirst(3).first.flatMap { Int($0) }
     }
 

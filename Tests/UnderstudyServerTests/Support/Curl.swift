@@ -25,7 +25,8 @@ func curl(_ arguments: [String], input: Data? = nil) throws -> CurlResult {
     let stdout = out.fileHandleForReading.readDataToEndOfFile()
     let stderr = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return CurlResult(exitCode: process.terminationStatus,
-                      stdout: String(decoding: stdout, as: UTF8.self),
-                      stderr: String(decoding: stderr, as: UTF8.self))
+    return CurlResult(
+        exitCode: process.terminationStatus,
+        stdout: String(decoding: stdout, as: UTF8.self),
+        stderr: String(decoding: stderr, as: UTF8.self))
 }

@@ -89,7 +89,8 @@ func runUnderstudy(_ arguments: [String], timeout: TimeInterval = 30) throws -> 
         process.terminate()
         throw DaemonError.notReady(stderr: "understudy \(arguments) did not finish")
     }
-    return CurlResult(exitCode: process.terminationStatus,
-                      stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
-                      stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
+    return CurlResult(
+        exitCode: process.terminationStatus,
+        stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
+        stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
 }

@@ -23,7 +23,8 @@ func timed<T>(_ body: () async throws -> T) async rethrows -> (T, Double) {
 func processHasEnded(_ pid: pid_t) -> Bool {
     if kill(pid, 0) != 0 && errno == ESRCH { return true }
     guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-          let close = stat.lastIndex(of: ")") else { return false }
+        let close = stat.lastIndex(of: ")")
+    else { return false }
     let state = stat[stat.index(after: close)...].drop { $0 == " " }.first
     return state == "Z" || state == "X"
 }

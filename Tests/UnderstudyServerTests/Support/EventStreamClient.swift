@@ -23,7 +23,9 @@ final class EventStreamClient: NSObject, URLSessionDataDelegate, @unchecked Send
     private var finished: ((Error?) -> Void)?
 
     /// Reads the stream at `url` to its end; returns the events with their arrival times.
-    static func read(_ url: URL, timeout: TimeInterval = 15) async throws -> (events: [(event: Event, at: Date)], contentType: String?) {
+    static func read(_ url: URL, timeout: TimeInterval = 15) async throws -> (
+        events: [(event: Event, at: Date)], contentType: String?
+    ) {
         let client = EventStreamClient()
         let session = URLSession(configuration: .ephemeral, delegate: client, delegateQueue: nil)
         defer { session.finishTasksAndInvalidate() }
@@ -38,8 +40,10 @@ final class EventStreamClient: NSObject, URLSessionDataDelegate, @unchecked Send
         return client.lock.withLock { (client.events, client.contentType) }
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
         lock.withLock { contentType = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") }
         completionHandler(.allow)
     }
@@ -70,8 +74,13 @@ final class EventStreamClient: NSObject, URLSessionDataDelegate, @unchecked Send
     private func process(_ line: String, at now: Date) {
         if line.isEmpty {
             if !pending.data.isEmpty {
-                events.append((Event(type: pending.type.isEmpty ? "message" : pending.type, data: pending.data.joined(separator: "\n"),
-                                     lastEventID: lastEventID, retry: pending.retry), now))
+                events.append(
+                    (
+                        Event(
+                            type: pending.type.isEmpty ? "message" : pending.type,
+                            data: pending.data.joined(separator: "\n"),
+                            lastEventID: lastEventID, retry: pending.retry), now
+                    ))
             }
             pending = ("", [], nil)
             return

@@ -29,8 +29,10 @@ struct HTTPClient: Sendable {
         self.session = session
     }
 
-    func fetch(_ path: String, method: String = "GET", body: Data? = nil, headers: [String: String] = [:],
-               timeout: TimeInterval = 10) async throws -> Fetched {
+    func fetch(
+        _ path: String, method: String = "GET", body: Data? = nil, headers: [String: String] = [:],
+        timeout: TimeInterval = 10
+    ) async throws -> Fetched {
         var request = URLRequest(url: URL(string: base + path)!, timeoutInterval: timeout)
         request.httpMethod = method
         request.httpBody = body

@@ -33,7 +33,10 @@ struct PipedRun {
         let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
         close(outPipe[1])
         close(errPipe[1])
-        defer { close(outPipe[0]); close(errPipe[0]) }
+        defer {
+            close(outPipe[0])
+            close(errPipe[0])
+        }
         guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EINVAL) }
 
         var out: [UInt8] = [], err: [UInt8] = []
@@ -43,8 +46,10 @@ struct PipedRun {
         let deadline = start.addingTimeInterval(timeout)
         while (outOpen || errOpen || !exited) && Date() < deadline {
             if !exited && waitpid(pid, &status, WNOHANG) == pid { exited = true }
-            var pollers = [pollfd(fd: outOpen ? outPipe[0] : -1, events: Int16(POLLIN), revents: 0),
-                           pollfd(fd: errOpen ? errPipe[0] : -1, events: Int16(POLLIN), revents: 0)]
+            var pollers = [
+                pollfd(fd: outOpen ? outPipe[0] : -1, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: errOpen ? errPipe[0] : -1, events: Int16(POLLIN), revents: 0),
+            ]
             guard poll(&pollers, 2, 10) > 0 else { continue }
             var chunk = [UInt8](repeating: 0, count: 4096)
             if outOpen && pollers[0].revents != 0 {
@@ -62,7 +67,8 @@ struct PipedRun {
             waitpid(pid, &status, 0)
         }
         let code: Int32? = exited && (status & 0x7f) == 0 ? (status >> 8) & 0xff : nil
-        return PipedRun(exitCode: code, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self),
-                        finished: finished, seconds: Date().timeIntervalSince(start))
+        return PipedRun(
+            exitCode: code, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self),
+            finished: finished, seconds: Date().timeIntervalSince(start))
     }
 }

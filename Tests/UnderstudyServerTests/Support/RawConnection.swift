@@ -38,7 +38,8 @@ final class RawConnection {
                 var headers: [String: String] = [:]
                 for line in lines where !line.isEmpty {
                     guard let colon = line.firstIndex(of: ":") else { continue }
-                    headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                    headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                        in: .whitespaces)
                 }
                 let length = Int(headers["content-length"] ?? "0") ?? 0
                 while buffer.count < end + 4 + length {

@@ -50,7 +50,8 @@ final class RecordingResponder: HTTPResponder {
             headers.append(name: "X-Repeated", value: "one")
             headers.append(name: "X-Repeated", value: "two")
             headers.append(name: "Set-Cookie", value: "a=1")
-            return HTTPResponse(status: 203, headers: headers, body: Array("{\"ok\":true}".utf8), stubID: "headers-stub")
+            return HTTPResponse(
+                status: 203, headers: headers, body: Array("{\"ok\":true}".utf8), stubID: "headers-stub")
         default:
             var headers = HTTPHeaders()
             headers.append(name: "X-Method", value: request.method)

@@ -14,8 +14,10 @@ public final class WeatherClient: Sendable {
     /// The longest `Retry-After` this client waits out.
     public let maxRetryDelay: TimeInterval
 
-    public init(baseURL: URL, refreshToken: String, accessToken: String? = nil, timeout: TimeInterval = 10,
-                maxRetries: Int = 2, maxRetryDelay: TimeInterval = 5) {
+    public init(
+        baseURL: URL, refreshToken: String, accessToken: String? = nil, timeout: TimeInterval = 10,
+        maxRetries: Int = 2, maxRetryDelay: TimeInterval = 5
+    ) {
         self.baseURL = baseURL
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
@@ -27,7 +29,8 @@ public final class WeatherClient: Sendable {
 
     /// `GET /v1/forecast?city=…`.
     public func forecast(city: String) async throws -> Forecast {
-        var components = URLComponents(url: baseURL.appendingPathComponent("v1/forecast"), resolvingAgainstBaseURL: false)!
+        var components = URLComponents(
+            url: baseURL.appendingPathComponent("v1/forecast"), resolvingAgainstBaseURL: false)!
         components.queryItems = [URLQueryItem(name: "city", value: city)]
         let (data, _) = try await send(URLRequest(url: components.url!))
         return try JSONDecoder().decode(Forecast.self, from: data)

@@ -10,7 +10,8 @@ enum AdminPage {
     static let root = "/__admin/ui"
 
     /// Content-Security-Policy: the browser itself refuses any resource not from this server.
-    static let contentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+    static let contentSecurityPolicy =
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
         + "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
     /// The page or one of its assets for a `GET`/`HEAD` under `/__admin/ui`; nil for anything else.
@@ -26,12 +27,14 @@ enum AdminPage {
         case root + "/icon.svg": asset = ("image/svg+xml", icon)
         default: return nil
         }
-        return HTTPResponse(status: 200, headers: [
-            "Content-Type": asset.type,
-            "Content-Security-Policy": contentSecurityPolicy,
-            "X-Content-Type-Options": "nosniff",
-            "Referrer-Policy": "no-referrer",
-            "Cache-Control": "no-cache",
-        ], body: Array(asset.text.utf8))
+        return HTTPResponse(
+            status: 200,
+            headers: [
+                "Content-Type": asset.type,
+                "Content-Security-Policy": contentSecurityPolicy,
+                "X-Content-Type-Options": "nosniff",
+                "Referrer-Policy": "no-referrer",
+                "Cache-Control": "no-cache",
+            ], body: Array(asset.text.utf8))
     }
 }

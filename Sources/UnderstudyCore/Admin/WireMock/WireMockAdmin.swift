@@ -26,7 +26,8 @@ enum WireMockAdmin {
 
     /// `GET /__admin/`: WireMock clients' liveness probe.
     static func status(_ call: AdminCall) -> HTTPResponse {
-        AdminResponse.value(.object([JSONMember("status", .string("ok")), JSONMember("server", .string("understudy"))]))
+        AdminResponse.value(
+            .object([JSONMember("status", .string("ok")), JSONMember("server", .string("understudy"))]))
     }
 
     /// `POST /__admin/requests/reset`: empties the journal.
@@ -61,7 +62,9 @@ enum WireMockAdmin {
     }
 
     static func getMapping(_ call: AdminCall) -> HTTPResponse {
-        guard let stub = call.engine.stubs.first(where: { $0.id == call.parameter }), let source = WireMockMapping.of(stub)?.json else {
+        guard let stub = call.engine.stubs.first(where: { $0.id == call.parameter }),
+            let source = WireMockMapping.of(stub)?.json
+        else {
             return AdminResponse.error(404, "no WireMock mapping with id `\(call.parameter)`")
         }
         return AdminResponse.value(source)
@@ -91,10 +94,11 @@ enum WireMockAdmin {
 
     static func listMappings(_ engine: any EngineControl) -> HTTPResponse {
         let mappings = engine.stubs.compactMap { WireMockMapping.of($0)?.json }.reversed()
-        return AdminResponse.value(.object([
-            JSONMember("mappings", .array(Array(mappings))),
-            JSONMember("meta", .object([JSONMember("total", .int(mappings.count))])),
-        ]))
+        return AdminResponse.value(
+            .object([
+                JSONMember("mappings", .array(Array(mappings))),
+                JSONMember("meta", .object([JSONMember("total", .int(mappings.count))])),
+            ]))
     }
 
     /// Creates (`id` nil) or replaces a mapping; WireMock answers with the mapping, id included.
@@ -103,7 +107,9 @@ enum WireMockAdmin {
         do {
             node = try JSONParser.parse(body)
         } catch {
-            return AdminResponse.error(400, "body is not JSON (line \(error.position.line), column \(error.position.column)): \(error.message)")
+            return AdminResponse.error(
+                400, "body is not JSON (line \(error.position.line), column \(error.position.column)): \(error.message)"
+            )
         }
         var decoder = StubDecoder(file: adminFile, bodyFiles: nil)
         let decoded = decoder.decodeWireMockMapping(node, .root, generatedID: fixedID ?? UUID().uuidString.lowercased())
@@ -140,7 +146,8 @@ enum WireMockAdmin {
         var query: [JSONMember] = []
         for (name, value) in PercentDecoding.queryPairs(request.query) {
             if let at = query.firstIndex(where: { $0.key == name }), case .object(var inner) = query[at].value,
-               case .array(var values)? = inner.first?.value {
+                case .array(var values)? = inner.first?.value
+            {
                 values.append(.string(value))
                 inner[0].value = .array(values)
                 query[at].value = .object(inner)
@@ -150,7 +157,8 @@ enum WireMockAdmin {
         }
         var time = ""
         if let start = entry.line.firstRange(of: Array("\"time\":\"".utf8))?.upperBound,
-           let end = entry.line[start...].firstIndex(of: UInt8(ascii: "\"")) {
+            let end = entry.line[start...].firstIndex(of: UInt8(ascii: "\""))
+        {
             time = String(decoding: entry.line[start..<end], as: UTF8.self)
         }
         return [
@@ -181,9 +189,12 @@ extension WireMockAdmin {
             JSONMember("body", .string(String(decoding: entry.request.body, as: UTF8.self))),
         ]
         requestMembers += fields.filter { $0.key != "id" && $0.key != "wasMatched" }
-        return JSONValue.object(fields + [
-            JSONMember("request", .object(requestMembers)),
-            JSONMember("responseDefinition", .object([JSONMember("status", entry.status.map { .int($0) } ?? .null)])),
-        ]).jsonBytes
+        return JSONValue.object(
+            fields + [
+                JSONMember("request", .object(requestMembers)),
+                JSONMember(
+                    "responseDefinition", .object([JSONMember("status", entry.status.map { .int($0) } ?? .null)])),
+            ]
+        ).jsonBytes
     }
 }

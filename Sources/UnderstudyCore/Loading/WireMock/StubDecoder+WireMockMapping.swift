@@ -10,8 +10,10 @@ import Foundation
 /// priorities the most recently added mapping answers); the mapping as written rides along as the
 /// stub's ``WireMockMapping`` annotation. Anything the model cannot express is refused by name.
 extension StubDecoder {
-    static let wireMockMappingKeys = ["id", "uuid", "name", "request", "response", "priority", "scenarioName",
-                                      "requiredScenarioState", "newScenarioState", "metadata", "persistent", "insertionIndex"]
+    static let wireMockMappingKeys = [
+        "id", "uuid", "name", "request", "response", "priority", "scenarioName",
+        "requiredScenarioState", "newScenarioState", "metadata", "persistent", "insertionIndex",
+    ]
     /// Mapping keys WireMock has and Understudy refuses, with why.
     static let wireMockUnsupportedMappingKeys = [
         "postServeActions": "post-serve actions (webhooks) are not supported",
@@ -52,7 +54,9 @@ extension StubDecoder {
         let errorsBefore = errors.count
         for member in all {
             if let reason = Self.wireMockUnsupportedMappingKeys[member.key] {
-                fail(member.keyPosition, path.member(member.key), "unsupported WireMock feature `\(member.key)`: \(reason)")
+                fail(
+                    member.keyPosition, path.member(member.key),
+                    "unsupported WireMock feature `\(member.key)`: \(reason)")
             }
         }
         let keys = members(of: node, path, known: Self.wireMockMappingKeys + Self.wireMockUnsupportedMappingKeys.keys)
@@ -83,10 +87,18 @@ extension StubDecoder {
             fail(node.position, path, "missing key `response`; a WireMock mapping needs `request` and `response`")
         }
 
-        let priority = keys["priority"].flatMap { integer($0.value, path.member("priority"), minimum: 1, what: "a priority") }
-        let scenario = keys["scenarioName"].flatMap { nonEmptyString($0.value, path.member("scenarioName"), what: "a scenario name") }
-        let whenState = keys["requiredScenarioState"].flatMap { nonEmptyString($0.value, path.member("requiredScenarioState"), what: "a state name") }
-        let setState = keys["newScenarioState"].flatMap { nonEmptyString($0.value, path.member("newScenarioState"), what: "a state name") }
+        let priority = keys["priority"].flatMap {
+            integer($0.value, path.member("priority"), minimum: 1, what: "a priority")
+        }
+        let scenario = keys["scenarioName"].flatMap {
+            nonEmptyString($0.value, path.member("scenarioName"), what: "a scenario name")
+        }
+        let whenState = keys["requiredScenarioState"].flatMap {
+            nonEmptyString($0.value, path.member("requiredScenarioState"), what: "a state name")
+        }
+        let setState = keys["newScenarioState"].flatMap {
+            nonEmptyString($0.value, path.member("newScenarioState"), what: "a state name")
+        }
         if scenario == nil {
             for key in ["requiredScenarioState", "newScenarioState"] {
                 if let member = keys[key] {
@@ -96,21 +108,25 @@ extension StubDecoder {
         }
         var metadata: JSONValue?
         if let member = keys["metadata"] {
-            if member.value.members != nil { metadata = member.value.value } else {
+            if member.value.members != nil {
+                metadata = member.value.value
+            } else {
                 typeMismatch(member.value, path.member("metadata"), expected: "an object")
             }
         }
         if let member = keys["persistent"] { _ = boolean(member.value, path.member("persistent")) }
 
-        let decoded = DecodedStub(stub: nil, id: id, idGenerated: idGenerated, file: file, idPosition: idPosition, path: path)
+        let decoded = DecodedStub(
+            stub: nil, id: id, idGenerated: idGenerated, file: file, idPosition: idPosition, path: path)
         guard errors.count == errorsBefore else { return decoded }
         var source = node.value
         if idGenerated == false, source["id"] == nil, case .object(var members) = source {
             members.insert(JSONMember("id", .string(id)), at: 0)
             source = .object(members)
         }
-        var stub = Stub(id: id, file: file, description: name, request: request, requestJSON: node.value["request"],
-                        responses: [response], afterLast: .repeat, scenario: scenario, whenState: whenState, setState: setState)
+        var stub = Stub(
+            id: id, file: file, description: name, request: request, requestJSON: node.value["request"],
+            responses: [response], afterLast: .repeat, scenario: scenario, whenState: whenState, setState: setState)
         stub.idGenerated = idGenerated
         stub.priority = priority
         stub.tieOrder = .newestFirst

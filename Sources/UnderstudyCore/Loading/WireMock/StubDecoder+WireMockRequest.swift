@@ -6,24 +6,35 @@ import Foundation
 
 /// WireMock's `request` object and its matchers, decoded into a native ``RequestPattern``.
 extension StubDecoder {
-    static let wireMockRequestKeys = ["method", "url", "urlPath", "urlPattern", "urlPathPattern", "queryParameters", "headers",
-                                      "cookies", "bodyPatterns", "basicAuthCredentials"]
+    static let wireMockRequestKeys = [
+        "method", "url", "urlPath", "urlPattern", "urlPathPattern", "queryParameters", "headers",
+        "cookies", "bodyPatterns", "basicAuthCredentials",
+    ]
     static let wireMockUnsupportedRequestKeys = [
         "multipartPatterns": "multipart matching is not supported",
         "customMatcher": "custom matchers (Java extensions) are not supported",
-        "host": "host matching is not supported", "port": "port matching is not supported", "scheme": "scheme matching is not supported",
-        "urlPathTemplate": "URL path templates are not supported", "pathParameters": "path parameters are not supported",
+        "host": "host matching is not supported", "port": "port matching is not supported",
+        "scheme": "scheme matching is not supported",
+        "urlPathTemplate": "URL path templates are not supported",
+        "pathParameters": "path parameters are not supported",
         "formParameters": "form parameter matching is not supported",
     ]
-    static let wireMockValueMatcherKeys = ["equalTo", "caseInsensitive", "contains", "doesNotContain", "matches", "doesNotMatch",
-                                           "absent", "and", "or", "not"]
-    static let wireMockBodyMatcherKeys = wireMockValueMatcherKeys + ["equalToJson", "ignoreArrayOrder", "ignoreExtraElements",
-                                                                     "matchesJsonPath", "binaryEqualTo"]
+    static let wireMockValueMatcherKeys = [
+        "equalTo", "caseInsensitive", "contains", "doesNotContain", "matches", "doesNotMatch",
+        "absent", "and", "or", "not",
+    ]
+    static let wireMockBodyMatcherKeys =
+        wireMockValueMatcherKeys + [
+            "equalToJson", "ignoreArrayOrder", "ignoreExtraElements",
+            "matchesJsonPath", "binaryEqualTo",
+        ]
     static let wireMockUnsupportedMatcherKeys = [
         "equalToXml": "XML matching is not supported", "matchesXPath": "XPath matching is not supported",
         "before": "date-time matchers are not supported", "after": "date-time matchers are not supported",
-        "equalToDateTime": "date-time matchers are not supported", "hasExactly": "multi-value matchers are not supported",
-        "includes": "multi-value matchers are not supported", "matchesJsonSchema": "JSON Schema matching is not supported",
+        "equalToDateTime": "date-time matchers are not supported",
+        "hasExactly": "multi-value matchers are not supported",
+        "includes": "multi-value matchers are not supported",
+        "matchesJsonSchema": "JSON Schema matching is not supported",
         "anything": "`anything` is not supported; leave the condition out instead",
     ]
 
@@ -36,12 +47,16 @@ extension StubDecoder {
         refuseUnsupported(all, path, Self.wireMockUnsupportedRequestKeys)
         let keys = members(of: node, path, known: Self.wireMockRequestKeys + Self.wireMockUnsupportedRequestKeys.keys)
         var pattern = RequestPattern()
-        if let member = keys["method"], let method = nonEmptyString(member.value, path.member("method"), what: "an HTTP method") {
+        if let member = keys["method"],
+            let method = nonEmptyString(member.value, path.member("method"), what: "an HTTP method")
+        {
             if method != "ANY" { pattern.method = method }
         }
         let urls = all.filter { ["url", "urlPath", "urlPattern", "urlPathPattern"].contains($0.key) }
         if urls.count > 1 {
-            fail(urls[1].keyPosition, path.member(urls[1].key), "give one of `url`, `urlPath`, `urlPattern`, `urlPathPattern`")
+            fail(
+                urls[1].keyPosition, path.member(urls[1].key),
+                "give one of `url`, `urlPath`, `urlPattern`, `urlPathPattern`")
         } else if let url = urls.first {
             let urlPath = path.member(url.key)
             switch url.key {
@@ -64,9 +79,11 @@ extension StubDecoder {
             let credentialsPath = path.member("basicAuthCredentials")
             let inner = members(of: member.value, credentialsPath, known: ["username", "password"])
             if member.value.members == nil {
-                typeMismatch(member.value, credentialsPath, expected: "an object {\"username\": ..., \"password\": ...}")
+                typeMismatch(
+                    member.value, credentialsPath, expected: "an object {\"username\": ..., \"password\": ...}")
             } else if let user = inner["username"].flatMap({ string($0.value, credentialsPath.member("username")) }),
-                      let password = inner["password"].flatMap({ string($0.value, credentialsPath.member("password")) }) {
+                let password = inner["password"].flatMap({ string($0.value, credentialsPath.member("password")) })
+            {
                 // WireMock compares the whole header with the encoded credentials.
                 let encoded = Data((user + ":" + password).utf8).base64EncodedString()
                 pattern.headers.append(NamedMatcher(name: "Authorization", matcher: .equals("Basic " + encoded)))
@@ -78,7 +95,11 @@ extension StubDecoder {
             let patternsPath = path.member("bodyPatterns")
             if let elements = member.value.elements {
                 let matchers = elements.enumerated().compactMap { wireMockBodyMatcher($1, patternsPath.element($0)) }
-                if matchers.count == 1 { pattern.body = matchers[0] } else if !matchers.isEmpty { pattern.body = .allOf(matchers) }
+                if matchers.count == 1 {
+                    pattern.body = matchers[0]
+                } else if !matchers.isEmpty {
+                    pattern.body = .allOf(matchers)
+                }
             } else {
                 typeMismatch(member.value, patternsPath, expected: "an array of body patterns")
             }
@@ -89,7 +110,9 @@ extension StubDecoder {
     mutating func refuseUnsupported(_ members: [JSONNode.Member], _ path: JSONPath, _ table: [String: String]) {
         for member in members {
             if let reason = table[member.key] {
-                fail(member.keyPosition, path.member(member.key), "unsupported WireMock feature `\(member.key)`: \(reason)")
+                fail(
+                    member.keyPosition, path.member(member.key),
+                    "unsupported WireMock feature `\(member.key)`: \(reason)")
             }
         }
     }
@@ -100,7 +123,9 @@ extension StubDecoder {
             return []
         }
         return members.compactMap { member in
-            wireMockValueMatcher(member.value, path.member(member.key)).map { NamedMatcher(name: member.key, matcher: $0) }
+            wireMockValueMatcher(member.value, path.member(member.key)).map {
+                NamedMatcher(name: member.key, matcher: $0)
+            }
         }
     }
 
@@ -116,7 +141,10 @@ extension StubDecoder {
         let operators = all.filter { $0.key != "caseInsensitive" }
         guard operators.count == 1, let op = keys[operators[0].key] else {
             if operators.count != 1 {
-                fail(node.position, path, "a WireMock matcher has exactly one operator (`equalTo`, `contains`, `matches`, ...); found \(operators.count)")
+                fail(
+                    node.position, path,
+                    "a WireMock matcher has exactly one operator (`equalTo`, `contains`, `matches`, ...); found \(operators.count)"
+                )
             }
             return nil
         }
@@ -128,7 +156,8 @@ extension StubDecoder {
         switch op.key {
         case "equalTo":
             guard let text = string(op.value, opPath) else { return nil }
-            let ignoreCase = keys["caseInsensitive"].flatMap { boolean($0.value, path.member("caseInsensitive")) } ?? false
+            let ignoreCase =
+                keys["caseInsensitive"].flatMap { boolean($0.value, path.member("caseInsensitive")) } ?? false
             return ignoreCase ? .equalsIgnoringCase(text) : .equals(text)
         case "contains": return string(op.value, opPath).map(ValueMatcher.contains)
         case "doesNotContain": return string(op.value, opPath).map(ValueMatcher.doesNotContain)
@@ -149,7 +178,11 @@ extension StubDecoder {
             let before = errors.count
             let inner = elements.enumerated().compactMap { wireMockValueMatcher($1, opPath.element($0)) }
             guard errors.count == before else { return nil }
-            if inner.contains(where: { if case .absent = $0 { return true }; if case .present = $0 { return true }; return false }) {
+            if inner.contains(where: {
+                if case .absent = $0 { return true }
+                if case .present = $0 { return true }
+                return false
+            }) {
                 fail(op.value.position, opPath, "`absent` inside `\(op.key)` is not supported")
                 return nil
             }
@@ -170,7 +203,10 @@ extension StubDecoder {
         let operators = all.filter { !modifiers.contains($0.key) }
         guard operators.count == 1, let op = keys[operators[0].key] else {
             if operators.count != 1 {
-                fail(node.position, path, "a body pattern has exactly one operator (`equalTo`, `equalToJson`, `matchesJsonPath`, ...); found \(operators.count)")
+                fail(
+                    node.position, path,
+                    "a body pattern has exactly one operator (`equalTo`, `equalToJson`, `matchesJsonPath`, ...); found \(operators.count)"
+                )
             }
             return nil
         }
@@ -190,15 +226,19 @@ extension StubDecoder {
                 expected = parsed
             }
             let order = keys["ignoreArrayOrder"].flatMap { boolean($0.value, path.member("ignoreArrayOrder")) } ?? false
-            let extra = keys["ignoreExtraElements"].flatMap { boolean($0.value, path.member("ignoreExtraElements")) } ?? false
+            let extra =
+                keys["ignoreExtraElements"].flatMap { boolean($0.value, path.member("ignoreExtraElements")) } ?? false
             return .jsonEquals(expected, JSONComparison(ignoreArrayOrder: order, ignoreExtraElements: extra))
         case "matchesJsonPath":
             if op.value.stringValue != nil { return jsonPathExpression(op.value, opPath).map { .jsonPath($0, nil) } }
-            guard let inner = op.value.members, let expressionMember = inner.first(where: { $0.key == "expression" }) else {
+            guard let inner = op.value.members, let expressionMember = inner.first(where: { $0.key == "expression" })
+            else {
                 typeMismatch(op.value, opPath, expected: "a JSON path or {\"expression\": \"$...\", \"equalTo\": ...}")
                 return nil
             }
-            guard let expression = jsonPathExpression(expressionMember.value, opPath.member("expression")) else { return nil }
+            guard let expression = jsonPathExpression(expressionMember.value, opPath.member("expression")) else {
+                return nil
+            }
             let rest = JSONNode(kind: .object(inner.filter { $0.key != "expression" }), position: op.value.position)
             guard rest.members?.isEmpty == false else { return .jsonPath(expression, nil) }
             return wireMockValueMatcher(rest, opPath).map { .jsonPath(expression, $0) }

@@ -6,8 +6,10 @@ import Foundation
 
 /// WireMock's `response` object, decoded into a native ``StubResponse``.
 extension StubDecoder {
-    static let wireMockResponseKeys = ["status", "statusMessage", "headers", "body", "jsonBody", "base64Body", "bodyFileName",
-                                       "fixedDelayMilliseconds", "delayDistribution", "fault", "fromConfiguredStub"]
+    static let wireMockResponseKeys = [
+        "status", "statusMessage", "headers", "body", "jsonBody", "base64Body", "bodyFileName",
+        "fixedDelayMilliseconds", "delayDistribution", "fault", "fromConfiguredStub",
+    ]
     static let wireMockUnsupportedResponseKeys = [
         "proxyBaseUrl": "proxying is not supported",
         "proxyUrlPrefixToRemove": "proxying is not supported",
@@ -34,16 +36,22 @@ extension StubDecoder {
         var templated = false
         for member in all {
             guard let reason = Self.wireMockUnsupportedResponseKeys[member.key] else { continue }
-            if member.key == "transformers", let names = member.value.elements?.compactMap(\.stringValue), !names.isEmpty {
+            if member.key == "transformers", let names = member.value.elements?.compactMap(\.stringValue),
+                !names.isEmpty
+            {
                 let others = names.filter { $0 != "response-template" }
                 if others.isEmpty {
                     templated = true  // rendered with the native templates (the variables that map directly)
                     continue
                 }
                 let list = others.map { "`\($0)`" }.joined(separator: ", ")
-                fail(member.value.position, path.member(member.key), "unsupported WireMock transformer \(list): \(reason)")
+                fail(
+                    member.value.position, path.member(member.key),
+                    "unsupported WireMock transformer \(list): \(reason)")
             } else {
-                fail(member.keyPosition, path.member(member.key), "unsupported WireMock feature `\(member.key)`: \(reason)")
+                fail(
+                    member.keyPosition, path.member(member.key),
+                    "unsupported WireMock feature `\(member.key)`: \(reason)")
             }
         }
         let keys = members(of: node, path, known: Self.wireMockResponseKeys + Self.wireMockUnsupportedResponseKeys.keys)
@@ -63,7 +71,9 @@ extension StubDecoder {
         }
         let sources = all.filter { ["body", "jsonBody", "base64Body", "bodyFileName"].contains($0.key) }
         if sources.count > 1 {
-            fail(sources[1].keyPosition, path.member(sources[1].key), "more than one body source; give one of `body`, `jsonBody`, `base64Body`, `bodyFileName`")
+            fail(
+                sources[1].keyPosition, path.member(sources[1].key),
+                "more than one body source; give one of `body`, `jsonBody`, `base64Body`, `bodyFileName`")
         } else if let source = sources.first {
             let sourcePath = path.member(source.key)
             switch source.key {
@@ -74,8 +84,11 @@ extension StubDecoder {
                 response.body = source.value.value.javaNormalizedNumbers.jsonBytes
             case "base64Body":
                 if let text = string(source.value, sourcePath) {
-                    if let data = Data(base64Encoded: text, options: [.ignoreUnknownCharacters]) { response.body = Array(data) }
-                    else { fail(source.value.position, sourcePath, "`base64Body` is not valid base64") }
+                    if let data = Data(base64Encoded: text, options: [.ignoreUnknownCharacters]) {
+                        response.body = Array(data)
+                    } else {
+                        fail(source.value.position, sourcePath, "`base64Body` is not valid base64")
+                    }
                 }
             default:
                 if let relative = nonEmptyString(source.value, sourcePath, what: "a path under `__files`") {
@@ -84,10 +97,14 @@ extension StubDecoder {
                         case .success(let file):
                             response.body = file.bytes
                             bodyFilesRead.append(file.realPath)
-                        case .failure(let problem): fail(source.value.position, sourcePath, problem.message.replacingBodyFileWording)
+                        case .failure(let problem):
+                            fail(source.value.position, sourcePath, problem.message.replacingBodyFileWording)
                         }
                     } else {
-                        fail(source.value.position, sourcePath, "`bodyFileName` needs a mapping file on disk with a `__files` directory; mappings posted to the admin API must use `body`, `jsonBody` or `base64Body`")
+                        fail(
+                            source.value.position, sourcePath,
+                            "`bodyFileName` needs a mapping file on disk with a `__files` directory; mappings posted to the admin API must use `body`, `jsonBody` or `base64Body`"
+                        )
                     }
                 }
             }
@@ -105,9 +122,13 @@ extension StubDecoder {
                     response.fault = fault
                 } else {
                     let names = Self.wireMockFaults.keys.sorted()
-                    let closest = EditDistance.closest(to: name, among: names) ?? names.first { $0.hasPrefix(name.uppercased()) }
+                    let closest =
+                        EditDistance.closest(to: name, among: names) ?? names.first { $0.hasPrefix(name.uppercased()) }
                     let hint = closest.map { "; did you mean `\($0)`?" } ?? ""
-                    fail(member.value.position, faultPath, "unknown WireMock fault `\(name)`\(hint) (expected one of \(names.map { "`\($0)`" }.joined(separator: ", ")))")
+                    fail(
+                        member.value.position, faultPath,
+                        "unknown WireMock fault `\(name)`\(hint) (expected one of \(names.map { "`\($0)`" }.joined(separator: ", ")))"
+                    )
                 }
             }
         }
@@ -119,7 +140,8 @@ extension StubDecoder {
 
     private mutating func decodeWireMockDistribution(_ node: JSONNode, _ path: JSONPath) -> DelayDistribution? {
         guard node.members != nil else {
-            typeMismatch(node, path, expected: "an object like {\"type\": \"lognormal\", \"median\": 80, \"sigma\": 0.4}")
+            typeMismatch(
+                node, path, expected: "an object like {\"type\": \"lognormal\", \"median\": 80, \"sigma\": 0.4}")
             return nil
         }
         let keys = members(of: node, path, known: ["type", "lower", "upper", "median", "sigma", "maxValue"])
@@ -133,7 +155,9 @@ extension StubDecoder {
                 fail(node.position, path, "a uniform distribution needs `lower` and `upper`")
                 return nil
             }
-            guard let low = delayBound(lower.value, path.member("lower")), let high = delayBound(upper.value, path.member("upper")) else { return nil }
+            guard let low = delayBound(lower.value, path.member("lower")),
+                let high = delayBound(upper.value, path.member("upper"))
+            else { return nil }
             guard low <= high else {
                 fail(upper.value.position, path.member("upper"), "`upper` must be at least `lower`")
                 return nil
@@ -144,7 +168,9 @@ extension StubDecoder {
                 fail(node.position, path, "a lognormal distribution needs `median` and `sigma`")
                 return nil
             }
-            guard let median = delayBound(medianNode.value, path.member("median")), let sigma = number(sigmaNode.value, path.member("sigma")) else { return nil }
+            guard let median = delayBound(medianNode.value, path.member("median")),
+                let sigma = number(sigmaNode.value, path.member("sigma"))
+            else { return nil }
             guard sigma >= 0, sigma <= 10 else {
                 fail(sigmaNode.value.position, path.member("sigma"), "`sigma` must be from 0 to 10")
                 return nil
@@ -152,7 +178,9 @@ extension StubDecoder {
             let cap = keys["maxValue"].flatMap { delayBound($0.value, path.member("maxValue")) }
             return .lognormal(median: median, sigma: sigma, max: cap ?? Self.maximumDelayMs)
         default:
-            fail(keys["type"]!.value.position, path.member("type"), "unknown delay distribution `\(type)`; expected `uniform` or `lognormal`")
+            fail(
+                keys["type"]!.value.position, path.member("type"),
+                "unknown delay distribution `\(type)`; expected `uniform` or `lognormal`")
             return nil
         }
     }
@@ -163,7 +191,9 @@ extension JSONValue {
     var javaNormalizedNumbers: JSONValue {
         switch self {
         case .number(let text):
-            guard text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }), let value = Double(text) else { return self }
+            guard text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }), let value = Double(text) else {
+                return self
+            }
             return .number(value.description)
         case .array(let items): return .array(items.map(\.javaNormalizedNumbers))
         case .object(let members): return .object(members.map { JSONMember($0.key, $0.value.javaNormalizedNumbers) })

@@ -28,7 +28,9 @@ extension StubDecoder {
             checkWireMockTemplate(member.value, path.member("headers"))
         }
         if let member = keys["base64Body"] {
-            fail(member.keyPosition, path.member("base64Body"), "`response-template` renders text; a `base64Body` cannot be a template")
+            fail(
+                member.keyPosition, path.member("base64Body"),
+                "`response-template` renders text; a `base64Body` cannot be a template")
         }
         guard errors.count == errorsBefore else { return }
         response.template = decodeTemplate(native, response, path)
@@ -43,7 +45,9 @@ extension StubDecoder {
             for (index, element) in elements.enumerated() { checkWireMockTemplate(element, path.element(index)) }
         case .object(let members):
             for member in members {
-                if let problem = Self.wireMockTemplateProblem(member.key) { fail(member.keyPosition, path.member(member.key), problem) }
+                if let problem = Self.wireMockTemplateProblem(member.key) {
+                    fail(member.keyPosition, path.member(member.key), problem)
+                }
                 checkWireMockTemplate(member.value, path.member(member.key))
             }
         default:
@@ -62,11 +66,16 @@ extension StubDecoder {
             var tag = rest[open.upperBound..<close.lowerBound]
             if tag.hasPrefix("{") { tag = tag.dropFirst() }
             let name = String(tag).trimmingSpaces
-            let mapped = wireMockTemplateNames.contains(name)
-                || wireMockTemplatePrefixes.contains { name.hasPrefix($0) && name.count > $0.count && !name.dropFirst($0.count).contains(where: { $0 == " " || $0 == "." || $0 == "[" }) }
+            let mapped =
+                wireMockTemplateNames.contains(name)
+                || wireMockTemplatePrefixes.contains {
+                    name.hasPrefix($0) && name.count > $0.count
+                        && !name.dropFirst($0.count).contains(where: { $0 == " " || $0 == "." || $0 == "[" })
+                }
             if !mapped {
                 let helper = name.split(separator: " ").first.map(String.init) ?? name
-                return "WireMock template `{{\(name)}}` has no Understudy equivalent (`\(helper)`); `response-template` maps only "
+                return
+                    "WireMock template `{{\(name)}}` has no Understudy equivalent (`\(helper)`); `response-template` maps only "
                     + "`request.path`, `request.url`, `request.method`, `request.body`, `request.query.NAME` and `request.headers.NAME`"
             }
             rest = rest[close.upperBound...]

@@ -52,12 +52,15 @@ public enum WireMockConverter {
             if let description = stub.description { members.append(JSONMember("description", .string(description))) }
             if let priority = stub.priority { members.append(JSONMember("priority", .int(priority))) }
             members.append(JSONMember("request", encode(stub.request)))
-            members.append(JSONMember("responses", .array(stub.responses.map { encode($0, stub: stub.id, notes: &notes) })))
+            members.append(
+                JSONMember("responses", .array(stub.responses.map { encode($0, stub: stub.id, notes: &notes) })))
             if stub.afterLast != .repeat { members.append(JSONMember("afterLast", .string(stub.afterLast.rawValue))) }
             if let scenario = stub.scenario { members.append(JSONMember("scenario", .string(scenario))) }
             if let state = stub.whenState { members.append(JSONMember("whenState", .string(state))) }
             if let state = stub.setState { members.append(JSONMember("setState", .string(state))) }
-            if WireMockMapping.of(stub)?.metadata != nil { notes.append("\(stub.id): `metadata` is not converted (native stubs have no metadata)") }
+            if WireMockMapping.of(stub)?.metadata != nil {
+                notes.append("\(stub.id): `metadata` is not converted (native stubs have no metadata)")
+            }
             return .object(members)
         }
         return Result(document: .object([JSONMember("stubs", .array(encoded))]), notes: notes)
@@ -73,18 +76,30 @@ public enum WireMockConverter {
         case .targetPattern(let regex)?: members.append(JSONMember("urlPattern", .string(regex.pattern)))
         case nil: break
         }
-        for (key, matchers) in [("query", pattern.query), ("headers", pattern.headers), ("cookies", pattern.cookies)] where !matchers.isEmpty {
+        for (key, matchers) in [("query", pattern.query), ("headers", pattern.headers), ("cookies", pattern.cookies)]
+        where !matchers.isEmpty {
             // One key per name; several conditions on one name (basic auth beside an
             // Authorization matcher) become `allOf`. Header names compare without case.
             var groups: [(name: String, matchers: [ValueMatcher])] = []
             for condition in matchers {
-                let same: (String) -> Bool = key == "headers" ? { HTTPHeaders.namesMatch($0, condition.name) } : { $0 == condition.name }
-                if let at = groups.firstIndex(where: { same($0.name) }) { groups[at].matchers.append(condition.matcher) }
-                else { groups.append((condition.name, [condition.matcher])) }
+                let same: (String) -> Bool =
+                    key == "headers" ? { HTTPHeaders.namesMatch($0, condition.name) } : { $0 == condition.name }
+                if let at = groups.firstIndex(where: { same($0.name) }) {
+                    groups[at].matchers.append(condition.matcher)
+                } else {
+                    groups.append((condition.name, [condition.matcher]))
+                }
             }
-            members.append(JSONMember(key, .object(groups.map { group in
-                JSONMember(group.name, group.matchers.count == 1 ? group.matchers[0].jsonValue : ValueMatcher.allOf(group.matchers).jsonValue)
-            })))
+            members.append(
+                JSONMember(
+                    key,
+                    .object(
+                        groups.map { group in
+                            JSONMember(
+                                group.name,
+                                group.matchers.count == 1
+                                    ? group.matchers[0].jsonValue : ValueMatcher.allOf(group.matchers).jsonValue)
+                        })))
         }
         if let body = pattern.body { members.append(JSONMember("body", body.jsonValue)) }
         return .object(members)
@@ -96,12 +111,21 @@ public enum WireMockConverter {
         if !response.headers.fields.isEmpty {
             var groups: [(name: String, values: [String])] = []
             for field in response.headers.fields {
-                if let at = groups.firstIndex(where: { $0.name == field.name }) { groups[at].values.append(field.value) }
-                else { groups.append((field.name, [field.value])) }
+                if let at = groups.firstIndex(where: { $0.name == field.name }) {
+                    groups[at].values.append(field.value)
+                } else {
+                    groups.append((field.name, [field.value]))
+                }
             }
-            members.append(JSONMember("headers", .object(groups.map {
-                JSONMember($0.name, $0.values.count == 1 ? .string($0.values[0]) : .array($0.values.map(JSONValue.string)))
-            })))
+            members.append(
+                JSONMember(
+                    "headers",
+                    .object(
+                        groups.map {
+                            JSONMember(
+                                $0.name,
+                                $0.values.count == 1 ? .string($0.values[0]) : .array($0.values.map(JSONValue.string)))
+                        })))
         }
         if !response.body.isEmpty {
             if let text = String(validating: response.body, as: UTF8.self) {
@@ -117,7 +141,9 @@ public enum WireMockConverter {
         case (let fixed, .uniform(let low, let high)?):
             members.append(JSONMember("delayMs", DelayDistribution.uniform(min: low + fixed, max: high + fixed).json))
         case (let fixed, let distribution?):
-            notes.append("\(stub): `fixedDelayMilliseconds` (\(JSONValue(fixed).jsonText) ms) beside a lognormal `delayDistribution` is not converted; only the distribution is kept")
+            notes.append(
+                "\(stub): `fixedDelayMilliseconds` (\(JSONValue(fixed).jsonText) ms) beside a lognormal `delayDistribution` is not converted; only the distribution is kept"
+            )
             members.append(JSONMember("delayMs", distribution.json))
         }
         if let fault = response.fault { members.append(JSONMember("fault", .string(fault.rawValue))) }
@@ -139,10 +165,16 @@ extension BodyMatcher {
         case .json(let v): return one("json", v)
         case .jsonSubset(let v): return one("jsonSubset", v)
         case .jsonEquals(let v, let options):
-            return one("jsonEquals", .object([JSONMember("value", v), JSONMember("ignoreArrayOrder", .bool(options.ignoreArrayOrder)),
-                                             JSONMember("ignoreExtraElements", .bool(options.ignoreExtraElements))]))
+            return one(
+                "jsonEquals",
+                .object([
+                    JSONMember("value", v), JSONMember("ignoreArrayOrder", .bool(options.ignoreArrayOrder)),
+                    JSONMember("ignoreExtraElements", .bool(options.ignoreExtraElements)),
+                ]))
         case .jsonPath(let expression, let matcher?):
-            return one("jsonPath", .object([JSONMember("expression", .string(expression.text)), JSONMember("matcher", matcher.jsonValue)]))
+            return one(
+                "jsonPath",
+                .object([JSONMember("expression", .string(expression.text)), JSONMember("matcher", matcher.jsonValue)]))
         case .jsonPath(let expression, nil): return one("jsonPath", .string(expression.text))
         case .binaryEquals(let bytes): return one("binary", .string(Data(bytes).base64EncodedString()))
         case .allOf(let all): return one("allOf", .array(all.map(\.jsonValue)))
@@ -159,11 +191,14 @@ extension JSONValue {
         let inner = indent + "  "
         switch self {
         case .array(let items) where !items.isEmpty:
-            return "[\n" + items.map { inner + $0.prettyJSON(indent: inner) }.joined(separator: ",\n") + "\n" + indent + "]"
+            return "[\n" + items.map { inner + $0.prettyJSON(indent: inner) }.joined(separator: ",\n") + "\n" + indent
+                + "]"
         case .object(let members) where !members.isEmpty:
-            return "{\n" + members.map { member in
-                inner + String(decoding: JSONValue.string(member.key).jsonBytes, as: UTF8.self) + ": " + member.value.prettyJSON(indent: inner)
-            }.joined(separator: ",\n") + "\n" + indent + "}"
+            return "{\n"
+                + members.map { member in
+                    inner + String(decoding: JSONValue.string(member.key).jsonBytes, as: UTF8.self) + ": "
+                        + member.value.prettyJSON(indent: inner)
+                }.joined(separator: ",\n") + "\n" + indent + "}"
         default:
             return String(decoding: jsonBytes, as: UTF8.self)
         }
