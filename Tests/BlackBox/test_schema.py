@@ -83,8 +83,8 @@ class SchemaTests(unittest.TestCase):
         source = (ROOT / "Sources/UnderstudyStubFormat/StubFormat.swift").read_text()
 
         def keys(name):
-            """The strings of `case .NAME: return [...]` in StubFormat.Object.keys."""
-            match = re.search(r"case \." + name + r": return (\[[^\]]*\])", source)
+            """The strings of `case .NAME: return [...]` in StubFormat.Object.keys (the list may wrap)."""
+            match = re.search(r"case \." + name + r":\s*return\s*(\[[^\]]*\])", source)
             self.assertIsNotNone(match, f"{name} not found in StubFormat")
             return set(re.findall(r'"([^"]+)"', match.group(1)))
 
