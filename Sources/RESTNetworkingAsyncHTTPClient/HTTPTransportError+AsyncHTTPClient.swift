@@ -42,8 +42,6 @@ extension HTTPTransportError {
                 return (.other, .cancelled, nil)
             case .invalidURL, .emptyHost, .emptyScheme:
                 return (.other, .badURL, nil)
-            case .httpEndReceivedAfterHeadWith1xx:
-                return (.malformedResponse, .cannotParseResponse, nil)
             default:
                 return (.other, .unknown, nil)
             }
