@@ -101,6 +101,13 @@ let package = Package(
         .target(name: "UnderstudyServer", dependencies: ["UnderstudyCore", "CLibevent", "CLibeventTLS", "CNghttp2"]),
         // JSON Schema (draft 2020-12 as OpenAPI 3.1 uses it, and OpenAPI 3.0's schema object) over JSONValue.
         .target(name: "UnderstudyJSONSchema", dependencies: ["UnderstudyJSON", "UnderstudyRegex"]),
+        // What an OpenAPI document promises as plain JSON values (documents, operations, base paths) and
+        // the serve-time checker behind `serve --openapi` (the engine's ContractChecking seam). No
+        // OpenAPIKit and no YAML: the document is read and judged by UnderstudyOpenAPI.
+        .target(
+            name: "UnderstudyOpenAPIContract",
+            dependencies: ["UnderstudyCore", "UnderstudyJSON", "UnderstudyJSONSchema", "UnderstudyRegex"]
+        ),
         // Stubs checked against an OpenAPI document: spec loading ($refs across files), operation mapping,
         // response checks with located errors.
         .target(
@@ -108,6 +115,7 @@ let package = Package(
             dependencies: [
                 "UnderstudyJSON",
                 "UnderstudyJSONSchema",
+                "UnderstudyOpenAPIContract",
                 "UnderstudyRegex",
                 "UnderstudyStubFormat",
                 "UnderstudyCore",
@@ -123,6 +131,7 @@ let package = Package(
                 "UnderstudyCore",
                 "UnderstudyServer",
                 "UnderstudyOpenAPI",
+                "UnderstudyOpenAPIContract",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // mimalloc as the daemon's allocator on Linux (Debian's libmimalloc-dev): with glibc's,

@@ -25,6 +25,8 @@ public final class StubEngine {
     @exclusivity(unchecked) var scenarios: ScenarioBook
     @exclusivity(unchecked) var journal: Journal
     let configuration: EngineConfiguration
+    /// ``EngineConfiguration/contract``, read once per request (see ``ContractChecking``).
+    let contract: (any ContractChecking)?
     /// The world's clock (``WorldClock``), read for everything time-based the engine does.
     public let clock: WorldClock
     /// The monotonic reading at creation; `elapsedMs` counts from here, across resets.
@@ -76,6 +78,7 @@ public final class StubEngine {
         self.scenarios = ScenarioBook(stubs: stubs.stubs)
         self.journal = Journal(limit: configuration.journalLimit)
         self.configuration = configuration
+        self.contract = configuration.contract
         self.clock = WorldClock(source: configuration.clock, start: configuration.clockStart)
         self.sinkBatching = configuration.journalSink as? any JournalBatching
         self.startNanoseconds = clock.monotonicNanoseconds
@@ -98,6 +101,13 @@ public final class StubEngine {
     public func handle(_ request: HTTPRequest, awaitingDelivery: Bool) -> (
         response: HTTPResponse, journal: JournalTicket?
     ) {
+        if let contract { return handle(request, awaitingDelivery: awaitingDelivery, checkedBy: contract) }
+        return answer(request, awaitingDelivery: awaitingDelivery)
+    }
+
+    /// ``handle(_:awaitingDelivery:)`` without contract checking: match, serve, journal.
+    @inline(__always)
+    func answer(_ request: HTTPRequest, awaitingDelivery: Bool) -> (response: HTTPResponse, journal: JournalTicket?) {
         let context = matchContext
         context.load(request)
         defer { context.unload() }
@@ -307,7 +317,7 @@ public final class StubEngine {
 
     /// Stamps the record with the request's arrival and either writes it now, as `response`
     /// would be delivered, or hands it out in a ticket for the transport to commit.
-    private func journal(
+    func journal(
         _ response: consuming HTTPResponse, _ record: consuming JournalRecord, awaitingDelivery: Bool,
         arrival: UInt64
     ) -> (response: HTTPResponse, journal: JournalTicket?) {
@@ -375,6 +385,8 @@ public final class StubEngine {
         let fraction = Int(milliseconds - second * 1000)
         let outcomeElapsed = clock.monotonicNanoseconds &- startNanoseconds
         let seq = journal.nextSeq
+        var outcome = delivery.outcome
+        if let contract = record.contract, contract.refusal != nil, outcome == .answered { outcome = .refused }
         let line = JournalEntry.encode(
             seq: seq, session: configuration.sessionID, timePrefix: cachedTimePrefix, milliseconds: fraction,
             record: record, delivery: delivery, reason: reason, outcomeElapsed: outcomeElapsed,
@@ -382,7 +394,7 @@ public final class StubEngine {
             reusing: journal.takeLineToEvict())
         let entry = JournalEntry(
             seq: seq, request: record.request, matched: record.matched, stubID: record.stubID,
-            status: delivery.status, outcome: delivery.outcome, rateLimited: record.rateLimited,
+            status: delivery.status, outcome: outcome, rateLimited: record.rateLimited,
             line: line)
         // Memory, then the sink, then waiters; the sink gets the same bytes as the in-memory
         // entry (encoded once, never copied). The entry moves into the journal when no waiter

@@ -83,12 +83,18 @@ extension JournalEntry {
         out.append(
             record.rateLimited ? #","rateLimited":true"# as StaticString : #","rateLimited":false"# as StaticString)
         // The rest in as few appends as the shape allows: this runs for every request.
-        switch delivery.outcome {
+        // A contract refusal (`serve --openapi --openapi-mode fail`) is sent as an answer but
+        // journaled as what it is.
+        if let refusal = record.contract?.refusal, delivery.outcome == .answered {
+            appendRefusal(refusal, into: out)
+        } else {
+            switch delivery.outcome {
         case .answered: out.append(#","outcome":"answered""# as StaticString)
         case .fault: out.append(#","outcome":"fault""# as StaticString)
         case .clientGone: out.append(#","outcome":"client-gone""# as StaticString)
         case .shutdown: out.append(#","outcome":"shutdown""# as StaticString)
         case .refused: appendRefusal(delivery.reason, into: out)
+        }
         }
         if record.delayMs == 0 {
             // The common case in one copy; the rest out of line, so this function stays small.
@@ -120,6 +126,8 @@ extension JournalEntry {
         }
         // Only streamed responses carry `stream` (how the body was paced), so static lines stay as they were.
         if let stream = record.stream { appendStream(stream, into: out) }
+        // Only checked requests that broke the contract carry `openapiViolations`.
+        if let contract = record.contract { appendViolations(contract.violations, into: out) }
         out.append("}\n" as StaticString)
         return out.bytes(reusing: spare)
     }
@@ -130,6 +138,25 @@ extension JournalEntry {
         out.append(#","outcome":"refused""# as StaticString)
         out.key("reason")
         out.appendJSONString(reason ?? "")
+    }
+
+    /// `"openapiViolations":[{"where","pointer","message"}…]`, out of line (only `serve --openapi`).
+    @inline(never)
+    static func appendViolations(_ violations: [ContractViolation], into out: JSONWriter) {
+        out.key("openapiViolations")
+        out.append(UInt8(ascii: "["))
+        for (index, violation) in violations.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(UInt8(ascii: "{"))
+            out.key("where", first: true)
+            out.appendJSONString(violation.location)
+            out.key("pointer")
+            out.appendJSONString(violation.pointer)
+            out.key("message")
+            out.appendJSONString(violation.message)
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(UInt8(ascii: "]"))
     }
 
     /// `"stream":"KIND"`, out of line so the encoder every request runs stays as the optimizer had it.
