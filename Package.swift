@@ -20,6 +20,8 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "understudy", targets: ["understudy"]),
+        // The OpenAPI commands (OpenAPIKit, Yams), which `understudy` runs from beside itself.
+        .executable(name: "understudy-openapi", targets: ["understudy-openapi"]),
         .library(name: "UnderstudyCore", targets: ["UnderstudyCore"]),
         .library(name: "UnderstudyServer", targets: ["UnderstudyServer"]),
         .library(name: "UnderstudyTesting", targets: ["UnderstudyTesting"]),
@@ -43,8 +45,8 @@ let package = Package(
         // `swift package generate-documentation` for the DocC catalogs (scripts/docs); a plugin only,
         // nothing links it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
-        // OpenAPI 3.0/3.1 documents (`check --openapi`); Yams reads YAML specs. Only UnderstudyOpenAPI links
-        // them, and the daemon loads it only when `--openapi` is given.
+        // OpenAPI 3.0/3.1 documents (`check --openapi`); Yams reads YAML specs. Only UnderstudyOpenAPI, and
+        // so only the understudy-openapi binary, links them.
         .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
@@ -130,7 +132,6 @@ let package = Package(
             dependencies: [
                 "UnderstudyCore",
                 "UnderstudyServer",
-                "UnderstudyOpenAPI",
                 "UnderstudyOpenAPIContract",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -139,6 +140,17 @@ let package = Package(
             // server, and user time per request was 3.6-5.1 µs against 2.6-2.9 µs with mimalloc
             // (scripts/benchmark/RESULTS.md). Linking it ahead of libc makes it the process's malloc.
             linkerSettings: [.linkedLibrary("mimalloc", .when(platforms: [.linux]))]
+        ),
+        // `check --openapi`, `generate` and the contract `serve --openapi` reads: the only binary that links
+        // OpenAPIKit and Yams, so the daemon's start does not pay for them.
+        .executableTarget(
+            name: "understudy-openapi",
+            dependencies: [
+                "UnderstudyCore",
+                "UnderstudyJSON",
+                "UnderstudyOpenAPI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         .target(name: "UnderstudyTesting", dependencies: ["UnderstudyJSON", "UnderstudyStubFormat"]),
         // Micro-benchmark of the engine alone (requests/s through `handle`), run by scripts/bench-engine.

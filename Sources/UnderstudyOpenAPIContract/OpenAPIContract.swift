@@ -102,3 +102,30 @@ public struct OpenAPIContract: Sendable {
         return declared.firstIndex(of: sent) ?? declared.firstIndex(of: slash + "/*") ?? declared.firstIndex(of: "*/*")
     }
 }
+
+/// The contract as one JSON document, so a tool that reads specs (`understudy-openapi contract`,
+/// which links OpenAPIKit and Yams) can hand it to the daemon (which links neither):
+/// `{"understudyOpenAPIContract":1,"file","version","documents":{"": root, "schemas/pet.yaml": …}}`.
+extension OpenAPIContract {
+    /// The contract's JSON form.
+    public var json: JSONValue {
+        let documents = self.documents.values.sorted { $0.key < $1.key }.map { JSONMember($0.key, $0.value) }
+        return .object([
+            JSONMember("understudyOpenAPIContract", .number("1")),
+            JSONMember("file", .string(file)),
+            JSONMember("version", .string(version)),
+            JSONMember("documents", .object(documents)),
+        ])
+    }
+
+    /// A contract from its JSON form (``json``); nil when `json` is not one.
+    public init?(json: JSONValue) {
+        guard json["understudyOpenAPIContract"] == .number("1"), let file = json["file"]?.stringValue,
+            let version = json["version"]?.stringValue, case .object(let members)? = json["documents"],
+            let root = members.first(where: { $0.key.isEmpty })
+        else { return nil }
+        var documents = OpenAPIDocuments(rootFile: file, root: root.value)
+        for member in members where !member.key.isEmpty { documents.values[member.key] = member.value }
+        self.init(version: version, dialect: version.hasPrefix("3.0") ? .openAPI30 : .draft202012, documents: documents)
+    }
+}

@@ -5,7 +5,6 @@ import Darwin
 #endif
 import ArgumentParser
 import UnderstudyCore
-import UnderstudyOpenAPI
 import UnderstudyOpenAPIContract
 import UnderstudyServer
 
@@ -241,21 +240,20 @@ struct ServeCommand: ParsableCommand {
         return nil
     }
 
-    /// The serve-time checker for `--openapi`; a spec that cannot be used stops the start with its
-    /// located errors.
+    /// The serve-time checker for `--openapi`: `understudy-openapi contract` reads and judges the spec
+    /// and hands over its contract as JSON. A spec that cannot be used stops the start with its
+    /// located errors (written to stderr by the companion).
     private func contractChecker(_ specFile: String) throws -> OpenAPIServeChecker {
-        do {
-            let spec = try OpenAPISpec.load(specFile)
-            let mode = openAPIMode ?? .warn
-            Console.error(
-                "understudy: checking requests and stub answers against \(specFile) (OpenAPI \(spec.version), "
-                    + "\(spec.operations.count) operations; --openapi-mode \(mode.rawValue))")
-            return OpenAPIServeChecker(contract: spec.contract, refusesViolations: mode == .fail)
-        } catch {
-            for finding in error.findings { Console.error(finding.description) }
+        let (status, output) = try OpenAPICompanion.run(["contract", "--openapi", specFile])
+        guard status == 0, let value = JSONValue.parse(output), let contract = OpenAPIContract(json: value) else {
             Console.error("understudy: not serving: the OpenAPI document \(specFile) cannot be used")
             throw ExitCode(1)
         }
+        let mode = openAPIMode ?? .warn
+        Console.error(
+            "understudy: checking requests and stub answers against \(specFile) (OpenAPI \(contract.version), "
+                + "\(contract.operations.count) operations; --openapi-mode \(mode.rawValue))")
+        return OpenAPIServeChecker(contract: contract, refusesViolations: mode == .fail)
     }
 
     func run() throws {
