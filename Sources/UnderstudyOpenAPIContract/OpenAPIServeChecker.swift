@@ -46,7 +46,8 @@ public final class OpenAPIServeChecker: ContractChecking {
             let declared = Set(byPath.map(\.method)).sorted().joined(separator: ", ")
             return [
                 ContractViolation(
-                    location: "request.method", pointer: documents.label("", "#/paths/" + JSONPointer.escape(byPath[0].path)),
+                    location: "request.method",
+                    pointer: documents.label("", "#/paths/" + JSONPointer.escape(byPath[0].path)),
                     message: "\(byPath[0].path) has no \(request.method) operation (it declares \(declared))")
             ]
         }
@@ -93,7 +94,8 @@ public final class OpenAPIServeChecker: ContractChecking {
                 if parameter["required"] == .bool(true) {
                     found.append(
                         ContractViolation(
-                            location: label, pointer: documents.label(location.document, location.pointer + "/required"),
+                            location: label,
+                            pointer: documents.label(location.document, location.pointer + "/required"),
                             message: "required \(place) parameter `\(name)` is missing"))
                 }
                 continue
@@ -115,7 +117,8 @@ public final class OpenAPIServeChecker: ContractChecking {
         }
     }
 
-    private func checkBody(_ request: HTTPRequest, _ operation: OpenAPIOperation, into found: inout [ContractViolation]) {
+    private func checkBody(_ request: HTTPRequest, _ operation: OpenAPIOperation, into found: inout [ContractViolation])
+    {
         let documents = contract.documents
         let bodyPointer = operation.pointer + "/requestBody"
         guard let declared = operation.operation["requestBody"] else {
@@ -266,7 +269,9 @@ public final class OpenAPIServeChecker: ContractChecking {
     {
         let type = declaredType(schema)
         if type == "array" {
-            let items = values.count == 1 ? values[0].split(separator: ",", omittingEmptySubsequences: false).map(String.init) : values
+            let items =
+                values.count == 1
+                ? values[0].split(separator: ",", omittingEmptySubsequences: false).map(String.init) : values
             let itemSchema = schema["items"].map { documents.dereference($0, document: document, pointer: "#").schema }
             return .array(items.map { scalar($0, type: itemSchema.flatMap(declaredType)) })
         }

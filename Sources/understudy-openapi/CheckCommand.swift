@@ -7,7 +7,8 @@ import UnderstudyOpenAPI
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Check stub files against an OpenAPI document; print each finding as file:line:column: error: message."
+        abstract:
+            "Check stub files against an OpenAPI document; print each finding as file:line:column: error: message."
     )
 
     @Argument(help: "Stub files or directories.")

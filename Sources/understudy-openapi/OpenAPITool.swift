@@ -4,7 +4,8 @@ import ArgumentParser
 struct OpenAPITool: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "understudy-openapi",
-        abstract: "Understudy's OpenAPI commands (run by `understudy check --openapi`, `generate` and `serve --openapi`).",
+        abstract:
+            "Understudy's OpenAPI commands (run by `understudy check --openapi`, `generate` and `serve --openapi`).",
         subcommands: [CheckCommand.self, GenerateCommand.self, ContractCommand.self, OpenAPIValidateCommand.self]
     )
 }

@@ -35,7 +35,8 @@ class ServeOpenAPITests(unittest.TestCase):
         self.addCleanup(work.cleanup)
         stubs = pathlib.Path(work.name) / "stubs.json"
         stubs.write_text(json.dumps(STUBS))
-        daemon = Daemon([str(stubs), "--openapi", str(SPEC), *mode])
+        # From the spec's directory, so spec pointers read `petstore.yaml#/…` as in the docs.
+        daemon = Daemon([str(stubs), "--openapi", SPEC.name, *mode], cwd=SPEC.parent)
         self.addCleanup(daemon.stop)
         return daemon
 

@@ -16,12 +16,18 @@ final class ContractCheckingTests: XCTestCase {
         func violations(in request: HTTPRequest) -> [ContractViolation] {
             requestsSeen += 1
             guard let bad = request.headers["X-Bad"] else { return [] }
-            return [ContractViolation(location: "request.header.X-Bad", pointer: "spec.yaml#/x", message: "`\(bad)`: not allowed")]
+            return [
+                ContractViolation(
+                    location: "request.header.X-Bad", pointer: "spec.yaml#/x", message: "`\(bad)`: not allowed")
+            ]
         }
 
         func violations(in response: HTTPResponse, answering request: HTTPRequest) -> [ContractViolation] {
             response.status == 418
-                ? [ContractViolation(location: "response.status", pointer: "spec.yaml#/r", message: "status 418 is not declared")]
+                ? [
+                    ContractViolation(
+                        location: "response.status", pointer: "spec.yaml#/r", message: "status 418 is not declared")
+                ]
                 : []
         }
     }
@@ -93,7 +99,8 @@ final class ContractCheckingTests: XCTestCase {
         let engine = try engine(RuleChecker(refuses: true))
         let response = engine.get("/teapot")
         XCTAssertEqual(response.status, 500)
-        XCTAssertTrue(response.text.contains("stub `teapot`'s answer does not match the OpenAPI document"), response.text)
+        XCTAssertTrue(
+            response.text.contains("stub `teapot`'s answer does not match the OpenAPI document"), response.text)
         let entry = engine.journalObjects[0]
         XCTAssertEqual(entry["outcome"] as? String, "refused")
         XCTAssertEqual(entry["stub"] as? String, "teapot")

@@ -22,8 +22,9 @@ extension StubEngine {
             record.contract = ContractFindings(violations: requestViolations, refusal: reason)
             return journal(response, record, awaitingDelivery: awaitingDelivery, arrival: clock.monotonicNanoseconds)
         }
-        var (response, ticket) = answer(request, awaitingDelivery: true)
-        guard let ticket else { return (response, nil) }  // a browser's icon request: not journaled
+        let (answered, issued) = answer(request, awaitingDelivery: true)
+        guard let ticket = issued else { return (answered, nil) }  // a browser's icon request: not journaled
+        var response = answered
         var violations = requestViolations
         var refusal: String?
         // Only a stub's answer is held to the contract (not the unmatched report); a fault sends none.

@@ -89,12 +89,12 @@ extension JournalEntry {
             appendRefusal(refusal, into: out)
         } else {
             switch delivery.outcome {
-        case .answered: out.append(#","outcome":"answered""# as StaticString)
-        case .fault: out.append(#","outcome":"fault""# as StaticString)
-        case .clientGone: out.append(#","outcome":"client-gone""# as StaticString)
-        case .shutdown: out.append(#","outcome":"shutdown""# as StaticString)
-        case .refused: appendRefusal(delivery.reason, into: out)
-        }
+            case .answered: out.append(#","outcome":"answered""# as StaticString)
+            case .fault: out.append(#","outcome":"fault""# as StaticString)
+            case .clientGone: out.append(#","outcome":"client-gone""# as StaticString)
+            case .shutdown: out.append(#","outcome":"shutdown""# as StaticString)
+            case .refused: appendRefusal(delivery.reason, into: out)
+            }
         }
         if record.delayMs == 0 {
             // The common case in one copy; the rest out of line, so this function stays small.
