@@ -126,7 +126,7 @@ class ServeOpenAPITests(unittest.TestCase):
                                     headers={"Content-Type": "application/json"})
         self.assertEqual(status, 400)
         self.assertIn("request.body: $: required property `id` is missing", body)
-        self.assertIn("request.body: $.name: expected string, found number", body)
+        self.assertIn("request.body: $.name: expected string, found integer", body)
 
         status, _, body = self.call(daemon, "GET", "/v1/pets/7")
         self.assertEqual(status, 500, "a stub's answer that breaks the spec is refused")
