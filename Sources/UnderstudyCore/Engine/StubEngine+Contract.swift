@@ -50,6 +50,15 @@ extension StubEngine {
         return (response, ticket)
     }
 
+    /// `delivery` journaled as refused for `reason` (a contract refusal is sent as an answer).
+    @inline(never)
+    static func refused(_ delivery: Delivery, _ reason: String) -> Delivery {
+        var refused = delivery
+        refused.outcome = .refused
+        refused.reason = reason
+        return refused
+    }
+
     /// `the request does not match the OpenAPI document: request.query.limit: …; …`.
     static func refusalReason(_ what: String, _ violations: [ContractViolation]) -> String {
         "\(what) does not match the OpenAPI document: " + violations.map(\.summary).joined(separator: "; ")

@@ -374,6 +374,11 @@ public final class StubEngine {
     /// arrival's, `outcomeMs` is now.
     /// The record is consumed: its request moves into the entry.
     func record(_ record: consuming JournalRecord, _ delivery: Delivery, reason: String? = nil) {
+        // `serve --openapi`'s findings (nil without it): a refusal it made (`--openapi-mode fail`) is
+        // sent as an answer but journaled as what it is.
+        if let findings = record.contract, let refusal = findings.refusal, delivery.outcome == .answered {
+            return self.record(record, Self.refused(delivery, refusal), reason: reason)
+        }
         let milliseconds = record.arrivalMilliseconds
         let second = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
         if second != cachedSecond {
@@ -385,8 +390,6 @@ public final class StubEngine {
         let fraction = Int(milliseconds - second * 1000)
         let outcomeElapsed = clock.monotonicNanoseconds &- startNanoseconds
         let seq = journal.nextSeq
-        var outcome = delivery.outcome
-        if let contract = record.contract, contract.refusal != nil, outcome == .answered { outcome = .refused }
         let line = JournalEntry.encode(
             seq: seq, session: configuration.sessionID, timePrefix: cachedTimePrefix, milliseconds: fraction,
             record: record, delivery: delivery, reason: reason, outcomeElapsed: outcomeElapsed,
@@ -394,7 +397,7 @@ public final class StubEngine {
             reusing: journal.takeLineToEvict())
         let entry = JournalEntry(
             seq: seq, request: record.request, matched: record.matched, stubID: record.stubID,
-            status: delivery.status, outcome: outcome, rateLimited: record.rateLimited,
+            status: delivery.status, outcome: delivery.outcome, rateLimited: record.rateLimited,
             line: line)
         // Memory, then the sink, then waiters; the sink gets the same bytes as the in-memory
         // entry (encoded once, never copied). The entry moves into the journal when no waiter

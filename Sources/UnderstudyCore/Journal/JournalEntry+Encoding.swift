@@ -83,18 +83,12 @@ extension JournalEntry {
         out.append(
             record.rateLimited ? #","rateLimited":true"# as StaticString : #","rateLimited":false"# as StaticString)
         // The rest in as few appends as the shape allows: this runs for every request.
-        // A contract refusal (`serve --openapi --openapi-mode fail`) is sent as an answer but
-        // journaled as what it is.
-        if let refusal = record.contract?.refusal, delivery.outcome == .answered {
-            appendRefusal(refusal, into: out)
-        } else {
-            switch delivery.outcome {
-            case .answered: out.append(#","outcome":"answered""# as StaticString)
-            case .fault: out.append(#","outcome":"fault""# as StaticString)
-            case .clientGone: out.append(#","outcome":"client-gone""# as StaticString)
-            case .shutdown: out.append(#","outcome":"shutdown""# as StaticString)
-            case .refused: appendRefusal(delivery.reason, into: out)
-            }
+        switch delivery.outcome {
+        case .answered: out.append(#","outcome":"answered""# as StaticString)
+        case .fault: out.append(#","outcome":"fault""# as StaticString)
+        case .clientGone: out.append(#","outcome":"client-gone""# as StaticString)
+        case .shutdown: out.append(#","outcome":"shutdown""# as StaticString)
+        case .refused: appendRefusal(delivery.reason, into: out)
         }
         if record.delayMs == 0 {
             // The common case in one copy; the rest out of line, so this function stays small.
