@@ -31,12 +31,21 @@ extension Understudy {
     ///     to trust. The process-wide daemon always serves HTTPS; another `daemon` must have been
     ///     started with `--https` (`launchHTTPS`).
     ///   - clock: how the session's clock starts (real time when nil); drive it with `clock`.
-    ///   - maxConcurrentStreams: the HTTP/2 stream cap the session's ports announce and enforce
-    ///     (1 to 10000; the daemon's `--max-concurrent-streams` when nil).
     ///   - daemon: where to create it; a session handle here means its daemon.
     public static func session(
         stubs: [String] = [], name: String? = nil, tls: TLSCertificateMode? = nil,
-        clock: ClockMode? = nil, maxConcurrentStreams: Int? = nil, on daemon: Understudy? = nil
+        clock: ClockMode? = nil, on daemon: Understudy? = nil
+    ) async throws -> Understudy {
+        try await session(
+            stubs: stubs, name: name, tls: tls, clock: clock, maxConcurrentStreams: nil as Int?, on: daemon)
+    }
+
+    /// A new session as ``session(stubs:name:tls:clock:on:)`` makes it, whose ports announce the
+    /// HTTP/2 stream cap `maxConcurrentStreams` (1 to 10000; the daemon's `--max-concurrent-streams`
+    /// when nil) and refuse a stream over it with `RST_STREAM REFUSED_STREAM`.
+    public static func session(
+        stubs: [String] = [], name: String? = nil, tls: TLSCertificateMode? = nil,
+        clock: ClockMode? = nil, maxConcurrentStreams: Int?, on daemon: Understudy? = nil
     ) async throws -> Understudy {
         let host: Understudy
         if let daemon { host = daemon.sessionHost } else { host = try await shared() }
