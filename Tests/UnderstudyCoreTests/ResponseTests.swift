@@ -93,22 +93,23 @@ final class ResponseTests: XCTestCase {
               {"request":{"path":"/reset"},"responses":[{"fault":"connection-reset"}]}
             ]}
             """#)
-        func frame(_ path: String, stream: Int32) -> FaultParameters.Frame? {
+        typealias Frame = FaultParameters.Frame
+        func frame(_ path: String, stream: Int32) -> Frame? {
             let response = engine.get(path)
             return response.fault.flatMap { FaultParameters.frame(of: $0, response.faultParameters, stream: stream) }
         }
-        XCTAssertEqual(frame("/refused", stream: 5), .init(errorCode: .refusedStream))
+        XCTAssertEqual(frame("/refused", stream: 5), Frame(errorCode: .refusedStream))
         XCTAssertNil(frame("/refused", stream: 0), "HTTP/1.1 sends no RST_STREAM")
         XCTAssertEqual(engine.get("/after").fault, .rstStreamAfterHeaders)
-        XCTAssertEqual(frame("/after", stream: 1), .init(errorCode: .cancel))
+        XCTAssertEqual(frame("/after", stream: 1), Frame(errorCode: .cancel))
         XCTAssertEqual(engine.get("/rst").fault, .rstStream)
-        XCTAssertEqual(frame("/rst", stream: 1), .init(errorCode: .internalError))
+        XCTAssertEqual(frame("/rst", stream: 1), Frame(errorCode: .internalError))
         XCTAssertEqual(engine.get("/this").fault, .goawayNow)
-        XCTAssertEqual(frame("/this", stream: 7), .init(errorCode: .noError, lastStreamID: 7))
+        XCTAssertEqual(frame("/this", stream: 7), Frame(errorCode: .noError, lastStreamID: 7))
         XCTAssertEqual(engine.get("/id").fault, .goaway)
-        XCTAssertEqual(frame("/id", stream: 7), .init(errorCode: .enhanceYourCalm, lastStreamID: 1))
-        XCTAssertEqual(frame("/now", stream: 7), .init(errorCode: .internalError, lastStreamID: 5))
-        XCTAssertEqual(frame("/now", stream: 1), .init(errorCode: .internalError, lastStreamID: 0))
+        XCTAssertEqual(frame("/id", stream: 7), Frame(errorCode: .enhanceYourCalm, lastStreamID: 1))
+        XCTAssertEqual(frame("/now", stream: 7), Frame(errorCode: .internalError, lastStreamID: 5))
+        XCTAssertEqual(frame("/now", stream: 1), Frame(errorCode: .internalError, lastStreamID: 0))
         XCTAssertNil(frame("/reset", stream: 3), "a connection-level fault sends no HTTP/2 frame")
     }
 }

@@ -51,19 +51,19 @@ final class StubFormatDriftTests: XCTestCase {
         ),
         (
             "fault.rstStream.errorCode", StubFormat.HTTP2ErrorCode.allCases.map(\.rawValue),
-            Self.faultObject + ["rstStream", "properties", "errorCode", "enum"]
+            StubFormatDriftTests.faultObject + ["rstStream", "properties", "errorCode", "enum"]
         ),
         (
             "fault.goaway.errorCode", StubFormat.HTTP2ErrorCode.allCases.map(\.rawValue),
-            Self.faultObject + ["goaway", "properties", "errorCode", "enum"]
+            StubFormatDriftTests.faultObject + ["goaway", "properties", "errorCode", "enum"]
         ),
         (
             "fault.goaway.lastStreamId", StubFormat.GoawayLastStream.names,
-            Self.faultObject + ["goaway", "properties", "lastStreamId", "oneOf", "0", "enum"]
+            StubFormatDriftTests.faultObject + ["goaway", "properties", "lastStreamId", "oneOf", "0", "enum"]
         ),
         (
             "fault.goaway.inFlight", StubFormat.GoawayInFlight.allCases.map(\.rawValue),
-            Self.faultObject + ["goaway", "properties", "inFlight", "enum"]
+            StubFormatDriftTests.faultObject + ["goaway", "properties", "inFlight", "enum"]
         ),
         (
             "rateLimit.algorithm", StubFormat.RateLimitAlgorithm.allCases.map(\.rawValue),
