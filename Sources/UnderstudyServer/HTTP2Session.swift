@@ -43,7 +43,7 @@ final class HTTP2Session {
     init?(connection: Connection, maxConcurrentStreams: Int) {
         self.connection = connection
         self.maxConcurrentStreams = max(0, maxConcurrentStreams)
-        capToAnnounce = UInt32(clamping: self.maxConcurrentStreams)
+        capToAnnounce = UInt32(clamping: max(0, maxConcurrentStreams))
         var callbacks: OpaquePointer?
         guard nghttp2_session_callbacks_new(&callbacks) == 0 else { return nil }
         defer { nghttp2_session_callbacks_del(callbacks) }
