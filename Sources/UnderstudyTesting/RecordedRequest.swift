@@ -38,6 +38,11 @@ public struct RecordedRequest: Codable, Sendable, Equatable {
     public var status: Int?
     /// The fault carried out instead of a normal response (`connection-reset`…).
     public var fault: String?
+    /// The HTTP/2 error code an `rst-stream*` or `goaway*` fault sent over HTTP/2 (`REFUSED_STREAM`…);
+    /// nil otherwise, and over HTTP/1.1, where none is sent.
+    public var errorCode: String?
+    /// The last-stream id a `goaway*` fault's `GOAWAY` named.
+    public var lastStreamId: Int?
     /// The scenario transition this request caused.
     public var scenario: ScenarioTransition?
     /// Whether the stub's rate limit refused it (429).
