@@ -168,7 +168,9 @@ public enum HARExport {
         let host = firstHeader(headers, "host") ?? defaultHost
         let path = journal["path"]?.stringValue ?? "/"
         let query = journal["query"]?.stringValue
-        let url = "http://\(host)\(path)" + (query.map { "?" + $0 } ?? "")
+        // The journal writes `scheme` only for TLS requests, so an absent one is plain HTTP.
+        let scheme = journal["scheme"]?.stringValue ?? "http"
+        let url = "\(scheme)://\(host)\(path)" + (query.map { "?" + $0 } ?? "")
         var members = [
             JSONMember("method", journal["method"] ?? .string("GET")),
             JSONMember("url", .string(url)),
