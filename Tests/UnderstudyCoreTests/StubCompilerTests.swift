@@ -139,6 +139,9 @@ final class StubCompilerTests: XCTestCase {
             .respond(.status(200)),
         Built.request("GET", url: "/c?x=1").id("c").respond(.status(200)),
         Built.request("GET", urlPattern: "/d\\?.*").id("d").respond(.status(200)),
+        Built.get("/e").id("e").respond(
+            .status(200).rstStream(.cancel, afterHeaders: true),
+            .status(200).goaway(lastStreamId: .this, errorCode: .enhanceYourCalm, inFlight: .cut)),
     ]
 
     /// Keys the compile step checks but the engine has no use for, with why.
@@ -168,8 +171,9 @@ final class StubCompilerTests: XCTestCase {
         .jsonPath: ["matcher": .object(.valueMatcher)],
         .response: [
             "retryAfter": .object(.retryAfter), "delayMs": .object(.delayDistribution), "dribble": .object(.dribble),
-            "events": .array(.event),
+            "events": .array(.event), "fault": .object(.fault),
         ],
+        .fault: ["rstStream": .object(.rstStream), "goaway": .object(.goaway)],
         .delayDistribution: ["lognormal": .object(.lognormal)],
     ]
 
