@@ -236,8 +236,8 @@ public enum HARExport {
     /// The journal's own fields that HAR has no place for.
     static func understudyFields(_ journal: JSONValue) -> JSONValue {
         let keys = [
-            "seq", "elapsedMs", "matched", "stub", "responseIndex", "fault", "scenario", "rateLimited",
-            "delayMs", "outcome", "outcomeMs", "session",
+            "seq", "elapsedMs", "matched", "stub", "responseIndex", "fault", "errorCode", "lastStreamId", "scenario",
+            "rateLimited", "delayMs", "outcome", "outcomeMs", "session",
         ]
         return .object(keys.compactMap { key in journal[key].map { JSONMember(key, $0) } })
     }
