@@ -22,6 +22,9 @@ STUBS = {"stubs": [
     # The template renders the path segment into a string: the spec says `id` is an integer.
     {"id": "show-pet", "request": {"method": "GET", "pathPattern": "/v1/pets/[0-9]+"}, "responses": [
         {"status": 200, "template": True, "json": {"id": "{{request.pathSegments.2}}", "name": "Rex"}}]},
+    {"id": "teapot-on-purpose", "request": {"method": "GET", "path": "/v1/pets/teapot"},
+     "openapi": {"skip": "the client's tests check how it handles an undeclared status"},
+     "responses": [{"status": 418, "body": "tea"}]},
     {"id": "no-such-path", "request": {"method": "GET", "path": "/v1/owners"}, "responses": [{"status": 200, "body": "x"}]},
 ]}
 PET_ID_TYPE = "petstore.yaml#/components/schemas/Pet/properties/id/type"
@@ -134,6 +137,12 @@ class ServeOpenAPITests(unittest.TestCase):
         self.assertIn(f"response.body: $.id: expected integer, found string (spec {PET_ID_TYPE})", body)
         entry = self.last_entry(daemon)
         self.assertEqual((entry["status"], entry["outcome"], entry["stub"]), (500, "refused", "show-pet"))
+
+        status, _, body = self.call(daemon, "GET", "/v1/pets/teapot")
+        self.assertEqual((status, body), (418, "tea"), "a stub marked openapi.skip answers off the spec as it says")
+        entry = self.last_entry(daemon)
+        self.assertEqual((entry["outcome"], entry["stub"]), ("answered", "teapot-on-purpose"))
+        self.assertNotIn("openapiViolations", entry)
 
         status, _, _ = self.call(daemon, "POST", "/v1/pets", body=json.dumps({"id": 3, "name": "Kit"}),
                                  headers={"Content-Type": "application/json"})

@@ -35,7 +35,9 @@ final class ContractCheckingTests: XCTestCase {
     private let stubs = """
         {"stubs": [
           {"id": "seq", "request": {"path": "/seq"}, "responses": [{"body": "first"}, {"body": "second"}]},
-          {"id": "teapot", "request": {"path": "/teapot"}, "responses": [{"status": 418, "body": "tea"}]}
+          {"id": "teapot", "request": {"path": "/teapot"}, "responses": [{"status": 418, "body": "tea"}]},
+          {"id": "teapot-on-purpose", "request": {"path": "/on-purpose"}, "openapi": {"skip": "tested off-spec"},
+           "responses": [{"status": 418, "body": "tea"}]}
         ]}
         """
 
@@ -105,5 +107,14 @@ final class ContractCheckingTests: XCTestCase {
         XCTAssertEqual(entry["outcome"] as? String, "refused")
         XCTAssertEqual(entry["stub"] as? String, "teapot")
         XCTAssertEqual(entry["status"] as? Int, 500)
+    }
+
+    func testAStubMarkedOpenAPISkipAnswersAsItSaysButItsRequestIsStillChecked() throws {
+        let engine = try engine(RuleChecker(refuses: true))
+        let answer = engine.get("/on-purpose")
+        XCTAssertEqual(answer.status, 418, "a skipped stub's off-spec answer is not refused")
+        XCTAssertEqual(engine.journalObjects[0]["outcome"] as? String, "answered")
+        XCTAssertNil(engine.journalObjects[0]["openapiViolations"])
+        XCTAssertEqual(engine.get("/on-purpose", headers: ["X-Bad": "1"]).status, 400, "its request still is")
     }
 }

@@ -27,11 +27,14 @@ extension StubEngine {
         var response = answered
         var violations = requestViolations
         var refusal: String?
-        // Only a stub's answer is held to the contract (not the unmatched report); a fault sends none.
-        if response.stubID != nil, response.fault == nil {
+        // Only a stub's answer is held to the contract (not the unmatched report); a fault sends none,
+        // and a stub marked `openapi: {"skip": …}` answers off the document on purpose.
+        if let stubID = response.stubID, response.fault == nil,
+            stubs.first(where: { $0.id == stubID })?.openAPISkip == nil
+        {
             let answerViolations = contract.violations(in: response, answering: request)
             if contract.refusesViolations, !answerViolations.isEmpty {
-                let what = "stub `\(response.stubID!)`'s answer"
+                let what = "stub `\(stubID)`'s answer"
                 refusal = Self.refusalReason(what, answerViolations)
                 response = Self.refusal(status: 500, what, answerViolations)
             }
