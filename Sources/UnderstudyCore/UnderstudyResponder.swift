@@ -23,11 +23,18 @@ public final class UnderstudyResponder: HTTPResponder {
     /// Whether this responder serves a session's port (whose admin API has no `/sessions`).
     private let isSession: Bool
 
-    /// Loads the stubs at `stubPaths` (files or directories); throws every error found.
-    public init(stubPaths: [String], configuration: EngineConfiguration = EngineConfiguration()) throws(StubLoadFailure)
-    {
+    /// Whether a WireMock mapping with a problem fails the load (`--strict`) instead of being skipped.
+    private let strict: Bool
+
+    /// Loads the stubs at `stubPaths` (files or directories); throws every error found. With
+    /// `strict`, a WireMock mapping Understudy cannot serve fails the load instead of being
+    /// skipped (``StubLoader/load(paths:strict:)``).
+    public init(
+        stubPaths: [String], configuration: EngineConfiguration = EngineConfiguration(), strict: Bool = false
+    ) throws(StubLoadFailure) {
         self.stubPaths = stubPaths
-        self.fileStubs = try StubLoader.load(paths: stubPaths)
+        self.strict = strict
+        self.fileStubs = try StubLoader.load(paths: stubPaths, strict: strict)
         self.engine = StubEngine(stubs: fileStubs, configuration: configuration)
         self.isSession = false
     }
@@ -35,6 +42,7 @@ public final class UnderstudyResponder: HTTPResponder {
     /// Serves an already loaded stub set; `reload()` then has no paths to read and fails.
     public init(stubs: StubSet, configuration: EngineConfiguration = EngineConfiguration()) {
         self.stubPaths = []
+        self.strict = false
         self.fileStubs = stubs
         self.engine = StubEngine(stubs: stubs, configuration: configuration)
         self.isSession = false
@@ -44,6 +52,7 @@ public final class UnderstudyResponder: HTTPResponder {
     /// session's own reload re-reads them), and `configuration` (with the session's id).
     init(session main: UnderstudyResponder, configuration: EngineConfiguration) {
         self.stubPaths = main.stubPaths
+        self.strict = main.strict
         self.fileStubs = main.fileStubs
         self.engine = StubEngine(stubs: main.fileStubs, configuration: configuration)
         self.isSession = true
@@ -152,7 +161,7 @@ public final class UnderstudyResponder: HTTPResponder {
                 ]))
         }
         do {
-            let set = try StubLoader.load(paths: stubPaths)
+            let set = try StubLoader.load(paths: stubPaths, strict: strict)
             fileStubs = set
             engine.replaceStubs(set)
             return .success(set.count)
@@ -163,6 +172,10 @@ public final class UnderstudyResponder: HTTPResponder {
 
     /// How many stubs are loaded.
     public var stubCount: Int { engine.stubs.count }
+
+    /// The warnings of the last load from the stub paths (WireMock leniencies and skipped
+    /// mappings), for the daemon to print.
+    public var loadWarnings: [StubFileError] { fileStubs.warningLines }
 }
 
 @available(*, unavailable)

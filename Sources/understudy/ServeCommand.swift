@@ -143,6 +143,14 @@ struct ServeCommand: ParsableCommand {
     var quiet = false
 
     @Flag(
+        help: ArgumentHelp(
+            "Refuse to start when any WireMock mapping cannot be served, instead of skipping it with a warning.",
+            discussion:
+                "Without it, such a mapping is left out (listed by GET /__admin/health) and the rest of its root serves. Native stub files are always all or nothing."
+        ))
+    var strict = false
+
+    @Flag(
         name: .customLong("exit-on-stdin-eof"),
         help:
             "Stop (as on SIGTERM) when standard input reaches end of file, so a test process that gives the daemon a pipe as stdin takes it along when it dies, even by SIGKILL."
@@ -271,7 +279,8 @@ struct ServeCommand: ParsableCommand {
         engineConfiguration.certificateAuthorityPEM = tlsContext?.certificateAuthorityPEM
         let responder: UnderstudyResponder
         do {
-            responder = try UnderstudyResponder(stubPaths: stubPaths, configuration: engineConfiguration)
+            responder = try UnderstudyResponder(
+                stubPaths: stubPaths, configuration: engineConfiguration, strict: strict)
         } catch {
             let error = DefaultStubPaths.explained(error, given: paths, command: "serve")
             for problem in error.errors { Console.error(problem.description) }
@@ -280,6 +289,7 @@ struct ServeCommand: ParsableCommand {
             )
             throw ExitCode(1)
         }
+        for warning in responder.loadWarnings { Console.error(warning.description) }
 
         // Before the server exists, so the server hosts the sessions on its loop.
         let sessions = responder.enableSessions(
@@ -313,6 +323,7 @@ struct ServeCommand: ParsableCommand {
         server.handleSignals {
             switch responder.reload() {
             case .success(let count):
+                for warning in responder.loadWarnings { Console.error(warning.description) }
                 Console.error("understudy: reloaded \(count) stubs from \(stubPaths.joined(separator: " "))")
             case .failure(let failure):
                 for problem in failure.errors { Console.error(problem.description) }

@@ -191,6 +191,8 @@ def compare(request, expected, actual, mappings):
     if "error" in actual:
         return "fault", [f"Understudy broke the connection ({actual['error']}), WireMock answered {expected['status']}"]
     stub_ids = header_values(expected, "Matched-Stub-Id")
+    if not stub_ids and expected["status"] != 404:
+        return "no mapping", compare_unmapped(expected, actual)
     if not stub_ids:
         differences = []
         if actual["status"] != expected["status"]:
@@ -216,6 +218,25 @@ def compare(request, expected, actual, mappings):
             if answer["elapsed"] < floor:
                 differences.append(f"{who} answered after {answer['elapsed']*1000:.0f} ms, before the {floor*1000:.0f} ms delay")
     return "matched", differences
+
+
+def compare_unmapped(expected, actual):
+    """WireMock's answers that no mapping gives (no `Matched-Stub-Id`) and that are not a miss: a file of
+    `__files/` served as a static web root (status, Content-Type and body must be the same), or the 500 of
+    a mapping whose body file is missing (the status, and the FileNotFoundException named; WireMock's page
+    also holds a Java stack trace, which Understudy does not imitate)."""
+    differences = []
+    if actual["status"] != expected["status"]:
+        differences.append(f"status {actual['status']} ≠ WireMock's {expected['status']} (no mapping)")
+    if expected["status"] == 500 and b"FileNotFoundException" in expected["body"]:
+        if b"FileNotFoundException" not in actual["body"]:
+            differences.append("body does not name the FileNotFoundException: " + actual["body"][:80].decode(errors="replace"))
+        return differences
+    if header_values(actual, "Content-Type") != header_values(expected, "Content-Type"):
+        differences.append(f"header Content-Type: {header_values(actual, 'Content-Type')} ≠ {header_values(expected, 'Content-Type')}")
+    if actual["body"] != expected["body"]:
+        differences.append(f"body {actual['body'][:80]!r} ≠ {expected['body'][:80]!r}")
+    return differences
 
 
 def reset(port):

@@ -265,15 +265,27 @@ def loadable_subset(binary, root, workdir):
     return None, dropped
 
 
+def skipped_mappings(port, root):
+    """The mappings `GET /__admin/health` lists as skipped: {(file relative to the root, index): reason}."""
+    answer = differential.send(port, {"method": "GET", "target": "/__admin/health"})
+    try:
+        listed = json.loads(answer["body"]).get("skipped", []) if answer.get("status") == 200 else []
+    except ValueError:
+        listed = []
+    prefix = str(root).rstrip("/") + "/"
+    return {(m["file"][len(prefix):] if m["file"].startswith(prefix) else m["file"], m["index"]): m["reason"] for m in listed}
+
+
 def serve_and_record(binary, root, scripts):
-    """(answers, (mappings listed with an id, mappings listed)) from `understudy serve ROOT`, or None."""
+    """(answers, (mappings listed with an id, mappings listed), skipped mappings) from `understudy serve
+    ROOT`, or Nones."""
     understudy, _ = start_understudy(binary, root, explain=False)
     if understudy is None:
-        return None, None
+        return None, None, {}
     try:
         answers = differential.record(understudy.port, scripts)
         listed = admin_mappings(understudy.port)
-        return answers, (sum(1 for m in listed if m.get("id")), len(listed))
+        return answers, (sum(1 for m in listed if m.get("id")), len(listed)), skipped_mappings(understudy.port, root)
     finally:
         understudy.stop()
 
@@ -294,12 +306,14 @@ def run_root(binary, entry):
         probe.stop()
     with tempfile.TemporaryDirectory() as workdir:
         served_root, dropped = (root, {}) if load_error is None else loadable_subset(binary, root, workdir)
-        answers, ids = serve_and_record(binary, served_root, runnable) if served_root else (None, None)
+        answers, ids, skipped = serve_and_record(binary, served_root, runnable) if served_root else (None, None, {})
     results = []
     for label, extra in variants(entry):
         result = {"root": entry["name"], "variant": label, "mappings": len(source),
                   "underivable": sum(1 for s in scripts if not s["requests"]), "loads": load_error is None,
-                  "loadError": load_error, "dropped": sorted(dropped), "ids": ids, "requests": 0, "agree": 0,
+                  "loadError": load_error, "dropped": sorted(dropped), "ids": ids,
+                  "skipped": {f"{file}#{index}": reason for (file, index), reason in sorted(skipped.items())},
+                  "skippedClasses": {}, "requests": 0, "agree": 0,
                   "loadableRequests": 0, "loadableAgree": 0, "orderIndependentAgree": 0, "orderDependent": 0,
                   "refusals": {}, "classes": {}, "differences": []}
         try:
@@ -343,6 +357,10 @@ def run_root(binary, entry):
                 stub = differential.header_values(expected, "Matched-Stub-Id") if "error" not in expected else []
                 mapping = by_id.get(stub[0]) if stub else source.get(tuple(script["mapping"] or ()))
                 gap = classify(root, label, mapping, expected, actual, request, source)
+                reason = skipped.get(tuple(script["mapping"] or ()))
+                if reason is not None:  # the mapping meant to answer was skipped: the skip's class
+                    gap = classify_load_error(root, reason)
+                    result["skippedClasses"][gap] = result["skippedClasses"].get(gap, 0) + 1
                 differences = [re.sub(r"/tmp/[^/\s]+/root/", "", d) for d in differences]
                 result["classes"][gap] = result["classes"].get(gap, 0) + 1
                 result["differences"].append({"script": script["name"], "request": f"{request['method']} {request['target']}",
@@ -385,15 +403,15 @@ def _counts(counts):
 
 
 def table(results):
-    lines = ["| root | WireMock | Understudy loads | agree / requests | loadable mappings: agree / requests "
+    lines = ["| root | WireMock | Understudy loads | mappings skipped | agree / requests | loadable mappings: agree / requests "
              "(order-dependent) | requests lost to the refusal, by class | disagreements on loadable mappings, by class | ids listed |",
-             "|---|---|---|---|---|---|---|---|"]
+             "|---|---|---|---|---|---|---|---|---|"]
     for r in results:
         loads = "yes" if r["loads"] else f"no: {r['loadError']}".replace("|", "\\|")
         if r["dropped"]:
             loads += f" (loadable subset: without {len(r['dropped'])} file(s))"
         ids = f"{r['ids'][0]}/{r['ids'][1]}" if r["ids"] else "–"
-        lines.append(f"| {r['root']} ({r['variant']}) | {r.get('wiremock', '?')} | {loads} | {r['agree']}/{r['requests']} "
+        lines.append(f"| {r['root']} ({r['variant']}) | {r.get('wiremock', '?')} | {loads} | {len(r['skipped'])} | {r['agree']}/{r['requests']} "
                      f"| {r['loadableAgree']}/{r['loadableRequests']} ({r['orderDependent']}) | {_counts(r['refusals'])} | {_counts(r['classes'])} | {ids} |")
     return "\n".join(lines)
 
@@ -446,8 +464,9 @@ def write_results(results, elapsed):
            "",
            f"- {len(default)} roots from {len({e['repository'] for e in index()})} public repositories: {files} mapping files, "
            f"{mappings} mappings, {requests} requests over all variants.",
-           f"- WireMock 2.35.1 serves {len(served)} of {len(default)} roots; Understudy starts on {len(loaded)} of them "
-           "(loading is all or nothing today).",
+           f"- WireMock 2.35.1 serves {len(served)} of {len(default)} roots; Understudy starts on {len(loaded)} of them, "
+           f"skipping {sum(len(r['skipped']) for r in default)} of their {sum(r['mappings'] for r in loaded)} mappings "
+           "(listed below, each with why).",
            f"- All requests: {agree} of {requests} agree ({_percent(agree, requests)}).",
            f"- On the mappings Understudy can load (a refused root served without the files `understudy check` "
            f"refuses): {loadable_agree} of {loadable} agree ({_percent(loadable_agree, loadable)}).",
@@ -475,7 +494,15 @@ def write_results(results, elapsed):
         out.append(f"{rank}. **Gap {gap}: {CLASSES.get(gap, '?')}**: {n} request{'s' if n != 1 else ''} "
                    f"({refusals.get(gap, 0)} lost to refusals, {gaps.get(gap, 0)} disagreeing on loadable mappings)")
     out += ["", "Gap 10 is measured apart (ids above); classes 12 to 16 are new with this corpus.",
-            "", "## Every disagreement on loadable mappings", ""]
+            "A request whose mapping Understudy skipped is counted under the class of the skip's reason.",
+            "", "## Mappings Understudy skips (default variant)", ""]
+    for r in default:
+        for name, reason in r["skipped"].items():
+            gap = classify_load_error(make_scripts.ROOTS / r["root"], reason)
+            out.append(f"- `{r['root']}` `{name}` (gap {gap}): {reason[:200]}".replace("\n", " "))
+    if not any(r["skipped"] for r in default):
+        out.append("None.")
+    out += ["", "## Every disagreement on loadable mappings", ""]
     for r in results:
         for d in r["differences"]:
             detail = "; ".join(d["differences"])[:220].replace("|", "\\|").replace("\n", " ")
@@ -491,7 +518,8 @@ def write_results(results, elapsed):
 
 def write_floors(results):
     floors = {key(r): {"loads": r["loads"], "requests": r["requests"], "agree": r["agree"],
-                       "orderIndependentAgree": r["orderIndependentAgree"]} for r in results}
+                       "orderIndependentAgree": r["orderIndependentAgree"], "skipped": len(r["skipped"])}
+              for r in results}
     FLOORS.write_text(json.dumps(floors, indent=1, sort_keys=True) + "\n")
 
 

@@ -8,7 +8,7 @@ import Foundation
 extension StubDecoder {
     static let wireMockRequestKeys = [
         "method", "url", "urlPath", "urlPattern", "urlPathPattern", "queryParameters", "headers",
-        "cookies", "bodyPatterns", "basicAuthCredentials",
+        "cookies", "bodyPatterns", "basicAuthCredentials", "basicAuth",
     ]
     static let wireMockUnsupportedRequestKeys = [
         "multipartPatterns": "multipart matching is not supported",
@@ -75,8 +75,9 @@ extension StubDecoder {
         if let member = keys["cookies"] {
             pattern.cookies = wireMockNamedMatchers(member.value, path.member("cookies"), what: "cookie")
         }
-        if let member = keys["basicAuthCredentials"] {
-            let credentialsPath = path.member("basicAuthCredentials")
+        // `basicAuth` is what WireMock's Java DSL writes; its JSON reader takes it as `basicAuthCredentials`.
+        if let member = keys["basicAuthCredentials"] ?? keys["basicAuth"] {
+            let credentialsPath = path.member(member.key)
             let inner = members(of: member.value, credentialsPath, known: ["username", "password"])
             if member.value.members == nil {
                 typeMismatch(
@@ -84,9 +85,10 @@ extension StubDecoder {
             } else if let user = inner["username"].flatMap({ string($0.value, credentialsPath.member("username")) }),
                 let password = inner["password"].flatMap({ string($0.value, credentialsPath.member("password")) })
             {
-                // WireMock compares the whole header with the encoded credentials.
+                // WireMock compares the whole header with the encoded credentials, ignoring case.
                 let encoded = Data((user + ":" + password).utf8).base64EncodedString()
-                pattern.headers.append(NamedMatcher(name: "Authorization", matcher: .equals("Basic " + encoded)))
+                let matcher = ValueMatcher.equalsIgnoringCase("Basic " + encoded)
+                pattern.headers.append(NamedMatcher(name: "Authorization", matcher: matcher))
             } else if inner["username"] == nil || inner["password"] == nil {
                 fail(member.value.position, credentialsPath, "`basicAuthCredentials` needs `username` and `password`")
             }

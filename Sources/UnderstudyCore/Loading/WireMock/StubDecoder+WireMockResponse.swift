@@ -34,20 +34,25 @@ extension StubDecoder {
         }
         let errorsBefore = errors.count
         var templated = false
+        var bodyFileMissing = false
         for member in all {
             guard let reason = Self.wireMockUnsupportedResponseKeys[member.key] else { continue }
-            if member.key == "transformers", let names = member.value.elements?.compactMap(\.stringValue),
-                !names.isEmpty
-            {
+            if member.key == "transformers", let names = member.value.elements?.compactMap(\.stringValue) {
+                // `response-template` is rendered with the native templates (the variables that map
+                // directly). WireMock starts with a transformer it has no extension for and ignores it
+                // when serving: so does Understudy, saying so.
+                templated = names.contains("response-template")
                 let others = names.filter { $0 != "response-template" }
-                if others.isEmpty {
-                    templated = true  // rendered with the native templates (the variables that map directly)
-                    continue
+                if !others.isEmpty {
+                    let list = others.map { "`\($0)`" }.joined(separator: ", ")
+                    warn(
+                        member.value.position, path.member(member.key),
+                        "WireMock extension transformer \(list) ignored: \(reason), and WireMock ignores a transformer it has no extension for"
+                    )
                 }
-                let list = others.map { "`\($0)`" }.joined(separator: ", ")
-                fail(
-                    member.value.position, path.member(member.key),
-                    "unsupported WireMock transformer \(list): \(reason)")
+                continue
+            } else if member.key == "transformerParameters" {
+                continue  // read only by the transformers above, which are ignored
             } else {
                 fail(
                     member.keyPosition, path.member(member.key),
@@ -59,6 +64,11 @@ extension StubDecoder {
         if let member = keys["status"] {
             if let text = member.value.numberText, let status = Int(text), (100...599).contains(status) {
                 response.status = status
+            } else if let text = member.value.stringValue, let status = Int(text), (100...599).contains(status) {
+                response.status = status  // WireMock's JSON reader takes a number written as a string
+                warn(
+                    member.value.position, path.member("status"),
+                    "`status` is the string \"\(text)\"; read as the number \(status), as WireMock does")
             } else {
                 fail(member.value.position, path.member("status"), "expected a status code from 100 to 599")
             }
@@ -97,9 +107,26 @@ extension StubDecoder {
                         case .success(let file):
                             response.body = file.bytes
                             bodyFilesRead.append(file.realPath)
+                        case .failure(let problem)
+                        where wireMockFileOnDisk && !(templated && relative.contains("{{")) && problem.message.hasPrefix("cannot read"):
+                            // WireMock reads the file when it serves: a missing one fails that request
+                            // (a path leaving the root stays an error: Understudy never serves it).
+                            warn(
+                                source.value.position, sourcePath,
+                                "\(problem.message.replacingBodyFileWording); requests this mapping answers get 500, as in WireMock"
+                            )
+                            missingBodyFile(&response, relative)
+                            bodyFileMissing = true
                         case .failure(let problem):
                             fail(source.value.position, sourcePath, problem.message.replacingBodyFileWording)
                         }
+                    } else if wireMockFileOnDisk, !(templated && relative.contains("{{")) {
+                        warn(
+                            source.value.position, sourcePath,
+                            "cannot read `bodyFileName` `\(relative)`: there is no `__files` directory; requests this mapping answers get 500, as in WireMock"
+                        )
+                        missingBodyFile(&response, relative)
+                        bodyFileMissing = true
                     } else {
                         fail(
                             source.value.position, sourcePath,
@@ -132,10 +159,23 @@ extension StubDecoder {
                 }
             }
         }
-        if templated, errors.count == errorsBefore {
+        if templated, !bodyFileMissing, errors.count == errorsBefore {
             decodeWireMockTemplate(keys, &response, path)
         }
         return errors.count == errorsBefore ? response : nil
+    }
+
+    /// What WireMock answers for a mapping whose body file is missing: its servlet container's
+    /// error page for the `FileNotFoundException`, status 500 (without the Java stack trace).
+    private func missingBodyFile(_ response: inout StubResponse, _ relative: String) {
+        let path = StubLoader.wireMockFilesDirectory(for: file) + "/" + relative
+        let message = "java.io.FileNotFoundException: \(path) (No such file or directory)"
+        response.status = 500
+        response.headers = ["Content-Type": "text/html;charset=ISO-8859-1"]
+        let page =
+            "<html>\n<head>\n<meta http-equiv=\"Content-Type\" content=\"text/html;charset=ISO-8859-1\"/>\n"
+            + "<title>Error 500 \(message)</title>\n</head>\n<body><h2>HTTP ERROR 500 \(message)</h2>\n</body>\n</html>\n"
+        response.body = Array(page.utf8)
     }
 
     private mutating func decodeWireMockDistribution(_ node: JSONNode, _ path: JSONPath) -> DelayDistribution? {

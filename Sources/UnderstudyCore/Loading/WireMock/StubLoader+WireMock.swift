@@ -4,24 +4,154 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Decoding of the files ``StubFileKind`` classifies as WireMock's, and where their body files live.
+/// Decoding of the files ``StubFileKind`` classifies as WireMock's, where their body files live,
+/// and a WireMock root read as WireMock reads it: `mappings/` for mappings, `__files/` as a
+/// static web root.
 extension StubLoader {
-    static func decodeWireMock(_ node: JSONNode, file: String) -> DocumentResult {
+    static func decodeWireMock(_ node: JSONNode, file: String, root: String?, skippingMappings: Bool) -> DocumentResult {
         let onDisk = FileManager.default.fileExists(atPath: file)
         var decoder = StubDecoder(file: file, bodyFiles: onDisk ? wireMockBodyFiles(for: file) : nil)
-        let stubs = decoder.decodeWireMockDocument(node) { index in "\(file)#\(index)" }
-        return DocumentResult(stubs: stubs, errors: decoder.errors, bodyFilesRead: decoder.bodyFilesRead)
+        decoder.lastDuplicateKeyWins = true
+        decoder.skippingMappings = skippingMappings
+        decoder.wireMockFileOnDisk = onDisk
+        let name = relativeName(file, root: root)
+        let stubs = decoder.decodeWireMockDocument(node) { index in stableMappingID(name, index) }
+        return DocumentResult(
+            stubs: stubs, errors: decoder.errors, bodyFilesRead: decoder.bodyFilesRead, warnings: decoder.warnings,
+            skipped: decoder.skipped)
     }
 
     /// WireMock's `bodyFileName` resolves under `__files` of the mapping's root: the directory
     /// holding the `mappings` folder the file is in, or else the file's own directory.
     static func wireMockBodyFiles(for file: String) -> BodyFileResolver? {
+        BodyFileResolver(stubFile: wireMockFilesDirectory(for: file) + "/mapping", root: wireMockFilesDirectory(for: file))
+    }
+
+    /// The `__files` directory a mapping file's `bodyFileName`s are read from (which may not exist).
+    static func wireMockFilesDirectory(for file: String) -> String {
         var components = file.split(separator: "/", omittingEmptySubsequences: false).dropLast()
         if let mappings = components.lastIndex(of: "mappings") {
             components = components[..<mappings]
         }
         let root = components.isEmpty ? "." : components.joined(separator: "/")
-        let files = (root.isEmpty ? "" : root) + "/__files"
-        return BodyFileResolver(stubFile: files + "/mapping", root: files)
+        return (root.isEmpty ? "" : root) + "/" + StubFileKind.bodyDirectoryName
+    }
+
+    /// The mapping files WireMock reads in a loaded directory that is a WireMock root: one
+    /// with a `mappings/` directory (only the `.json` files below it are mappings; WireMock never
+    /// reads the files beside it), or with a `__files/` directory and no `.json` outside it (a root
+    /// that serves only static files). `nil` for a directory of native stubs.
+    static func wireMockRoot(_ directory: String, jsonFiles all: [String]) -> [String]? {
+        let base = directory.hasSuffix("/") ? directory : directory + "/"
+        if isDirectory(base + "mappings") == true {
+            return all.filter { $0.hasPrefix(base + "mappings/") }
+        }
+        let files = base + StubFileKind.bodyDirectoryName + "/"
+        if isDirectory(base + StubFileKind.bodyDirectoryName) == true, all.allSatisfy({ $0.hasPrefix(files) }) {
+            return []
+        }
+        return nil
+    }
+
+    /// The priority of the stubs that serve `__files/`: behind every mapping, as WireMock serves a
+    /// file only when no mapping matches.
+    static let staticFilePriority = Int(Int32.max)
+
+    /// WireMock serves `GET /PATH` from `__files/PATH` when no mapping matches (the query is
+    /// ignored); a directory answers with its `index.json` or `index.html`. One stub per file
+    /// (two more per directory index), read now, as `bodyFileName`s are: hidden files and anything
+    /// leaving the root through a symlink are left out.
+    static func wireMockStaticFiles(root: String) -> [Stub] {
+        let base = (root.hasSuffix("/") ? root : root + "/") + StubFileKind.bodyDirectoryName
+        guard isDirectory(base) == true, let resolver = BodyFileResolver(stubFile: base + "/x", root: base) else {
+            return []
+        }
+        var stubs: [Stub] = []
+        func add(_ urlPath: String, _ relative: String, _ bytes: [UInt8]) {
+            var response = StubResponse()
+            response.headers.append(name: "Content-Type", value: wireMockContentType(relative))
+            response.body = bytes
+            let request = RequestPattern(method: "GET", path: .exact(urlPath))
+            let requestJSON: JSONValue = .object([
+                JSONMember("method", .string("GET")), JSONMember("urlPath", .string(urlPath)),
+            ])
+            var stub = Stub(
+                id: "\(StubFileKind.bodyDirectoryName)\(urlPath)", file: base + "/" + relative,
+                description: "served from \(StubFileKind.bodyDirectoryName)/ (WireMock's static web root)",
+                request: request, requestJSON: requestJSON, responses: [response])
+            stub.priority = staticFilePriority
+            stubs.append(stub)
+        }
+        func walk(_ relative: String) {
+            let directory = relative.isEmpty ? base : base + "/" + relative
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+            for name in names.sorted() where !name.hasPrefix(".") {
+                let path = relative.isEmpty ? name : relative + "/" + name
+                if isDirectory(directory + "/" + name, followingSymlinks: false) == true {
+                    walk(path)
+                } else if case .success(let file) = resolver.read(path) {
+                    add("/" + path, path, file.bytes)
+                }
+            }
+            guard !relative.isEmpty else { return }
+            for index in ["index.json", "index.html"] {
+                if case .success(let file) = resolver.read(relative + "/" + index) {
+                    add("/" + relative, relative + "/" + index, file.bytes)
+                    add("/" + relative + "/", relative + "/" + index, file.bytes)
+                    break
+                }
+            }
+        }
+        walk("")
+        return stubs
+    }
+
+    /// The `Content-Type` WireMock gives a file it serves from `__files/`, by extension; a name
+    /// without a known extension is served as JSON, as WireMock does.
+    static func wireMockContentType(_ name: String) -> String {
+        let file = name.split(separator: "/").last.map(String.init) ?? name
+        guard let dot = file.lastIndex(of: "."), dot != file.startIndex else { return "application/json" }
+        let types = [
+            "json": "application/json", "html": "text/html", "htm": "text/html", "css": "text/css",
+            "js": "application/javascript", "xml": "application/xml", "txt": "text/plain", "csv": "text/csv",
+            "png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif",
+            "svg": "image/svg+xml", "ico": "image/x-icon", "pdf": "application/pdf", "zip": "application/zip",
+        ]
+        return types[file[file.index(after: dot)...].lowercased()] ?? "application/json"
+    }
+
+    /// `file` as named relative to the loaded directory it was found under (`mappings/a.json`), so
+    /// the id derived from it does not depend on where the root sits.
+    static func relativeName(_ file: String, root: String?) -> String {
+        guard let root else { return file }
+        let prefix = root.hasSuffix("/") ? root : root + "/"
+        return file.hasPrefix(prefix) ? String(file.dropFirst(prefix.count)) : file
+    }
+
+    /// A UUID-shaped id for a mapping file gives none, derived from its file and index (the same
+    /// on every start), so WireMock's clients can address it: 128 bits of two FNV-1a hashes of
+    /// `file#index`, marked as a version-8 (name-based, custom hash) RFC 9562 UUID.
+    static func stableMappingID(_ file: String, _ index: Int) -> String {
+        let name = Array("\(file)#\(index)".utf8)
+        func fnv(_ seed: UInt64) -> UInt64 {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ seed
+            for byte in name {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x0000_0100_0000_01b3
+            }
+            // A final mix, so names that differ in their last byte differ in every digit.
+            hash ^= hash >> 33
+            hash = hash &* 0xff51_afd7_ed55_8ccd
+            hash ^= hash >> 33
+            return hash
+        }
+        let high = (fnv(0) & 0xffff_ffff_ffff_0fff) | 0x0000_0000_0000_8000
+        let low = (fnv(0x9e37_79b9_7f4a_7c15) & 0x3fff_ffff_ffff_ffff) | 0x8000_0000_0000_0000
+        func hex(_ value: UInt64, _ digits: Int) -> String {
+            let text = String(value, radix: 16)
+            return String(repeating: "0", count: max(0, digits - text.count)) + text
+        }
+        return "\(hex(high >> 32, 8))-\(hex((high >> 16) & 0xffff, 4))-\(hex(high & 0xffff, 4))-"
+            + "\(hex(low >> 48, 4))-\(hex(low & 0xffff_ffff_ffff, 12))"
     }
 }

@@ -20,7 +20,9 @@ public enum WireMockConverter {
     /// Loads `root` (a WireMock root, or any stub paths) and converts every stub.
     public static func convert(paths: [String]) throws(StubLoadFailure) -> Result {
         let set = try StubLoader.load(paths: paths)
-        return convert(set.stubs)
+        var result = convert(set.stubs)
+        result.notes += set.skipped.map { "\($0.file) mapping \($0.index): skipped, not converted: \($0.reason)" }
+        return result
     }
 
     /// The file `convert-wiremock` writes into its output directory.
