@@ -31,12 +31,15 @@ struct CheckCommand: ParsableCommand {
         help: "With --openapi NEW: list only the stubs NEW breaks that this older spec accepted.")
     var since: String?
 
+    @OptionGroup(title: "WireMock")
+    var wireMock: WireMockFlags
+
     func run() throws {
         let given = paths
         let paths = DefaultStubPaths.paths(given)
         let stubs: StubSet
         do {
-            stubs = try StubLoader.load(paths: paths)
+            stubs = try StubLoader.load(paths: paths, options: wireMock.loadOptions)
         } catch {
             let error = DefaultStubPaths.explained(error, given: given, command: "check")
             for problem in error.errors {

@@ -96,21 +96,9 @@ final class WireMockMappingTests: XCTestCase {
                           "jsonBody": {"path": "{{request.path}}", "url": "{{request.url}}", "q": "{{request.query.q}}", "m": "{{request.method}}", "b": "{{{request.body}}}"}}}
             """)
         let response = engine.send("POST", "/w/1?q=z", headers: ["X-A": "a"], body: "hi")
-        XCTAssertEqual(response.text, #"{"path":"/w/1","url":"/w/1?q=z","q":"z","m":"POST","b":"hi"}"#)
+        // `{{…}}` escapes for HTML as WireMock's Handlebars does (`=` is `&#x3D;`); `{{{…}}}` does not.
+        XCTAssertEqual(response.text, #"{"path":"/w/1","url":"/w/1?q&#x3D;z","q":"z","m":"POST","b":"hi"}"#)
         XCTAssertEqual(response.headers["X-Echo"], "a")
-    }
-
-    func testResponseTemplateRefusesHelpersWithoutAnEquivalentByName() {
-        let errors = loadErrors(
-            """
-            {"request": {"urlPath": "/w"},
-             "response": {"transformers": ["response-template"], "body": "{{jsonPath request.body '$.a'}} {{request.path}}",
-                          "headers": {"X": "{{now offset='1 days'}}"}}}
-            """, file: "mappings/t.json")
-        XCTAssertEqual(errors.map(\.jsonPath), ["response.body", "response.headers.X"])
-        XCTAssertTrue(errors[0].message.contains("`jsonPath`"), errors[0].message)
-        XCTAssertTrue(errors[1].message.contains("`now`"), errors[1].message)
-        XCTAssertEqual(errors[0].line, 2)
     }
 
     func testTyposSuggestAndBadValuesPointAtThemselves() {

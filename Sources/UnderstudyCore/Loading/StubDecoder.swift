@@ -17,6 +17,8 @@ struct StubDecoder {
     var bodyFilesRead: [String] = []
     /// Top-level keys a document may carry besides `stubs` (checked by whoever allows them).
     var otherDocumentKeys: [String] = []
+    /// WireMock's `--global-response-templating` (``StubLoadOptions``).
+    var wireMockGlobalTemplating = false
 
     init(file: String, bodyFiles: BodyFileResolver?, notAStubFileHint: String? = nil) {
         self.file = file

@@ -14,7 +14,9 @@ public enum StubLoader {
     ///
     /// Throws every error from every file, in load order and then position; a stub set is
     /// returned only when all files are valid and stub ids are unique across them.
-    public static func load(paths: [String]) throws(StubLoadFailure) -> StubSet {
+    public static func load(paths: [String], options: StubLoadOptions = StubLoadOptions()) throws(StubLoadFailure)
+        -> StubSet
+    {
         var errors: [StubFileError] = []
         var sources: [StubSourceFile] = []
         var fileOrder: [String] = []
@@ -38,7 +40,7 @@ public enum StubLoader {
         }
         var documents: [(source: StubSourceFile, result: DocumentResult)] = []
         for source in sources where StubFileKind.byLocation(source) != .body {
-            documents.append((source, decodeFile(source)))
+            documents.append((source, decodeFile(source, options)))
         }
         // Only now is every `bodyFile` known: a body may sort before the stub that serves it.
         var bodies: Set<String> = []
@@ -100,18 +102,18 @@ public enum StubLoader {
         return StubSet(stubs: decoded.compactMap(\.stub))
     }
 
-    private static func decodeFile(_ source: StubSourceFile) -> DocumentResult {
+    private static func decodeFile(_ source: StubSourceFile, _ options: StubLoadOptions) -> DocumentResult {
         guard let data = FileManager.default.contents(atPath: source.path) else {
             return DocumentResult(errors: [fileError(source.path, "cannot read the file")])
         }
         return decode(
             bytes: Array(data), file: source.path, root: source.root,
-            notAStubFileHint: source.foundInDirectory ? StubFileKind.notAStubFileHint : nil)
+            notAStubFileHint: source.foundInDirectory ? StubFileKind.notAStubFileHint : nil, options: options)
     }
 
     private static func decode(
         bytes: [UInt8], file: String, root: String?, notAStubFileHint: String?,
-        otherKeys: [String] = []
+        otherKeys: [String] = [], options: StubLoadOptions = StubLoadOptions()
     ) -> DocumentResult {
         let node: JSONNode
         do {
@@ -133,7 +135,7 @@ public enum StubLoader {
             let stubs = decoder.decodeDocument(node) { index in "\(file)#\(index)" }
             return DocumentResult(stubs: stubs, errors: decoder.errors, bodyFilesRead: decoder.bodyFilesRead)
         case .wireMock:
-            return decodeWireMock(node, file: file)
+            return decodeWireMock(node, file: file, options: options)
         case .body:
             return DocumentResult()
         }

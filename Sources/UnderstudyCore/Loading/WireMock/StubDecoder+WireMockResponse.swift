@@ -33,7 +33,7 @@ extension StubDecoder {
             return nil
         }
         let errorsBefore = errors.count
-        var templated = false
+        var templated = wireMockGlobalTemplating
         for member in all {
             guard let reason = Self.wireMockUnsupportedResponseKeys[member.key] else { continue }
             if member.key == "transformers", let names = member.value.elements?.compactMap(\.stringValue),

@@ -6,9 +6,12 @@ import Foundation
 
 /// Decoding of the files ``StubFileKind`` classifies as WireMock's, and where their body files live.
 extension StubLoader {
-    static func decodeWireMock(_ node: JSONNode, file: String) -> DocumentResult {
+    static func decodeWireMock(_ node: JSONNode, file: String, options: StubLoadOptions = StubLoadOptions())
+        -> DocumentResult
+    {
         let onDisk = FileManager.default.fileExists(atPath: file)
         var decoder = StubDecoder(file: file, bodyFiles: onDisk ? wireMockBodyFiles(for: file) : nil)
+        decoder.wireMockGlobalTemplating = options.wireMockGlobalTemplating
         let stubs = decoder.decodeWireMockDocument(node) { index in "\(file)#\(index)" }
         return DocumentResult(stubs: stubs, errors: decoder.errors, bodyFilesRead: decoder.bodyFilesRead)
     }

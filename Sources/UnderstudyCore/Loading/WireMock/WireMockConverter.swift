@@ -18,8 +18,10 @@ public enum WireMockConverter {
     }
 
     /// Loads `root` (a WireMock root, or any stub paths) and converts every stub.
-    public static func convert(paths: [String]) throws(StubLoadFailure) -> Result {
-        let set = try StubLoader.load(paths: paths)
+    public static func convert(paths: [String], options: StubLoadOptions = StubLoadOptions()) throws(StubLoadFailure)
+        -> Result
+    {
+        let set = try StubLoader.load(paths: paths, options: options)
         return convert(set.stubs)
     }
 
@@ -107,6 +109,10 @@ public enum WireMockConverter {
 
     static func encode(_ response: StubResponse, stub: String, notes: inout [String]) -> JSONValue {
         var members: [JSONMember] = [JSONMember("status", .int(response.status))]
+        if response.template != nil {
+            // Translated Handlebars escapes for HTML, which native templates never do.
+            notes.append("\(stub): the response template is not converted (the stub keeps the template's text)")
+        }
         if let message = response.statusMessage { members.append(JSONMember("statusMessage", .string(message))) }
         if !response.headers.fields.isEmpty {
             var groups: [(name: String, values: [String])] = []
