@@ -238,6 +238,8 @@ mapping(F, 'b-jsonpath-nin', {"method": "POST", "urlPath": "/b30/nin", "bodyPatt
 mapping(F, 'b-jsonpath-regex', {"method": "POST", "urlPath": "/b30/regex", "bodyPatterns": [{"matchesJsonPath": "$.query[?(@.query =~ /.*CVE-2021-44228.*/)]"}]}, ok('b-jsonpath-regex'))
 mapping(F, 'b-jsonpath-regex-i', {"method": "POST", "urlPath": "/b30/regex-i", "bodyPatterns": [{"matchesJsonPath": "$.q[?(@.v =~ /cve-[0-9]+/i)]"}]}, ok('b-jsonpath-regex-i'))
 mapping(F, 'b-first-operator-wins', {"method": "POST", "urlPath": "/b30/first", "bodyPatterns": [{"matchesJsonPath": "$.messages[1]"}, {"matchesJsonPath": "$.messages[0].text", "contains": "ignored by WireMock"}]}, ok('b-first-operator-wins'))
+mapping(F, 'b-jsonpath-equal-json', {"method": "POST", "urlPath": "/b30/jsonpath-json", "bodyPatterns": [{"matchesJsonPath": {"expression": "$.order", "equalToJson": {"id": 7, "lines": [1, 2]}, "ignoreArrayOrder": True}}]}, ok('b-jsonpath-equal-json'))
+mapping(F, 'b-jsonpath-equal-json-string', {"method": "POST", "urlPath": "/b30/jsonpath-json-string", "bodyPatterns": [{"matchesJsonPath": {"expression": "$.n", "equalToJson": "3"}}]}, ok('b-jsonpath-equal-json-string'))
 script('bodies-issue-30',
     R('POST', '/b30/multiline', body='start\nmiddle\nend'), R('POST', '/b30/multiline', body='start middle'),
     R('POST', '/b30/anchors', body='line1\nline2\nline3'), R('POST', '/b30/anchors', body='line2'),
@@ -245,7 +247,10 @@ script('bodies-issue-30',
     R('POST', '/b30/nin', J, '{"items":[{"k":"a"}]}'), R('POST', '/b30/nin', J, '{"items":[{"k":"c"}]}'),
     R('POST', '/b30/regex', J, '{"query":[{"query":"CVE:CVE-2021-44228"}]}'), R('POST', '/b30/regex', J, '{"query":[{"query":"CVE:CVE-2020-1"}]}'),
     R('POST', '/b30/regex-i', J, '{"q":[{"v":"CVE-12"}]}'), R('POST', '/b30/regex-i', J, '{"q":[{"v":"CVE-x"}]}'),
-    R('POST', '/b30/first', J, '{"messages":[{"text":"hi"},{"text":"there"}]}'), R('POST', '/b30/first', J, '{"messages":[{"text":"hi"}]}'))
+    R('POST', '/b30/first', J, '{"messages":[{"text":"hi"},{"text":"there"}]}'), R('POST', '/b30/first', J, '{"messages":[{"text":"hi"}]}'),
+    R('POST', '/b30/jsonpath-json', J, '{"order":{"lines":[2,1],"id":7},"x":1}'), R('POST', '/b30/jsonpath-json', J, '{"order":{"lines":[2,1],"id":7,"extra":true}}'),
+    R('POST', '/b30/jsonpath-json', J, '{"order":{"lines":[2,3],"id":7}}'),
+    R('POST', '/b30/jsonpath-json-string', J, '{"n":3}'), R('POST', '/b30/jsonpath-json-string', J, '{"n":3.0}'), R('POST', '/b30/jsonpath-json-string', J, '{"n":"3"}'))
 
 # The templating corpus: `root-templating/`, served by WireMock with `--global-response-templating`
 # and by Understudy with the same flag. A mapping whose answer varies (random values, the port, the

@@ -250,6 +250,17 @@ public struct JSONPathExpression: Sendable {
         }
     }
 
+    /// What the expression selects as one value: a definite path's value (nil when missing or
+    /// null), an indefinite one's selection as an array (nil when empty).
+    func selection(_ root: JSONValue) -> JSONValue? {
+        let selected = select(root)
+        if isDefinite {
+            guard let value = selected.first, value != .null else { return nil }
+            return value
+        }
+        return selected.isEmpty ? nil : .array(selected)
+    }
+
     /// Whether the expression selects something (a definite path: a value that is not null;
     /// otherwise: a non-empty selection) and, with `matcher`, whether the selection's text
     /// satisfies it (a single value as itself, several as a JSON array, or any one element of

@@ -310,7 +310,15 @@ extension StubDecoder {
             guard let expression = jsonPathExpression(expressionMember.value, opPath.member("expression")) else {
                 return nil
             }
-            let rest = JSONNode(kind: .object(inner.filter { $0.key != "expression" }), position: op.value.position)
+            let others = inner.filter { $0.key != "expression" }
+            if others.first?.key == "equalToJson" {
+                // `{"expression": …, "equalToJson": …}`: what the path selects, compared as JSON.
+                guard case .jsonEquals(let wanted, let options)? = wireMockBodyMatcher(
+                    JSONNode(kind: .object(others), position: op.value.position), opPath)
+                else { return nil }
+                return .jsonPathEquals(expression, wanted, options)
+            }
+            let rest = JSONNode(kind: .object(others), position: op.value.position)
             guard rest.members?.isEmpty == false else { return .jsonPath(expression, nil) }
             return wireMockValueMatcher(rest, opPath).map { .jsonPath(expression, $0) }
         case "binaryEqualTo":

@@ -182,6 +182,18 @@ extension BodyMatcher {
                 "jsonPath",
                 .object([JSONMember("expression", .string(expression.text)), JSONMember("matcher", matcher.jsonValue)]))
         case .jsonPath(let expression, nil): return one("jsonPath", .string(expression.text))
+        case .jsonPathEquals(let expression, let value, let options):
+            return one(
+                "jsonPath",
+                .object([
+                    JSONMember("expression", .string(expression.text)),
+                    JSONMember(
+                        "jsonEquals",
+                        .object([
+                            JSONMember("value", value), JSONMember("ignoreArrayOrder", .bool(options.ignoreArrayOrder)),
+                            JSONMember("ignoreExtraElements", .bool(options.ignoreExtraElements)),
+                        ])),
+                ]))
         case .binaryEquals(let bytes): return one("binary", .string(Data(bytes).base64EncodedString()))
         case .allOf(let all): return one("allOf", .array(all.map(\.jsonValue)))
         case .anyOf(let any): return one("anyOf", .array(any.map(\.jsonValue)))
