@@ -35,7 +35,8 @@ final class WireMockTemplateTests: XCTestCase {
             ("{{now offset='1 months'}}", "months"), ("{{now offset='1 weeks'}}", "`1 weeks`"),
             ("{{jsonPath request.body '$..deep'}}", "`$..deep`"), ("{{#if request.query.a}}x{{/if}}", "`#if`"),
             ("{{randomValue length=4 type='ALPHANUMERIC' uppercase=true}}", "uppercase"),
-            ("{{request.cookies.a}}", "`request.cookies.a`"), ("{{#each (jsonPath request.body '$.a')}}", "never closed"),
+            ("{{request.cookies.a}}", "`request.cookies.a`"),
+            ("{{#each (jsonPath request.body '$.a')}}", "never closed"),
         ]
         for (template, word) in refused {
             switch WireMockHandlebars.translate(template) {
@@ -105,7 +106,8 @@ final class WireMockTemplateTests: XCTestCase {
         let seconds = 1_764_115_200.123  // 2025-11-26T00:00:00.123Z, a Wednesday
         XCTAssertEqual(
             TimeFormatting.formatted(seconds, pattern: "yyyy-MM-dd'T'HH:mm:ss.SSSXXX"), "2025-11-26T00:00:00.123Z")
-        XCTAssertEqual(TimeFormatting.formatted(seconds, pattern: "EEEE d MMMM yy, h a"), "Wednesday 26 November 25, 12 AM")
+        XCTAssertEqual(
+            TimeFormatting.formatted(seconds, pattern: "EEEE d MMMM yy, h a"), "Wednesday 26 November 25, 12 AM")
         XCTAssertEqual(TimeFormatting.formatted(seconds, pattern: "'it''s' HH"), "it's 00")
         XCTAssertEqual(TimeFormatting.unsupportedPatternLetter("yyyy-Q"), "Q")
         XCTAssertNil(TimeFormatting.unsupportedPatternLetter("yyyy 'Quarter'"))

@@ -125,7 +125,8 @@ extension StubDecoder {
 
     /// `{"value": v, "ignoreArrayOrder": bool, "ignoreExtraElements": bool}` (`jsonEquals`, also
     /// under `jsonPath`).
-    mutating func jsonEqualsOptions(_ node: JSONNode, _ path: JSONPath) -> (value: JSONValue, options: JSONComparison)? {
+    mutating func jsonEqualsOptions(_ node: JSONNode, _ path: JSONPath) -> (value: JSONValue, options: JSONComparison)?
+    {
         guard node.members != nil else {
             typeMismatch(node, path, expected: "an object like {\"value\": ..., \"ignoreArrayOrder\": true}")
             return nil
@@ -136,7 +137,8 @@ extension StubDecoder {
             return nil
         }
         let order = keys["ignoreArrayOrder"].flatMap { boolean($0.value, path.member("ignoreArrayOrder")) } ?? false
-        let extra = keys["ignoreExtraElements"].flatMap { boolean($0.value, path.member("ignoreExtraElements")) } ?? false
+        let extra =
+            keys["ignoreExtraElements"].flatMap { boolean($0.value, path.member("ignoreExtraElements")) } ?? false
         return (value.value.value, JSONComparison(ignoreArrayOrder: order, ignoreExtraElements: extra))
     }
 

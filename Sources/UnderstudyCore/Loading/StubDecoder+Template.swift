@@ -70,7 +70,8 @@ extension StubDecoder {
     {
         switch node.kind {
         case .string(let text):
-            guard TemplateText.hasTags(text), let compiled = compileTemplate(text, at: node.position, path, escaping) else {
+            guard TemplateText.hasTags(text), let compiled = compileTemplate(text, at: node.position, path, escaping)
+            else {
                 return .literal(node.value)
             }
             return .string(compiled)
@@ -82,7 +83,8 @@ extension StubDecoder {
             for member in members {
                 var key = JSONTemplate.literal(.string(member.key))
                 if TemplateText.hasTags(member.key),
-                    let compiled = compileTemplate(member.key, at: member.keyPosition, path.member(member.key), escaping)
+                    let compiled = compileTemplate(
+                        member.key, at: member.keyPosition, path.member(member.key), escaping)
                 {
                     key = .string(compiled)
                 }

@@ -74,7 +74,8 @@ extension TimeFormatting {
             case "h": out += pad(parts.hour % 12 == 0 ? 12 : parts.hour % 12, count)
             case "m": out += pad(parts.minute, count)
             case "s": out += pad(parts.second, count)
-            case "S": out += String(pad(milliseconds, 3).prefix(count)) + String(repeating: "0", count: max(0, count - 3))
+            case "S":
+                out += String(pad(milliseconds, 3).prefix(count)) + String(repeating: "0", count: max(0, count - 3))
             case "a": out += parts.hour < 12 ? "AM" : "PM"
             case "Z": out += "+0000"
             case "X": out += "Z"

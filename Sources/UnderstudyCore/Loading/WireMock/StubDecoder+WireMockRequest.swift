@@ -143,7 +143,8 @@ extension StubDecoder {
             wireMockValueMatcher(member.value, path.member(member.key)).map { matcher in
                 switch matcher {
                 case .doesNotMatch, .doesNotContain:
-                    return NamedMatcher(name: member.key, matcher: negativeAcceptsAbsent ? .anyOf([.absent, matcher]) : matcher)
+                    return NamedMatcher(
+                        name: member.key, matcher: negativeAcceptsAbsent ? .anyOf([.absent, matcher]) : matcher)
                 default:
                     return NamedMatcher(name: member.key, matcher: matcher)
                 }
@@ -175,7 +176,8 @@ extension StubDecoder {
         default:
             fail(
                 node.position, path,
-                "`host` takes `equalTo` (with `caseInsensitive`), `contains`, `doesNotContain`, `matches` or `doesNotMatch`")
+                "`host` takes `equalTo` (with `caseInsensitive`), `contains`, `doesNotContain`, `matches` or `doesNotMatch`"
+            )
             return nil
         }
     }
@@ -313,8 +315,9 @@ extension StubDecoder {
             let others = inner.filter { $0.key != "expression" }
             if others.first?.key == "equalToJson" {
                 // `{"expression": …, "equalToJson": …}`: what the path selects, compared as JSON.
-                guard case .jsonEquals(let wanted, let options)? = wireMockBodyMatcher(
-                    JSONNode(kind: .object(others), position: op.value.position), opPath)
+                guard
+                    case .jsonEquals(let wanted, let options)? = wireMockBodyMatcher(
+                        JSONNode(kind: .object(others), position: op.value.position), opPath)
                 else { return nil }
                 return .jsonPathEquals(expression, wanted, options)
             }

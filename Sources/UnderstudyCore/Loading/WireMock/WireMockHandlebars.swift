@@ -30,7 +30,8 @@ enum WireMockHandlebars {
     /// WireMock's helpers that have no native equivalent, refused by name.
     static let unsupportedHelpers: Set<String> = [
         "date", "parseDate", "math", "range", "size", "array", "arrayAdd", "arrayRemove", "assign", "base64",
-        "contains", "matches", "regexExtract", "formData", "formatJson", "formatXml", "hostname", "lookup", "pickRandom",
+        "contains", "matches", "regexExtract", "formData", "formatJson", "formatXml", "hostname", "lookup",
+        "pickRandom",
         "random", "randomDecimal", "systemValue", "trim", "abbreviate", "capitalize", "join", "replace", "split",
         "substring", "toJson", "parseJson", "val", "with", "xPath", "soapXPath", "urlEncode", "eq", "neq", "gt", "lt",
         "and", "or", "not", "stringFormat", "numberFormat", "upper", "lower",
@@ -228,7 +229,9 @@ enum WireMockHandlebars {
             ]
             guard parts.count == 2, let amount = Int(parts[0]), let (unit, factor) = units[parts[1].lowercased()] else {
                 throw Untranslatable(
-                    message: "`offset` takes a whole number and seconds, minutes, hours or days (months and years are not supported); found `\(offset)`")
+                    message:
+                        "`offset` takes a whole number and seconds, minutes, hours or days (months and years are not supported); found `\(offset)`"
+                )
             }
             if amount != 0 { base += (amount < 0 ? ".minus." : ".plus.") + "\(abs(amount) * factor)\(unit)" }
         }
@@ -250,8 +253,12 @@ enum WireMockHandlebars {
         if options["uppercase"] == "true" { throw Untranslatable(message: "`uppercase=true` is not supported") }
         let type = options["type"] ?? "ALPHANUMERIC"
         if type == "UUID" { return "random.uuid" }
-        let names = ["ALPHANUMERIC": "alphanumeric", "ALPHABETIC": "alphabetic", "NUMERIC": "numeric", "HEXADECIMAL": "hex"]
-        guard let name = names[type] else { throw Untranslatable(message: "`randomValue type='\(type)'` is not supported") }
+        let names = [
+            "ALPHANUMERIC": "alphanumeric", "ALPHABETIC": "alphabetic", "NUMERIC": "numeric", "HEXADECIMAL": "hex",
+        ]
+        guard let name = names[type] else {
+            throw Untranslatable(message: "`randomValue type='\(type)'` is not supported")
+        }
         guard let text = options["length"], let length = Int(text), (0...4096).contains(length) else {
             throw Untranslatable(message: "`randomValue type='\(type)'` needs a `length` from 0 to 4096")
         }
