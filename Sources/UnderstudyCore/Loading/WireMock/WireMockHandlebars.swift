@@ -227,13 +227,13 @@ enum WireMockHandlebars {
                 "second": ("s", 1), "seconds": ("s", 1), "minute": ("m", 1), "minutes": ("m", 1),
                 "hour": ("h", 1), "hours": ("h", 1), "day": ("d", 1), "days": ("d", 1),
             ]
-            guard parts.count == 2, let amount = Int(parts[0]), let (unit, factor) = units[parts[1].lowercased()] else {
+            guard parts.count == 2, let amount = Int(parts[0]), let scale = units[parts[1].lowercased()] else {
                 throw Untranslatable(
                     message:
                         "`offset` takes a whole number and seconds, minutes, hours or days (months and years are not supported); found `\(offset)`"
                 )
             }
-            if amount != 0 { base += (amount < 0 ? ".minus." : ".plus.") + "\(abs(amount) * factor)\(unit)" }
+            if amount != 0 { base += (amount < 0 ? ".minus." : ".plus.") + "\(abs(amount) * scale.1)\(scale.0)" }
         }
         switch options["format"] {
         case "epoch"?: return .name(base + ".epochMs")
