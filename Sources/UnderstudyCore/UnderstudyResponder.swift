@@ -13,6 +13,8 @@
 /// access, several per request) buys nothing.
 public final class UnderstudyResponder: HTTPResponder {
     private let stubPaths: [String]
+    /// How `stubPaths` are read, again on every reload.
+    private let loadOptions: StubLoadOptions
     /// The stubs last loaded from `stubPaths` (without stubs posted to the admin API): what a
     /// new session starts with.
     private(set) var fileStubs: StubSet
@@ -23,18 +25,14 @@ public final class UnderstudyResponder: HTTPResponder {
     /// Whether this responder serves a session's port (whose admin API has no `/sessions`).
     private let isSession: Bool
 
-    /// Whether a WireMock mapping with a problem fails the load (`--strict`) instead of being skipped.
-    private let strict: Bool
-
-    /// Loads the stubs at `stubPaths` (files or directories); throws every error found. With
-    /// `strict`, a WireMock mapping Understudy cannot serve fails the load instead of being
-    /// skipped (``StubLoader/load(paths:strict:)``).
+    /// Loads the stubs at `stubPaths` (files or directories); throws every error found.
     public init(
-        stubPaths: [String], configuration: EngineConfiguration = EngineConfiguration(), strict: Bool = false
+        stubPaths: [String], loadOptions: StubLoadOptions = StubLoadOptions(),
+        configuration: EngineConfiguration = EngineConfiguration()
     ) throws(StubLoadFailure) {
         self.stubPaths = stubPaths
-        self.strict = strict
-        self.fileStubs = try StubLoader.load(paths: stubPaths, strict: strict)
+        self.loadOptions = loadOptions
+        self.fileStubs = try StubLoader.load(paths: stubPaths, options: loadOptions)
         self.engine = StubEngine(stubs: fileStubs, configuration: configuration)
         self.isSession = false
     }
@@ -42,7 +40,7 @@ public final class UnderstudyResponder: HTTPResponder {
     /// Serves an already loaded stub set; `reload()` then has no paths to read and fails.
     public init(stubs: StubSet, configuration: EngineConfiguration = EngineConfiguration()) {
         self.stubPaths = []
-        self.strict = false
+        self.loadOptions = StubLoadOptions()
         self.fileStubs = stubs
         self.engine = StubEngine(stubs: stubs, configuration: configuration)
         self.isSession = false
@@ -52,7 +50,7 @@ public final class UnderstudyResponder: HTTPResponder {
     /// session's own reload re-reads them), and `configuration` (with the session's id).
     init(session main: UnderstudyResponder, configuration: EngineConfiguration) {
         self.stubPaths = main.stubPaths
-        self.strict = main.strict
+        self.loadOptions = main.loadOptions
         self.fileStubs = main.fileStubs
         self.engine = StubEngine(stubs: main.fileStubs, configuration: configuration)
         self.isSession = true
@@ -161,7 +159,7 @@ public final class UnderstudyResponder: HTTPResponder {
                 ]))
         }
         do {
-            let set = try StubLoader.load(paths: stubPaths, strict: strict)
+            let set = try StubLoader.load(paths: stubPaths, options: loadOptions)
             fileStubs = set
             engine.replaceStubs(set)
             return .success(set.count)

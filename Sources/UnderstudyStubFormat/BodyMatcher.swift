@@ -26,6 +26,10 @@ public indirect enum BodyMatcher: Sendable, Equatable {
     /// an element of a selected array) satisfies it: `{"jsonPath": "$.a"}` or
     /// `{"jsonPath": {"expression": "$.a", "matcher": m}}`.
     case jsonPath(String, ValueMatcher? = nil)
+    /// The value the JSON path selects (a definite path's value, or the array of what an indefinite
+    /// one selects) is JSON equal to `value` under the options:
+    /// `{"jsonPath": {"expression": "$.a", "jsonEquals": {"value": v, "ignoreArrayOrder": true}}}`.
+    case jsonPathEquals(String, JSONValue, ignoreArrayOrder: Bool = false, ignoreExtraElements: Bool = false)
     /// The body is exactly these bytes: `{"binary": base64}`.
     case binary(Data)
     /// Every matcher matches: `{"allOf": [...]}` (at least one).
@@ -57,6 +61,15 @@ public indirect enum BodyMatcher: Sendable, Equatable {
             [
                 "jsonPath": matcher.map { ["expression": .string(expression), "matcher": $0.json] }
                     ?? .string(expression)
+            ]
+        case let .jsonPathEquals(expression, value, ignoreArrayOrder, ignoreExtraElements):
+            [
+                "jsonPath": [
+                    "expression": .string(expression),
+                    "jsonEquals": BodyMatcher.jsonEquals(
+                        value, ignoreArrayOrder: ignoreArrayOrder, ignoreExtraElements: ignoreExtraElements
+                    ).json["jsonEquals"]!,
+                ]
             ]
         case .binary(let bytes): ["binary": .string(bytes.base64EncodedString())]
         case .allOf(let matchers): ["allOf": .array(matchers.map(\.json))]

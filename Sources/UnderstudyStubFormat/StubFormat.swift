@@ -62,7 +62,7 @@ public enum StubFormat {
                     "doesNotMatch", "jsonEquals", "jsonPath", "binary", "allOf", "anyOf", "not",
                 ]
             case .jsonEquals: return ["value", "ignoreArrayOrder", "ignoreExtraElements"]
-            case .jsonPath: return ["expression", "matcher"]
+            case .jsonPath: return ["expression", "matcher", "jsonEquals"]
             case .rateLimit:
                 return ["limit", "window", "retryAfter", "algorithm", "headers", "status", "name", "body", "json"]
             case .response:

@@ -26,20 +26,20 @@ struct CheckCommand: ParsableCommand {
         help: "With --openapi: members a schema's properties do not list are errors.")
     var strictExtraFields = false
 
-    @Flag(help: "A WireMock mapping Understudy cannot serve is an error (as `serve --strict` refuses it), not a skip.")
-    var strict = false
-
     @Option(
         name: .customLong("since"),
         help: "With --openapi NEW: list only the stubs NEW breaks that this older spec accepted.")
     var since: String?
+
+    @OptionGroup(title: "WireMock")
+    var wireMock: WireMockFlags
 
     func run() throws {
         let given = paths
         let paths = DefaultStubPaths.paths(given)
         let stubs: StubSet
         do {
-            stubs = try StubLoader.load(paths: paths, strict: strict)
+            stubs = try StubLoader.load(paths: paths, options: wireMock.loadOptions)
         } catch {
             let error = DefaultStubPaths.explained(error, given: given, command: "check")
             for problem in error.errors {

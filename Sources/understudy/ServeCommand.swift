@@ -119,6 +119,9 @@ struct ServeCommand: ParsableCommand {
     @OptionGroup(title: "HTTPS")
     var tls: TLSOptions
 
+    @OptionGroup(title: "WireMock")
+    var wireMock: WireMockFlags
+
     @Flag(
         help: ArgumentHelp(
             "Run in the background: return once the server is ready (exit 0), or fail with its error.",
@@ -141,14 +144,6 @@ struct ServeCommand: ParsableCommand {
 
     @Flag(help: "Do not write the access log (one line per request on stderr or --log-file).")
     var quiet = false
-
-    @Flag(
-        help: ArgumentHelp(
-            "Refuse to start when any WireMock mapping cannot be served, instead of skipping it with a warning.",
-            discussion:
-                "Without it, such a mapping is left out (listed by GET /__admin/health) and the rest of its root serves. Native stub files are always all or nothing."
-        ))
-    var strict = false
 
     @Flag(
         name: .customLong("exit-on-stdin-eof"),
@@ -280,7 +275,7 @@ struct ServeCommand: ParsableCommand {
         let responder: UnderstudyResponder
         do {
             responder = try UnderstudyResponder(
-                stubPaths: stubPaths, configuration: engineConfiguration, strict: strict)
+                stubPaths: stubPaths, loadOptions: wireMock.loadOptions, configuration: engineConfiguration)
         } catch {
             let error = DefaultStubPaths.explained(error, given: paths, command: "serve")
             for problem in error.errors { Console.error(problem.description) }

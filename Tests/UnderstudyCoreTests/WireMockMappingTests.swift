@@ -95,21 +95,9 @@ final class WireMockMappingTests: XCTestCase {
                           "jsonBody": {"path": "{{request.path}}", "url": "{{request.url}}", "q": "{{request.query.q}}", "m": "{{request.method}}", "b": "{{{request.body}}}"}}}
             """)
         let response = engine.send("POST", "/w/1?q=z", headers: ["X-A": "a"], body: "hi")
-        XCTAssertEqual(response.text, #"{"path":"/w/1","url":"/w/1?q=z","q":"z","m":"POST","b":"hi"}"#)
+        // `{{…}}` escapes for HTML as WireMock's Handlebars does (`=` is `&#x3D;`); `{{{…}}}` does not.
+        XCTAssertEqual(response.text, #"{"path":"/w/1","url":"/w/1?q&#x3D;z","q":"z","m":"POST","b":"hi"}"#)
         XCTAssertEqual(response.headers["X-Echo"], "a")
-    }
-
-    func testResponseTemplateRefusesHelpersWithoutAnEquivalentByName() {
-        let errors = loadErrors(
-            """
-            {"request": {"urlPath": "/w"},
-             "response": {"transformers": ["response-template"], "body": "{{jsonPath request.body '$.a'}} {{request.path}}",
-                          "headers": {"X": "{{now offset='1 days'}}"}}}
-            """, file: "mappings/t.json")
-        XCTAssertEqual(errors.map(\.jsonPath), ["response.body", "response.headers.X"])
-        XCTAssertTrue(errors[0].message.contains("`jsonPath`"), errors[0].message)
-        XCTAssertTrue(errors[1].message.contains("`now`"), errors[1].message)
-        XCTAssertEqual(errors[0].line, 2)
     }
 
     func testTyposSuggestAndBadValuesPointAtThemselves() {
@@ -203,7 +191,7 @@ final class WireMockMappingTests: XCTestCase {
             #"{"request": {"url": "/g"}, "response": {"bodyFileName": "../../etc/passwd"}}"#,
             to: root + "/mappings/g.json")
         XCTAssertEqual(try StubLoader.load(paths: [root]).skipped.map(\.file), [root + "/mappings/g.json"])
-        XCTAssertThrowsError(try StubLoader.load(paths: [root], strict: true)) { error in
+        XCTAssertThrowsError(try StubLoader.load(paths: [root], options: StubLoadOptions(strict: true))) { error in
             let failure = error as! StubLoadFailure
             XCTAssertTrue(failure.errors[0].message.contains("`bodyFileName`"), failure.errors[0].message)
             XCTAssertEqual(failure.errors[0].jsonPath, "response.bodyFileName")
@@ -259,7 +247,7 @@ final class WireMockMappingTests: XCTestCase {
         XCTAssertEqual(skipped?.first?["file"] as? String, root + "/mappings/m.json")
         XCTAssertEqual(skipped?.first?["index"] as? Int, 0)
         XCTAssertEqual(skipped?.first?["line"] as? Int, 2)
-        XCTAssertThrowsError(try StubLoader.load(paths: [root], strict: true)) { error in
+        XCTAssertThrowsError(try StubLoader.load(paths: [root], options: StubLoadOptions(strict: true))) { error in
             XCTAssertEqual((error as! StubLoadFailure).errors.map(\.jsonPath), ["mappings[0].response.proxyBaseUrl"])
         }
     }

@@ -241,6 +241,96 @@ script('loading-static-files', R('GET', '/static/page.css'), R('GET', '/static/p
        R('GET', '/static/dir'), R('GET', '/static/dir/'), R('GET', '/static/shadowed.txt'), R('GET', '/static/none.txt'),
        R('POST', '/static/page.css'), R('HEAD', '/static/page.css'), R('GET', '/hello.txt'))
 
+# Issue 30: what real roots use and the corpus above did not have; each case failed before.
+F = 'matching/negatives-and-host.json'
+mapping(F, 'n-header-not-matches-absent', {"method": "GET", "urlPath": "/n/header-dnm", "headers": {"Authorization": {"doesNotMatch": "Bearer test-.*"}}}, ok('n-header-not-matches-absent', 401))
+mapping(F, 'n-header-not-contains-absent', {"method": "GET", "urlPath": "/n/header-dnc", "headers": {"X-Flag": {"doesNotContain": "off"}}}, ok('n-header-not-contains-absent'))
+mapping(F, 'n-query-not-contains-absent', {"method": "GET", "urlPath": "/n/query-dnc", "queryParameters": {"mode": {"doesNotContain": "debug"}}}, ok('n-query-not-contains-absent'))
+mapping(F, 'n-query-not-matches-absent', {"method": "GET", "urlPath": "/n/query-dnm", "queryParameters": {"v": {"doesNotMatch": "[0-9]+"}}}, ok('n-query-not-matches-absent'))
+mapping(F, 'n-cookie-not-contains', {"method": "GET", "urlPath": "/n/cookie-dnc", "cookies": {"c": {"doesNotContain": "x"}}}, ok('n-cookie-not-contains'))
+mapping(F, 'host-equal-one', {"method": "GET", "url": "/host/which", "host": {"equalTo": "one.example"}}, ok('host-equal-one'))
+mapping(F, 'host-equal-two', {"method": "GET", "url": "/host/which", "host": {"equalTo": "two.example"}}, ok('host-equal-two'))
+mapping(F, 'host-matches', {"method": "GET", "urlPath": "/host/pattern", "host": {"matches": "api\\.[a-z]+\\.test"}}, ok('host-matches'))
+mapping(F, 'host-contains', {"method": "GET", "urlPath": "/host/contains", "host": {"contains": "internal"}}, ok('host-contains'))
+mapping(F, 'u-path-encoded', {"method": "GET", "urlPath": "/u/a%20b"}, ok('u-path-encoded'))
+mapping(F, 'u-path-encoded-letter', {"method": "GET", "urlPath": "/u/%7Euser"}, ok('u-path-encoded-letter'))
+script('negatives-and-host',
+    R('GET', '/n/header-dnm'), R('GET', '/n/header-dnm', {"Authorization": "Bearer test-1"}), R('GET', '/n/header-dnm', {"Authorization": "Basic x"}),
+    R('GET', '/n/header-dnc'), R('GET', '/n/header-dnc', {"X-Flag": "off"}), R('GET', '/n/header-dnc', {"X-Flag": "on"}),
+    R('GET', '/n/query-dnc'), R('GET', '/n/query-dnc?mode=debug'), R('GET', '/n/query-dnc?mode=fast'),
+    R('GET', '/n/query-dnm'), R('GET', '/n/query-dnm?v=12'), R('GET', '/n/query-dnm?v=ab'),
+    R('GET', '/n/cookie-dnc'), R('GET', '/n/cookie-dnc', {"Cookie": "c=x"}), R('GET', '/n/cookie-dnc', {"Cookie": "c=y"}),
+    R('GET', '/host/which', {"Host": "one.example"}), R('GET', '/host/which', {"Host": "two.example:8080"}),
+    R('GET', '/host/which', {"Host": "three.example"}), R('GET', '/host/which'),
+    R('GET', '/host/pattern', {"Host": "api.shop.test"}), R('GET', '/host/pattern', {"Host": "api.shop.test:443"}), R('GET', '/host/pattern', {"Host": "www.shop.test"}),
+    R('GET', '/host/contains', {"Host": "svc.internal.example"}), R('GET', '/host/contains', {"Host": "svc.example"}),
+    R('GET', '/u/a%20b'), R('GET', '/u/a%20b?x=1'), R('GET', '/u/a%20B'), R('GET', '/u/%7Euser'), R('GET', '/u/~user'), R('GET', '/u/%7euser'))
+
+F = 'matching/bodies-issue30.json'
+mapping(F, 'b-matches-multiline', {"method": "POST", "urlPath": "/b30/multiline", "bodyPatterns": [{"matches": "start.*end"}]}, ok('b-matches-multiline'))
+mapping(F, 'b-matches-anchors', {"method": "POST", "urlPath": "/b30/anchors", "bodyPatterns": [{"matches": "^line2$"}]}, ok('b-matches-anchors'))
+mapping(F, 'b-jsonpath-in', {"method": "POST", "urlPath": "/b30/in", "bodyPatterns": [{"matchesJsonPath": "$.items[?(@.k in ['a', 'b'])]"}]}, ok('b-jsonpath-in'))
+mapping(F, 'b-jsonpath-nin', {"method": "POST", "urlPath": "/b30/nin", "bodyPatterns": [{"matchesJsonPath": "$.items[?(@.k nin ['a', 'b'])]"}]}, ok('b-jsonpath-nin'))
+mapping(F, 'b-jsonpath-regex', {"method": "POST", "urlPath": "/b30/regex", "bodyPatterns": [{"matchesJsonPath": "$.query[?(@.query =~ /.*CVE-2021-44228.*/)]"}]}, ok('b-jsonpath-regex'))
+mapping(F, 'b-jsonpath-regex-i', {"method": "POST", "urlPath": "/b30/regex-i", "bodyPatterns": [{"matchesJsonPath": "$.q[?(@.v =~ /cve-[0-9]+/i)]"}]}, ok('b-jsonpath-regex-i'))
+mapping(F, 'b-first-operator-wins', {"method": "POST", "urlPath": "/b30/first", "bodyPatterns": [{"matchesJsonPath": "$.messages[1]"}, {"matchesJsonPath": "$.messages[0].text", "contains": "ignored by WireMock"}]}, ok('b-first-operator-wins'))
+mapping(F, 'b-jsonpath-equal-json', {"method": "POST", "urlPath": "/b30/jsonpath-json", "bodyPatterns": [{"matchesJsonPath": {"expression": "$.order", "equalToJson": {"id": 7, "lines": [1, 2]}, "ignoreArrayOrder": True}}]}, ok('b-jsonpath-equal-json'))
+mapping(F, 'b-jsonpath-equal-json-string', {"method": "POST", "urlPath": "/b30/jsonpath-json-string", "bodyPatterns": [{"matchesJsonPath": {"expression": "$.n", "equalToJson": "3"}}]}, ok('b-jsonpath-equal-json-string'))
+script('bodies-issue-30',
+    R('POST', '/b30/multiline', body='start\nmiddle\nend'), R('POST', '/b30/multiline', body='start middle'),
+    R('POST', '/b30/anchors', body='line1\nline2\nline3'), R('POST', '/b30/anchors', body='line2'),
+    R('POST', '/b30/in', J, '{"items":[{"k":"x"},{"k":"b"}]}'), R('POST', '/b30/in', J, '{"items":[{"k":"c"}]}'),
+    R('POST', '/b30/nin', J, '{"items":[{"k":"a"}]}'), R('POST', '/b30/nin', J, '{"items":[{"k":"c"}]}'),
+    R('POST', '/b30/regex', J, '{"query":[{"query":"CVE:CVE-2021-44228"}]}'), R('POST', '/b30/regex', J, '{"query":[{"query":"CVE:CVE-2020-1"}]}'),
+    R('POST', '/b30/regex-i', J, '{"q":[{"v":"CVE-12"}]}'), R('POST', '/b30/regex-i', J, '{"q":[{"v":"CVE-x"}]}'),
+    R('POST', '/b30/first', J, '{"messages":[{"text":"hi"},{"text":"there"}]}'), R('POST', '/b30/first', J, '{"messages":[{"text":"hi"}]}'),
+    R('POST', '/b30/jsonpath-json', J, '{"order":{"lines":[2,1],"id":7},"x":1}'), R('POST', '/b30/jsonpath-json', J, '{"order":{"lines":[2,1],"id":7,"extra":true}}'),
+    R('POST', '/b30/jsonpath-json', J, '{"order":{"lines":[2,3],"id":7}}'),
+    R('POST', '/b30/jsonpath-json-string', J, '{"n":3}'), R('POST', '/b30/jsonpath-json-string', J, '{"n":3.0}'), R('POST', '/b30/jsonpath-json-string', J, '{"n":"3"}'))
+
+# The templating corpus: `root-templating/`, served by WireMock with `--global-response-templating`
+# and by Understudy with the same flag. A mapping whose answer varies (random values, the port, the
+# time) names in `metadata.differential.bodyPattern` the shape both answers must have instead.
+troot = 'root-templating'
+os.makedirs(troot + '/mappings', exist_ok=True)
+os.makedirs(troot + '/__files', exist_ok=True)
+tmappings, tscripts = [], []
+def tmapping(name, request, response, pattern=None):
+    m = {"id": mid('templating/' + name), "name": name, "request": request, "response": response}
+    if pattern: m["metadata"] = {"differential": {"bodyPattern": pattern}}
+    tmappings.append(m)
+def tscript(name, *reqs):
+    tscripts.append({"name": name, "requests": [dict(r) for r in reqs]})
+tmapping('t-request-parts', {"method": "ANY", "urlPathPattern": "/t/parts/.*"},
+         {"status": 200, "body": "[{{request.path}}] [{{request.path.[1]}}] [{{request.pathSegments.[2]}}] [{{request.url}}] [{{request.path.[9]}}] [{{request.method}}]"})
+tmapping('t-query-headers', {"method": "GET", "urlPath": "/t/query"},
+         {"status": 200, "headers": {"X-Echo": "{{request.query.x}}"}, "body": "[{{request.query.x}}] [{{{request.query.x}}}] [{{request.query.x.[0]}}] [{{request.headers.X-Foo}}] [{{request.headers.[X-Foo]}}] [{{request.query.missing}}]"})
+tmapping('t-json-path', {"method": "POST", "urlPath": "/t/json"},
+         {"status": 200, "body": "[{{jsonPath request.body '$.a.b'}}] [{{jsonPath request.body '$.items[0].n'}}] [{{jsonPath request.body '$.missing'}}] {{#each (jsonPath request.body '$.items') as |item|}}<{{item.n}}{{#unless @last}},{{/unless}}>{{/each}}"})
+tmapping('t-json-body', {"method": "GET", "urlPathPattern": "/t/json-body/[a-z0-9]+"},
+         {"status": 200, "headers": {"Content-Type": "application/json"}, "jsonBody": {"id": "{{request.path.[2]}}", "n": 1, "tags": ["{{request.method}}", "x"]}})
+tmapping('t-now-days', {"method": "GET", "urlPath": "/t/now-days"},
+         {"status": 200, "body": "[{{now offset='3 days' format='yyyy-MM-dd'}}] [{{now format='yyyy'}}] [{{now offset='-7 days' format='dd/MM/yyyy'}}]"})
+tmapping('t-now-shapes', {"method": "GET", "urlPath": "/t/now-shapes"},
+         {"status": 200, "body": "{{now}}|{{now format='epoch'}}|{{now format='unix'}}|{{now offset='-2 hours' format=\"yyyy-MM-dd'T'HH:mm\"}}"},
+         pattern="[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z\\|[0-9]{13}\\|[0-9]{10}\\|[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}")
+tmapping('t-random', {"method": "GET", "urlPath": "/t/random"},
+         {"status": 200, "body": "{{randomValue type='UUID'}}|{{randomValue length=8 type='ALPHANUMERIC'}}|{{randomValue length=5 type='NUMERIC'}}|{{randomInt lower=1 upper=3}}"},
+         pattern="[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}\\|[A-Za-z0-9]{8}\\|[0-9]{5}\\|[12]")
+tmapping('t-port', {"method": "GET", "urlPath": "/t/port"},
+         {"status": 200, "body": "{{request.port}} {{request.baseUrl}}"}, pattern="([0-9]+) http://127\\.0\\.0\\.1:\\1")
+tmapping('t-body-file', {"method": "GET", "urlPath": "/t/file"}, {"status": 200, "bodyFileName": "greeting.txt"})
+tmapping('t-no-tags', {"method": "GET", "urlPath": "/t/plain"}, {"status": 200, "body": "no tags {here}"})
+open(troot + '/__files/greeting.txt', 'w').write('Hello, {{request.query.name}}!\n')
+tscript('templating',
+    R('GET', '/t/parts/alpha/beta?q=1&r=x'), R('DELETE', '/t/parts/one'),
+    R('GET', "/t/query?x=a%3Cb%22c'd%26e%3D%60", {"X-Foo": "bar"}), R('GET', '/t/query?x=plain'),
+    R('POST', '/t/json', J, '{"a":{"b":"x<y"},"items":[{"n":1},{"n":"two"}]}'), R('POST', '/t/json', J, '{"items":[]}'),
+    R('GET', '/t/json-body/abc42'), R('GET', '/t/now-days'), R('GET', '/t/now-shapes'), R('GET', '/t/random'),
+    R('GET', '/t/port'), R('GET', '/t/file?name=Ann'), R('GET', '/t/plain'))
+json.dump({"mappings": tmappings}, open(troot + '/mappings/templating.json', 'w'), indent=2, ensure_ascii=False)
+json.dump({"scripts": tscripts}, open('scripts-templating.json', 'w'), indent=1, ensure_ascii=False)
+
 for f, ms in files.items():
     json.dump({"mappings": ms}, open(root + '/mappings/' + f, 'w'), indent=2, ensure_ascii=False)
 json.dump({"scripts": scripts}, open('scripts.json', 'w'), indent=1, ensure_ascii=False)

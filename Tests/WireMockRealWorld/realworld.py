@@ -2,7 +2,7 @@
 
 Every root under `roots/` (listed in `roots.json`) is served by WireMock with default settings, and
 again with `--global-response-templating` when the project runs WireMock so, and by `understudy serve
-ROOT`, each started once per root. The root's request scripts (`scripts/<root>.json`, written by
+ROOT` with the same flags. The root's request scripts (`scripts/<root>.json`, written by
 `make_scripts.py`) run against each server, state reset before every script, and the answers are
 compared by `Tests/WireMockDifferential/differential.py`'s `compare` (status, the headers the matched
 mapping sets, the body, faults; unmatched on WireMock must be unmatched on Understudy). Every
@@ -224,15 +224,15 @@ def record_wiremock(port, scripts, expected):
     return answers, by_id
 
 
-def start_understudy(binary, root, explain=True):
+def start_understudy(binary, root, explain=True, flags=()):
     """(Daemon, None), or (None, why it refused: the error count, their gap classes and the first error
     `understudy check` reports, paths relative to the root)."""
     try:
-        return Daemon(command=[binary, "serve", "--port", "0", "--quiet", str(root)], timeout=30.0), None
+        return Daemon(command=[binary, "serve", "--port", "0", "--quiet", *flags, str(root)], timeout=30.0), None
     except DaemonStartError as error:
         if not explain:
             return None, str(error)
-        check = subprocess.run([binary, "check", str(root)], capture_output=True, text=True, timeout=60)
+        check = subprocess.run([binary, "check", *flags, str(root)], capture_output=True, text=True, timeout=60)
         lines = (check.stdout + check.stderr).replace(str(root) + "/", "").splitlines()
         errors = [line for line in lines if "error:" in line]
         if not errors:
@@ -241,7 +241,7 @@ def start_understudy(binary, root, explain=True):
         return None, f"{len(errors)} error(s) of gap class {', '.join(causes)}; first: {errors[0][:240]}"
 
 
-def loadable_subset(binary, root, workdir):
+def loadable_subset(binary, root, workdir, flags=()):
     """A copy of the root without the files `understudy check` refuses (checked again until it passes),
     and the files left out: what Understudy would serve if it skipped what it cannot load, as issue 30
     asks. None for the copy when no such subset is found."""
@@ -249,7 +249,7 @@ def loadable_subset(binary, root, workdir):
     shutil.copytree(root, copy)
     dropped = {}
     for _ in range(10):
-        check = subprocess.run([binary, "check", str(copy)], capture_output=True, text=True, timeout=60)
+        check = subprocess.run([binary, "check", *flags, str(copy)], capture_output=True, text=True, timeout=60)
         if check.returncode == 0:
             return copy, dropped
         bad = {}
@@ -276,10 +276,10 @@ def skipped_mappings(port, root):
     return {(m["file"][len(prefix):] if m["file"].startswith(prefix) else m["file"], m["index"]): m["reason"] for m in listed}
 
 
-def serve_and_record(binary, root, scripts):
+def serve_and_record(binary, root, scripts, flags=()):
     """(answers, (mappings listed with an id, mappings listed), skipped mappings) from `understudy serve
     ROOT`, or Nones."""
-    understudy, _ = start_understudy(binary, root, explain=False)
+    understudy, _ = start_understudy(binary, root, explain=False, flags=flags)
     if understudy is None:
         return None, None, {}
     try:
@@ -301,14 +301,15 @@ def run_root(binary, entry):
     scripts = json.loads((make_scripts.SCRIPTS / f"{entry['name']}.json").read_text())["scripts"]
     runnable = [s for s in scripts if s["requests"]]
     source = {(file, number): mapping for file, number, mapping in make_scripts.load_mappings(root)}
-    probe, load_error = start_understudy(binary, root)
-    if probe:
-        probe.stop()
-    with tempfile.TemporaryDirectory() as workdir:
-        served_root, dropped = (root, {}) if load_error is None else loadable_subset(binary, root, workdir)
-        answers, ids, skipped = serve_and_record(binary, served_root, runnable) if served_root else (None, None, {})
     results = []
     for label, extra in variants(entry):
+        # Understudy takes WireMock's `--global-response-templating` too: each variant starts both so.
+        probe, load_error = start_understudy(binary, root, flags=extra)
+        if probe:
+            probe.stop()
+        with tempfile.TemporaryDirectory() as workdir:
+            served_root, dropped = (root, {}) if load_error is None else loadable_subset(binary, root, workdir, extra)
+            answers, ids, skipped = serve_and_record(binary, served_root, runnable, extra) if served_root else (None, None, {})
         result = {"root": entry["name"], "variant": label, "mappings": len(source),
                   "underivable": sum(1 for s in scripts if not s["requests"]), "loads": load_error is None,
                   "loadError": load_error, "dropped": sorted(dropped), "ids": ids,
@@ -477,7 +478,7 @@ def write_results(results, elapsed):
            "## Per root",
            "",
            "A `global-templating` row is the same root against WireMock started with `--global-response-templating`",
-           "(the project runs it so); Understudy has no such switch and is started the same way for both.",
+           "(the project runs it so), and Understudy started with the same flag.",
            "\"Order-dependent\" counts requests that two or more equal-priority mappings accept: WireMock answers",
            "with the one it loaded last, in the order the file system lists the files, so its answer differs",
            "between machines. They are compared and listed but kept out of the floors.",

@@ -28,6 +28,8 @@ struct StubDecoder {
     /// A WireMock mapping file on disk: a `bodyFileName` that is missing fails only the requests
     /// it answers (500, as WireMock does) instead of the file.
     var wireMockFileOnDisk = false
+    /// WireMock's `--global-response-templating` (``StubLoadOptions``).
+    var wireMockGlobalTemplating = false
 
     init(file: String, bodyFiles: BodyFileResolver?, notAStubFileHint: String? = nil) {
         self.file = file

@@ -18,9 +18,11 @@ public enum StubLoader {
     ///
     /// Throws every error from every file, in load order and then position; a stub set is
     /// returned only when all files are valid and stub ids are unique across them. A WireMock
-    /// mapping with a problem is not an error unless `strict`: it is left out and listed in
+    /// mapping with a problem is not an error unless `options.strict`: it is left out and listed in
     /// ``StubSet/skipped`` (native stub files are always all or nothing).
-    public static func load(paths: [String], strict: Bool = false) throws(StubLoadFailure) -> StubSet {
+    public static func load(paths: [String], options: StubLoadOptions = StubLoadOptions()) throws(StubLoadFailure)
+        -> StubSet
+    {
         var errors: [StubFileError] = []
         var sources: [StubSourceFile] = []
         var fileOrder: [String] = []
@@ -48,7 +50,7 @@ public enum StubLoader {
         }
         var documents: [(source: StubSourceFile, result: DocumentResult)] = []
         for source in sources where StubFileKind.byLocation(source) != .body {
-            documents.append((source, decodeFile(source, strict: strict)))
+            documents.append((source, decodeFile(source, options)))
         }
         // Only now is every `bodyFile` known: a body may sort before the stub that serves it.
         var bodies: Set<String> = []
@@ -124,19 +126,19 @@ public enum StubLoader {
         return StubSet(stubs: decoded.compactMap(\.stub))
     }
 
-    private static func decodeFile(_ source: StubSourceFile, strict: Bool) -> DocumentResult {
+    private static func decodeFile(_ source: StubSourceFile, _ options: StubLoadOptions) -> DocumentResult {
         guard let data = FileManager.default.contents(atPath: source.path) else {
             return DocumentResult(errors: [fileError(source.path, "cannot read the file")])
         }
         return decode(
             bytes: Array(data), file: source.path, root: source.root,
-            notAStubFileHint: source.foundInDirectory ? StubFileKind.notAStubFileHint : nil,
-            skippingMappings: !strict)
+            notAStubFileHint: source.foundInDirectory ? StubFileKind.notAStubFileHint : nil, options: options,
+            skippingMappings: !options.strict)
     }
 
     private static func decode(
         bytes: [UInt8], file: String, root: String?, notAStubFileHint: String?,
-        otherKeys: [String] = [], skippingMappings: Bool = false
+        otherKeys: [String] = [], options: StubLoadOptions = StubLoadOptions(), skippingMappings: Bool = false
     ) -> DocumentResult {
         let node: JSONNode
         do {
@@ -158,7 +160,7 @@ public enum StubLoader {
             let stubs = decoder.decodeDocument(node) { index in "\(file)#\(index)" }
             return DocumentResult(stubs: stubs, errors: decoder.errors, bodyFilesRead: decoder.bodyFilesRead)
         case .wireMock:
-            return decodeWireMock(node, file: file, root: root, skippingMappings: skippingMappings)
+            return decodeWireMock(node, file: file, root: root, options: options, skippingMappings: skippingMappings)
         case .body:
             return DocumentResult()
         }

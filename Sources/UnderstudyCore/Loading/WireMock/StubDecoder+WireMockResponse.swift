@@ -33,7 +33,7 @@ extension StubDecoder {
             return nil
         }
         let errorsBefore = errors.count
-        var templated = false
+        var templated = wireMockGlobalTemplating
         var bodyFileMissing = false
         for member in all {
             guard let reason = Self.wireMockUnsupportedResponseKeys[member.key] else { continue }

@@ -8,9 +8,13 @@ import Foundation
 /// and a WireMock root read as WireMock reads it: `mappings/` for mappings, `__files/` as a
 /// static web root.
 extension StubLoader {
-    static func decodeWireMock(_ node: JSONNode, file: String, root: String?, skippingMappings: Bool) -> DocumentResult {
+    static func decodeWireMock(
+        _ node: JSONNode, file: String, root: String?, options: StubLoadOptions = StubLoadOptions(),
+        skippingMappings: Bool = false
+    ) -> DocumentResult {
         let onDisk = FileManager.default.fileExists(atPath: file)
         var decoder = StubDecoder(file: file, bodyFiles: onDisk ? wireMockBodyFiles(for: file) : nil)
+        decoder.wireMockGlobalTemplating = options.wireMockGlobalTemplating
         decoder.lastDuplicateKeyWins = true
         decoder.skippingMappings = skippingMappings
         decoder.wireMockFileOnDisk = onDisk

@@ -18,8 +18,10 @@ public enum WireMockConverter {
     }
 
     /// Loads `root` (a WireMock root, or any stub paths) and converts every stub.
-    public static func convert(paths: [String]) throws(StubLoadFailure) -> Result {
-        let set = try StubLoader.load(paths: paths)
+    public static func convert(paths: [String], options: StubLoadOptions = StubLoadOptions()) throws(StubLoadFailure)
+        -> Result
+    {
+        let set = try StubLoader.load(paths: paths, options: options)
         var result = convert(set.stubs)
         result.notes += set.skipped.map { "\($0.file) mapping \($0.index): skipped, not converted: \($0.reason)" }
         return result
@@ -109,6 +111,10 @@ public enum WireMockConverter {
 
     static func encode(_ response: StubResponse, stub: String, notes: inout [String]) -> JSONValue {
         var members: [JSONMember] = [JSONMember("status", .int(response.status))]
+        if response.template != nil {
+            // Translated Handlebars escapes for HTML, which native templates never do.
+            notes.append("\(stub): the response template is not converted (the stub keeps the template's text)")
+        }
         if let message = response.statusMessage { members.append(JSONMember("statusMessage", .string(message))) }
         if !response.headers.fields.isEmpty {
             var groups: [(name: String, values: [String])] = []
@@ -178,6 +184,18 @@ extension BodyMatcher {
                 "jsonPath",
                 .object([JSONMember("expression", .string(expression.text)), JSONMember("matcher", matcher.jsonValue)]))
         case .jsonPath(let expression, nil): return one("jsonPath", .string(expression.text))
+        case .jsonPathEquals(let expression, let value, let options):
+            return one(
+                "jsonPath",
+                .object([
+                    JSONMember("expression", .string(expression.text)),
+                    JSONMember(
+                        "jsonEquals",
+                        .object([
+                            JSONMember("value", value), JSONMember("ignoreArrayOrder", .bool(options.ignoreArrayOrder)),
+                            JSONMember("ignoreExtraElements", .bool(options.ignoreExtraElements)),
+                        ])),
+                ]))
         case .binaryEquals(let bytes): return one("binary", .string(Data(bytes).base64EncodedString()))
         case .allOf(let all): return one("allOf", .array(all.map(\.jsonValue)))
         case .anyOf(let any): return one("anyOf", .array(any.map(\.jsonValue)))
