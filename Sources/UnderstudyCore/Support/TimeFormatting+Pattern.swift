@@ -1,7 +1,7 @@
 /// Dates written with a pattern of the letters Java's `SimpleDateFormat` and ICU share (what
 /// WireMock's `now format='…'` takes), in UTC: `yyyy`/`yy` year, `MMMM`/`MMM`/`MM`/`M` month,
 /// `dd`/`d` day, `EEEE`/`EEE` weekday, `HH`/`H` and `hh`/`h` hour, `mm`/`m` minute, `ss`/`s` second,
-/// `SSS` milliseconds, `a` AM/PM, `Z` (`+0000`), `X`/`XXX` (`Z`), `'quoted'` text (`''` is a quote);
+/// `SSS` milliseconds (`S` the count, padded), `a` AM/PM, `Z` (`+0000`), `X`/`XXX` (`Z`), `'quoted'` text (`''` is a quote);
 /// anything else that is not a letter is copied.
 extension TimeFormatting {
     private static let monthNames = [
@@ -45,8 +45,13 @@ extension TimeFormatting {
                     index += 2
                     continue
                 }
+                // Inside quotes `''` is a quote too (`'it''s'` is `it's`), as in `SimpleDateFormat`.
                 index += 1
-                while index < characters.count, characters[index] != "'" {
+                while index < characters.count {
+                    if characters[index] == "'" {
+                        guard index + 1 < characters.count, characters[index + 1] == "'" else { break }
+                        index += 1
+                    }
                     out.append(characters[index])
                     index += 1
                 }
@@ -74,8 +79,9 @@ extension TimeFormatting {
             case "h": out += pad(parts.hour % 12 == 0 ? 12 : parts.hour % 12, count)
             case "m": out += pad(parts.minute, count)
             case "s": out += pad(parts.second, count)
-            case "S":
-                out += String(pad(milliseconds, 3).prefix(count)) + String(repeating: "0", count: max(0, count - 3))
+            // `SimpleDateFormat`'s `S` is the millisecond count, padded to the letters' width (`S` of
+            // .937 is `937`, `SSSS` is `0937`), not a fraction of the second.
+            case "S": out += pad(milliseconds, count)
             case "a": out += parts.hour < 12 ? "AM" : "PM"
             case "Z": out += "+0000"
             case "X": out += "Z"
