@@ -229,6 +229,21 @@ open(root + '/mappings/loading/duplicate-keys.json', 'w').write(
     '{\n  "id": "%s",\n  "request": {"method": "GET", "url": "/l/dup-first", "url": "/l/dup"},\n'
     '  "response": {"status": 200, "headers": {"X-Case": "l-dup"}, "body": "first\\n", "body": "second\\n"}\n}\n' % mid('l-duplicate-keys'))
 script('loading-duplicate-keys', R('GET', '/l/dup'), R('GET', '/l/dup-first'))
+# One id in two files (recorded roots do it): WireMock serves both; Understudy gives the later one the id
+# derived from its file, with a warning (before, the root was refused as a duplicate id).
+for part in ('a', 'b'):
+    open(root + '/mappings/loading/same-id-%s.json' % part, 'w').write(json.dumps(
+        {"id": mid('l-same-id'), "request": {"method": "GET", "url": "/l/same-id/" + part},
+         "response": {"status": 200, "headers": {"X-Case": "l-same-id-" + part}, "body": part + "\n"}}, indent=2))
+script('loading-same-id-in-two-files', R('GET', '/l/same-id/a'), R('GET', '/l/same-id/b'))
+# Equal-priority mappings in five files: WireMock answers with the one it loaded last, in the order the
+# file system lists the directory (not by name); so does Understudy now (before, it took name order).
+os.makedirs(root + '/mappings/loading/ties', exist_ok=True)
+for part in ('tie-a', 'tie-b', 'tie-c', 'tie-d', 'tie-e'):
+    open(root + '/mappings/loading/ties/%s.json' % part, 'w').write(json.dumps(
+        {"id": mid('l-' + part), "request": {"method": "GET", "urlPath": "/l/tie"},
+         "response": {"status": 200, "headers": {"X-Case": part}, "body": part + "\n"}}, indent=2))
+script('loading-equal-priority-ties', R('GET', '/l/tie'), R('GET', '/l/tie?x=1'))
 # __files/ is a static web root behind every mapping: a file, a directory's index, the query ignored,
 # GET only, a mapping that shadows a file, and a file that is not there.
 os.makedirs(root + '/__files/static/dir', exist_ok=True)

@@ -13,8 +13,10 @@ public enum StubLoader {
     /// except the response bodies ``StubFileKind`` sets apart).
     ///
     /// A directory that is a WireMock root (see ``wireMockRoot(_:jsonFiles:)``) is read as WireMock reads it:
-    /// only the mapping files under its `mappings/`, and every file of its `__files/` served as a
-    /// static web root, behind every mapping.
+    /// only the mapping files under its `mappings/`, in the order WireMock reads them (see
+    /// ``filesInListingOrder(_:)``), and every file of its `__files/` served as a static web root,
+    /// behind every mapping. Two of its mappings that give one id both load unless `options.strict`
+    /// (see ``renameDuplicateWireMockIDs(_:)``).
     ///
     /// Throws every error from every file, in load order and then position; a stub set is
     /// returned only when all files are valid and stub ids are unique across them. A WireMock
@@ -69,6 +71,7 @@ public enum StubLoader {
             warnings += result.warnings
             skipped += result.skipped
         }
+        if !options.strict { warnings += renameDuplicateWireMockIDs(&decoded) }
         var set = try finish(decoded, errors: errors, fileOrder: fileOrder)
         set.stubs += staticStubs
         set.warnings = warnings

@@ -197,6 +197,8 @@ extension StubDecoder {
         stub.priority = priority
         stub.tieOrder = .newestFirst
         stub.annotation = WireMockMapping(json: source, metadata: metadata)
-        return DecodedStub(stub: stub, id: id, idGenerated: idGenerated, file: file, idPosition: idPosition, path: path)
+        return DecodedStub(
+            stub: stub, id: id, idGenerated: idGenerated, file: file, idPosition: idPosition, path: path,
+            wireMockDerivedID: idGenerated ? nil : generatedID)
     }
 }

@@ -48,13 +48,31 @@ extension StubLoader {
     static func wireMockRoot(_ directory: String, jsonFiles all: [String]) -> [String]? {
         let base = directory.hasSuffix("/") ? directory : directory + "/"
         if isDirectory(base + "mappings") == true {
-            return all.filter { $0.hasPrefix(base + "mappings/") }
+            let mappings = Set(all.filter { $0.hasPrefix(base + "mappings/") })
+            return filesInListingOrder(base + "mappings").filter { mappings.contains($0) }
         }
         let files = base + StubFileKind.bodyDirectoryName + "/"
         if isDirectory(base + StubFileKind.bodyDirectoryName) == true, all.allSatisfy({ $0.hasPrefix(files) }) {
             return []
         }
         return nil
+    }
+
+    /// The files below `directory` in the order WireMock reads them: depth first, each directory's
+    /// entries in the order the file system lists them (Java's `File.listFiles`, unsorted), not by
+    /// name. Of two equal-priority mappings WireMock answers with the one it loaded last, so reading
+    /// them in its order makes Understudy pick the same one on the same machine.
+    static func filesInListingOrder(_ directory: String) -> [String] {
+        var files: [String] = []
+        func walk(_ dir: String) {
+            guard let entries = try? FileManager.default.contentsOfDirectory(atPath: dir) else { return }
+            for name in entries where !name.hasPrefix(".") {
+                let full = dir + "/" + name
+                if isDirectory(full, followingSymlinks: false) == true { walk(full) } else { files.append(full) }
+            }
+        }
+        walk(directory)
+        return files
     }
 
     /// The priority of the stubs that serve `__files/`: behind every mapping, as WireMock serves a
@@ -157,5 +175,45 @@ extension StubLoader {
         }
         return "\(hex(high >> 32, 8))-\(hex((high >> 16) & 0xffff, 4))-\(hex(high & 0xffff, 4))-"
             + "\(hex(low >> 48, 4))-\(hex(low & 0xffff_ffff_ffff, 12))"
+    }
+}
+
+extension StubLoader {
+    /// WireMock loads two mapping files that give the same id and serves both (recorded roots often
+    /// hold one id in two files). Understudy addresses stubs by id, so the later mapping takes the id
+    /// derived from its file and index instead, with a warning; in `--strict` it is an error.
+    static func renameDuplicateWireMockIDs(_ decoded: inout [DecodedStub]) -> [StubFileError] {
+        var first: [String: Int] = [:]
+        var warnings: [StubFileError] = []
+        for position in decoded.indices {
+            let entry = decoded[position]
+            guard let earlierPosition = first[entry.id] else {
+                first[entry.id] = position
+                continue
+            }
+            guard let derived = entry.wireMockDerivedID, first[derived] == nil, var stub = entry.stub,
+                let mapping = WireMockMapping.of(stub), case .object(var members) = mapping.json
+            else { continue }
+            let earlier = decoded[earlierPosition]
+            if let index = members.firstIndex(where: { $0.key == "id" }) {
+                members[index] = JSONMember("id", .string(derived))
+            }
+            members.removeAll { $0.key == "uuid" }
+            stub.id = derived
+            stub.annotation = WireMockMapping(json: .object(members), metadata: mapping.metadata)
+            decoded[position].stub = stub
+            decoded[position].id = derived
+            first[derived] = position
+            var warning = StubFileError(
+                file: entry.file, line: entry.idPosition.line, column: entry.idPosition.column,
+                jsonPath: entry.idPath,
+                message:
+                    "id `\(entry.id)` is already used at \(earlier.file):\(earlier.idPosition.line):"
+                    + "\(earlier.idPosition.column); this mapping is served under the id `\(derived)` derived from "
+                    + "its file (WireMock serves both under one id)")
+            warning.severity = .warning
+            warnings.append(warning)
+        }
+        return warnings
     }
 }
