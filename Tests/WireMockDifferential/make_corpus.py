@@ -337,12 +337,20 @@ tmapping('t-port', {"method": "GET", "urlPath": "/t/port"},
 tmapping('t-body-file', {"method": "GET", "urlPath": "/t/file"}, {"status": 200, "bodyFileName": "greeting.txt"})
 tmapping('t-no-tags', {"method": "GET", "urlPath": "/t/plain"}, {"status": 200, "body": "no tags {here}"})
 open(troot + '/__files/greeting.txt', 'w').write('Hello, {{request.query.name}}!\n')
+# A templated bodyFileName (issue 30; before, the mapping was skipped): the name picks a file per request,
+# the file is a template too, and a name that is no file is WireMock's 500.
+tmapping('t-body-file-named', {"method": "GET", "urlPathPattern": "/t/named/.*"},
+         {"status": 200, "headers": {"X-Case": "t-body-file-named"}, "bodyFileName": "named/{{request.path.[2]}}.json"})
+os.makedirs(troot + '/__files/named', exist_ok=True)
+open(troot + '/__files/named/plain.json', 'w').write('{"plain": true}\n')
+open(troot + '/__files/named/echo.json', 'w').write('{"method": "{{request.method}}"}\n')
 tscript('templating',
     R('GET', '/t/parts/alpha/beta?q=1&r=x'), R('DELETE', '/t/parts/one'),
     R('GET', "/t/query?x=a%3Cb%22c'd%26e%3D%60", {"X-Foo": "bar"}), R('GET', '/t/query?x=plain'),
     R('POST', '/t/json', J, '{"a":{"b":"x<y"},"items":[{"n":1},{"n":"two"}]}'), R('POST', '/t/json', J, '{"items":[]}'),
     R('GET', '/t/json-body/abc42'), R('GET', '/t/now-days'), R('GET', '/t/now-shapes'), R('GET', '/t/random'),
-    R('GET', '/t/port'), R('GET', '/t/file?name=Ann'), R('GET', '/t/plain'))
+    R('GET', '/t/port'), R('GET', '/t/file?name=Ann'), R('GET', '/t/plain'),
+    R('GET', '/t/named/plain'), R('GET', '/t/named/echo?x=1'), R('GET', '/t/named/none'), R('GET', '/t/named/deeper'))
 json.dump({"mappings": tmappings}, open(troot + '/mappings/templating.json', 'w'), indent=2, ensure_ascii=False)
 json.dump({"scripts": tscripts}, open('scripts-templating.json', 'w'), indent=1, ensure_ascii=False)
 

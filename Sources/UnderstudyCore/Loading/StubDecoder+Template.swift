@@ -100,7 +100,7 @@ extension StubDecoder {
     /// quote); a problem on the template's first line is placed at its column in the file
     /// (exact unless escapes come before it), one on a later line (after a `\n` escape) at the
     /// string with the template's own line and column.
-    private mutating func compileTemplate(
+    mutating func compileTemplate(
         _ text: String, at position: SourcePosition, _ path: JSONPath, _ escaping: TemplateText.Escaping
     ) -> TemplateText? {
         switch TemplateText.compile(text, escaping: escaping) {

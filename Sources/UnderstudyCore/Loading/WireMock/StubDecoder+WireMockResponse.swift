@@ -102,7 +102,10 @@ extension StubDecoder {
                 }
             default:
                 if let relative = nonEmptyString(source.value, sourcePath, what: "a path under `__files`") {
-                    if let resolver = bodyFiles {
+                    if templated, relative.contains("{{"), wireMockFileOnDisk {
+                        // Named per request (`{{request.path.[1]}}.json`): decodeWireMockTemplate picks
+                        // among the files of `__files/`.
+                    } else if let resolver = bodyFiles {
                         switch resolver.read(relative) {
                         case .success(let file):
                             response.body = file.bytes
@@ -168,7 +171,12 @@ extension StubDecoder {
     /// What WireMock answers for a mapping whose body file is missing: its servlet container's
     /// error page for the `FileNotFoundException`, status 500 (without the Java stack trace).
     private func missingBodyFile(_ response: inout StubResponse, _ relative: String) {
-        let path = StubLoader.wireMockFilesDirectory(for: file) + "/" + relative
+        Self.wireMockMissingBodyFile(&response, StubLoader.wireMockFilesDirectory(for: file) + "/" + relative)
+    }
+
+    /// WireMock's answer for a body file `path` that is not there (also when a templated
+    /// `bodyFileName` names no file, per request).
+    static func wireMockMissingBodyFile(_ response: inout StubResponse, _ path: String) {
         let message = "java.io.FileNotFoundException: \(path) (No such file or directory)"
         response.status = 500
         response.headers = ["Content-Type": "text/html;charset=ISO-8859-1"]

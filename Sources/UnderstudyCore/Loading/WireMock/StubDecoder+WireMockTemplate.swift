@@ -13,7 +13,10 @@ extension StubDecoder {
         if let member = keys["jsonBody"] {
             native["json"] = translatedMember(member, path.member("jsonBody"))
         }
-        if let member = keys["bodyFileName"] {
+        var fileChoice: ResponseTemplate.FileChoice?
+        if let member = keys["bodyFileName"], let name = member.value.stringValue, name.contains("{{") {
+            fileChoice = templatedBodyFile(name, member, path.member("bodyFileName"))
+        } else if let member = keys["bodyFileName"] {
             native["bodyFile"] = member
             let text = String(decoding: response.body, as: UTF8.self)
             if TemplateText.hasTags(text) {
@@ -34,6 +37,40 @@ extension StubDecoder {
         }
         guard errors.count == errorsBefore else { return }
         response.template = decodeTemplate(native, translated, path, escaping: .html)
+        if let fileChoice {
+            response.template = ResponseTemplate(
+                body: .file(fileChoice), headers: response.template?.headers ?? [],
+                eventData: response.template?.eventData ?? [])
+        }
+    }
+
+    /// A `bodyFileName` that is a template: its name translated and compiled, and every file of
+    /// `__files/` read now (as `__files/` is for the static web root), each a template itself when
+    /// it holds tags, as WireMock renders the file it reads.
+    private mutating func templatedBodyFile(_ name: String, _ member: JSONNode.Member, _ path: JSONPath)
+        -> ResponseTemplate.FileChoice?
+    {
+        let directory = StubLoader.wireMockFilesDirectory(for: file)
+        let nativeName: String
+        switch WireMockHandlebars.translate(name) {
+        case .success(let text): nativeName = text
+        case .failure(let problem):
+            fail(member.value.position, path, problem.message)
+            return nil
+        }
+        guard let compiledName = compileTemplate(nativeName, at: member.value.position, path, .html) else { return nil }
+        var files: [String: ResponseTemplate.FileChoice.File] = [:]
+        for (relative, bytes) in StubLoader.wireMockFiles(in: directory) {
+            let text = String(decoding: bytes, as: UTF8.self)
+            guard TemplateText.hasTags(text), case .success(let translated) = WireMockHandlebars.translate(text),
+                case .success(let compiled) = TemplateText.compile(translated, escaping: .html)
+            else {
+                files[relative] = .bytes(bytes)
+                continue
+            }
+            files[relative] = .template(compiled)
+        }
+        return ResponseTemplate.FileChoice(name: compiledName, files: files, directory: directory)
     }
 
     private mutating func translatedMember(_ member: JSONNode.Member, _ path: JSONPath) -> JSONNode.Member {

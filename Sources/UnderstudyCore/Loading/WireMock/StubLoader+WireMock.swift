@@ -128,6 +128,28 @@ extension StubLoader {
         return stubs
     }
 
+    /// Every file below a `__files` directory with its path under it, read as body files are
+    /// (hidden files and anything leaving the directory through a symlink are left out).
+    static func wireMockFiles(in directory: String) -> [(relative: String, bytes: [UInt8])] {
+        guard isDirectory(directory) == true, let resolver = BodyFileResolver(stubFile: directory + "/x", root: directory)
+        else { return [] }
+        var found: [(relative: String, bytes: [UInt8])] = []
+        func walk(_ relative: String) {
+            let here = relative.isEmpty ? directory : directory + "/" + relative
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: here) else { return }
+            for name in names.sorted() where !name.hasPrefix(".") {
+                let path = relative.isEmpty ? name : relative + "/" + name
+                if isDirectory(here + "/" + name, followingSymlinks: false) == true {
+                    walk(path)
+                } else if case .success(let file) = resolver.read(path) {
+                    found.append((path, file.bytes))
+                }
+            }
+        }
+        walk("")
+        return found
+    }
+
     /// The `Content-Type` WireMock gives a file it serves from `__files/`, by extension; a name
     /// without a known extension is served as JSON, as WireMock does.
     static func wireMockContentType(_ name: String) -> String {
