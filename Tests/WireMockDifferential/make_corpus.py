@@ -341,6 +341,10 @@ open(troot + '/__files/greeting.txt', 'w').write('Hello, {{request.query.name}}!
 # the file is a template too, and a name that is no file is WireMock's 500.
 tmapping('t-body-file-named', {"method": "GET", "urlPathPattern": "/t/named/.*"},
          {"status": 200, "headers": {"X-Case": "t-body-file-named"}, "bodyFileName": "named/{{request.path.[2]}}.json"})
+# transformerParameters read as `parameters.NAME` (issue 30; before, the tag was refused and the mapping skipped).
+tmapping('t-parameters', {"method": "GET", "urlPath": "/t/parameters"},
+         {"status": 200, "body": "[{{parameters.greeting}}] [{{{parameters.greeting}}}] [{{ parameters.count }}] [{{parameters.on}}]",
+          "transformerParameters": {"greeting": "a<b=c", "count": 3, "on": True}})
 os.makedirs(troot + '/__files/named', exist_ok=True)
 open(troot + '/__files/named/plain.json', 'w').write('{"plain": true}\n')
 open(troot + '/__files/named/echo.json', 'w').write('{"method": "{{request.method}}"}\n')
@@ -350,7 +354,7 @@ tscript('templating',
     R('POST', '/t/json', J, '{"a":{"b":"x<y"},"items":[{"n":1},{"n":"two"}]}'), R('POST', '/t/json', J, '{"items":[]}'),
     R('GET', '/t/json-body/abc42'), R('GET', '/t/now-days'), R('GET', '/t/now-shapes'), R('GET', '/t/random'),
     R('GET', '/t/port'), R('GET', '/t/file?name=Ann'), R('GET', '/t/plain'),
-    R('GET', '/t/named/plain'), R('GET', '/t/named/echo?x=1'), R('GET', '/t/named/none'), R('GET', '/t/named/deeper'))
+    R('GET', '/t/parameters'), R('GET', '/t/named/plain'), R('GET', '/t/named/echo?x=1'), R('GET', '/t/named/none'), R('GET', '/t/named/deeper'))
 json.dump({"mappings": tmappings}, open(troot + '/mappings/templating.json', 'w'), indent=2, ensure_ascii=False)
 json.dump({"scripts": tscripts}, open('scripts-templating.json', 'w'), indent=1, ensure_ascii=False)
 

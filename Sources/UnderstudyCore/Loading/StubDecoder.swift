@@ -30,6 +30,9 @@ struct StubDecoder {
     var wireMockFileOnDisk = false
     /// WireMock's `--global-response-templating` (``StubLoadOptions``).
     var wireMockGlobalTemplating = false
+    /// The `transformerParameters` of the WireMock response being decoded (scalars as text), which
+    /// its templates read as `parameters.NAME`.
+    var wireMockTemplateParameters: [String: String] = [:]
 
     init(file: String, bodyFiles: BodyFileResolver?, notAStubFileHint: String? = nil) {
         self.file = file

@@ -34,6 +34,7 @@ extension StubDecoder {
         }
         let errorsBefore = errors.count
         var templated = wireMockGlobalTemplating
+        wireMockTemplateParameters = [:]
         var bodyFileMissing = false
         for member in all {
             guard let reason = Self.wireMockUnsupportedResponseKeys[member.key] else { continue }
@@ -52,7 +53,16 @@ extension StubDecoder {
                 }
                 continue
             } else if member.key == "transformerParameters" {
-                continue  // read only by the transformers above, which are ignored
+                // Templates read them as `parameters.NAME` (WireMock's transformers get them too).
+                wireMockTemplateParameters = [:]
+                for parameter in member.value.members ?? [] {
+                    switch parameter.value.value {
+                    case .string(let text), .number(let text): wireMockTemplateParameters[parameter.key] = text
+                    case .bool(let flag): wireMockTemplateParameters[parameter.key] = flag ? "true" : "false"
+                    default: break
+                    }
+                }
+                continue
             } else {
                 fail(
                     member.keyPosition, path.member(member.key),

@@ -20,7 +20,7 @@ extension StubDecoder {
             native["bodyFile"] = member
             let text = String(decoding: response.body, as: UTF8.self)
             if TemplateText.hasTags(text) {
-                switch WireMockHandlebars.translate(text) {
+                switch WireMockHandlebars.translate(text, parameters: wireMockTemplateParameters) {
                 case .success(let nativeText): translated.body = Array(nativeText.utf8)
                 case .failure(let problem):
                     fail(member.value.position, path.member("bodyFileName"), "in the body file: \(problem.message)")
@@ -36,6 +36,19 @@ extension StubDecoder {
                 "`response-template` renders text; a `base64Body` cannot be a template")
         }
         guard errors.count == errorsBefore else { return }
+        // What translated into plain text (`parameters.NAME` becomes a literal) is the static
+        // response; where tags remain, the template renders over it per request.
+        if let text = native["body"]?.value.stringValue {
+            response.body = Array(text.utf8)
+        } else if let json = native["json"] {
+            response.body = json.value.value.javaNormalizedNumbers.jsonBytes
+        } else if native["bodyFile"] != nil {
+            response.body = translated.body
+        }
+        if !wireMockTemplateParameters.isEmpty, let headers = native["headers"] {
+            response.headers = decodeHeaders(headers.value, path.member("headers"))
+            translated.headers = response.headers
+        }
         response.template = decodeTemplate(native, translated, path, escaping: .html)
         if let fileChoice {
             response.template = ResponseTemplate(
@@ -52,7 +65,7 @@ extension StubDecoder {
     {
         let directory = StubLoader.wireMockFilesDirectory(for: file)
         let nativeName: String
-        switch WireMockHandlebars.translate(name) {
+        switch WireMockHandlebars.translate(name, parameters: wireMockTemplateParameters) {
         case .success(let text): nativeName = text
         case .failure(let problem):
             fail(member.value.position, path, problem.message)
@@ -62,7 +75,7 @@ extension StubDecoder {
         var files: [String: ResponseTemplate.FileChoice.File] = [:]
         for (relative, bytes) in StubLoader.wireMockFiles(in: directory) {
             let text = String(decoding: bytes, as: UTF8.self)
-            guard TemplateText.hasTags(text), case .success(let translated) = WireMockHandlebars.translate(text),
+            guard TemplateText.hasTags(text), case .success(let translated) = WireMockHandlebars.translate(text, parameters: wireMockTemplateParameters),
                 case .success(let compiled) = TemplateText.compile(translated, escaping: .html)
             else {
                 files[relative] = .bytes(bytes)
@@ -103,7 +116,7 @@ extension StubDecoder {
 
     private mutating func translatedText(_ text: String, _ position: SourcePosition, _ path: JSONPath) -> String {
         guard TemplateText.hasTags(text) else { return text }
-        switch WireMockHandlebars.translate(text) {
+        switch WireMockHandlebars.translate(text, parameters: wireMockTemplateParameters) {
         case .success(let native): return native
         case .failure(let problem):
             fail(position, path, problem.message)

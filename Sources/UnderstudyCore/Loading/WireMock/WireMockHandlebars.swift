@@ -38,7 +38,9 @@ enum WireMockHandlebars {
     ]
 
     /// The native template for `source`, or why there is none.
-    static func translate(_ source: String) -> Result<String, Untranslatable> {
+    /// `parameters` are the mapping's `transformerParameters` (scalars as text), which WireMock's
+    /// templates read as `parameters.NAME`; they are written into the native text as literals.
+    static func translate(_ source: String, parameters: [String: String] = [:]) -> Result<String, Untranslatable> {
         var out = ""
         var blocks: [Block] = []
         var rest = source[...]
@@ -52,7 +54,7 @@ enum WireMockHandlebars {
             let tag = trimmed(rest[start..<close.lowerBound])
             rest = rest[close.upperBound...]
             do {
-                out += try translateTag(tag, triple: triple, blocks: &blocks)
+                out += try translateTag(tag, triple: triple, blocks: &blocks, parameters: parameters)
             } catch {
                 return .failure(
                     Untranslatable(
@@ -66,7 +68,9 @@ enum WireMockHandlebars {
         return .success(out)
     }
 
-    private static func translateTag(_ tag: String, triple: Bool, blocks: inout [Block]) throws(Untranslatable)
+    private static func translateTag(
+        _ tag: String, triple: Bool, blocks: inout [Block], parameters: [String: String]
+    ) throws(Untranslatable)
         -> String
     {
         if tag.hasPrefix("!") { return "" }
@@ -90,6 +94,14 @@ enum WireMockHandlebars {
         }
         let tokens = try tokenize(tag)
         guard let first = tokens.first else { throw Untranslatable(message: "an empty tag") }
+        if first.hasPrefix("parameters."), tokens.count == 1 {
+            let name = String(first.dropFirst("parameters.".count))
+            guard let value = parameters[name] else {
+                throw Untranslatable(message: "`transformerParameters` has no scalar `\(name)`")
+            }
+            guard !value.contains("{{") else { throw Untranslatable(message: "a parameter holding `{{` is not supported") }
+            return triple ? value : HTMLEntityEscaping().escapeText(value)
+        }
         let value = try expression(first, Array(tokens.dropFirst()), blocks)
         switch value {
         case .name(let name): return triple ? "{{{\(name)}}}" : "{{\(name)}}"
