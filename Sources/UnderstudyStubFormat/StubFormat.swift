@@ -61,7 +61,7 @@ public enum StubFormat {
                     "equals", "contains", "matches", "json", "jsonSubset", "equalsIgnoringCase", "doesNotContain",
                     "doesNotMatch", "jsonEquals", "jsonPath", "binary", "allOf", "anyOf", "not",
                 ]
-            case .jsonEquals: return ["value", "ignoreArrayOrder", "ignoreExtraElements"]
+            case .jsonEquals: return ["value", "ignoreArrayOrder", "ignoreExtraElements", "placeholders"]
             case .jsonPath: return ["expression", "matcher", "jsonEquals"]
             case .rateLimit:
                 return ["limit", "window", "retryAfter", "algorithm", "headers", "status", "name", "body", "json"]

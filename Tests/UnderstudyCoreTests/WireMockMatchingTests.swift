@@ -24,6 +24,30 @@ final class WireMockMatchingTests: XCTestCase {
         XCTAssertEqual(engine.get("/c", headers: ["Host": "a.b:9"]).status, 404, "the port is not part of the host")
     }
 
+    func testJSONUnitPlaceholdersInEqualToJSONAndNatively() throws {
+        let value = #"{"s": "${json-unit.any-string}", "n": "${json-unit.any-number}", "i": "${json-unit.ignore}", "e": "${json-unit.ignore-element}"}"#
+        let wireMock = try makeEngine(
+            #"{"request": {"url": "/p", "bodyPatterns": [{"equalToJson": \#(value)}]}, "response": {"status": 200}}"#)
+        let native = try makeEngine(
+            #"{"stubs": [{"request": {"path": "/p", "body": {"jsonEquals": {"value": \#(value), "placeholders": true}}}, "responses": [{"status": 200}]}]}"#)
+        let literal = try makeEngine(
+            #"{"stubs": [{"request": {"path": "/p", "body": {"jsonEquals": {"value": \#(value)}}}, "responses": [{"status": 200}]}]}"#)
+        let cases: [(String, Int)] = [
+            (#"{"s": "x", "n": 1.5, "i": null, "e": 1}"#, 200), (#"{"s": "x", "n": 1, "i": [1]}"#, 200),
+            (#"{"s": 1, "n": 1, "i": 1}"#, 404), (#"{"s": "x", "n": "1", "i": 1}"#, 404),
+            (#"{"s": "x", "n": 1}"#, 404), (#"{"s": "x", "n": 1, "i": 1, "x": 1}"#, 404),
+        ]
+        for (body, status) in cases {
+            XCTAssertEqual(wireMock.send("POST", "/p", body: body).status, status, body)
+            XCTAssertEqual(native.send("POST", "/p", body: body).status, status, body)
+            XCTAssertEqual(literal.send("POST", "/p", body: body).status, 404, "without `placeholders`: \(body)")
+        }
+        let errors = loadErrors(
+            #"{"request": {"url": "/r", "bodyPatterns": [{"equalToJson": {"v": "${json-unit.regex}[a-z]+"}}]}, "response": {}}"#,
+            file: "mappings/r.json")
+        XCTAssertTrue(errors.first?.message.contains("`${json-unit.regex}[a-z]+`") == true, "\(errors)")
+    }
+
     func testNegativeMatchersAcceptAMissingHeaderOrQueryButNotCookie() throws {
         let engine = try makeEngine(
             """

@@ -26,6 +26,7 @@ struct StubFormatRoundTripTests {
                     .jsonEquals(["a": 1], ignoreArrayOrder: true, ignoreExtraElements: true),
                     .jsonPath("$.a", .equals("1")), .jsonPath("$.a"), .not(.binary(Data([0, 1]))),
                     .jsonPathEquals("$.a", 1, ignoreArrayOrder: true),
+                    .jsonEquals(["s": "${json-unit.any-string}"], placeholders: true),
                 ])
             )
             .respond(

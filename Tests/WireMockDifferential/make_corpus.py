@@ -291,6 +291,13 @@ mapping(F, 'b-jsonpath-regex-i', {"method": "POST", "urlPath": "/b30/regex-i", "
 mapping(F, 'b-first-operator-wins', {"method": "POST", "urlPath": "/b30/first", "bodyPatterns": [{"matchesJsonPath": "$.messages[1]"}, {"matchesJsonPath": "$.messages[0].text", "contains": "ignored by WireMock"}]}, ok('b-first-operator-wins'))
 mapping(F, 'b-jsonpath-equal-json', {"method": "POST", "urlPath": "/b30/jsonpath-json", "bodyPatterns": [{"matchesJsonPath": {"expression": "$.order", "equalToJson": {"id": 7, "lines": [1, 2]}, "ignoreArrayOrder": True}}]}, ok('b-jsonpath-equal-json'))
 mapping(F, 'b-jsonpath-equal-json-string', {"method": "POST", "urlPath": "/b30/jsonpath-json-string", "bodyPatterns": [{"matchesJsonPath": {"expression": "$.n", "equalToJson": "3"}}]}, ok('b-jsonpath-equal-json-string'))
+# JsonUnit placeholders in equalToJson, as the 2.35.1 jar reads them (before, compared literally).
+mapping(F, 'b-json-unit-placeholders', {"method": "POST", "urlPath": "/b30/placeholders", "bodyPatterns": [{"equalToJson": "{\"s\": \"${json-unit.any-string}\", \"n\": \"${json-unit.any-number}\", \"b\": \"${json-unit.any-boolean}\", \"i\": \"${json-unit.ignore}\", \"e\": \"${json-unit.ignore-element}\"}"}]}, ok('b-json-unit-placeholders'))
+script('bodies-json-unit-placeholders',
+    R('POST', '/b30/placeholders', J, '{"s":"x","n":1.5,"b":false,"i":null,"e":[1]}'), R('POST', '/b30/placeholders', J, '{"s":"x","n":1,"b":true,"i":{}}'),
+    R('POST', '/b30/placeholders', J, '{"s":1,"n":1,"b":true,"i":1}'), R('POST', '/b30/placeholders', J, '{"s":"x","n":"1","b":true,"i":1}'),
+    R('POST', '/b30/placeholders', J, '{"s":"x","n":1,"b":"true","i":1}'), R('POST', '/b30/placeholders', J, '{"s":"x","n":1,"b":true}'),
+    R('POST', '/b30/placeholders', J, '{"s":null,"n":1,"b":true,"i":1}'), R('POST', '/b30/placeholders', J, '{"s":"x","n":1,"b":true,"i":1,"x":1}'))
 script('bodies-issue-30',
     R('POST', '/b30/multiline', body='start\nmiddle\nend'), R('POST', '/b30/multiline', body='start middle'),
     R('POST', '/b30/anchors', body='line1\nline2\nline3'), R('POST', '/b30/anchors', body='line2'),

@@ -123,7 +123,7 @@ extension StubDecoder {
         }
     }
 
-    /// `{"value": v, "ignoreArrayOrder": bool, "ignoreExtraElements": bool}` (`jsonEquals`, also
+    /// `{"value": v, "ignoreArrayOrder": bool, "ignoreExtraElements": bool, "placeholders": bool}` (`jsonEquals`, also
     /// under `jsonPath`).
     mutating func jsonEqualsOptions(_ node: JSONNode, _ path: JSONPath) -> (value: JSONValue, options: JSONComparison)?
     {
@@ -139,7 +139,14 @@ extension StubDecoder {
         let order = keys["ignoreArrayOrder"].flatMap { boolean($0.value, path.member("ignoreArrayOrder")) } ?? false
         let extra =
             keys["ignoreExtraElements"].flatMap { boolean($0.value, path.member("ignoreExtraElements")) } ?? false
-        return (value.value.value, JSONComparison(ignoreArrayOrder: order, ignoreExtraElements: extra))
+        let placeholders = keys["placeholders"].flatMap { boolean($0.value, path.member("placeholders")) } ?? false
+        if placeholders, let unsupported = JSONUnitPlaceholder.firstUnsupported(in: value.value.value) {
+            fail(value.value.position, path.member("value"), "unsupported JsonUnit placeholder `\(unsupported)`")
+        }
+        return (
+            value.value.value,
+            JSONComparison(ignoreArrayOrder: order, ignoreExtraElements: extra, placeholders: placeholders)
+        )
     }
 
     mutating func jsonPathExpression(_ node: JSONNode, _ path: JSONPath) -> JSONPathExpression? {

@@ -303,7 +303,15 @@ extension StubDecoder {
             let order = keys["ignoreArrayOrder"].flatMap { boolean($0.value, path.member("ignoreArrayOrder")) } ?? false
             let extra =
                 keys["ignoreExtraElements"].flatMap { boolean($0.value, path.member("ignoreExtraElements")) } ?? false
-            return .jsonEquals(expected, JSONComparison(ignoreArrayOrder: order, ignoreExtraElements: extra))
+            // WireMock compares with JsonUnit, whose placeholders (`${json-unit.any-string}`, …) are on.
+            if let unsupported = JSONUnitPlaceholder.firstUnsupported(in: expected) {
+                fail(op.value.position, opPath, "unsupported JsonUnit placeholder `\(unsupported)` in `equalToJson`")
+                return nil
+            }
+            let placeholders = JSONUnitPlaceholder.occurs(in: expected)
+            return .jsonEquals(
+                expected,
+                JSONComparison(ignoreArrayOrder: order, ignoreExtraElements: extra, placeholders: placeholders))
         case "matchesJsonPath":
             if op.value.stringValue != nil { return jsonPathExpression(op.value, opPath).map { .jsonPath($0, nil) } }
             guard let inner = op.value.members, let expressionMember = inner.first(where: { $0.key == "expression" })

@@ -175,10 +175,11 @@ extension BodyMatcher {
         case .jsonEquals(let v, let options):
             return one(
                 "jsonEquals",
-                .object([
-                    JSONMember("value", v), JSONMember("ignoreArrayOrder", .bool(options.ignoreArrayOrder)),
-                    JSONMember("ignoreExtraElements", .bool(options.ignoreExtraElements)),
-                ]))
+                .object(
+                    [
+                        JSONMember("value", v), JSONMember("ignoreArrayOrder", .bool(options.ignoreArrayOrder)),
+                        JSONMember("ignoreExtraElements", .bool(options.ignoreExtraElements)),
+                    ] + (options.placeholders ? [JSONMember("placeholders", true)] : [])))
         case .jsonPath(let expression, let matcher?):
             return one(
                 "jsonPath",
@@ -191,10 +192,12 @@ extension BodyMatcher {
                     JSONMember("expression", .string(expression.text)),
                     JSONMember(
                         "jsonEquals",
-                        .object([
-                            JSONMember("value", value), JSONMember("ignoreArrayOrder", .bool(options.ignoreArrayOrder)),
-                            JSONMember("ignoreExtraElements", .bool(options.ignoreExtraElements)),
-                        ])),
+                        .object(
+                            [
+                                JSONMember("value", value),
+                                JSONMember("ignoreArrayOrder", .bool(options.ignoreArrayOrder)),
+                                JSONMember("ignoreExtraElements", .bool(options.ignoreExtraElements)),
+                            ] + (options.placeholders ? [JSONMember("placeholders", true)] : []))),
                 ]))
         case .binaryEquals(let bytes): return one("binary", .string(Data(bytes).base64EncodedString()))
         case .allOf(let all): return one("allOf", .array(all.map(\.jsonValue)))
