@@ -352,6 +352,10 @@ tmapping('t-body-file-named', {"method": "GET", "urlPathPattern": "/t/named/.*"}
 tmapping('t-parameters', {"method": "GET", "urlPath": "/t/parameters"},
          {"status": 200, "body": "[{{parameters.greeting}}] [{{{parameters.greeting}}}] [{{ parameters.count }}] [{{parameters.on}}]",
           "transformerParameters": {"greeting": "a<b=c", "count": 3, "on": True}})
+# Global templating renders a mapping that names only another (absent) transformer too (before, the
+# transformer list turned templating off for it).
+tmapping('t-other-transformer', {"method": "GET", "urlPath": "/t/other-transformer"},
+         {"status": 200, "body": "[{{request.path}}]", "transformers": ["absent-extension"]})
 os.makedirs(troot + '/__files/named', exist_ok=True)
 open(troot + '/__files/named/plain.json', 'w').write('{"plain": true}\n')
 open(troot + '/__files/named/echo.json', 'w').write('{"method": "{{request.method}}"}\n')
@@ -361,7 +365,7 @@ tscript('templating',
     R('POST', '/t/json', J, '{"a":{"b":"x<y"},"items":[{"n":1},{"n":"two"}]}'), R('POST', '/t/json', J, '{"items":[]}'),
     R('GET', '/t/json-body/abc42'), R('GET', '/t/now-days'), R('GET', '/t/now-shapes'), R('GET', '/t/random'),
     R('GET', '/t/port'), R('GET', '/t/file?name=Ann'), R('GET', '/t/plain'),
-    R('GET', '/t/parameters'), R('GET', '/t/named/plain'), R('GET', '/t/named/echo?x=1'), R('GET', '/t/named/none'), R('GET', '/t/named/deeper'))
+    R('GET', '/t/parameters'), R('GET', '/t/other-transformer'), R('GET', '/t/named/plain'), R('GET', '/t/named/echo?x=1'), R('GET', '/t/named/none'), R('GET', '/t/named/deeper'))
 json.dump({"mappings": tmappings}, open(troot + '/mappings/templating.json', 'w'), indent=2, ensure_ascii=False)
 json.dump({"scripts": tscripts}, open('scripts-templating.json', 'w'), indent=1, ensure_ascii=False)
 

@@ -42,7 +42,8 @@ extension StubDecoder {
                 // `response-template` is rendered with the native templates (the variables that map
                 // directly). WireMock starts with a transformer it has no extension for and ignores it
                 // when serving: so does Understudy, saying so.
-                templated = names.contains("response-template")
+                // With `--global-response-templating` every mapping is templated, whatever it names.
+                templated = wireMockGlobalTemplating || names.contains("response-template")
                 let others = names.filter { $0 != "response-template" }
                 if !others.isEmpty {
                     let list = others.map { "`\($0)`" }.joined(separator: ", ")
