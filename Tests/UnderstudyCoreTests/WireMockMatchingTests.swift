@@ -25,13 +25,16 @@ final class WireMockMatchingTests: XCTestCase {
     }
 
     func testJSONUnitPlaceholdersInEqualToJSONAndNatively() throws {
-        let value = #"{"s": "${json-unit.any-string}", "n": "${json-unit.any-number}", "i": "${json-unit.ignore}", "e": "${json-unit.ignore-element}"}"#
+        let value =
+            #"{"s": "${json-unit.any-string}", "n": "${json-unit.any-number}", "i": "${json-unit.ignore}", "e": "${json-unit.ignore-element}"}"#
         let wireMock = try makeEngine(
             #"{"request": {"url": "/p", "bodyPatterns": [{"equalToJson": \#(value)}]}, "response": {"status": 200}}"#)
         let native = try makeEngine(
-            #"{"stubs": [{"request": {"path": "/p", "body": {"jsonEquals": {"value": \#(value), "placeholders": true}}}, "responses": [{"status": 200}]}]}"#)
+            #"{"stubs": [{"request": {"path": "/p", "body": {"jsonEquals": {"value": \#(value), "placeholders": true}}}, "responses": [{"status": 200}]}]}"#
+        )
         let literal = try makeEngine(
-            #"{"stubs": [{"request": {"path": "/p", "body": {"jsonEquals": {"value": \#(value)}}}, "responses": [{"status": 200}]}]}"#)
+            #"{"stubs": [{"request": {"path": "/p", "body": {"jsonEquals": {"value": \#(value)}}}, "responses": [{"status": 200}]}]}"#
+        )
         let cases: [(String, Int)] = [
             (#"{"s": "x", "n": 1.5, "i": null, "e": 1}"#, 200), (#"{"s": "x", "n": 1, "i": [1]}"#, 200),
             (#"{"s": 1, "n": 1, "i": 1}"#, 404), (#"{"s": "x", "n": "1", "i": 1}"#, 404),

@@ -14,7 +14,7 @@ enum ServerAdmin {
             ]))
     }
 
-    /// A skipped WireMock mapping as health lists it: where it is and why it was left out.
+    /// A skipped mapping (of a lenient adapter's file) as health lists it: where it is and why it was left out.
     private static func skippedJSON(_ mapping: SkippedMapping) -> JSONValue {
         let first = mapping.problems.first
         return .object([

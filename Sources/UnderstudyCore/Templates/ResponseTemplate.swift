@@ -34,6 +34,17 @@ public final class ResponseTemplate: Sendable {
             self.files = files
             self.directory = directory
         }
+
+        /// What WireMock answers for a body file `path` that is not there: its servlet container's
+        /// error page for the `FileNotFoundException`, status 500 (without the Java stack trace).
+        static func missingFileAnswer(_ path: String) -> (status: Int, headers: HTTPHeaders, body: [UInt8]) {
+            let message = "java.io.FileNotFoundException: \(path) (No such file or directory)"
+            let page =
+                "<html>\n<head>\n<meta http-equiv=\"Content-Type\" content=\"text/html;charset=ISO-8859-1\"/>\n"
+                + "<title>Error 500 \(message)</title>\n</head>\n<body><h2>HTTP ERROR 500 \(message)</h2>\n</body>\n"
+                + "</html>\n"
+            return (500, ["Content-Type": "text/html;charset=ISO-8859-1"], Array(page.utf8))
+        }
     }
 
     let body: Body?
@@ -66,9 +77,7 @@ public final class ResponseTemplate: Sendable {
             case .bytes(let bytes)?: body = bytes
             case .template(let text)?: body = Array(text.render(context).utf8)
             case nil:
-                var missing = StubResponse()
-                StubDecoder.wireMockMissingBodyFile(&missing, choice.directory + "/" + name)
-                (status, headers, body) = (missing.status, missing.headers, missing.body)
+                (status, headers, body) = FileChoice.missingFileAnswer(choice.directory + "/" + name)
                 return
             }
         case .text(let text)?:

@@ -122,7 +122,8 @@ extension StubDecoder {
                             response.body = file.bytes
                             bodyFilesRead.append(file.realPath)
                         case .failure(let problem)
-                        where wireMockFileOnDisk && !(templated && relative.contains("{{")) && problem.message.hasPrefix("cannot read"):
+                        where wireMockFileOnDisk && !(templated && relative.contains("{{"))
+                            && problem.message.hasPrefix("cannot read"):
                             // WireMock reads the file when it serves: a missing one fails that request
                             // (a path leaving the root stays an error: Understudy never serves it).
                             warn(
@@ -188,13 +189,7 @@ extension StubDecoder {
     /// WireMock's answer for a body file `path` that is not there (also when a templated
     /// `bodyFileName` names no file, per request).
     static func wireMockMissingBodyFile(_ response: inout StubResponse, _ path: String) {
-        let message = "java.io.FileNotFoundException: \(path) (No such file or directory)"
-        response.status = 500
-        response.headers = ["Content-Type": "text/html;charset=ISO-8859-1"]
-        let page =
-            "<html>\n<head>\n<meta http-equiv=\"Content-Type\" content=\"text/html;charset=ISO-8859-1\"/>\n"
-            + "<title>Error 500 \(message)</title>\n</head>\n<body><h2>HTTP ERROR 500 \(message)</h2>\n</body>\n</html>\n"
-        response.body = Array(page.utf8)
+        (response.status, response.headers, response.body) = ResponseTemplate.FileChoice.missingFileAnswer(path)
     }
 
     private mutating func decodeWireMockDistribution(_ node: JSONNode, _ path: JSONPath) -> DelayDistribution? {

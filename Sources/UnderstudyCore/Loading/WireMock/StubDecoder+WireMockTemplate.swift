@@ -75,7 +75,9 @@ extension StubDecoder {
         var files: [String: ResponseTemplate.FileChoice.File] = [:]
         for (relative, bytes) in StubLoader.wireMockFiles(in: directory) {
             let text = String(decoding: bytes, as: UTF8.self)
-            guard TemplateText.hasTags(text), case .success(let translated) = WireMockHandlebars.translate(text, parameters: wireMockTemplateParameters),
+            guard TemplateText.hasTags(text),
+                case .success(let translated) = WireMockHandlebars.translate(
+                    text, parameters: wireMockTemplateParameters),
                 case .success(let compiled) = TemplateText.compile(translated, escaping: .html)
             else {
                 files[relative] = .bytes(bytes)

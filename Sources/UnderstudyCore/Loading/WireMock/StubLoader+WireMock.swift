@@ -28,7 +28,8 @@ extension StubLoader {
     /// WireMock's `bodyFileName` resolves under `__files` of the mapping's root: the directory
     /// holding the `mappings` folder the file is in, or else the file's own directory.
     static func wireMockBodyFiles(for file: String) -> BodyFileResolver? {
-        BodyFileResolver(stubFile: wireMockFilesDirectory(for: file) + "/mapping", root: wireMockFilesDirectory(for: file))
+        BodyFileResolver(
+            stubFile: wireMockFilesDirectory(for: file) + "/mapping", root: wireMockFilesDirectory(for: file))
     }
 
     /// The `__files` directory a mapping file's `bodyFileName`s are read from (which may not exist).
@@ -131,7 +132,8 @@ extension StubLoader {
     /// Every file below a `__files` directory with its path under it, read as body files are
     /// (hidden files and anything leaving the directory through a symlink are left out).
     static func wireMockFiles(in directory: String) -> [(relative: String, bytes: [UInt8])] {
-        guard isDirectory(directory) == true, let resolver = BodyFileResolver(stubFile: directory + "/x", root: directory)
+        guard isDirectory(directory) == true,
+            let resolver = BodyFileResolver(stubFile: directory + "/x", root: directory)
         else { return [] }
         var found: [(relative: String, bytes: [UInt8])] = []
         func walk(_ relative: String) {

@@ -99,7 +99,9 @@ enum WireMockHandlebars {
             guard let value = parameters[name] else {
                 throw Untranslatable(message: "`transformerParameters` has no scalar `\(name)`")
             }
-            guard !value.contains("{{") else { throw Untranslatable(message: "a parameter holding `{{` is not supported") }
+            guard !value.contains("{{") else {
+                throw Untranslatable(message: "a parameter holding `{{` is not supported")
+            }
             return triple ? value : HTMLEntityEscaping().escapeText(value)
         }
         let value = try expression(first, Array(tokens.dropFirst()), blocks)
