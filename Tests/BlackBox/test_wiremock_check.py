@@ -1,6 +1,7 @@
 """`understudy check` and `convert-wiremock` on a WireMock root: errors in WireMock files carry
 file:line:col and the JSON path, unsupported features are named, and nothing is converted then."""
 import json
+import os
 import pathlib
 import tempfile
 import unittest
@@ -65,8 +66,12 @@ class WireMockCheckTests(unittest.TestCase):
         self.assertIn("not converted: 8c5db8b0-2db4-4d1c-8b5c-2d1e0f6b8d11: `metadata`", result.stdout)
         self.assertEqual(run_cli("check", out).returncode, 0)
         stubs = json.loads((out / "converted-from-wiremock.json").read_text())["stubs"]
-        # The two mappings (the one loaded last first, as WireMock tries them), then the file __files/ serves.
-        self.assertEqual([s["request"].get("url") or s["request"].get("path") for s in stubs], ["/ok", "/m", "/not-a-mapping.json"])
+        # The two mappings (the one loaded last first, as WireMock tries them: files are loaded in the order
+        # the directory lists them, as Java's File.listFiles does), then the file __files/ serves.
+        listed = [name for name in os.listdir(self.root / "mappings") if name.endswith(".json")]
+        urls = {"ok.json": "/ok", "meta.json": "/m"}
+        self.assertEqual([s["request"].get("url") or s["request"].get("path") for s in stubs],
+                         [urls[name] for name in reversed(listed)] + ["/not-a-mapping.json"])
         self.assertEqual([s["responses"][0].get("body") for s in stubs if s["request"].get("url") == "/ok"], ['{"just": "a body"}'])
 
 
