@@ -23,7 +23,8 @@ extension StubEngine {
         record.stream = streaming?.kind
         var answer = HTTPResponse(
             status: status, headers: headers, body: body,
-            delayMs: delayMs, fault: response.fault, stubID: stubID, reason: response.statusMessage)
+            delayMs: delayMs, fault: response.fault, stubID: stubID, reason: response.statusMessage,
+            faultParameters: response.faultParameters)
         answer.streaming = streaming
         return (answer, record)
     }
