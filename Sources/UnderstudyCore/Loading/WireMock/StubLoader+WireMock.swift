@@ -86,9 +86,6 @@ extension StubLoader {
     /// leaving the root through a symlink are left out.
     static func wireMockStaticFiles(root: String) -> [Stub] {
         let base = (root.hasSuffix("/") ? root : root + "/") + StubFileKind.bodyDirectoryName
-        guard isDirectory(base) == true, let resolver = BodyFileResolver(stubFile: base + "/x", root: base) else {
-            return []
-        }
         var stubs: [Stub] = []
         func add(_ urlPath: String, _ relative: String, _ bytes: [UInt8]) {
             var response = StubResponse()
@@ -105,27 +102,18 @@ extension StubLoader {
             stub.priority = staticFilePriority
             stubs.append(stub)
         }
-        func walk(_ relative: String) {
-            let directory = relative.isEmpty ? base : base + "/" + relative
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
-            for name in names.sorted() where !name.hasPrefix(".") {
-                let path = relative.isEmpty ? name : relative + "/" + name
-                if isDirectory(directory + "/" + name, followingSymlinks: false) == true {
-                    walk(path)
-                } else if case .success(let file) = resolver.read(path) {
-                    add("/" + path, path, file.bytes)
-                }
-            }
-            guard !relative.isEmpty else { return }
-            for index in ["index.json", "index.html"] {
-                if case .success(let file) = resolver.read(relative + "/" + index) {
-                    add("/" + relative, relative + "/" + index, file.bytes)
-                    add("/" + relative + "/", relative + "/" + index, file.bytes)
-                    break
-                }
+        let files = wireMockFiles(in: base)
+        let paths = Set(files.map(\.relative))
+        for (relative, bytes) in files {
+            add("/" + relative, relative, bytes)
+            // A directory (not the root) answers with its `index.json`, or else its `index.html`.
+            guard let slash = relative.lastIndex(of: "/") else { continue }
+            let directory = String(relative[..<slash]), name = relative[relative.index(after: slash)...]
+            if name == "index.json" || (name == "index.html" && !paths.contains(directory + "/index.json")) {
+                add("/" + directory, relative, bytes)
+                add("/" + directory + "/", relative, bytes)
             }
         }
-        walk("")
         return stubs
     }
 
