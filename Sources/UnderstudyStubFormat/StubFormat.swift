@@ -70,8 +70,8 @@ public enum StubFormat {
                     "equals", "contains", "matches", "json", "jsonSubset", "equalsIgnoringCase", "doesNotContain",
                     "doesNotMatch", "jsonEquals", "jsonPath", "binary", "allOf", "anyOf", "not",
                 ]
-            case .jsonEquals: return ["value", "ignoreArrayOrder", "ignoreExtraElements"]
-            case .jsonPath: return ["expression", "matcher"]
+            case .jsonEquals: return ["value", "ignoreArrayOrder", "ignoreExtraElements", "placeholders"]
+            case .jsonPath: return ["expression", "matcher", "jsonEquals"]
             case .rateLimit:
                 return ["limit", "window", "retryAfter", "algorithm", "headers", "status", "name", "body", "json"]
             case .response:

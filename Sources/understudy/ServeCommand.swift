@@ -119,6 +119,9 @@ struct ServeCommand: ParsableCommand {
     @OptionGroup(title: "HTTPS")
     var tls: TLSOptions
 
+    @OptionGroup(title: "WireMock")
+    var wireMock: WireMockFlags
+
     @Flag(
         help: ArgumentHelp(
             "Run in the background: return once the server is ready (exit 0), or fail with its error.",
@@ -271,7 +274,8 @@ struct ServeCommand: ParsableCommand {
         engineConfiguration.certificateAuthorityPEM = tlsContext?.certificateAuthorityPEM
         let responder: UnderstudyResponder
         do {
-            responder = try UnderstudyResponder(stubPaths: stubPaths, configuration: engineConfiguration)
+            responder = try UnderstudyResponder(
+                stubPaths: stubPaths, loadOptions: wireMock.loadOptions, configuration: engineConfiguration)
         } catch {
             let error = DefaultStubPaths.explained(error, given: paths, command: "serve")
             for problem in error.errors { Console.error(problem.description) }
@@ -280,6 +284,7 @@ struct ServeCommand: ParsableCommand {
             )
             throw ExitCode(1)
         }
+        for warning in responder.loadWarnings { Console.error(warning.description) }
 
         // Before the server exists, so the server hosts the sessions on its loop.
         let sessions = responder.enableSessions(
@@ -313,6 +318,7 @@ struct ServeCommand: ParsableCommand {
         server.handleSignals {
             switch responder.reload() {
             case .success(let count):
+                for warning in responder.loadWarnings { Console.error(warning.description) }
                 Console.error("understudy: reloaded \(count) stubs from \(stubPaths.joined(separator: " "))")
             case .failure(let failure):
                 for problem in failure.errors { Console.error(problem.description) }

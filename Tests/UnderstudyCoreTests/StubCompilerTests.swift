@@ -117,7 +117,8 @@ final class StubCompilerTests: XCTestCase {
                 .allOf([
                     .equals("b"), .contains("b"), .matches("b"), .json(["a": 1]), .jsonSubset(["a": 1]),
                     .equalsIgnoringCase("B"), .doesNotContain("q"), .doesNotMatch("q"),
-                    .jsonEquals([1, 2], ignoreArrayOrder: true, ignoreExtraElements: true),
+                    .jsonEquals([1, 2], ignoreArrayOrder: true, ignoreExtraElements: true, placeholders: true),
+                    .jsonPathEquals("$.b", ["${json-unit.any-number}"], placeholders: true),
                     .jsonPath("$.a", .equals("1")), .anyOf([.binary(Data([1]))]), .not(.equals("c")),
                 ])
             )

@@ -25,6 +25,8 @@ struct StubFormatRoundTripTests {
                     .jsonSubset(["a": 1]), .json(["a": 1]),
                     .jsonEquals(["a": 1], ignoreArrayOrder: true, ignoreExtraElements: true),
                     .jsonPath("$.a", .equals("1")), .jsonPath("$.a"), .not(.binary(Data([0, 1]))),
+                    .jsonPathEquals("$.a", 1, ignoreArrayOrder: true),
+                    .jsonEquals(["s": "${json-unit.any-string}"], placeholders: true),
                 ])
             )
             .respond(
@@ -81,6 +83,7 @@ struct StubFormatRoundTripTests {
             if let path = value["jsonPath"], path.members != nil {
                 note(.jsonPath, path)
                 valueMatcher(path["matcher"])
+                note(.jsonEquals, path["jsonEquals"])
             }
         }
         note(.document, document)

@@ -11,17 +11,18 @@ extension StubEngine {
         var headers = headers
         var body = response.body
         var streaming = response.streaming
+        var status = response.status
         if let template = response.template {
             templates.render(
                 template, request, now: clock.now.timeIntervalSince1970, seq: journal.nextSeq,
-                headers: &headers, body: &body, streaming: &streaming)
+                headers: &headers, body: &body, status: &status, streaming: &streaming)
         }
         var record = JournalRecord(
             request: request, matched: true, stubID: stubID, responseIndex: responseIndex,
             scenario: transition, rateLimited: false, delayMs: delayMs)
         record.stream = streaming?.kind
         var answer = HTTPResponse(
-            status: response.status, headers: headers, body: body,
+            status: status, headers: headers, body: body,
             delayMs: delayMs, fault: response.fault, stubID: stubID, reason: response.statusMessage,
             faultParameters: response.faultParameters)
         answer.streaming = streaming
