@@ -39,6 +39,8 @@ public enum StubFormat {
         case dribble
         /// One of `events`.
         case event
+        /// A response's `proxy`.
+        case proxy
 
         /// The keys this object may have, in the order the format documents them.
         public var keys: [String] {
@@ -69,13 +71,14 @@ public enum StubFormat {
                 return [
                     "status", "headers", "body", "json", "base64", "bodyFile", "times", "delayMs", "retryAfter",
                     "fault",
-                    "statusMessage", "template", "dribble", "bytesPerSecond", "events",
+                    "statusMessage", "template", "dribble", "bytesPerSecond", "events", "proxy",
                 ]
             case .retryAfter: return ["httpDateIn"]
             case .delayDistribution: return ["uniform", "lognormal"]
             case .lognormal: return ["median", "sigma", "max"]
             case .dribble: return ["chunks", "overMs"]
             case .event: return ["event", "data", "id", "retry", "comment", "delayMs"]
+            case .proxy: return ["to", "stripPrefix", "timeoutMs"]
             }
         }
     }
@@ -84,6 +87,10 @@ public enum StubFormat {
     public static let bodySourceKeys = ["body", "json", "base64", "bodyFile"]
     /// The response keys that pace a body; at most one per response.
     public static let streamingKeys = ["dribble", "bytesPerSecond", "events"]
+
+    /// The response keys a `proxy` response may have besides `proxy`: the rest of the answer is
+    /// the upstream's.
+    public static let proxyCompanionKeys = ["times", "delayMs"]
 
     /// `afterLast`: what a stub does once it has served its last response. The engine serves
     /// this enum itself (UnderstudyCore's `AfterLast` is this type).

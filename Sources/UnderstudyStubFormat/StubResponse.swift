@@ -35,6 +35,17 @@ public struct StubResponse: Sendable {
     /// The connection breaks instead of answering.
     public static func fault(_ fault: Fault) -> StubResponse { StubResponse(json: ["fault": .string(fault.rawValue)]) }
 
+    /// Forwards the request to `upstream` (`https://api.example.com`) and answers with what it
+    /// sends back (`proxy`): `stripPrefix` is taken off the request's path first; `timeoutMs`
+    /// bounds the upstream exchange (a `502` past it). Only `times` and `delayMs` go with it.
+    public static func proxy(to upstream: String, stripPrefix: String? = nil, timeoutMs: Double? = nil) -> StubResponse
+    {
+        var proxy: JSONValue = ["to": .string(upstream)]
+        if let stripPrefix { proxy = proxy.setting("stripPrefix", to: .string(stripPrefix)) }
+        if let timeoutMs { proxy = proxy.setting("timeoutMs", to: JSONValue(timeoutMs)) }
+        return StubResponse(json: ["proxy": proxy])
+    }
+
     // MARK: Modifiers
 
     /// `status`.

@@ -119,6 +119,13 @@ struct ServeCommand: ParsableCommand {
     @OptionGroup(title: "HTTPS")
     var tls: TLSOptions
 
+    @Option(
+        help: ArgumentHelp(
+            "A PEM file of CA certificates that proxying stubs (`proxy`) trust for HTTPS upstreams, instead of the system's.",
+            discussion: "For an upstream with a throwaway or private CA; the system's trust store is left as it is.",
+            valueName: "file"))
+    var proxyCa: String?
+
     @Flag(
         help: ArgumentHelp(
             "Run in the background: return once the server is ready (exit 0), or fail with its error.",
@@ -286,13 +293,27 @@ struct ServeCommand: ParsableCommand {
             SessionLimits(maxSessions: maxSessions, idleTimeoutSeconds: sessionIdleTimeout))
         sessions.log = { Console.error($0) }
 
+        var serverConfiguration = ServerConfiguration(
+            host: host, port: port, maxBodyBytes: maxBody,
+            maxHeaderBytes: maxHeaderBytes, idleTimeoutSeconds: idleTimeout,
+            maxHeaderCount: maxHeaderCount, maxConcurrentStreams: maxConcurrentStreams)
+        if let proxyCa {
+            // Absolute, and checked now: curl reads it only when a stub first proxies.
+            guard let resolved = realpath(proxyCa, nil) else {
+                Console.error("understudy: --proxy-ca \(proxyCa): \(String(cString: strerror(errno)))")
+                throw ExitCode(1)
+            }
+            serverConfiguration.proxyCAFile = String(cString: resolved)
+            free(resolved)
+            guard access(serverConfiguration.proxyCAFile!, R_OK) == 0 else {
+                Console.error("understudy: --proxy-ca \(proxyCa): \(String(cString: strerror(errno)))")
+                throw ExitCode(1)
+            }
+        }
         let server: HTTPServer
         do {
             server = try HTTPServer(
-                configuration: ServerConfiguration(
-                    host: host, port: port, maxBodyBytes: maxBody,
-                    maxHeaderBytes: maxHeaderBytes, idleTimeoutSeconds: idleTimeout,
-                    maxHeaderCount: maxHeaderCount, maxConcurrentStreams: maxConcurrentStreams),
+                configuration: serverConfiguration,
                 responder: responder)
         } catch {
             Console.error("understudy: \(error)")

@@ -29,6 +29,7 @@ final class StubFormatDriftTests: XCTestCase {
         ],
         .dribble: ["$defs", "response", "properties", "dribble", "properties"],
         .event: ["$defs", "response", "properties", "events", "items", "properties"],
+        .proxy: ["$defs", "response", "properties", "proxy", "properties"],
     ]
 
     /// Each enumerated value set, with where the schema lists it.

@@ -33,7 +33,8 @@ struct StubFormatRoundTripTests {
                 .text("t {{request.path}}").templated().dribble(chunks: 2, overMilliseconds: 5),
                 .data(Data([1, 2])).bytesPerSecond(1000).delay(.uniform(min: 1, max: 2)),
                 .events([.init(event: "e", data: "d", id: "1", retry: 10, comment: "c", delayMs: 1)]),
-                .fault(.connectionReset)
+                .fault(.connectionReset),
+                .proxy(to: "http://127.0.0.1:9", stripPrefix: "/ft", timeoutMs: 500).delay(milliseconds: 1)
             )
             .afterLast(.cycle).scenario("ft", whenState: "Started", setState: "Next")
             .rateLimit(
@@ -98,6 +99,7 @@ struct StubFormatRoundTripTests {
                 note(.lognormal, response["delayMs"]?["lognormal"])
                 note(.dribble, response["dribble"])
                 for event in response["events"]?.arrayValue ?? [] { note(.event, event) }
+                note(.proxy, response["proxy"])
             }
         }
         return found

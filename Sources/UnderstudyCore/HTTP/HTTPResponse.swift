@@ -45,6 +45,12 @@ public struct HTTPResponse: Sendable {
         get { storage.fields.streaming }
         set { storage.modify { $0.streaming = newValue } }
     }
+    /// A request to forward upstream: the transport answers with what the upstream sends back
+    /// (a stub's `proxy`); nil for every other answer.
+    public var proxy: UpstreamRequest? {
+        get { storage.fields.proxy }
+        set { storage.modify { $0.proxy = newValue } }
+    }
     /// The reason phrase for the status line; `nil` uses the standard phrase.
     public var reason: String? {
         get { storage.fields.reason }
@@ -65,6 +71,7 @@ public struct HTTPResponse: Sendable {
         var delayMs: Double
         var fault: Fault?
         var streaming: ResponseStreaming?
+        var proxy: UpstreamRequest?
         var reason: String?
         var stubID: String?
     }
@@ -77,6 +84,6 @@ public struct HTTPResponse: Sendable {
         storage = CopyOnWriteFields(
             Fields(
                 status: status, headers: headers, body: body, delayMs: delayMs, fault: fault,
-                streaming: nil, reason: reason, stubID: stubID))
+                streaming: nil, proxy: nil, reason: reason, stubID: stubID))
     }
 }

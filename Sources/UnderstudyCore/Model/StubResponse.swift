@@ -13,12 +13,17 @@ public struct StubResponse: Sendable {
     /// A random delay added to `delayMs`, drawn for each response.
     public var delayDistribution: DelayDistribution? {
         get { extras?.delayDistribution }
-        set { extras = Extras.make(newValue, statusMessage) }
+        set { extras = Extras.make(newValue, statusMessage, proxy) }
     }
     /// The reason phrase of the status line; `nil` uses the standard one.
     public var statusMessage: String? {
         get { extras?.statusMessage }
-        set { extras = Extras.make(delayDistribution, newValue) }
+        set { extras = Extras.make(delayDistribution, newValue, proxy) }
+    }
+    /// Answer by forwarding the request upstream (`proxy`) instead of from this response's fields.
+    public var proxy: ProxySetting? {
+        get { extras?.proxy }
+        set { extras = Extras.make(delayDistribution, statusMessage, newValue) }
     }
     /// The fields few responses set, boxed: the serving path copies a response per request, and
     /// a `nil` box costs that copy nothing.
@@ -27,14 +32,19 @@ public struct StubResponse: Sendable {
     private final class Extras: Sendable {
         let delayDistribution: DelayDistribution?
         let statusMessage: String?
+        let proxy: ProxySetting?
 
-        init(_ delayDistribution: DelayDistribution?, _ statusMessage: String?) {
+        init(_ delayDistribution: DelayDistribution?, _ statusMessage: String?, _ proxy: ProxySetting?) {
             self.delayDistribution = delayDistribution
             self.statusMessage = statusMessage
+            self.proxy = proxy
         }
 
-        static func make(_ delayDistribution: DelayDistribution?, _ statusMessage: String?) -> Extras? {
-            delayDistribution == nil && statusMessage == nil ? nil : Extras(delayDistribution, statusMessage)
+        static func make(_ delayDistribution: DelayDistribution?, _ statusMessage: String?, _ proxy: ProxySetting?)
+            -> Extras?
+        {
+            delayDistribution == nil && statusMessage == nil && proxy == nil
+                ? nil : Extras(delayDistribution, statusMessage, proxy)
         }
     }
     /// A `Retry-After` header computed when the response is sent.
@@ -65,7 +75,7 @@ public struct StubResponse: Sendable {
         self.delayMs = delayMs
         self.retryAfter = retryAfter
         self.fault = fault
-        self.extras = Extras.make(delayDistribution, statusMessage)
+        self.extras = Extras.make(delayDistribution, statusMessage, nil)
     }
 }
 
