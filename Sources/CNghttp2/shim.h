@@ -35,8 +35,8 @@ enum {
     UNDERSTUDY_H2_DATA_FLAG_EOF = NGHTTP2_DATA_FLAG_EOF,
 };
 
-/// The server's SETTINGS: its stream cap, and a 1 MiB stream window so bodies need few
-/// WINDOW_UPDATEs.
+/// The server's SETTINGS: a stream cap (HTTP2Session gives nghttp2 none and announces its own),
+/// and a 1 MiB stream window so bodies need few WINDOW_UPDATEs.
 static inline int understudy_h2_submit_settings(nghttp2_session *session, uint32_t max_concurrent_streams) {
     nghttp2_settings_entry settings[2] = {
         {NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS, max_concurrent_streams},

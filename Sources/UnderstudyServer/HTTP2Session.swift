@@ -29,19 +29,36 @@ final class HTTP2Session {
     /// The last-stream id of a `goaway` fault's GOAWAY: the connection closes once no stream up
     /// to it is open.
     var goawayLastStream: Int32?
+    /// The stream whose `goaway` fault sent the GOAWAY: not waited for.
+    private var goawayFaultedStream: Int32 = 0
+
+    /// `SETTINGS_MAX_CONCURRENT_STREAMS` as announced and enforced.
+    let maxConcurrentStreams: Int
+    /// The cap still to be written into the first SETTINGS frame; nil once it is.
+    private var capToAnnounce: UInt32?
 
     /// The HTTP/2 client connection preface (RFC 9113 §3.4).
     static let preface: [UInt8] = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
 
     init?(connection: Connection, maxConcurrentStreams: Int) {
         self.connection = connection
+        self.maxConcurrentStreams = max(0, maxConcurrentStreams)
+        capToAnnounce = UInt32(clamping: max(0, maxConcurrentStreams))
         var callbacks: OpaquePointer?
         guard nghttp2_session_callbacks_new(&callbacks) == 0 else { return nil }
         defer { nghttp2_session_callbacks_del(callbacks) }
-        nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks) { _, frame, user in
-            guard let frame, let user else { return 0 }
+        nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks) { session, frame, user in
+            guard let frame, let user, understudy_h2_is_request_headers(frame) != 0 else { return 0 }
             let owner = Unmanaged<HTTP2Session>.fromOpaque(user).takeUnretainedValue()
-            if understudy_h2_is_request_headers(frame) != 0 { owner.beginStream(understudy_h2_frame_stream_id(frame)) }
+            let id = understudy_h2_frame_stream_id(frame)
+            guard owner.streams.count < owner.maxConcurrentStreams else {
+                // Over the announced cap: the stream is refused, not processed, so the client may
+                // retry it (RFC 9113 §5.1.2, `REFUSED_STREAM`); the connection and its other
+                // streams carry on. Never journaled: no request was read.
+                _ = nghttp2_submit_rst_stream(session, 0, id, UInt32(UNDERSTUDY_H2_REFUSED_STREAM))
+                return Int32(UNDERSTUDY_H2_ERR_TEMPORAL_CALLBACK_FAILURE)
+            }
+            owner.beginStream(id)
             return 0
         }
         nghttp2_session_callbacks_set_on_header_callback(callbacks) {
@@ -84,7 +101,11 @@ final class HTTP2Session {
             return nil
         }
         session = made
-        _ = understudy_h2_submit_settings(made, UInt32(clamping: max(0, maxConcurrentStreams)))
+        // nghttp2 would enforce an acknowledged stream cap itself, with a connection error (GOAWAY
+        // PROTOCOL_ERROR) where RFC 9113 §5.1.2 has a server refuse the extra stream. So nghttp2 is
+        // given no cap (the largest value) and the SETTINGS frame is rewritten to announce the real
+        // one as it goes out (`announce(_:in:)`); `on_begin_headers` refuses what is over it.
+        _ = understudy_h2_submit_settings(made, UInt32.max)
     }
 
     deinit {
@@ -164,7 +185,13 @@ final class HTTP2Session {
                 return
             }
             guard count > 0, let data else { break }
-            evbuffer_add(output, data, count)
+            if let cap = capToAnnounce {
+                var bytes = Array(UnsafeBufferPointer(start: data, count: count))
+                if Self.announce(cap, in: &bytes) { capToAnnounce = nil }
+                evbuffer_add(output, bytes, count)
+            } else {
+                evbuffer_add(output, data, count)
+            }
         }
         if evbuffer_get_length(output) == 0, connection.queued > 0 {
             // Streams that ended with nothing left to send (reset by the client): no flush will come.
@@ -174,7 +201,9 @@ final class HTTP2Session {
         }
         if nghttp2_session_want_read(session) == 0 && nghttp2_session_want_write(session) == 0 {
             connection.closeAfterFlush()
-        } else if let last = goawayLastStream, !streams.keys.contains(where: { $0 <= last }) {
+        } else if let last = goawayLastStream,
+            !streams.keys.contains(where: { $0 <= last && $0 != goawayFaultedStream })
+        {
             connection.closeAfterFlush()  // after a `goaway` fault, once the streams it let finish have
         } else if connection.server?.draining ?? true, streams.isEmpty {
             _ = nghttp2_submit_goaway(
@@ -183,6 +212,30 @@ final class HTTP2Session {
             goawayLastStream = 0
             flush()
         }
+    }
+
+    /// Writes `cap` as the `SETTINGS_MAX_CONCURRENT_STREAMS` value of the first SETTINGS frame (not
+    /// an ACK) in `frames`; false when there is none in them.
+    static func announce(_ cap: UInt32, in frames: inout [UInt8]) -> Bool {
+        var offset = 0
+        while offset + 9 <= frames.count {
+            let length = Int(frames[offset]) << 16 | Int(frames[offset + 1]) << 8 | Int(frames[offset + 2])
+            let end = min(frames.count, offset + 9 + length)
+            if frames[offset + 3] == 0x4 && frames[offset + 4] & 0x1 == 0 {
+                var entry = offset + 9
+                while entry + 6 <= end {
+                    if frames[entry] == 0 && frames[entry + 1] == 0x3 {  // SETTINGS_MAX_CONCURRENT_STREAMS
+                        for index in 0..<4 {
+                            frames[entry + 2 + index] = UInt8(truncatingIfNeeded: cap >> (24 - 8 * index))
+                        }
+                        return true
+                    }
+                    entry += 6
+                }
+            }
+            offset += 9 + length
+        }
+        return false
     }
 
     /// The output buffer has drained: send more.
@@ -197,11 +250,13 @@ final class HTTP2Session {
     // MARK: - Faults on the connection
 
     /// GOAWAY naming `lastStream`; with `closeNow`, the connection closes once it is out, else once
-    /// the streams up to `lastStream` have finished.
-    func goAway(lastStream: Int32, errorCode: UInt32, closeNow: Bool) {
+    /// the streams up to `lastStream` have finished, but for `faulted`, the stream whose fault this
+    /// is: it is never answered (even when `lastStream` names it), and dies with the connection.
+    func goAway(lastStream: Int32, errorCode: UInt32, closeNow: Bool, faulted: Int32) {
         guard let session else { return }
         _ = nghttp2_submit_goaway(session, 0, lastStream, errorCode, nil, 0)
         goawayLastStream = lastStream
+        goawayFaultedStream = faulted
         flush()
         if closeNow { connection.closeAfterFlush() }
     }

@@ -150,24 +150,22 @@ final class HTTP2Stream: ReplyChannel {
 
     func perform(_ fault: Fault, response: HTTPResponse) {
         guard let session, let handle = session.session, !closed else { return }
+        // The error code and last-stream id as the journal recorded them (`HTTPServer.carryOut`).
+        let frame = FaultParameters.frame(of: fault, response.faultParameters, stream: id)
+        let code = frame?.errorCode.code ?? UInt32(UNDERSTUDY_H2_INTERNAL_ERROR)
         switch fault {
-        case .rstStream:
-            _ = nghttp2_submit_rst_stream(handle, 0, id, UInt32(UNDERSTUDY_H2_INTERNAL_ERROR))
-        case .rstStreamRefused:
-            _ = nghttp2_submit_rst_stream(handle, 0, id, UInt32(UNDERSTUDY_H2_REFUSED_STREAM))
-        case .rstStreamCancel:
-            _ = nghttp2_submit_rst_stream(handle, 0, id, UInt32(UNDERSTUDY_H2_CANCEL))
+        case .rstStream, .rstStreamRefused, .rstStreamCancel:
+            _ = nghttp2_submit_rst_stream(handle, 0, id, code)
         case .rstStreamAfterHeaders:
             // The HEADERS must be on their way first: nghttp2 sends a queued RST_STREAM ahead of them.
             submitHeadersOnly(HTTPServer.headFields(of: response), status: response.status)
             session.flush()
-            _ = nghttp2_submit_rst_stream(handle, 0, id, UInt32(UNDERSTUDY_H2_INTERNAL_ERROR))
-        case .goaway:
-            // The stream before this one is the last processed: this request is safe to retry.
-            session.goAway(lastStream: max(0, id - 2), errorCode: UInt32(UNDERSTUDY_H2_NO_ERROR), closeNow: false)
-            return
-        case .goawayNow:
-            session.goAway(lastStream: max(0, id - 2), errorCode: UInt32(UNDERSTUDY_H2_INTERNAL_ERROR), closeNow: true)
+            _ = nghttp2_submit_rst_stream(handle, 0, id, code)
+        case .goaway, .goawayNow:
+            // By default the stream before this one is the last processed: this request is safe to retry.
+            session.goAway(
+                lastStream: frame?.lastStreamID ?? max(0, id - 2), errorCode: code, closeNow: fault == .goawayNow,
+                faulted: id)
             return
         case .flowControlStall:
             stalled = true

@@ -27,7 +27,10 @@ extension HTTPServer {
         // The fault's bytes (or reset) go out below, so the entry must be in the file first:
         // commit, then write out any batch this loop pass has collected.
         if head != nil, let reason = pending.response.reason { pending.journal?.sentReason = reason }
-        pending.journal?.commit(.faulted(fault, head: head.map { (pending.response.status, $0) }))
+        // An HTTP/2 fault's RST_STREAM or GOAWAY, journaled as sent (HTTP/1.1 sends neither: stream 0).
+        let frame = FaultParameters.frame(
+            of: fault, pending.response.faultParameters, stream: (channel as? HTTP2Stream)?.id ?? 0)
+        pending.journal?.commit(.faulted(fault, head: head.map { (pending.response.status, $0) }, frame: frame))
         closeJournalBatch()
         log(pending, status: head == nil ? nil : pending.response.status, fault: fault, outcome: .fault)
         channel.current = nil

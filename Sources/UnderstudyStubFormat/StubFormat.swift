@@ -39,6 +39,13 @@ public enum StubFormat {
         case dribble
         /// One of `events`.
         case event
+        /// `fault`'s object form: one of `rstStream` or `goaway`, with its parameters.
+        case fault
+        /// `fault.rstStream`: an HTTP/2 `RST_STREAM`'s error code and whether the HEADERS go first.
+        case rstStream
+        /// `fault.goaway`: an HTTP/2 `GOAWAY`'s last-stream id, error code, and what happens to the
+        /// streams in flight.
+        case goaway
         /// A response's `proxy`.
         case proxy
 
@@ -78,6 +85,9 @@ public enum StubFormat {
             case .lognormal: return ["median", "sigma", "max"]
             case .dribble: return ["chunks", "overMs"]
             case .event: return ["event", "data", "id", "retry", "comment", "delayMs"]
+            case .fault: return ["rstStream", "goaway"]
+            case .rstStream: return ["errorCode", "afterHeaders"]
+            case .goaway: return ["lastStreamId", "errorCode", "inFlight"]
             case .proxy: return ["to", "stripPrefix", "timeoutMs"]
             }
         }
@@ -148,6 +158,95 @@ public enum StubFormat {
             default: return false
             }
         }
+
+        /// The HTTP/2 error code this value sends when the stub names none (the `rst-stream*` and
+        /// `goaway*` values); nil for the faults that send no `RST_STREAM` or `GOAWAY`.
+        public var http2ErrorCode: HTTP2ErrorCode? {
+            switch self {
+            case .rstStream, .rstStreamAfterHeaders, .goawayNow: return .internalError
+            case .rstStreamRefused: return .refusedStream
+            case .rstStreamCancel: return .cancel
+            case .goaway: return .noError
+            default: return nil
+            }
+        }
+    }
+
+    /// `fault.rstStream.errorCode` and `fault.goaway.errorCode`: HTTP/2's error codes (RFC 9113 §7),
+    /// by their names in the RFC.
+    public enum HTTP2ErrorCode: String, CaseIterable, Sendable, Codable {
+        /// `NO_ERROR` (0x0): a graceful end.
+        case noError = "NO_ERROR"
+        /// `PROTOCOL_ERROR` (0x1).
+        case protocolError = "PROTOCOL_ERROR"
+        /// `INTERNAL_ERROR` (0x2): the default of `rstStream`.
+        case internalError = "INTERNAL_ERROR"
+        /// `FLOW_CONTROL_ERROR` (0x3).
+        case flowControlError = "FLOW_CONTROL_ERROR"
+        /// `SETTINGS_TIMEOUT` (0x4).
+        case settingsTimeout = "SETTINGS_TIMEOUT"
+        /// `STREAM_CLOSED` (0x5).
+        case streamClosed = "STREAM_CLOSED"
+        /// `FRAME_SIZE_ERROR` (0x6).
+        case frameSizeError = "FRAME_SIZE_ERROR"
+        /// `REFUSED_STREAM` (0x7): the request was not processed, so a client may retry it.
+        case refusedStream = "REFUSED_STREAM"
+        /// `CANCEL` (0x8): the stream is no longer needed.
+        case cancel = "CANCEL"
+        /// `COMPRESSION_ERROR` (0x9).
+        case compressionError = "COMPRESSION_ERROR"
+        /// `CONNECT_ERROR` (0xa).
+        case connectError = "CONNECT_ERROR"
+        /// `ENHANCE_YOUR_CALM` (0xb): the peer is generating excessive load.
+        case enhanceYourCalm = "ENHANCE_YOUR_CALM"
+        /// `INADEQUATE_SECURITY` (0xc).
+        case inadequateSecurity = "INADEQUATE_SECURITY"
+        /// `HTTP_1_1_REQUIRED` (0xd).
+        case http11Required = "HTTP_1_1_REQUIRED"
+
+        /// The code on the wire (the cases are in the RFC's order, from 0).
+        public var code: UInt32 { UInt32(Self.allCases.firstIndex(of: self) ?? 0) }
+    }
+
+    /// `fault.goaway.lastStreamId`: the last-stream id the `GOAWAY` names.
+    public enum GoawayLastStream: Sendable, Equatable, Hashable {
+        /// The stream before this one (the default): this request was not processed, so a client
+        /// may retry it on a new connection.
+        case previous
+        /// This stream: the client is told it was processed (it was, by the fault), so a careful
+        /// client does not retry it; the stream itself is never answered.
+        case this
+        /// This stream id, whatever this stream's (0 to 2^31 - 1).
+        case id(Int32)
+
+        /// The names `lastStreamId` takes besides a number.
+        public static let names = ["previous", "this"]
+
+        /// The id the `GOAWAY` names when it is sent on stream `stream`.
+        public func resolved(on stream: Int32) -> Int32 {
+            switch self {
+            case .previous: return max(0, stream - 2)
+            case .this: return stream
+            case .id(let id): return id
+            }
+        }
+
+        /// As the stub format writes it: `"previous"`, `"this"` or the number.
+        public var json: JSONValue {
+            switch self {
+            case .previous: return .string("previous")
+            case .this: return .string("this")
+            case .id(let id): return JSONValue(Int(id))
+            }
+        }
+    }
+
+    /// `fault.goaway.inFlight`: what happens to the streams the `GOAWAY`'s last-stream id covers.
+    public enum GoawayInFlight: String, CaseIterable, Sendable {
+        /// They are answered, then the connection closes (the default).
+        case finish
+        /// The connection closes at once, cutting them.
+        case cut
     }
 
     /// `rateLimit.algorithm`: how requests are counted.

@@ -34,6 +34,22 @@ public struct StubResponse: Sendable {
     public static func bodyFile(_ path: String) -> StubResponse { StubResponse(json: ["bodyFile": .string(path)]) }
     /// The connection breaks instead of answering.
     public static func fault(_ fault: Fault) -> StubResponse { StubResponse(json: ["fault": .string(fault.rawValue)]) }
+    /// HTTP/2: `RST_STREAM` with `errorCode` instead of the response, or after its HEADERS
+    /// (`{"fault": {"rstStream": {...}}}`; over HTTP/1.1 as `empty-response` or `close-after-headers`).
+    public static func rstStream(_ errorCode: HTTP2ErrorCode = .internalError, afterHeaders: Bool = false)
+        -> StubResponse
+    {
+        StubResponse(json: [:]).rstStream(errorCode, afterHeaders: afterHeaders)
+    }
+    /// HTTP/2: `GOAWAY` naming `lastStreamId` with `errorCode` instead of the response; the streams
+    /// it covers finish (`.finish`) or are cut (`.cut`) (`{"fault": {"goaway": {...}}}`; over
+    /// HTTP/1.1 as `empty-response`).
+    public static func goaway(
+        lastStreamId: GoawayLastStream = .previous, errorCode: HTTP2ErrorCode = .noError,
+        inFlight: GoawayInFlight = .finish
+    ) -> StubResponse {
+        StubResponse(json: [:]).goaway(lastStreamId: lastStreamId, errorCode: errorCode, inFlight: inFlight)
+    }
 
     /// Forwards the request to `upstream` (`https://api.example.com`) and answers with what it
     /// sends back (`proxy`): `stripPrefix` is taken off the request's path first; `timeoutMs`
@@ -58,6 +74,25 @@ public struct StubResponse: Sendable {
     public func data(_ body: Data) -> StubResponse { setting("base64", .string(body.base64EncodedString())) }
     /// A fault.
     public func fault(_ fault: Fault) -> StubResponse { setting("fault", .string(fault.rawValue)) }
+    /// The `rstStream` fault, as the factory of the same name writes it.
+    public func rstStream(_ errorCode: HTTP2ErrorCode = .internalError, afterHeaders: Bool = false) -> StubResponse {
+        setting(
+            "fault", ["rstStream": ["errorCode": .string(errorCode.rawValue), "afterHeaders": .bool(afterHeaders)]])
+    }
+    /// The `goaway` fault, as the factory of the same name writes it.
+    public func goaway(
+        lastStreamId: GoawayLastStream = .previous, errorCode: HTTP2ErrorCode = .noError,
+        inFlight: GoawayInFlight = .finish
+    ) -> StubResponse {
+        setting(
+            "fault",
+            [
+                "goaway": [
+                    "lastStreamId": lastStreamId.json, "errorCode": .string(errorCode.rawValue),
+                    "inFlight": .string(inFlight.rawValue),
+                ]
+            ])
+    }
 
     /// Adds header `name: value` (a second call with the same name adds a second value, in order).
     public func header(_ name: String, _ value: String) -> StubResponse {
@@ -87,6 +122,12 @@ public struct StubResponse: Sendable {
 
     /// The stub format's faults (``StubFormat/Fault``).
     public typealias Fault = StubFormat.Fault
+    /// HTTP/2's error codes (``StubFormat/HTTP2ErrorCode``).
+    public typealias HTTP2ErrorCode = StubFormat.HTTP2ErrorCode
+    /// A `GOAWAY`'s last-stream id (``StubFormat/GoawayLastStream``).
+    public typealias GoawayLastStream = StubFormat.GoawayLastStream
+    /// What a `GOAWAY` does to the streams in flight (``StubFormat/GoawayInFlight``).
+    public typealias GoawayInFlight = StubFormat.GoawayInFlight
 
     /// A `delayMs` distribution (milliseconds); the engine draws from this same type.
     public enum DelayDistribution: Sendable, Equatable {

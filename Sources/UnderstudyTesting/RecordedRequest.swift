@@ -23,6 +23,11 @@ public struct RecordedRequest: Codable, Sendable, Equatable {
     public var query: String?
     /// Lower-cased header names → every value, in order.
     public var headers: [String: [String]]
+    /// `"HTTP/2"` for a request that came over HTTP/2; nil for HTTP/1.1, which the journal leaves
+    /// unsaid so its lines stay as they were (``httpVersion`` names both).
+    public var `protocol`: String?
+    /// The HTTP/2 stream the request came on; nil over HTTP/1.1.
+    public var streamId: Int?
     /// The body as text (`""` when empty); `nil` when it was not UTF-8 (see `bodyBase64`).
     public var body: String?
     /// The body, base64-encoded, when it was not UTF-8.
@@ -38,6 +43,11 @@ public struct RecordedRequest: Codable, Sendable, Equatable {
     public var status: Int?
     /// The fault carried out instead of a normal response (`connection-reset`…).
     public var fault: String?
+    /// The HTTP/2 error code an `rst-stream*` or `goaway*` fault sent over HTTP/2 (`REFUSED_STREAM`…);
+    /// nil otherwise, and over HTTP/1.1, where none is sent.
+    public var errorCode: String?
+    /// The last-stream id a `goaway*` fault's `GOAWAY` named.
+    public var lastStreamId: Int?
     /// The scenario transition this request caused.
     public var scenario: ScenarioTransition?
     /// Whether the stub's rate limit refused it (429).
@@ -70,6 +80,9 @@ public struct RecordedRequest: Codable, Sendable, Equatable {
         /// with a 4xx/5xx saying why (``RecordedRequest/reason``).
         case refused
     }
+
+    /// The protocol the request came over: `"HTTP/2"` or `"HTTP/1.1"`.
+    public var httpVersion: String { self.protocol ?? "HTTP/1.1" }
 
     /// The first value of header `name` (any case).
     public func header(_ name: String) -> String? {

@@ -14,6 +14,8 @@ public struct SessionInfo: Codable, Sendable, Equatable {
     public var httpsUrl: String?
     /// The session's HTTPS port, when it was created with `tls`.
     public var httpsPort: Int?
+    /// The HTTP/2 stream cap its ports announce, when it was created with one.
+    public var maxConcurrentStreams: Int?
     /// When it was created, ISO 8601.
     public var created: String
     /// Requests it has answered (in the list only).

@@ -36,9 +36,21 @@ extension Understudy {
         stubs: [String] = [], name: String? = nil, tls: TLSCertificateMode? = nil,
         clock: ClockMode? = nil, on daemon: Understudy? = nil
     ) async throws -> Understudy {
+        try await session(
+            stubs: stubs, name: name, tls: tls, clock: clock, maxConcurrentStreams: nil as Int?, on: daemon)
+    }
+
+    /// A new session as ``session(stubs:name:tls:clock:on:)`` makes it, whose ports announce the
+    /// HTTP/2 stream cap `maxConcurrentStreams` (1 to 10000; the daemon's `--max-concurrent-streams`
+    /// when nil) and refuse a stream over it with `RST_STREAM REFUSED_STREAM`.
+    public static func session(
+        stubs: [String] = [], name: String? = nil, tls: TLSCertificateMode? = nil,
+        clock: ClockMode? = nil, maxConcurrentStreams: Int?, on daemon: Understudy? = nil
+    ) async throws -> Understudy {
         let host: Understudy
         if let daemon { host = daemon.sessionHost } else { host = try await shared() }
-        let info = try await host.admin.createSession(name: name, tls: tls, clock: clock)
+        let info = try await host.admin.createSession(
+            name: name, tls: tls, clock: clock, maxConcurrentStreams: maxConcurrentStreams)
         guard let url = URL(string: info.url) else { throw UnderstudyError.invalidURL(info.url) }
         let lease = SessionLease(id: info.id, daemon: host, httpsURL: info.httpsURL, tls: tls)
         let session = Understudy(

@@ -11,15 +11,20 @@ extension UnderstudyAdmin {
     /// call fails with the daemon's 400 saying so.
     ///
     /// With `clock`, the session's clock starts frozen or offset (see ``ClockMode``).
+    ///
+    /// With `maxConcurrentStreams` (1 to 10000), the session's ports announce that HTTP/2 stream
+    /// cap instead of the daemon's `--max-concurrent-streams`, and refuse a stream over it with
+    /// `RST_STREAM REFUSED_STREAM`.
     public func createSession(
         name: String? = nil, stubs: [JSONValue] = [],
-        tls: TLSCertificateMode? = nil, clock: ClockMode? = nil
+        tls: TLSCertificateMode? = nil, clock: ClockMode? = nil, maxConcurrentStreams: Int? = nil
     ) async throws -> SessionInfo {
         var body: [JSONMember] = []
         if let name { body.append(JSONMember("name", .string(name))) }
         if !stubs.isEmpty { body.append(JSONMember("stubs", .array(stubs))) }
         if let tls { body.append(JSONMember("tls", .string(tls.rawValue))) }
         if let clock { body.append(JSONMember("clock", clock.json)) }
+        if let maxConcurrentStreams { body.append(JSONMember("maxConcurrentStreams", JSONValue(maxConcurrentStreams))) }
         return try await send("POST", "/__admin/sessions", body: Data(JSONValue.object(body).jsonText.utf8))
     }
 

@@ -18,7 +18,7 @@ import tempfile
 import time
 import unittest
 
-from blackbox import Daemon, request
+from Tests.BlackBox.blackbox import Daemon, request
 
 SMUGGLED = b"GET /smuggled HTTP/1.1\r\nHost: x\r\n\r\n"
 

@@ -62,6 +62,17 @@ STUBS = {
          "responses": [{"status": 200, "fault": "rst-stream-cancel"}]},
         {"id": "rst-after", "request": {"method": "GET", "path": "/rst-after"},
          "responses": [{"status": 503, "body": "never", "headers": {"X-Part": "head"}, "fault": "rst-stream-after-headers"}]},
+        {"id": "rst-refused-after", "request": {"method": "GET", "path": "/rst-refused-after"},
+         "responses": [{"status": 200, "body": "never", "headers": {"X-Part": "head"},
+                        "fault": {"rstStream": {"errorCode": "REFUSED_STREAM", "afterHeaders": True}}}]},
+        {"id": "rst-cancel-after", "request": {"method": "GET", "path": "/rst-cancel-after"},
+         "responses": [{"status": 202, "fault": {"rstStream": {"errorCode": "CANCEL", "afterHeaders": True}}}]},
+        {"id": "rst-calm", "request": {"method": "GET", "path": "/rst-calm"},
+         "responses": [{"status": 200, "fault": {"rstStream": {"errorCode": "ENHANCE_YOUR_CALM"}}}]},
+        {"id": "goaway-this", "request": {"method": "GET", "path": "/goaway-this"},
+         "responses": [{"fault": {"goaway": {"lastStreamId": "this"}}}]},
+        {"id": "goaway-zero-cut", "request": {"method": "GET", "path": "/goaway-zero-cut"},
+         "responses": [{"fault": {"goaway": {"lastStreamId": 0, "errorCode": "ENHANCE_YOUR_CALM", "inFlight": "cut"}}}]},
         {"id": "goaway", "request": {"method": "GET", "path": "/goaway"}, "responses": [{"status": 200, "fault": "goaway"}]},
         {"id": "goaway-now", "request": {"method": "GET", "path": "/goaway-now"},
          "responses": [{"status": 200, "fault": "goaway-now"}]},
@@ -290,6 +301,18 @@ class HTTP2ClientsTests(unittest.TestCase):
         code, out, err = curl("-i", f"{self.server.plain}/rst-after")
         self.assertEqual(code, 18, err)  # transfer closed with outstanding read data
         self.assertTrue(out.startswith("HTTP/1.1 503"), out)
+        # The object form likewise: after the headers as `close-after-headers`, a GOAWAY as `empty-response`.
+        code, out, err = curl("-i", f"{self.server.plain}/rst-refused-after")
+        self.assertEqual(code, 18, err)
+        self.assertTrue(out.startswith("HTTP/1.1 200"), out)
+        code, _, err = curl(f"{self.server.plain}/goaway-this")
+        self.assertEqual(code, 52, err)
+        # No RST_STREAM or GOAWAY went out, so the journal names none.
+        for path in ("/rst-refused-after", "/goaway-this"):
+            entry = self.server.requests(path)[-1]
+            self.assertEqual(entry["outcome"], "fault")
+            self.assertNotIn("errorCode", entry)
+            self.assertNotIn("lastStreamId", entry)
 
 
 class HTTP2StreamsTests(unittest.TestCase):
@@ -373,9 +396,42 @@ class HTTP2StreamsTests(unittest.TestCase):
         state = client.responses[after]
         self.assertEqual((state["status"], state["headers"].get("x-part"), state["body"], state["reset"]),
                          (503, "head", b"", h2.errors.ErrorCodes.INTERNAL_ERROR))
-        faults = {e["path"]: e["fault"] for e in self.server.requests() if e["path"].startswith("/rst")}
-        self.assertEqual(faults, {"/rst": "rst-stream", "/rst-refused": "rst-stream-refused",
-                                  "/rst-cancel": "rst-stream-cancel", "/rst-after": "rst-stream-after-headers"})
+        entries = [e for e in self.server.requests() if e["path"].startswith("/rst")]
+        self.assertEqual(len(entries), 4)  # each once
+        faults = {e["path"]: (e["fault"], e["errorCode"], e["status"]) for e in entries}
+        self.assertEqual(faults, {"/rst": ("rst-stream", "INTERNAL_ERROR", None),
+                                  "/rst-refused": ("rst-stream-refused", "REFUSED_STREAM", None),
+                                  "/rst-cancel": ("rst-stream-cancel", "CANCEL", None),
+                                  "/rst-after": ("rst-stream-after-headers", "INTERNAL_ERROR", 503)})
+        self.assertNotIn("lastStreamId", entries[0])
+        hello = self.server.requests("/hello")[-1]
+        self.assertNotIn("errorCode", hello)  # only HTTP/2 faults carry one
+
+    def test_rst_stream_object_form_combines_any_error_code_with_before_or_after_the_headers(self):
+        client = self.client(tls=True)
+        paths = ("/rst-refused-after", "/rst-cancel-after", "/rst-calm")
+        streams = {path: client.request(path) for path in paths}
+        ok = client.request("/hello")
+        self.assertTrue(client.pump(client.done(ok, *streams.values())))
+        seen = {path: (client.responses[s]["status"], client.responses[s]["body"], client.responses[s]["reset"])
+                for path, s in streams.items()}
+        self.assertEqual(seen, {
+            "/rst-refused-after": (200, b"", h2.errors.ErrorCodes.REFUSED_STREAM),  # HEADERS, then RST_STREAM
+            "/rst-cancel-after": (202, b"", h2.errors.ErrorCodes.CANCEL),
+            "/rst-calm": (None, b"", h2.errors.ErrorCodes.ENHANCE_YOUR_CALM),  # RST_STREAM, no HEADERS
+        })
+        self.assertEqual(client.responses[streams["/rst-refused-after"]]["headers"].get("x-part"), "head")
+        self.assertEqual((client.responses[ok]["status"], client.responses[ok]["body"]), (200, b"hi\n"))
+        self.assertFalse(client.closed)  # only those streams were reset
+        entries = {e["path"]: e for e in self.server.requests() if e["path"] in paths}
+        self.assertEqual(len([e for e in self.server.requests() if e["path"] in paths]), 3)  # each once
+        self.assertEqual({p: (e["fault"], e["errorCode"], e["status"], e["outcome"], e["streamId"])
+                          for p, e in entries.items()}, {
+            "/rst-refused-after": ("rst-stream-after-headers", "REFUSED_STREAM", 200, "fault", streams["/rst-refused-after"]),
+            "/rst-cancel-after": ("rst-stream-after-headers", "CANCEL", 202, "fault", streams["/rst-cancel-after"]),
+            "/rst-calm": ("rst-stream", "ENHANCE_YOUR_CALM", None, "fault", streams["/rst-calm"]),
+        })
+        self.assertEqual(entries["/rst-refused-after"]["response"]["headers"]["x-part"], ["head"])
 
     def test_goaway_names_the_previous_stream_and_lets_in_flight_streams_finish(self):
         client = self.client()
@@ -388,6 +444,37 @@ class HTTP2StreamsTests(unittest.TestCase):
         self.assertTrue(client.pump(lambda: client.closed, timeout=15))
         self.assertEqual((client.responses[waiting]["status"], client.responses[waiting]["body"]), (200, b"w"))
         self.assertIsNone(client.responses[going]["status"])
+        self.assertEqual([(e["fault"], e["errorCode"], e["lastStreamId"]) for e in self.server.requests("/goaway")],
+                         [("goaway", "NO_ERROR", waiting)])
+
+    def test_goaway_naming_this_stream_lets_the_others_finish_and_never_answers_it(self):
+        client = self.client()
+        waiting = client.request("/wait")
+        going = client.request("/goaway-this")
+        self.assertTrue(client.pump(lambda: client.of_type(h2.events.ConnectionTerminated)))
+        goaway = client.of_type(h2.events.ConnectionTerminated)[0]
+        # The client is told this stream was processed (so it must not retry it blindly).
+        self.assertEqual((goaway.error_code, goaway.last_stream_id), (h2.errors.ErrorCodes.NO_ERROR, going))
+        self.assertTrue(client.pump(lambda: client.closed, timeout=15))
+        self.assertEqual((client.responses[waiting]["status"], client.responses[waiting]["body"]), (200, b"w"))
+        self.assertEqual((client.responses[going]["status"], client.responses[going]["ended"]), (None, False))
+        entries = self.server.requests("/goaway-this")
+        self.assertEqual([(e["fault"], e["errorCode"], e["lastStreamId"], e["outcome"], e["status"]) for e in entries],
+                         [("goaway", "NO_ERROR", going, "fault", None)])
+        self.assertEqual([e["outcome"] for e in self.server.requests("/wait")], ["answered"])
+
+    def test_goaway_object_form_sends_its_stream_id_and_code_and_can_cut_in_flight_streams(self):
+        client = self.client(tls=True)
+        waiting = client.request("/wait")
+        client.request("/goaway-zero-cut")
+        self.assertTrue(client.pump(lambda: client.closed, timeout=15))
+        goaway = client.of_type(h2.events.ConnectionTerminated)[0]
+        self.assertEqual((goaway.error_code, goaway.last_stream_id), (h2.errors.ErrorCodes.ENHANCE_YOUR_CALM, 0))
+        self.assertIsNone(client.responses[waiting]["status"])
+        self.assertEqual([e["outcome"] for e in self.server.wait_requests("/wait", 1)], ["client-gone"])
+        entries = self.server.requests("/goaway-zero-cut")
+        self.assertEqual([(e["fault"], e["errorCode"], e["lastStreamId"]) for e in entries],
+                         [("goaway-now", "ENHANCE_YOUR_CALM", 0)])
 
     def test_goaway_now_cuts_in_flight_streams(self):
         client = self.client(tls=True)
@@ -399,6 +486,8 @@ class HTTP2StreamsTests(unittest.TestCase):
         self.assertIsNone(client.responses[waiting]["status"])
         # The cut stream is journaled when the connection closes, as a request whose client is gone.
         self.assertEqual([e["outcome"] for e in self.server.wait_requests("/wait", 1)], ["client-gone"])
+        self.assertEqual([(e["fault"], e["errorCode"], e["lastStreamId"]) for e in self.server.requests("/goaway-now")],
+                         [("goaway-now", "INTERNAL_ERROR", waiting)])
 
     def test_flow_control_stall_sends_headers_and_never_the_body(self):
         client = self.client()
@@ -432,30 +521,44 @@ class HTTP2StreamsTests(unittest.TestCase):
 
 
 class HTTP2LimitsTests(unittest.TestCase):
-    def test_max_concurrent_streams_is_announced_and_enforced(self):
+    def test_max_concurrent_streams_is_announced_and_extra_streams_are_refused_not_the_connection(self):
         server = HTTP2Daemon(self.addCleanup, "--max-concurrent-streams", "2")
+        # Before the client has even read the server's SETTINGS: 4 streams at once.
+        early = server.client()
+        self.addCleanup(early.close)
+        streams = [early.request("/wait") for _ in range(4)]
+        self.assertTrue(early.pump(early.done(*streams)))
+        self.assertEqual([(early.responses[s]["status"], early.responses[s]["reset"]) for s in streams],
+                         [(200, None), (200, None),
+                          (None, h2.errors.ErrorCodes.REFUSED_STREAM), (None, h2.errors.ErrorCodes.REFUSED_STREAM)])
+        # After acknowledging them: RFC 9113 §5.1.2's REFUSED_STREAM again, not a connection error.
         client = server.client()
         self.addCleanup(client.close)
         self.assertTrue(client.pump(lambda: client.of_type(h2.events.RemoteSettingsChanged)))
         changed = client.of_type(h2.events.RemoteSettingsChanged)[0].changed_settings
         self.assertEqual(changed[h2.settings.SettingCodes.MAX_CONCURRENT_STREAMS].new_value, 2)
-        # Make the h2 client ignore the limit, so the server is the one enforcing it: past the limit
-        # (SETTINGS acknowledged) nghttp2 ends the connection with GOAWAY PROTOCOL_ERROR naming the
-        # last stream it took.
+        # Make the h2 client ignore the limit, so the server is the one enforcing it.
         client.conn.remote_settings[h2.settings.SettingCodes.MAX_CONCURRENT_STREAMS] = 100
         client.conn.remote_settings.acknowledge()
-        streams = [client.request("/wait") for _ in range(3)]
-        self.assertTrue(client.pump(lambda: client.of_type(h2.events.ConnectionTerminated)))
-        goaway = client.of_type(h2.events.ConnectionTerminated)[0]
-        self.assertEqual((goaway.error_code, goaway.last_stream_id), (h2.errors.ErrorCodes.PROTOCOL_ERROR, streams[1]))
-        # The two streams it took reached the engine (cut with the connection); the third never did.
-        self.assertEqual(len(server.wait_requests("/wait", 2)), 2)
-        self.assertEqual(server.daemon.get("/hello")[0], 200)  # and the daemon serves on
+        streams = [client.request("/wait") for _ in range(5)]
+        self.assertTrue(client.pump(client.done(*streams)))
+        self.assertEqual([client.responses[s]["status"] for s in streams[:2]], [200, 200])
+        self.assertEqual([client.responses[s]["reset"] for s in streams[2:]], [h2.errors.ErrorCodes.REFUSED_STREAM] * 3)
+        self.assertEqual(client.of_type(h2.events.ConnectionTerminated), [])
+        # The connection stays up: a retry on it is answered.
+        retry = client.request("/hello")
+        self.assertTrue(client.pump(client.done(retry)))
+        self.assertEqual(client.responses[retry]["status"], 200)
+        self.assertFalse(client.closed)
+        # Only the streams taken were journaled (a refused one was never read), each once.
+        self.assertEqual(len(server.requests("/wait")), 4)
+        self.assertEqual(sorted(e["streamId"] for e in server.requests("/wait")), [1, 1, 3, 3])
 
     def test_a_session_announces_its_own_stream_limit_on_both_its_ports(self):
         server = HTTP2Daemon(self.addCleanup)
+        wait = next(stub for stub in STUBS["stubs"] if stub["id"] == "wait")
         status, body, _ = request_json(server.port, "POST", "/__admin/sessions",
-                                       {"tls": "valid", "maxConcurrentStreams": 3, "stubs": [STUBS["stubs"][0]]})
+                                       {"tls": "valid", "maxConcurrentStreams": 3, "stubs": [STUBS["stubs"][0], wait]})
         self.assertEqual(status, 201, body)
         self.assertEqual(body["maxConcurrentStreams"], 3)
         for port, context in ((body["port"], None), (body["httpsPort"], server.tls_context())):
@@ -466,6 +569,13 @@ class HTTP2LimitsTests(unittest.TestCase):
             changed = client.of_type(h2.events.RemoteSettingsChanged)[0].changed_settings
             self.assertEqual(changed[h2.settings.SettingCodes.MAX_CONCURRENT_STREAMS].new_value, 3)
             self.assertEqual(client.responses[stream]["status"], 200)
+            # Over the session's cap: the fourth stream is refused, the three others answered.
+            client.conn.remote_settings[h2.settings.SettingCodes.MAX_CONCURRENT_STREAMS] = 100
+            client.conn.remote_settings.acknowledge()
+            waits = [client.request("/wait") for _ in range(4)]
+            self.assertTrue(client.pump(client.done(*waits)))
+            self.assertEqual([(client.responses[s]["status"], client.responses[s]["reset"]) for s in waits],
+                             [(200, None)] * 3 + [(None, h2.errors.ErrorCodes.REFUSED_STREAM)])
         # The main port keeps the daemon's default.
         client = server.client()
         self.addCleanup(client.close)

@@ -16,7 +16,7 @@ import pathlib
 import tempfile
 import unittest
 
-from blackbox import Daemon, run_cli
+from Tests.BlackBox.blackbox import Daemon, run_cli
 
 STUBS = {
     "stubs": [

@@ -50,5 +50,12 @@ final class ExampleStubsTests: XCTestCase {
         for fault in Fault.allCases {
             XCTAssertEqual(engine.get("/examples/fault/\(fault.rawValue)").fault, fault)
         }
+        // fault's object form: the named fault of the same shape, with its parameters.
+        let refused = engine.get("/examples/fault/rst-stream-refused-after-headers")
+        XCTAssertEqual(refused.fault, .rstStreamAfterHeaders)
+        XCTAssertEqual(refused.faultParameters, FaultParameters(errorCode: .refusedStream))
+        let goaway = engine.get("/examples/fault/goaway-this")
+        XCTAssertEqual(goaway.fault, .goaway)
+        XCTAssertEqual(goaway.faultParameters, FaultParameters(errorCode: .noError, lastStream: .this))
     }
 }

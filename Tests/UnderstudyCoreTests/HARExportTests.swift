@@ -108,6 +108,17 @@ final class HARExportTests: XCTestCase {
         XCTAssertEqual(versions.map(\.1), ["HTTP/2", "HTTP/1.1"])
     }
 
+    func testTheURLsSchemeIsTheJournalsAndHTTPWhenAbsent() throws {
+        let lines = """
+            {"seq":1,"scheme":"https","time":"2026-11-22T10:00:00.100Z","elapsedMs":100.000,"method":"GET","path":"/a","headers":{"host":["api.test:8443"]},"response":{"status":200,"headers":{},"bodySize":0}}
+            {"seq":2,"time":"2026-11-22T10:00:00.200Z","elapsedMs":200.000,"method":"GET","path":"/a","headers":{"host":["api.test:8080"]},"response":{"status":200,"headers":{},"bodySize":0}}
+            """
+        let list = entries(jsonObject(try HARExport.har(fromJournalLines: Array(lines.utf8))))
+        XCTAssertEqual(
+            list.map { ($0["request"] as? [String: Any])?["url"] as? String },
+            ["https://api.test:8443/a", "http://api.test:8080/a"])
+    }
+
     func testEachSessionsEntriesKeepTheirOwnTimeAndTheSentReasonPhrase() throws {
         // The main port from the daemon's start, two sessions from their creation (2 s and 5 s later),
         // then a second daemon run appended to the same file (its seq and clock start again).

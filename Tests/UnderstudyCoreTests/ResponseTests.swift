@@ -77,4 +77,39 @@ final class ResponseTests: XCTestCase {
             engine.journalObjects.compactMap { $0["fault"] as? String },
             ["connection-reset", "empty-response", "malformed-response", "close-after-headers"])
     }
+
+    /// What each HTTP/2 fault puts on the wire (and in the journal): the shorthands' own codes, the
+    /// object form's choices, and nothing over HTTP/1.1 (stream 0).
+    func testHTTP2FaultFramesFromTheShorthandsAndTheObjectForm() throws {
+        let engine = try makeEngine(
+            #"""
+            {"stubs":[
+              {"request":{"path":"/refused"},"responses":[{"fault":"rst-stream-refused"}]},
+              {"request":{"path":"/after"},"responses":[{"fault":{"rstStream":{"errorCode":"CANCEL","afterHeaders":true}}}]},
+              {"request":{"path":"/rst"},"responses":[{"fault":{"rstStream":{}}}]},
+              {"request":{"path":"/this"},"responses":[{"fault":{"goaway":{"lastStreamId":"this","inFlight":"cut"}}}]},
+              {"request":{"path":"/id"},"responses":[{"fault":{"goaway":{"lastStreamId":1,"errorCode":"ENHANCE_YOUR_CALM"}}}]},
+              {"request":{"path":"/now"},"responses":[{"fault":"goaway-now"}]},
+              {"request":{"path":"/reset"},"responses":[{"fault":"connection-reset"}]}
+            ]}
+            """#)
+        typealias Frame = FaultParameters.Frame
+        func frame(_ path: String, stream: Int32) -> Frame? {
+            let response = engine.get(path)
+            return response.fault.flatMap { FaultParameters.frame(of: $0, response.faultParameters, stream: stream) }
+        }
+        XCTAssertEqual(frame("/refused", stream: 5), Frame(errorCode: .refusedStream))
+        XCTAssertNil(frame("/refused", stream: 0), "HTTP/1.1 sends no RST_STREAM")
+        XCTAssertEqual(engine.get("/after").fault, .rstStreamAfterHeaders)
+        XCTAssertEqual(frame("/after", stream: 1), Frame(errorCode: .cancel))
+        XCTAssertEqual(engine.get("/rst").fault, .rstStream)
+        XCTAssertEqual(frame("/rst", stream: 1), Frame(errorCode: .internalError))
+        XCTAssertEqual(engine.get("/this").fault, .goawayNow)
+        XCTAssertEqual(frame("/this", stream: 7), Frame(errorCode: .noError, lastStreamID: 7))
+        XCTAssertEqual(engine.get("/id").fault, .goaway)
+        XCTAssertEqual(frame("/id", stream: 7), Frame(errorCode: .enhanceYourCalm, lastStreamID: 1))
+        XCTAssertEqual(frame("/now", stream: 7), Frame(errorCode: .internalError, lastStreamID: 5))
+        XCTAssertEqual(frame("/now", stream: 1), Frame(errorCode: .internalError, lastStreamID: 0))
+        XCTAssertNil(frame("/reset", stream: 3), "a connection-level fault sends no HTTP/2 frame")
+    }
 }

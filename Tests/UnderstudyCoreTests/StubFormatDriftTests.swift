@@ -29,8 +29,16 @@ final class StubFormatDriftTests: XCTestCase {
         ],
         .dribble: ["$defs", "response", "properties", "dribble", "properties"],
         .event: ["$defs", "response", "properties", "events", "items", "properties"],
+        .fault: ["$defs", "response", "properties", "fault", "oneOf", "1", "properties"],
+        .rstStream: [
+            "$defs", "response", "properties", "fault", "oneOf", "1", "properties", "rstStream", "properties",
+        ],
+        .goaway: ["$defs", "response", "properties", "fault", "oneOf", "1", "properties", "goaway", "properties"],
         .proxy: ["$defs", "response", "properties", "proxy", "properties"],
     ]
+
+    /// Where `fault`'s object form lists its members.
+    private static let faultObject = ["$defs", "response", "properties", "fault", "oneOf", "1", "properties"]
 
     /// Each enumerated value set, with where the schema lists it.
     private static let vocabularies: [(name: String, values: [String], schema: [String])] = [
@@ -38,7 +46,26 @@ final class StubFormatDriftTests: XCTestCase {
             "afterLast", StubFormat.AfterLast.allCases.map(\.rawValue),
             ["$defs", "stub", "properties", "afterLast", "enum"]
         ),
-        ("fault", StubFormat.Fault.allCases.map(\.rawValue), ["$defs", "response", "properties", "fault", "enum"]),
+        (
+            "fault", StubFormat.Fault.allCases.map(\.rawValue),
+            ["$defs", "response", "properties", "fault", "oneOf", "0", "enum"]
+        ),
+        (
+            "fault.rstStream.errorCode", StubFormat.HTTP2ErrorCode.allCases.map(\.rawValue),
+            StubFormatDriftTests.faultObject + ["rstStream", "properties", "errorCode", "enum"]
+        ),
+        (
+            "fault.goaway.errorCode", StubFormat.HTTP2ErrorCode.allCases.map(\.rawValue),
+            StubFormatDriftTests.faultObject + ["goaway", "properties", "errorCode", "enum"]
+        ),
+        (
+            "fault.goaway.lastStreamId", StubFormat.GoawayLastStream.names,
+            StubFormatDriftTests.faultObject + ["goaway", "properties", "lastStreamId", "oneOf", "0", "enum"]
+        ),
+        (
+            "fault.goaway.inFlight", StubFormat.GoawayInFlight.allCases.map(\.rawValue),
+            StubFormatDriftTests.faultObject + ["goaway", "properties", "inFlight", "enum"]
+        ),
         (
             "rateLimit.algorithm", StubFormat.RateLimitAlgorithm.allCases.map(\.rawValue),
             ["$defs", "rateLimit", "properties", "algorithm", "enum"]
@@ -107,6 +134,8 @@ final class StubFormatDriftTests: XCTestCase {
     func testTheEngineUsesTheFormatsEnums() {
         XCTAssertTrue(AfterLast.self == StubFormat.AfterLast.self)
         XCTAssertTrue(Fault.self == StubFormat.Fault.self)
+        XCTAssertTrue(HTTP2ErrorCode.self == StubFormat.HTTP2ErrorCode.self)
+        XCTAssertTrue(GoawayLastStream.self == StubFormat.GoawayLastStream.self)
         XCTAssertTrue(RateLimitRule.Algorithm.self == StubFormat.RateLimitAlgorithm.self)
         XCTAssertTrue(RateLimitRule.RetryAfterFormat.self == StubFormat.RateLimitRetryAfter.self)
         XCTAssertTrue(RateLimitRule.HeaderDialect.self == StubFormat.RateLimitHeaders.self)

@@ -240,6 +240,29 @@ final class StubValidationTests: XCTestCase {
             contains: "expected one of `repeat`, `cycle`, `exhaust`")
     }
 
+    func testFaultObjectFormErrors() {
+        assertOnlyError(
+            #"{"stubs":[{"responses":[{"fault":{"rstStream":{"errorCode":"REFUSED_STREEM"}}}]}]}"#, line: 1, column: 60,
+            path: "stubs[0].responses[0].fault.rstStream.errorCode",
+            contains: "did you mean `REFUSED_STREAM`?", suggestion: "REFUSED_STREAM")
+        assertOnlyError(
+            #"{"stubs":[{"responses":[{"fault":{"rstStream":{},"goaway":{}}}]}]}"#, line: 1, column: 50,
+            path: "stubs[0].responses[0].fault.goaway", contains: "give one of `rstStream` or `goaway`, not both")
+        assertOnlyError(
+            #"{"stubs":[{"responses":[{"fault":{"goaway":{"lastStreamId":4}}}]}]}"#, line: 1, column: 60,
+            path: "stubs[0].responses[0].fault.goaway.lastStreamId", contains: "0 or an odd number, found 4")
+        assertOnlyError(
+            #"{"stubs":[{"responses":[{"fault":{"goaway":{"inFlight":"drain"}}}]}]}"#, line: 1, column: 56,
+            path: "stubs[0].responses[0].fault.goaway.inFlight", contains: "expected one of `finish`, `cut`")
+        assertOnlyError(
+            #"{"stubs":[{"responses":[{"fault":{"rstStraem":{}}}]}]}"#, line: 1, column: 35,
+            path: "stubs[0].responses[0].fault.rstStraem", contains: "did you mean `rstStream`?",
+            suggestion: "rstStream")
+        assertOnlyError(
+            #"{"stubs":[{"responses":[{"fault":{}}]}]}"#, line: 1, column: 34, path: "stubs[0].responses[0].fault",
+            contains: "an empty `fault` object")
+    }
+
     func testNumericConstraints() {
         assertOnlyError(
             #"{"stubs":[{"responses":[{"times":0}]}]}"#, line: 1, column: 34, path: "stubs[0].responses[0].times",

@@ -77,4 +77,32 @@ struct RecordedResponseTests {
         #expect(await understudy.stop() == 0)
         #expect(Date().timeIntervalSince(started) < 2.5, "no answer is left to wait for")
     }
+
+    /// curl's h2c with prior knowledge, then URLSession (HTTP/1.1 on Linux): the kit reads which
+    /// protocol and stream each request came on.
+    @Test func theProtocolAndStreamEachRequestCameOnAreRead() async throws {
+        let understudy = try await Understudy.launch(stubs: [try Fixtures.write(Self.stubs)])
+        defer { understudy.stopWithoutWaiting() }
+
+        let curl = Process()
+        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        curl.arguments = [
+            "-sS", "-o", "/dev/null", "--http2-prior-knowledge", "--max-time", "10",
+            understudy.baseURL.absoluteString + "/truth/ok",
+        ]
+        try curl.run()
+        curl.waitUntilExit()
+        #expect(curl.terminationStatus == 0)
+        let (status, _) = try await Self.get("/truth/ok", from: understudy)
+        #expect(status == 201)
+
+        let requests = try await understudy.admin.requests()
+        try #require(requests.count == 2)
+        #expect(requests[0].protocol == "HTTP/2")
+        #expect(requests[0].httpVersion == "HTTP/2")
+        #expect(requests[0].streamId == 1, "curl's first stream")
+        #expect(requests[1].protocol == nil)
+        #expect(requests[1].httpVersion == "HTTP/1.1")
+        #expect(requests[1].streamId == nil)
+    }
 }

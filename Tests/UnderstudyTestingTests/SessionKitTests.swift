@@ -49,6 +49,16 @@ struct SessionKitTests {
         #expect(try await Self.waitUntilGone(id))
     }
 
+    /// The session's HTTP/2 stream cap reaches the daemon (test_http2.py shows it announced and
+    /// enforced on the wire); the daemon lists it back.
+    @Test func aSessionAsksForItsOwnHTTP2StreamCap() async throws {
+        let session = try await Understudy.session(name: "kit-streams", maxConcurrentStreams: 7)
+        let id = try #require(session.sessionID)
+        let listed = try #require(try await Understudy.shared().admin.sessions().first { $0.id == id })
+        #expect(listed.maxConcurrentStreams == 7)
+        await session.stop()
+    }
+
     @Test func twoSessionsWithTheSameStubsKeepTheirOwnSequences() async throws {
         let first = try await Understudy.session(stubs: [Fixtures.path("echo.json")])
         let second = try await Understudy.session(stubs: [Fixtures.path("echo.json")])

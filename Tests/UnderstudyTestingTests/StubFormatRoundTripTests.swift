@@ -49,7 +49,9 @@ struct StubFormatRoundTripTests {
         )
         .rateLimit(3, per: 10, headers: .github, status: 403, name: "core", refusal: .json(["message": "rate limited"]))
         .respond(.status(200)),
-        Stub.request("GET", pathPattern: "/ft/c/[0-9]+").id("ft-c").tokenExpiresIn(3600).respond(.status(200)),
+        Stub.request("GET", pathPattern: "/ft/c/[0-9]+").id("ft-c").tokenExpiresIn(3600).respond(
+            .status(200), .rstStream(.cancel, afterHeaders: true),
+            .goaway(lastStreamId: .this, errorCode: .enhanceYourCalm, inFlight: .cut)),
         Stub.request("GET", url: "/ft/d?x=1").id("ft-d").respond(.status(200)),
         Stub.request("GET", urlPattern: "/ft/e\\?.*").id("ft-e").respond(.status(200)),
     ]
@@ -99,6 +101,9 @@ struct StubFormatRoundTripTests {
                 note(.lognormal, response["delayMs"]?["lognormal"])
                 note(.dribble, response["dribble"])
                 for event in response["events"]?.arrayValue ?? [] { note(.event, event) }
+                note(.fault, response["fault"])
+                note(.rstStream, response["fault"]?["rstStream"])
+                note(.goaway, response["fault"]?["goaway"])
                 note(.proxy, response["proxy"])
             }
         }

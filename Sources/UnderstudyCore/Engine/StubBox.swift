@@ -23,7 +23,7 @@ final class StubBox {
             return HTTPResponse(
                 status: response.status, headers: response.headers, body: response.body,
                 delayMs: response.delayMs, fault: response.fault, stubID: stub.id,
-                reason: response.statusMessage)
+                reason: response.statusMessage, faultParameters: response.faultParameters)
         }
         let request = stub.request
         if case .exact? = request.path, request.query.isEmpty, request.headers.isEmpty, request.cookies.isEmpty,

@@ -35,7 +35,8 @@ extension StubEngine {
         record.stream = streaming?.kind
         var answer = HTTPResponse(
             status: response.status, headers: headers, body: body,
-            delayMs: delayMs, fault: response.fault, stubID: stubID, reason: response.statusMessage)
+            delayMs: delayMs, fault: response.fault, stubID: stubID, reason: response.statusMessage,
+            faultParameters: response.faultParameters)
         answer.streaming = streaming
         return (answer, record)
     }

@@ -254,7 +254,8 @@ public final class StubEngine {
             HTTPResponse(
                 status: responses[responseIndex].status, headers: headers, body: responses[responseIndex].body,
                 delayMs: delayMs, fault: responses[responseIndex].fault, stubID: box.stub.id,
-                reason: responses[responseIndex].statusMessage), record
+                reason: responses[responseIndex].statusMessage,
+                faultParameters: responses[responseIndex].faultParameters), record
         )
     }
 

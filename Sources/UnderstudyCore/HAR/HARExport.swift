@@ -168,7 +168,9 @@ public enum HARExport {
         let host = firstHeader(headers, "host") ?? defaultHost
         let path = journal["path"]?.stringValue ?? "/"
         let query = journal["query"]?.stringValue
-        let url = "http://\(host)\(path)" + (query.map { "?" + $0 } ?? "")
+        // The journal writes `scheme` only for TLS requests, so an absent one is plain HTTP.
+        let scheme = journal["scheme"]?.stringValue ?? "http"
+        let url = "\(scheme)://\(host)\(path)" + (query.map { "?" + $0 } ?? "")
         var members = [
             JSONMember("method", journal["method"] ?? .string("GET")),
             JSONMember("url", .string(url)),
@@ -234,8 +236,8 @@ public enum HARExport {
     /// The journal's own fields that HAR has no place for.
     static func understudyFields(_ journal: JSONValue) -> JSONValue {
         let keys = [
-            "seq", "elapsedMs", "matched", "stub", "responseIndex", "fault", "scenario", "rateLimited",
-            "delayMs", "outcome", "outcomeMs", "session",
+            "seq", "elapsedMs", "matched", "stub", "responseIndex", "fault", "errorCode", "lastStreamId", "scenario",
+            "rateLimited", "delayMs", "outcome", "outcomeMs", "session",
         ]
         return .object(keys.compactMap { key in journal[key].map { JSONMember(key, $0) } })
     }

@@ -39,6 +39,11 @@ public struct HTTPResponse: Sendable {
         get { storage.fields.fault }
         set { storage.modify { $0.fault = newValue } }
     }
+    /// What `fault`'s object form adds to it (an HTTP/2 error code, a `GOAWAY`'s last-stream id).
+    public var faultParameters: FaultParameters? {
+        get { storage.fields.faultParameters }
+        set { storage.modify { $0.faultParameters = newValue } }
+    }
     /// How the transport paces the body (a dribble, a throttle or server-sent events); nil
     /// writes it at once.
     public var streaming: ResponseStreaming? {
@@ -70,6 +75,7 @@ public struct HTTPResponse: Sendable {
         var body: [UInt8]
         var delayMs: Double
         var fault: Fault?
+        var faultParameters: FaultParameters?
         var streaming: ResponseStreaming?
         var proxy: UpstreamRequest?
         var reason: String?
@@ -79,11 +85,12 @@ public struct HTTPResponse: Sendable {
     /// Creates a response.
     public init(
         status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [],
-        delayMs: Double = 0, fault: Fault? = nil, stubID: String? = nil, reason: String? = nil
+        delayMs: Double = 0, fault: Fault? = nil, stubID: String? = nil, reason: String? = nil,
+        faultParameters: FaultParameters? = nil
     ) {
         storage = CopyOnWriteFields(
             Fields(
                 status: status, headers: headers, body: body, delayMs: delayMs, fault: fault,
-                streaming: nil, proxy: nil, reason: reason, stubID: stubID))
+                faultParameters: faultParameters, streaming: nil, proxy: nil, reason: reason, stubID: stubID))
     }
 }

@@ -19,6 +19,8 @@ public struct Delivery {
     public var fault: Fault?
     /// Why the transport refused the request, for ``ReplyOutcome/refused``.
     public var reason: String?
+    /// The `RST_STREAM` or `GOAWAY` an HTTP/2 fault sent (journaled as `errorCode` and `lastStreamId`).
+    public var frame: FaultParameters.Frame?
 
     /// Creates a delivery report.
     public init(
@@ -59,9 +61,14 @@ public struct Delivery {
     }
 
     /// `fault` was carried out; `head` is the status and headers sent first, if any
-    /// (`close-after-headers`).
-    public static func faulted(_ fault: Fault, head: (status: Int, headers: HTTPHeaders)? = nil) -> Delivery {
-        Delivery(outcome: .fault, status: head?.status, headers: head?.headers ?? HTTPHeaders(), fault: fault)
+    /// (`close-after-headers`); `frame` the HTTP/2 `RST_STREAM` or `GOAWAY` it sent, if any.
+    public static func faulted(
+        _ fault: Fault, head: (status: Int, headers: HTTPHeaders)? = nil, frame: FaultParameters.Frame? = nil
+    ) -> Delivery {
+        var delivery = Delivery(
+            outcome: .fault, status: head?.status, headers: head?.headers ?? HTTPHeaders(), fault: fault)
+        delivery.frame = frame
+        return delivery
     }
 
     /// The client left before its answer.

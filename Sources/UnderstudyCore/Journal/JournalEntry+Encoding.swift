@@ -7,8 +7,8 @@ import Foundation
 extension JournalEntry {
     /// Encodes an entry as one JSON Lines line (newline included) in the documented field order:
     /// `{"seq","session"?,"scheme"?,"protocol"?,"streamId"?,"time","elapsedMs","method","path","query","headers","body"|"bodyBase64",
-    /// "matched","stub","responseIndex","status","fault","scenario","rateLimited","outcome","delayMs",
-    /// "outcomeMs","response","stream"?,"proxied"?}`.
+    /// "matched","stub","responseIndex","status","fault","errorCode"?,"lastStreamId"?,"scenario","rateLimited",
+    /// "outcome","delayMs","outcomeMs","response","stream"?,"proxied"?}`.
     ///
     /// `timePrefix` is the arrival timestamp up to and including the seconds' `.`; the
     /// milliseconds and the elapsed times are written as digits straight into the buffer.
@@ -67,6 +67,7 @@ extension JournalEntry {
         if let status = delivery.status { out.threeDigits(status) } else { out.append("null" as StaticString) }
         out.append(#","fault":"# as StaticString)
         out.optionalJSONString(delivery.fault?.rawValue)
+        if let frame = delivery.frame { appendFrame(frame, into: out) }
         out.append(#","scenario":"# as StaticString)
         if let move = record.scenario {
             out.append(UInt8(ascii: "{"))
@@ -124,6 +125,18 @@ extension JournalEntry {
         if let proxied = record.proxied { appendProxied(proxied, into: out) }
         out.append("}\n" as StaticString)
         return out.bytes(reusing: spare)
+    }
+
+    /// `"errorCode":"…"` (and a GOAWAY's `"lastStreamId":N`) after an HTTP/2 fault's `fault`, out of
+    /// line (faults are rare).
+    @inline(never)
+    static func appendFrame(_ frame: FaultParameters.Frame, into out: JSONWriter) {
+        out.key("errorCode")
+        out.appendJSONString(frame.errorCode.rawValue)
+        if let last = frame.lastStreamID {
+            out.key("lastStreamId")
+            out.int(Int(last))
+        }
     }
 
     /// `"outcome":"refused","reason":"…"`, out of line (refusals are rare).

@@ -113,7 +113,7 @@ extension StubDecoder {
             response.statusMessage = reasonPhrase(member.value, path.member("statusMessage"))
         }
         if let member = keys["fault"] {
-            response.fault = enumValue(member.value, path.member("fault"), Fault.self)
+            decodeFault(member.value, path.member("fault"), into: &response)
         }
         var templated = false
         if let member = keys["template"] {

@@ -274,7 +274,7 @@
         el('dt', { text: 'Stub' }), el('dd', { text: entry.stub ? entry.stub : 'none: unmatched' }),
         entry.stub ? [el('dt', { text: 'Sequence' }), el('dd', { text: stubPlace(entry) })] : null,
         el('dt', { text: 'Scenario' }), el('dd', { text: entry.scenario ? entry.scenario.name + ': ' + entry.scenario.from + ' → ' + entry.scenario.to : 'no move' }),
-        entry.rateLimited ? [el('dt', { text: 'Rate limit' }), el('dd', { text: 'refused (429)' })] : null,
+        entry.rateLimited ? [el('dt', { text: 'Rate limit' }), el('dd', { text: 'refused (' + (entry.status === null || entry.status === undefined ? 'no status' : entry.status) + ')' })] : null,
         entry.fault ? [el('dt', { text: 'Fault' }), el('dd', { text: entry.fault })] : null,
         entry.delayMs !== undefined && entry.delayMs !== null ? [el('dt', { text: 'Delay' }), el('dd', { text: entry.delayMs + ' ms' })] : null,
         entry.outcome ? [el('dt', { text: 'Outcome' }), el('dd', { text: entry.outcome
