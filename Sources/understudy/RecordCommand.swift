@@ -135,7 +135,8 @@ struct RecordCommand: ParsableCommand {
         do {
             let recorded = try engine.recordedStubs(options: options)
             guard recorded.exchangeCount > 0 else {
-                Console.error("understudy record: nothing was recorded (no request was answered); \(out) left as it was")
+                Console.error(
+                    "understudy record: nothing was recorded (no request was answered); \(out) left as it was")
                 return
             }
             for warning in recorded.warnings { Console.error("understudy record: \(warning)") }

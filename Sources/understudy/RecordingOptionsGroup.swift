@@ -5,7 +5,8 @@ import UnderstudyCore
 struct RecordingOptionsGroup: ParsableArguments {
     @Option(
         name: .customLong("match-header"),
-        help: ArgumentHelp("Match requests on this header too (repeatable); by default headers are not matched.", valueName: "name"))
+        help: ArgumentHelp(
+            "Match requests on this header too (repeatable); by default headers are not matched.", valueName: "name"))
     var matchHeaders: [String] = []
 
     @Option(
@@ -43,7 +44,9 @@ struct RecordingOptionsGroup: ParsableArguments {
 
     @Flag(
         name: .customLong("template-dates"),
-        help: "Turn dates at the recording time (ISO 8601 with milliseconds, epoch seconds or milliseconds) into {{now…}} templates.")
+        help:
+            "Turn dates at the recording time (ISO 8601 with milliseconds, epoch seconds or milliseconds) into {{now…}} templates."
+    )
     var templateDates = false
 
     @Option(
@@ -53,7 +56,9 @@ struct RecordingOptionsGroup: ParsableArguments {
 
     @Flag(
         name: .customLong("echo-ids"),
-        help: "Turn response values that echo a request value (a path segment, a query value, a JSON field) into templates that echo it.")
+        help:
+            "Turn response values that echo a request value (a path segment, a query value, a JSON field) into templates that echo it."
+    )
     var echoIDs = false
 
     @Option(

@@ -9,7 +9,8 @@ import Testing
 
     static func exchange(
         _ method: String = "GET", _ target: String, headers: [(String, String)] = [], body: String = "",
-        status: Int = 200, responseHeaders: [(String, String)] = [], response: String = "", time: Double? = RecordingTests.recordedAt
+        status: Int = 200, responseHeaders: [(String, String)] = [], response: String = "",
+        time: Double? = RecordingTests.recordedAt
     ) -> RecordedExchange {
         let parts = target.split(separator: "?", maxSplits: 1).map(String.init)
         return RecordedExchange(
@@ -175,7 +176,8 @@ import Testing
                     response: #"{"access_token":"\#(token)","expires_in":3600}"#),
                 Self.exchange(
                     "/me?api_key=key-123456", headers: [("Authorization", "Bearer \(token)")],
-                    response: #"{"name":"Ada","token_echo":"\#(token)","padding":"\#(String(repeating: "x", count: 80))"}"#),
+                    response:
+                        #"{"name":"Ada","token_echo":"\#(token)","padding":"\#(String(repeating: "x", count: 80))"}"#),
             ], options: options)
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -213,10 +215,13 @@ import Testing
             ], options: options)
         let response = try #require(recorded.stubs[0]["responses"]?.arrayValue?[0])
         #expect(response["template"] == true)
-        #expect(response["body"]?.stringValue == #"{"at":"{{now.iso}}","ms":{{now.epochMs}},"old":"2025-06-01T00:00:00.000Z"}"#)
+        #expect(
+            response["body"]?.stringValue
+                == #"{"at":"{{now.iso}}","ms":{{now.epochMs}},"old":"2025-06-01T00:00:00.000Z"}"#)
         let clock = ManualEngineClock(start: Date(timeIntervalSince1970: 1_800_000_000.25))
         let replayed = Self.send(try Self.replay(recorded, clock: clock), "/clock")
-        #expect(replayed.text == #"{"at":"2027-01-15T08:00:00.250Z","ms":1800000000250,"old":"2025-06-01T00:00:00.000Z"}"#)
+        #expect(
+            replayed.text == #"{"at":"2027-01-15T08:00:00.250Z","ms":1800000000250,"old":"2025-06-01T00:00:00.000Z"}"#)
         #expect(replayed.headers["X-Generated"] == "1800000000")
     }
 

@@ -51,8 +51,7 @@ enum RecordingsAdmin {
         return response
     }
 
-    static func write(_ engine: any EngineControl, out: String, options: RecordingOptions, since: Int) -> HTTPResponse
-    {
+    static func write(_ engine: any EngineControl, out: String, options: RecordingOptions, since: Int) -> HTTPResponse {
         let recorded: RecordedStubs
         do {
             recorded = try StubRecorder.record(journal: engine.journal, options: options, since: since)

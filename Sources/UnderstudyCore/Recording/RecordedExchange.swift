@@ -81,7 +81,9 @@ public struct RecordedExchange: Sendable {
         for member in members {
             switch member.value {
             case .array(let values):
-                for value in values { fields.append(HTTPHeaders.Field(name: member.key, value: value.stringValue ?? "")) }
+                for value in values {
+                    fields.append(HTTPHeaders.Field(name: member.key, value: value.stringValue ?? ""))
+                }
             case .string(let text):
                 fields.append(HTTPHeaders.Field(name: member.key, value: text))
             default:

@@ -67,8 +67,9 @@ struct RecordingRedactor {
 
     /// `exchange` with every secret replaced by the placeholder.
     func redact(_ exchange: RecordedExchange) -> RecordedExchange {
-        guard !secrets.isEmpty || !quotedSecrets.isEmpty || !options.redactQuery.isEmpty
-            || !options.redactHeaders.isEmpty
+        guard
+            !secrets.isEmpty || !quotedSecrets.isEmpty || !options.redactQuery.isEmpty
+                || !options.redactHeaders.isEmpty
         else { return exchange }
         var out = exchange
         out.headers = exchange.headers.map { redact($0) }
@@ -129,7 +130,9 @@ struct RecordingRedactor {
     }
 
     /// A raw query split at `&`: each part as sent, its name (raw and decoded) and decoded value.
-    static func rawQueryPairs(_ query: String?) -> [(text: String, rawName: String, name: String, raw: String, value: String)] {
+    static func rawQueryPairs(_ query: String?) -> [(
+        text: String, rawName: String, name: String, raw: String, value: String
+    )] {
         guard let query, !query.isEmpty else { return [] }
         return query.split(separator: "&", omittingEmptySubsequences: false).map { part in
             let text = String(part)

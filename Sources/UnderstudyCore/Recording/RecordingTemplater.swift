@@ -34,7 +34,9 @@ struct RecordingTemplater {
         }
         if options.templateDates, let time = exchange.time {
             out.headers = out.headers.map {
-                HTTPHeaders.Field(name: $0.name, value: Self.templatingDates($0.value, around: time, within: options.dateWindowSeconds))
+                HTTPHeaders.Field(
+                    name: $0.name,
+                    value: Self.templatingDates($0.value, around: time, within: options.dateWindowSeconds))
             }
             out.body = out.body.map { Self.templatingDates($0, around: time, within: options.dateWindowSeconds) }
         }
@@ -79,7 +81,8 @@ struct RecordingTemplater {
                 index += 1
                 continue
             }
-            if index + 24 <= bytes.count, bytes[index + 19] == UInt8(ascii: "."), bytes[index + 23] == UInt8(ascii: "Z"),
+            if index + 24 <= bytes.count, bytes[index + 19] == UInt8(ascii: "."),
+                bytes[index + 23] == UInt8(ascii: "Z"),
                 isDigit(index + 20), isDigit(index + 21), isDigit(index + 22),
                 let milliseconds = TimeFormatting.parseISO8601Milliseconds(
                     String(decoding: bytes[index..<(index + 24)], as: UTF8.self)),
@@ -93,7 +96,7 @@ struct RecordingTemplater {
             let run = end - index
             let followedByFraction = end < bytes.count && bytes[end] == UInt8(ascii: ".") && isDigit(end + 1)
             let precededByPoint = index > 0 && bytes[index - 1] == UInt8(ascii: ".")
-            if (run == 10 || run == 13), !followedByFraction, !precededByPoint,
+            if run == 10 || run == 13, !followedByFraction, !precededByPoint,
                 let value = Double(String(decoding: bytes[index..<end], as: UTF8.self))
             {
                 let seconds = run == 10 ? value : value / 1000
@@ -154,14 +157,17 @@ struct RecordingTemplater {
     }
 
     static func isSafeName(_ name: String) -> Bool {
-        !name.isEmpty && name.utf8.allSatisfy { $0.isASCIIAlphanumeric || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") }
+        !name.isEmpty
+            && name.utf8.allSatisfy { $0.isASCIIAlphanumeric || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") }
     }
 
     static func isIDLike(_ value: String) -> Bool {
         value.utf8.count >= 3 && value != RecordingOptions.placeholder
             && value.utf8.contains { $0 >= 48 && $0 <= 57 }
-            && value.utf8.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\")
-                && $0 != UInt8(ascii: "{") && $0 != UInt8(ascii: "}") }
+            && value.utf8.allSatisfy {
+                $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\")
+                    && $0 != UInt8(ascii: "{") && $0 != UInt8(ascii: "}")
+            }
     }
 
     /// `value` replaced by `template` where it is a whole JSON string (`"value"`), or a whole bare

@@ -113,7 +113,8 @@ public enum StubRecorder {
         let (templated, skipped) = templater.apply(to: exchange, headers: kept, body: text)
         if skipped {
             warnings.append(
-                "\(exchange.method) \(exchange.path): its response contains `{{`, so it is kept as recorded, untemplated")
+                "\(exchange.method) \(exchange.path): its response contains `{{`, so it is kept as recorded, untemplated"
+            )
         }
         if !templated.headers.isEmpty { members.append(JSONMember("headers", headerObject(templated.headers))) }
         let body: [UInt8] = templated.body.map { Array($0.utf8) } ?? exchange.responseBody
