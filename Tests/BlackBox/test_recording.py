@@ -104,10 +104,19 @@ class RecordingTests(unittest.TestCase):
     def upstream(self, *extra):
         return Daemon([str(self.dir / "api"), "--quiet", *extra], name="api")
 
-    def replay_and_compare(self, out, recorded, *, redacted):
-        """Serves `out` with the API gone and replays the script: the same answers (the token's redacted)."""
-        self.assertEqual(run_cli("check", out).returncode, 0, run_cli("check", out).stdout)
+    def replay_and_compare(self, out, recorded, *, redacted, frozen=None):
+        """Serves `out` with the API gone and replays the script: the same answers (the token's redacted; with
+        `frozen`, the replaying clock is frozen there and `/api/me`'s templated date must be that instant)."""
+        checked = run_cli("check", out)
+        self.assertEqual(checked.returncode, 0, checked.stdout + checked.stderr)
         with Daemon([out, "--quiet"], name="replay") as replay:
+            if frozen:
+                self.assertEqual(admin(replay.port, "POST", "/__admin/clock", {"freeze": frozen})[0], 200)
+                me = dict(recorded)["me"]
+                seen_at = json.loads(me[2])["seenAt"]
+                self.assertNotEqual(seen_at, frozen)
+                recorded = [(step, (want[0], want[1], want[2].replace(seen_at.encode(), frozen.encode()))
+                             if step == "me" else want) for step, want in recorded]
             replayed = script(replay.port)
             self.assertEqual([step for step, _ in replayed], [step for step, _ in recorded])
             for (step, want), (_, got) in zip(recorded, replayed):

@@ -8,7 +8,14 @@ import Testing
     static let recordedAt = 1_767_225_600.0  // 2026-01-01T00:00:00Z, ManualEngineClock's default start
 
     static func exchange(
-        _ method: String = "GET", _ target: String, headers: [(String, String)] = [], body: String = "",
+        _ target: String, headers: [(String, String)] = [], status: Int = 200,
+        responseHeaders: [(String, String)] = [], response: String = ""
+    ) -> RecordedExchange {
+        exchange("GET", target, headers: headers, status: status, responseHeaders: responseHeaders, response: response)
+    }
+
+    static func exchange(
+        _ method: String, _ target: String, headers: [(String, String)] = [], body: String = "",
         status: Int = 200, responseHeaders: [(String, String)] = [], response: String = "",
         time: Double? = RecordingTests.recordedAt
     ) -> RecordedExchange {
@@ -26,8 +33,12 @@ import Testing
         return StubEngine(stubs: set, configuration: EngineConfiguration(clock: clock))
     }
 
+    static func send(_ engine: StubEngine, _ target: String, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
+        send(engine, "GET", target, headers: headers)
+    }
+
     static func send(
-        _ engine: StubEngine, _ method: String = "GET", _ target: String, headers: HTTPHeaders = HTTPHeaders(),
+        _ engine: StubEngine, _ method: String, _ target: String, headers: HTTPHeaders = HTTPHeaders(),
         body: String = ""
     ) -> HTTPResponse {
         engine.handle(HTTPRequest(method: method, target: target, headers: headers, body: Array(body.utf8)))
@@ -152,10 +163,10 @@ import Testing
                     ], response: "hi")
             ], options: options)
         let headers = try #require(recorded.stubs[0]["responses"]?.arrayValue?[0]["headers"]?.members)
-        #expect(headers.map(\.key) == ["Content-Type", "Set-Cookie"])
+        #expect(headers.map { $0.key } == ["Content-Type", "Set-Cookie"])
         #expect(headers[1].value == ["a=1", "b=2"])
         let response = Self.send(try Self.replay(recorded), "/h")
-        #expect(response.headers.fields.filter { $0.name == "Set-Cookie" }.map(\.value) == ["a=1", "b=2"])
+        #expect(response.headers.fields.filter { $0.name == "Set-Cookie" }.map { $0.value } == ["a=1", "b=2"])
     }
 
     // MARK: - Secrets
@@ -242,7 +253,8 @@ import Testing
         #expect(created.text == #"{"ref":"ref-9","status":"new"}"#)
         #expect(created.headers["Location"] == "/orders/ref-9")
         #expect(Self.send(engine, "/users/42017").text == #"{"id":42017,"name":"x"}"#)
-        #expect(recorded.stubs[1]["responses"]?.arrayValue?[0]["body"]?.stringValue?.contains("pathSegments.1") == true)
+        let echoed: String = recorded.stubs[1]["responses"]?.arrayValue?[0]["body"]?.stringValue ?? ""
+        #expect(echoed.contains("pathSegments.1"))
     }
 
     @Test func aResponseHoldingBracesIsKeptAsRecorded() throws {

@@ -21,6 +21,14 @@ extension StubRecorder {
                         + "journaled, so it is not recorded")
                 continue
             }
+            // A proxying stub's own 502 when the upstream failed is not the API's answer.
+            if let failure = entry["proxied"]?["error"]?.stringValue {
+                let what = "\(entry["method"]?.stringValue ?? "") \(entry["path"]?.stringValue ?? "")"
+                skipped.append(
+                    "journal entry \(entry["seq"]?.intValue ?? 0) (\(what)): the upstream did not answer (\(failure)), "
+                        + "so it is not recorded")
+                continue
+            }
             if let exchange = try RecordedExchange(journalEntry: entry) { exchanges.append(exchange) }
         }
         var recorded = record(exchanges, options: options)
