@@ -7,6 +7,7 @@ the output tree, another token still matches, and `--template-dates` re-renders 
 import http.client
 import json
 import pathlib
+import subprocess
 import tempfile
 import unittest
 
@@ -36,6 +37,10 @@ API = {"stubs": [
     {"id": "new", "request": {"method": "GET", "path": "/api/new"}, "responses": [{"body": "moved here\n"}]},
     {"id": "search", "request": {"method": "GET", "path": "/api/search", "query": {"api_key": {"present": True}}},
      "responses": [{"json": {"hits": ["a", "b"]}}]},
+    {"id": "events", "request": {"method": "GET", "path": "/api/events"}, "responses": [{"events": [
+        {"event": "quote", "data": "{\"price\": 1}", "id": "1"},
+        {"data": "{\"price\": 2}", "id": "2", "delayMs": 50},
+        {"event": "done", "data": "end", "id": "3", "delayMs": 50}]}]},
 ]}
 # Response headers recording does not keep: they describe one transfer, and the replaying daemon writes its own.
 VOLATILE = {"date", "content-length", "connection", "transfer-encoding", "server", "keep-alive"}
@@ -58,8 +63,10 @@ def call(port, method, target, headers=None, body=b""):
         connection.close()
 
 
-def script(port, token_override=None):
-    """The client session: a token, then the API with it. Returns [(step, (status, headers, body))]."""
+def script(port, token_override=None, events=False):
+    """The client session: a token, then the API with it (and, with `events`, a server-sent event stream, which
+    only the proxy can record: a journal holds an event stub's head only). Returns [(step, (status, headers,
+    body))]."""
     seen = []
     answer = call(port, "POST", "/api/token", {"Content-Type": "application/json"},
                   json.dumps({"client_id": "app", "client_secret": CLIENT_SECRET}).encode())
@@ -74,6 +81,8 @@ def script(port, token_override=None):
     seen.append(("old", call(port, "GET", "/api/old")))
     seen.append(("new", call(port, "GET", "/api/new")))
     seen.append(("search", call(port, "GET", f"/api/search?q=x&api_key={API_KEY}")))
+    if events:
+        seen.append(("events", call(port, "GET", "/api/events", {"Accept": "text/event-stream"})))
     return seen
 
 
@@ -104,7 +113,7 @@ class RecordingTests(unittest.TestCase):
     def upstream(self, *extra):
         return Daemon([str(self.dir / "api"), "--quiet", *extra], name="api")
 
-    def replay_and_compare(self, out, recorded, *, redacted, frozen=None):
+    def replay_and_compare(self, out, recorded, *, redacted, frozen=None, events=False):
         """Serves `out` with the API gone and replays the script: the same answers (the token's redacted; with
         `frozen`, the replaying clock is frozen there and `/api/me`'s templated date must be that instant)."""
         checked = run_cli("check", out)
@@ -117,7 +126,7 @@ class RecordingTests(unittest.TestCase):
                 self.assertNotEqual(seen_at, frozen)
                 recorded = [(step, (want[0], want[1], want[2].replace(seen_at.encode(), frozen.encode()))
                              if step == "me" else want) for step, want in recorded]
-            replayed = script(replay.port)
+            replayed = script(replay.port, events=events)
             self.assertEqual([step for step, _ in replayed], [step for step, _ in recorded])
             for (step, want), (_, got) in zip(recorded, replayed):
                 with self.subTest(step=step):
@@ -128,7 +137,7 @@ class RecordingTests(unittest.TestCase):
                     self.assertEqual(got[2], want[2], f"{step}: body bytes")
             if redacted:
                 # The placeholder matches any value: another token and another key still match.
-                other = script(replay.port, token_override="a-completely-different-token")
+                other = script(replay.port, token_override="a-completely-different-token", events=events)
                 self.assertEqual(dict(other)["me"], dict(recorded)["me"])
                 status, _, _ = call(replay.port, "GET", "/api/search?q=x&api_key=another-key")
                 self.assertEqual(status, 200)
@@ -229,6 +238,44 @@ class RecordingTests(unittest.TestCase):
         result = run_cli("import-har", self.dir / "short.har", "--out", self.dir / "x", "--match-body", "sku")
         self.assertNotEqual(result.returncode, 0)
         self.assertIn("is not a JSON path", result.stderr)
+
+    def test_record_through_the_proxy_replays_the_same_answers(self):
+        """The acceptance run: `understudy record` in front of the API, a scripted session, the API stopped, the
+        same script against what was recorded."""
+        out = str(self.dir / "recorded")
+        with self.upstream() as api:
+            command = [binary(), "record", "--to", f"http://127.0.0.1:{api.port}", "--out", out, "--port", "0",
+                       "--quiet", "--template-dates", *REDACTION]
+            with Daemon(command=command, name="record") as recorder:
+                recorded = script(recorder.port, events=True)
+                self.assertEqual([answer[0] for _, answer in recorded],
+                                 [200, 200, 200, 429, 503, 200, 200, 301, 200, 200, 200])
+                # Recording journals every byte: the 30 KB body is whole, the event stream too.
+                self.assertEqual(dict(recorded)["report"][2], REPORT.encode())
+                self.assertIn(b"event: done", dict(recorded)["events"][2])
+                status, answer = admin(recorder.port, "POST", "/__admin/recordings/stop")
+                self.assertEqual(status, 200, answer)
+                self.assertEqual((answer["stubs"], answer["exchanges"]), (9, 11), answer)
+                self.assertEqual(recorder.process.wait(30), 0, "record exits once the stop route wrote the stubs")
+        # The API is gone; the recording answers in its place.
+        self.assertIsNotNone(api.process.poll())
+        self.assert_no_secrets(out)
+        grep = subprocess.run(["grep", "-rlF", "-e", TOKEN, "-e", CLIENT_SECRET, "-e", API_KEY, out],
+                              capture_output=True, text=True)
+        self.assertEqual((grep.returncode, grep.stdout), (1, ""), "grep found a declared secret in the output tree")
+        self.assert_sequences_in_one_stub(out)
+        self.replay_and_compare(out, recorded, redacted=True, frozen=FROZEN, events=True)
+
+    def test_record_writes_on_sigterm(self):
+        out = self.dir / "on-term"
+        with self.upstream() as api:
+            recorder = Daemon(command=[binary(), "record", "--to", f"http://127.0.0.1:{api.port}", "--out", str(out),
+                                       "--port", "0"], name="record")
+            with recorder:
+                self.assertEqual(call(recorder.port, "GET", "/api/new")[2], b"moved here\n")
+                self.assertEqual(recorder.stop(), 0)
+        stubs = json.loads((out / "recorded.json").read_text())["stubs"]
+        self.assertEqual([stub["request"]["path"] for stub in stubs], ["/api/new"])
 
 
 if __name__ == "__main__":
