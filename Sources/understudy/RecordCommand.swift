@@ -27,6 +27,12 @@ struct RecordCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The directory to write the stubs to (created if needed).", valueName: "dir"))
     var out: String
 
+    @Option(
+        help: ArgumentHelp(
+            "A PEM file of CA certificates the recorder trusts for an HTTPS --to, instead of the system's.",
+            valueName: "file"))
+    var proxyCa: String?
+
     @Option(help: "The loopback address to bind.")
     var host: String = "127.0.0.1"
 
@@ -99,9 +105,11 @@ struct RecordCommand: ParsableCommand {
             throw ExitCode(1)
         }
         let responder = UnderstudyResponder(stubs: stubs, configuration: engineConfiguration)
+        var configuration = ServerConfiguration(host: host, port: port)
+        configuration.proxyCAFile = try proxyCa.map(ServeCommand.resolvedProxyCA)
         let server: HTTPServer
         do {
-            server = try HTTPServer(configuration: ServerConfiguration(host: host, port: port), responder: responder)
+            server = try HTTPServer(configuration: configuration, responder: responder)
         } catch {
             Console.error("understudy record: \(error)")
             throw ExitCode(1)

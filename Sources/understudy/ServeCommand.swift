@@ -227,6 +227,21 @@ struct ServeCommand: ParsableCommand {
         return nil
     }
 
+    /// `--proxy-ca FILE` made absolute and checked readable now (curl reads it only when a stub
+    /// first proxies, long after a typo could be reported); exits 1 saying why otherwise.
+    static func resolvedProxyCA(_ path: String) throws -> String {
+        guard let resolved = realpath(path, nil) else {
+            Console.error("understudy: --proxy-ca \(path): \(String(cString: strerror(errno)))")
+            throw ExitCode(1)
+        }
+        defer { free(resolved) }
+        guard access(resolved, R_OK) == 0 else {
+            Console.error("understudy: --proxy-ca \(path): \(String(cString: strerror(errno)))")
+            throw ExitCode(1)
+        }
+        return String(cString: resolved)
+    }
+
     func run() throws {
         if detach && !detachedChild {
             throw ExitCode(Detacher.startInBackground())
@@ -297,19 +312,7 @@ struct ServeCommand: ParsableCommand {
             host: host, port: port, maxBodyBytes: maxBody,
             maxHeaderBytes: maxHeaderBytes, idleTimeoutSeconds: idleTimeout,
             maxHeaderCount: maxHeaderCount, maxConcurrentStreams: maxConcurrentStreams)
-        if let proxyCa {
-            // Absolute, and checked now: curl reads it only when a stub first proxies.
-            guard let resolved = realpath(proxyCa, nil) else {
-                Console.error("understudy: --proxy-ca \(proxyCa): \(String(cString: strerror(errno)))")
-                throw ExitCode(1)
-            }
-            serverConfiguration.proxyCAFile = String(cString: resolved)
-            free(resolved)
-            guard access(serverConfiguration.proxyCAFile!, R_OK) == 0 else {
-                Console.error("understudy: --proxy-ca \(proxyCa): \(String(cString: strerror(errno)))")
-                throw ExitCode(1)
-            }
-        }
+        if let proxyCa { serverConfiguration.proxyCAFile = try Self.resolvedProxyCA(proxyCa) }
         let server: HTTPServer
         do {
             server = try HTTPServer(

@@ -16,7 +16,7 @@ import threading
 import time
 import unittest
 
-from Tests.BlackBox.blackbox import Daemon
+from Tests.BlackBox.blackbox import Daemon, binary
 
 BIG = "".join(chr(ord("a") + i % 26) for i in range(30 * 1024))
 
@@ -357,6 +357,23 @@ http {{
         entry = journal(self.proxy.port, path="/untrusted")[-1]
         self.assertEqual(entry["proxied"]["error"], "bad-certificate")
         self.assertIn("certificate", entry["proxied"]["reason"].lower())
+
+    def test_record_trusts_the_given_ca_for_an_https_upstream(self):
+        out = pathlib.Path(self.directory.name, "recorded")
+        work = self.directory.name
+        recorder = Daemon(command=[binary(), "record", "--to", f"https://127.0.0.1:{self.good_port}", "--out",
+                                   str(out), "--port", "0", "--quiet", "--proxy-ca", f"{work}/ca.pem"], name="record")
+        with recorder:
+            self.assertEqual(call(recorder.port, "GET", "/secure")[2], b"over tls")
+            self.assertEqual(recorder.stop(), 0)
+        (stub,) = json.loads((out / "recorded.json").read_text())["stubs"]
+        self.assertEqual(stub["request"]["path"], "/secure")
+        self.assertEqual(stub["responses"][0]["body"], "over tls")
+        missing = subprocess.run([binary(), "record", "--to", "https://127.0.0.1:1", "--out", str(out),
+                                  "--proxy-ca", f"{work}/no-such-ca.pem"], capture_output=True, text=True, timeout=30)
+        self.assertEqual(missing.returncode, 1)
+        self.assertIn("--proxy-ca", missing.stderr)
+        self.assertIn("No such file", missing.stderr)
 
 
 if __name__ == "__main__":
