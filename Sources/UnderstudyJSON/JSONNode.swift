@@ -32,6 +32,22 @@ package struct JSONNode: Sendable {
         self.position = position
     }
 
+    /// A value that was built, not parsed, as a node: every key and value at `position` (the one
+    /// place it was written, such as the Swift line of a test kit builder).
+    package init(_ value: JSONValue, at position: SourcePosition) {
+        self.position = position
+        switch value {
+        case .null: kind = .null
+        case .bool(let b): kind = .bool(b)
+        case .number(let n): kind = .number(n)
+        case .string(let s): kind = .string(s)
+        case .array(let items): kind = .array(items.map { JSONNode($0, at: position) })
+        case .object(let members):
+            kind = .object(
+                members.map { Member(key: $0.key, keyPosition: position, value: JSONNode($0.value, at: position)) })
+        }
+    }
+
     /// The value without positions.
     package var value: JSONValue {
         switch kind {

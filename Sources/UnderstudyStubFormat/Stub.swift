@@ -36,6 +36,11 @@ public struct Stub: Sendable {
         self.line = line
     }
 
+    /// The stub as the format's value, which the engine's compile step takes: the builder's JSON,
+    /// positioned at the line that built it. (Over the admin API the kit sends ``json``, which the
+    /// daemon reads back into a definition positioned in the posted body.)
+    public var definition: StubDefinition { StubDefinition(json: json, file: fileID, line: line) }
+
     // MARK: Factories, one per method
 
     /// Matches `method` (any, when `nil`) and the exact `path` (any, when `nil`).

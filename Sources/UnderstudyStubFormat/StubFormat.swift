@@ -2,12 +2,14 @@
 @_exported import UnderstudyJSON
 
 /// The stub file format's vocabulary, defined once: the keys of every object a stub file holds and
-/// every enumerated value. The loader (UnderstudyCore's `StubDecoder`) accepts exactly these keys
-/// and suggests among them, the builders in this module write them, and the schema-drift test holds
-/// `schema/understudy-stubs.schema.json` (and `docs/stub-format.md`) to them, both ways.
+/// every enumerated value. The compile step (UnderstudyCore's `StubCompiler`) accepts exactly these
+/// keys and suggests among them, the builders in this module write them, and the schema-drift test
+/// holds `schema/understudy-stubs.schema.json` to them both ways and `docs/stub-format.md` to name
+/// each.
 ///
-/// A new field is added here, decoded in the loader, and given a builder; the drift test names
-/// whatever still lacks it.
+/// A new field is added here, read by the compile step, given a builder, and put in the schema and
+/// the reference page (ARCHITECTURE.md, "Where to add…"); the compiler, round-trip and drift tests
+/// name whatever still lacks it.
 public enum StubFormat {
     /// Every kind of object in a stub file.
     public enum Object: String, CaseIterable, Sendable {

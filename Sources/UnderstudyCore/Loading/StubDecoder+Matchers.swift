@@ -12,10 +12,6 @@ extension StubDecoder {
     static let extraValueMatcherKeys = [
         "equalsIgnoringCase", "doesNotContain", "doesNotMatch", "allOf", "anyOf", "not",
     ]
-    static let extraBodyMatcherKeys = [
-        "equalsIgnoringCase", "doesNotContain", "doesNotMatch", "jsonEquals", "jsonPath", "binary",
-        "allOf", "anyOf", "not",
-    ]
     static let jsonEqualsKeys = StubFormat.Object.jsonEquals.keys
     static let jsonPathKeys = StubFormat.Object.jsonPath.keys
 

@@ -1,5 +1,54 @@
-/// A rate limit's refusal and naming: `status`, `body`/`json`, `name`.
+/// A stub's `rateLimit`: the rule, and its refusal and naming (`status`, `body`/`json`, `name`).
 extension StubDecoder {
+    /// A stub's `rateLimit`: `nil` (with its errors reported) when any part of it is wrong.
+    mutating func decodeRateLimit(_ node: JSONNode, _ path: JSONPath) -> RateLimitRule? {
+        guard node.members != nil else {
+            typeMismatch(node, path, expected: "an object like {\"limit\": 10, \"window\": 1}")
+            return nil
+        }
+        let errorsBefore = errors.count
+        let keys = members(
+            of: node, path, known: Self.rateLimitKeys,
+            required: [
+                RequiredKey(key: "limit", why: "give the number of requests allowed per window"),
+                RequiredKey(key: "window", why: "give the window's length in seconds"),
+            ])
+        var limit = 1
+        if let member = keys["limit"] {
+            limit = integer(member.value, path.member("limit"), minimum: 1, what: "a request count") ?? 1
+        }
+        var window = 1.0
+        if let member = keys["window"] {
+            let windowPath = path.member("window")
+            if let value = number(member.value, windowPath) {
+                if value > 0 && value <= Self.maximumSeconds {
+                    window = value
+                } else {
+                    fail(
+                        member.value.position, windowPath,
+                        "`window` must be a number of seconds greater than 0 and at most \(Int(Self.maximumSeconds)) (ten years)"
+                    )
+                }
+            }
+        }
+        let format = keys["retryAfter"].flatMap {
+            enumValue($0.value, path.member("retryAfter"), RateLimitRule.RetryAfterFormat.self)
+        }
+        let algorithm = keys["algorithm"].flatMap {
+            enumValue($0.value, path.member("algorithm"), RateLimitRule.Algorithm.self)
+        }
+        let dialect = keys["headers"].flatMap {
+            enumValue($0.value, path.member("headers"), RateLimitRule.HeaderDialect.self)
+        }
+        var rule = RateLimitRule(
+            limit: limit, window: window, algorithm: algorithm ?? .slidingWindow, headers: dialect ?? .ietf)
+        // GitHub's primary rate limit sends no `Retry-After`: its clients go by `X-RateLimit-Reset`.
+        rule.retryAfter = format ?? (rule.headers == .github ? .none : .seconds)
+        decodeRefusal(keys, path, into: &rule)
+        guard errors.count == errorsBefore else { return nil }
+        return rule
+    }
+
     mutating func decodeRefusal(_ keys: ObjectMembers, _ path: JSONPath, into rule: inout RateLimitRule) {
         if let member = keys["status"] {
             let statusPath = path.member("status")

@@ -1,7 +1,11 @@
 import UnderstudyStubFormat
 
-/// Turns a parsed stub document into stubs, collecting every error instead of stopping at the
-/// first, each with its file, position, JSON path and (for typos) a suggestion.
+/// Reads stub JSON with its positions, collecting every error instead of stopping at the first,
+/// each with its file, position, JSON path and (for typos) a suggestion: the key checks
+/// (`StubDecoder+Keys.swift`), typed values (`+Values`) and a reader per part of a stub
+/// (`+Request`, `+Response`, `+Matchers`, `+RateLimit`, ...). The loader uses it to split a
+/// document into ``StubDefinition``s and ``StubCompiler`` to compile each; the WireMock adapter
+/// (`WireMock/`) extends it to read its own format.
 struct StubDecoder {
     static let documentKeys = StubFormat.Object.document.keys
     static let stubKeys = StubFormat.Object.stub.keys
@@ -35,9 +39,10 @@ struct StubDecoder {
         fail(node.position, path, "expected \(expected), found \(article(node.kindName))")
     }
 
-    /// Decodes a whole document: every stub, including those with errors (`stub` is `nil`), so
-    /// their ids still count for duplicate checks. `generatedID` names stubs that have no `id`.
-    mutating func decodeDocument(_ root: JSONNode, generatedID: (Int) -> String) -> [DecodedStub] {
+    /// Splits a stub document into the format's values, one ``StubDefinition`` per element of
+    /// `stubs`, after checking the document itself (an object, with a `stubs` array and no unknown
+    /// key). Each definition then goes through ``StubCompiler``, the one compile step.
+    mutating func definitions(in root: JSONNode) -> [StubDefinition] {
         let hint = notAStubFileHint.map { ". \($0)" } ?? ""
         guard let topLevel = root.members else {
             fail(
@@ -63,182 +68,9 @@ struct StubDecoder {
             typeMismatch(stubsMember.value, JSONPath.root.member("stubs"), expected: "an array of stubs")
             return []
         }
-        var decoded: [DecodedStub] = []
         let stubsPath = JSONPath.root.member("stubs")
-        for (index, element) in elements.enumerated() {
-            if let stub = decodeStub(element, stubsPath.element(index), generatedID: generatedID(index)) {
-                decoded.append(stub)
-            }
+        return elements.enumerated().map { index, element in
+            StubDefinition(node: element, file: file, index: index, path: stubsPath.element(index))
         }
-        return decoded
-    }
-
-    /// `nil` only when the stub is not an object or its `id` is invalid: then there is no id to
-    /// check for duplicates.
-    private mutating func decodeStub(_ node: JSONNode, _ path: JSONPath, generatedID: String) -> DecodedStub? {
-        guard node.members != nil else {
-            typeMismatch(node, path, expected: "a stub object")
-            return nil
-        }
-        let errorsBefore = errors.count
-        let keys = members(
-            of: node, path, known: Self.stubKeys,
-            required: [RequiredKey(key: "responses", why: "a stub needs at least one response")])
-
-        var id: String? = generatedID
-        var idGenerated = true
-        var idPosition = node.position
-        if let member = keys["id"] {
-            id = nonEmptyString(member.value, path.member("id"), what: "a stub id")
-            idGenerated = false
-            idPosition = member.value.position
-        }
-        let description = keys["description"].flatMap { string($0.value, path.member("description")) }
-
-        var request = RequestPattern()
-        var requestJSON: JSONValue?
-        if let member = keys["request"] {
-            requestJSON = member.value.value
-            request = decodeRequest(member.value, path.member("request")) ?? RequestPattern()
-        }
-
-        var responses: [StubResponse] = []
-        if let member = keys["responses"] {
-            let responsesPath = path.member("responses")
-            if let elements = member.value.elements {
-                if elements.isEmpty {
-                    fail(member.value.position, responsesPath, "`responses` is empty; give at least one response")
-                }
-                for (index, element) in elements.enumerated() {
-                    if let response = decodeResponse(element, responsesPath.element(index)) {
-                        responses.append(response)
-                    }
-                }
-            } else {
-                typeMismatch(member.value, responsesPath, expected: "a non-empty array of responses")
-            }
-        }
-
-        var afterLast = AfterLast.repeat
-        if let member = keys["afterLast"] {
-            afterLast = enumValue(member.value, path.member("afterLast"), AfterLast.self) ?? .repeat
-        }
-
-        let scenario = keys["scenario"].flatMap {
-            nonEmptyString($0.value, path.member("scenario"), what: "a scenario name")
-        }
-        let whenState = keys["whenState"].flatMap {
-            nonEmptyString($0.value, path.member("whenState"), what: "a state name")
-        }
-        let setState = keys["setState"].flatMap {
-            nonEmptyString($0.value, path.member("setState"), what: "a state name")
-        }
-        if keys["scenario"] == nil {
-            for key in ["whenState", "setState"] {
-                if let member = keys[key] {
-                    fail(
-                        member.keyPosition, path.member(key),
-                        "`\(key)` needs `scenario`: name the scenario whose state it refers to")
-                }
-            }
-        }
-
-        var rateLimit: RateLimitRule?
-        if let member = keys["rateLimit"] {
-            rateLimit = decodeRateLimit(member.value, path.member("rateLimit"))
-        }
-
-        let priority = keys["priority"].flatMap {
-            integer($0.value, path.member("priority"), minimum: 1, what: "a priority")
-        }
-        var tokenExpiresIn: Double?
-        if let member = keys["tokenExpiresIn"], let seconds = number(member.value, path.member("tokenExpiresIn")) {
-            if seconds > 0 && seconds.isFinite {
-                tokenExpiresIn = seconds
-            } else {
-                fail(
-                    member.value.position, path.member("tokenExpiresIn"),
-                    "`tokenExpiresIn` must be a number of seconds > 0, like 3600")
-            }
-        }
-
-        if let member = keys["openapi"] {
-            decodeOpenAPISkip(member.value, path.member("openapi"))
-        }
-
-        guard let id else { return nil }
-        let decoded = DecodedStub(
-            stub: nil, id: id, idGenerated: idGenerated, file: file, idPosition: idPosition, path: path)
-        guard errors.count == errorsBefore else { return decoded }
-        var stub = Stub(
-            id: id, file: file, description: description, request: request, requestJSON: requestJSON,
-            responses: responses, afterLast: afterLast, scenario: scenario, whenState: whenState,
-            setState: setState, rateLimit: rateLimit)
-        stub.idGenerated = idGenerated
-        stub.priority = priority
-        stub.tokenExpiresIn = tokenExpiresIn
-        return DecodedStub(stub: stub, id: id, idGenerated: idGenerated, file: file, idPosition: idPosition, path: path)
-    }
-
-    /// `openapi: {"skip": "why"}`: read by `check --openapi` only; the engine serves the stub alike.
-    private mutating func decodeOpenAPISkip(_ node: JSONNode, _ path: JSONPath) {
-        guard node.members != nil else {
-            typeMismatch(node, path, expected: "an object like {\"skip\": \"why this stub is off-spec\"}")
-            return
-        }
-        let keys = members(
-            of: node, path, known: ["skip"],
-            required: [RequiredKey(key: "skip", why: "say why the stub is left out of the OpenAPI check")])
-        if let member = keys["skip"] {
-            _ = nonEmptyString(member.value, path.member("skip"), what: "a reason")
-        }
-    }
-
-    private mutating func decodeRateLimit(_ node: JSONNode, _ path: JSONPath) -> RateLimitRule? {
-        guard node.members != nil else {
-            typeMismatch(node, path, expected: "an object like {\"limit\": 10, \"window\": 1}")
-            return nil
-        }
-        let errorsBefore = errors.count
-        let keys = members(
-            of: node, path, known: Self.rateLimitKeys,
-            required: [
-                RequiredKey(key: "limit", why: "give the number of requests allowed per window"),
-                RequiredKey(key: "window", why: "give the window's length in seconds"),
-            ])
-        var limit = 1
-        if let member = keys["limit"] {
-            limit = integer(member.value, path.member("limit"), minimum: 1, what: "a request count") ?? 1
-        }
-        var window = 1.0
-        if let member = keys["window"] {
-            let windowPath = path.member("window")
-            if let value = number(member.value, windowPath) {
-                if value > 0 && value <= Self.maximumSeconds {
-                    window = value
-                } else {
-                    fail(
-                        member.value.position, windowPath,
-                        "`window` must be a number of seconds greater than 0 and at most \(Int(Self.maximumSeconds)) (ten years)"
-                    )
-                }
-            }
-        }
-        let format = keys["retryAfter"].flatMap {
-            enumValue($0.value, path.member("retryAfter"), RateLimitRule.RetryAfterFormat.self)
-        }
-        let algorithm = keys["algorithm"].flatMap {
-            enumValue($0.value, path.member("algorithm"), RateLimitRule.Algorithm.self)
-        }
-        let dialect = keys["headers"].flatMap {
-            enumValue($0.value, path.member("headers"), RateLimitRule.HeaderDialect.self)
-        }
-        var rule = RateLimitRule(
-            limit: limit, window: window, algorithm: algorithm ?? .slidingWindow, headers: dialect ?? .ietf)
-        // GitHub's primary rate limit sends no `Retry-After`: its clients go by `X-RateLimit-Reset`.
-        rule.retryAfter = format ?? (rule.headers == .github ? .none : .seconds)
-        decodeRefusal(keys, path, into: &rule)
-        guard errors.count == errorsBefore else { return nil }
-        return rule
     }
 }

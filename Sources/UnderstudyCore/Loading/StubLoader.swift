@@ -130,7 +130,9 @@ public enum StubLoader {
                 file: file, bodyFiles: onDisk ? BodyFileResolver(stubFile: file, root: root) : nil,
                 notAStubFileHint: notAStubFileHint)
             decoder.otherDocumentKeys = otherKeys
-            let stubs = decoder.decodeDocument(node) { index in "\(file)#\(index)" }
+            // The document becomes the format's values, and each goes through the one compile step.
+            let definitions = decoder.definitions(in: node)
+            let stubs = StubCompiler.compile(definitions, with: &decoder)
             return DocumentResult(stubs: stubs, errors: decoder.errors, bodyFilesRead: decoder.bodyFilesRead)
         case .wireMock:
             return decodeWireMock(node, file: file)
