@@ -29,6 +29,9 @@ public struct EngineConfiguration {
     /// How many bytes of each response body the journal keeps (`response.body`); longer bodies are
     /// cut there and flagged `truncated`. 0 keeps none (the size is still recorded).
     public var journalBodyLimit: Int
+    /// Set by `understudy record`: where `POST /__admin/recordings/stop` writes the recorded stubs.
+    /// `nil` (the default) on a daemon that is not recording; the request path never reads it.
+    public var recording: RecordingPlan?
 
     /// The default ``journalBodyLimit``: 4 KiB, enough for the bodies stubs usually send while
     /// bounding the in-memory journal.

@@ -243,8 +243,10 @@ public final class StubEngine {
             break
         }
         limitHeaders?.add(to: &headers, now: { self.clock.now })
-        if responses[responseIndex].template != nil || responses[responseIndex].streaming != nil {
-            // Templates and paced bodies: their own path, so a static response pays one check.
+        if responses[responseIndex].template != nil || responses[responseIndex].streaming != nil
+            || responses[responseIndex].proxy != nil
+        {
+            // Templates, paced bodies and proxies: their own path, so a static response pays one check.
             return dynamicAnswer(
                 responses[responseIndex], box.stub.id, responseIndex, context.request, headers: headers,
                 delayMs: delayMs,

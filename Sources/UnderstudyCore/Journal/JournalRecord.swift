@@ -18,4 +18,6 @@ struct JournalRecord {
     var wallTime: String? = nil
     /// How the body was paced (`"dribble"`, `"throttle"`, `"events"`); nil when written at once.
     var stream: ResponseStreaming.Kind? = nil
+    /// The upstream exchange of a proxied request (see ``ProxiedExchange``); nil otherwise.
+    var proxied: ProxiedExchange? = nil
 }
