@@ -98,9 +98,16 @@ let package = Package(
             pkgConfig: "libnghttp2",
             providers: [.apt(["libnghttp2-dev"]), .brew(["nghttp2"])]
         ),
+        // libcurl (libcurl4-openssl-dev), the client that proxying stubs forward with, on its
+        // multi-socket interface. Header-only, and deliberately without pkgConfig or `link`: the
+        // daemon dlopens libcurl.so.4 when a stub first proxies, so a daemon without proxy stubs does
+        // not load libcurl and its ~25 dependencies at start-up (Sources/CCurl/shim.h).
+        .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
         // The HTTP/1.1 and HTTP/2 transport on libevent's bufferevents: the one module that imports the
         // C shims; no C type in its public API.
-        .target(name: "UnderstudyServer", dependencies: ["UnderstudyCore", "CLibevent", "CLibeventTLS", "CNghttp2"]),
+        .target(
+            name: "UnderstudyServer",
+            dependencies: ["UnderstudyCore", "CLibevent", "CLibeventTLS", "CNghttp2", "CCurl"]),
         // JSON Schema (draft 2020-12 as OpenAPI 3.1 uses it, and OpenAPI 3.0's schema object) over JSONValue.
         .target(name: "UnderstudyJSONSchema", dependencies: ["UnderstudyJSON", "UnderstudyRegex"]),
         // What an OpenAPI document promises as plain JSON values (documents, operations, base paths) and

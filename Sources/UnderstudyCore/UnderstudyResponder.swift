@@ -13,6 +13,8 @@
 /// access, several per request) buys nothing.
 public final class UnderstudyResponder: HTTPResponder {
     private let stubPaths: [String]
+    /// How `stubPaths` are read, again on every reload.
+    private let loadOptions: StubLoadOptions
     /// The stubs last loaded from `stubPaths` (without stubs posted to the admin API): what a
     /// new session starts with.
     private(set) var fileStubs: StubSet
@@ -24,10 +26,13 @@ public final class UnderstudyResponder: HTTPResponder {
     private let isSession: Bool
 
     /// Loads the stubs at `stubPaths` (files or directories); throws every error found.
-    public init(stubPaths: [String], configuration: EngineConfiguration = EngineConfiguration()) throws(StubLoadFailure)
-    {
+    public init(
+        stubPaths: [String], loadOptions: StubLoadOptions = StubLoadOptions(),
+        configuration: EngineConfiguration = EngineConfiguration()
+    ) throws(StubLoadFailure) {
         self.stubPaths = stubPaths
-        self.fileStubs = try StubLoader.load(paths: stubPaths)
+        self.loadOptions = loadOptions
+        self.fileStubs = try StubLoader.load(paths: stubPaths, options: loadOptions)
         self.engine = StubEngine(stubs: fileStubs, configuration: configuration)
         self.isSession = false
     }
@@ -35,6 +40,7 @@ public final class UnderstudyResponder: HTTPResponder {
     /// Serves an already loaded stub set; `reload()` then has no paths to read and fails.
     public init(stubs: StubSet, configuration: EngineConfiguration = EngineConfiguration()) {
         self.stubPaths = []
+        self.loadOptions = StubLoadOptions()
         self.fileStubs = stubs
         self.engine = StubEngine(stubs: stubs, configuration: configuration)
         self.isSession = false
@@ -44,6 +50,7 @@ public final class UnderstudyResponder: HTTPResponder {
     /// session's own reload re-reads them), and `configuration` (with the session's id).
     init(session main: UnderstudyResponder, configuration: EngineConfiguration) {
         self.stubPaths = main.stubPaths
+        self.loadOptions = main.loadOptions
         self.fileStubs = main.fileStubs
         self.engine = StubEngine(stubs: main.fileStubs, configuration: configuration)
         self.isSession = true
@@ -152,7 +159,7 @@ public final class UnderstudyResponder: HTTPResponder {
                 ]))
         }
         do {
-            let set = try StubLoader.load(paths: stubPaths)
+            let set = try StubLoader.load(paths: stubPaths, options: loadOptions)
             fileStubs = set
             engine.replaceStubs(set)
             return .success(set.count)
@@ -163,6 +170,10 @@ public final class UnderstudyResponder: HTTPResponder {
 
     /// How many stubs are loaded.
     public var stubCount: Int { engine.stubs.count }
+
+    /// The warnings of the last load from the stub paths (WireMock leniencies and skipped
+    /// mappings), for the daemon to print.
+    public var loadWarnings: [StubFileError] { fileStubs.warningLines }
 }
 
 @available(*, unavailable)

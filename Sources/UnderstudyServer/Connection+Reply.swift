@@ -12,7 +12,8 @@ import UnderstudyCore
 // socket before its entry is written.
 //
 // The head: `HTTP/1.1 status reason`, the response's own fields in order (never its
-// `Transfer-Encoding`: the transport frames the body), then a `Date` and a `Content-Length` unless
+// `Transfer-Encoding`: the transport frames the body, in one chunk when a stub's header asks for
+// chunks), then a `Date` and a `Content-Length` unless
 // it has them (no `Content-Length` for HEAD, 1xx, 204 and 304, RFC 9110 §8.6), then
 // `Connection: close` when the connection closes after it, or `Connection: keep-alive` for an
 // HTTP/1.0 client that asked to keep it (RFC 9112 §9.3).
@@ -101,6 +102,12 @@ extension Connection {
                 if streaming { continue }
                 hasLength = true
             case 17 where HTTPHeaders.namesMatch(field.name, "Transfer-Encoding"):
+                // A stub asking for chunks gets them (WireMock honours the header): one chunk.
+                if case .content = framing, carriesBody, exchange.minorVersion == 1,
+                    field.value.lowercased().contains("chunked")
+                {
+                    chunked = true
+                }
                 continue
             default:
                 break
@@ -109,7 +116,7 @@ extension Connection {
             fieldCount += 1
         }
         let body = carriesBody && !streaming ? response.body : []
-        let inline = body.count <= Self.inlineBodyLimit
+        let inline = body.count <= Self.inlineBodyLimit && !(chunked && !streaming)
         let customReason = response.reason
         let reasonBytes = customReason?.utf8.count ?? ReasonPhrase.staticPhrase(status).utf8CodeUnitCount
         let size = 13 + reasonBytes + 2 + fieldBytes + 37 + 38 + 28 + 2 + (inline ? body.count : 0)
@@ -131,7 +138,7 @@ extension Connection {
                 switch field.name.utf8.count {
                 case 10 where closing && HTTPHeaders.namesMatch(field.name, "Connection"):
                     continue  // replaced by `Connection: close` below
-                case 14 where streaming && HTTPHeaders.namesMatch(field.name, "Content-Length"):
+                case 14 where (streaming || chunked) && HTTPHeaders.namesMatch(field.name, "Content-Length"):
                     continue
                 case 17 where HTTPHeaders.namesMatch(field.name, "Transfer-Encoding"):
                     continue
@@ -155,6 +162,7 @@ extension Connection {
             }
             var framingField: (StaticString, Int?)?
             switch framing {
+            case .content where chunked: framingField = ("Transfer-Encoding", nil)
             case .content where carriesBody && !hasLength: framingField = ("Content-Length", body.count)
             case .length(let length) where carriesBody: framingField = ("Content-Length", length)
             case .chunked where chunked: framingField = ("Transfer-Encoding", nil)
@@ -193,7 +201,12 @@ extension Connection {
         }
         extent.iov_len = writer.count(from: start.assumingMemoryBound(to: UInt8.self))
         evbuffer_commit_space(output, &extent, 1)
-        if !inline { body.withUnsafeBytes { _ = evbuffer_add(output, $0.baseAddress, $0.count) } }
+        if chunked && !streaming {  // the whole body as one chunk, then the last chunk
+            writePiece(body, chunked: true)
+            endStream(chunked: true)
+        } else if !inline {
+            body.withUnsafeBytes { _ = evbuffer_add(output, $0.baseAddress, $0.count) }
+        }
         return (chunked, closing)
     }
 

@@ -28,7 +28,7 @@ extension HTTPServer {
             return
         }
         inFlight += 1
-        if response.delayMs <= 0, response.fault == nil, response.streaming == nil {
+        if response.delayMs <= 0, response.fault == nil, response.streaming == nil, response.proxy == nil {
             // Answered at once, the usual case: written now, with nothing kept for later.
             if accessLog != nil {
                 log(
@@ -166,6 +166,11 @@ extension HTTPServer {
     /// Writes the response (or carries out its fault, or starts its paced body).
     func send(_ pending: PendingReply, on channel: any ReplyChannel) {
         guard !pending.sent else { return }
+        if pending.response.proxy != nil {
+            // Forwarded upstream; its answer (or a 502) comes back here without `proxy`.
+            startProxy(pending, on: channel)
+            return
+        }
         pending.sent = true
         let response = pending.response
         if let fault = response.fault {

@@ -72,6 +72,10 @@ public final class HTTPServer {
     var httpsListener: TLSPort?
     var tlsContext: TLSContext?
     var tlsPorts: [ObjectIdentifier: TLSPort] = [:]
+    /// The client proxying stubs forward with, made when a stub first proxies (see
+    /// `HTTPServer+Proxy.swift`), and whether libcurl could not be loaded.
+    var upstream: UpstreamClient?
+    var upstreamUnavailable = false
 
     /// How long a connection that was refused reads and drops what its client still sends.
     static let lingerSeconds = 2.0
@@ -173,6 +177,8 @@ public final class HTTPServer {
         mainPort = nil
         for connection in Array(connections.values) { connection.close() }
         connections.removeAll()
+        upstream?.close()  // its events are on the loop freed below
+        upstream = nil
         graceTimer = nil
         stopWatch = nil
         batchEnd = nil

@@ -28,6 +28,8 @@ final class PendingReply {
     var dueAt: UInt64 = 0
     /// A paced body being written (see `HTTPServer+Streaming.swift`).
     var stream: ResponseStream?
+    /// A proxied request's upstream exchange and its answer (see `HTTPServer+Proxy.swift`).
+    var relay: ProxyRelay?
     /// The clock of the world that answered (a delay or paced body is timed on it); nil for
     /// answers no engine journals (a long poll).
     var worldClock: WorldClock?

@@ -22,6 +22,9 @@ public struct ServerConfiguration: Sendable {
     public var maxConcurrentStreams: Int
     /// Seconds a graceful stop waits for in-flight responses (delayed ones included).
     public var shutdownGraceSeconds: Double
+    /// A PEM file of the CA certificates proxying stubs trust for HTTPS upstreams, instead of
+    /// the system's (`--proxy-ca`); nil trusts the system's.
+    public var proxyCAFile: String?
 
     /// 16 MiB, the default body limit.
     public static let defaultMaxBodyBytes = 16 * 1024 * 1024

@@ -20,12 +20,21 @@ public indirect enum BodyMatcher: Sendable, Equatable {
     case jsonSubset(JSONValue)
     /// The body is JSON equal to `value`, optionally ignoring array order and extra members or
     /// elements: `{"jsonEquals": {"value": v, "ignoreArrayOrder": true, "ignoreExtraElements": true}}`
-    /// (an option is written only when on; off is the format's default).
-    case jsonEquals(JSONValue, ignoreArrayOrder: Bool = false, ignoreExtraElements: Bool = false)
+    /// (an option is written only when on; off is the format's default). With `placeholders`,
+    /// JsonUnit's `${json-unit.any-string}`, `any-number`, `any-boolean`, `ignore` and
+    /// `ignore-element` in `value` stand for what they name.
+    case jsonEquals(
+        JSONValue, ignoreArrayOrder: Bool = false, ignoreExtraElements: Bool = false, placeholders: Bool = false)
     /// The JSON path selects something (not `null`), or, with `matcher`, a value whose text (or
     /// an element of a selected array) satisfies it: `{"jsonPath": "$.a"}` or
     /// `{"jsonPath": {"expression": "$.a", "matcher": m}}`.
     case jsonPath(String, ValueMatcher? = nil)
+    /// The value the JSON path selects (a definite path's value, or the array of what an indefinite
+    /// one selects) is JSON equal to `value` under the options:
+    /// `{"jsonPath": {"expression": "$.a", "jsonEquals": {"value": v, "ignoreArrayOrder": true}}}`.
+    case jsonPathEquals(
+        String, JSONValue, ignoreArrayOrder: Bool = false, ignoreExtraElements: Bool = false,
+        placeholders: Bool = false)
     /// The body is exactly these bytes: `{"binary": base64}`.
     case binary(Data)
     /// Every matcher matches: `{"allOf": [...]}` (at least one).
@@ -46,17 +55,28 @@ public indirect enum BodyMatcher: Sendable, Equatable {
         case .doesNotMatch(let pattern): ["doesNotMatch": .string(pattern)]
         case .json(let value): ["json": value]
         case .jsonSubset(let value): ["jsonSubset": value]
-        case let .jsonEquals(value, ignoreArrayOrder, ignoreExtraElements):
+        case let .jsonEquals(value, ignoreArrayOrder, ignoreExtraElements, placeholders):
             [
                 "jsonEquals": .object(
                     [JSONMember("value", value)]
                         + (ignoreArrayOrder ? [JSONMember("ignoreArrayOrder", true)] : [])
-                        + (ignoreExtraElements ? [JSONMember("ignoreExtraElements", true)] : []))
+                        + (ignoreExtraElements ? [JSONMember("ignoreExtraElements", true)] : [])
+                        + (placeholders ? [JSONMember("placeholders", true)] : []))
             ]
         case let .jsonPath(expression, matcher):
             [
                 "jsonPath": matcher.map { ["expression": .string(expression), "matcher": $0.json] }
                     ?? .string(expression)
+            ]
+        case let .jsonPathEquals(expression, value, ignoreArrayOrder, ignoreExtraElements, placeholders):
+            [
+                "jsonPath": [
+                    "expression": .string(expression),
+                    "jsonEquals": BodyMatcher.jsonEquals(
+                        value, ignoreArrayOrder: ignoreArrayOrder, ignoreExtraElements: ignoreExtraElements,
+                        placeholders: placeholders
+                    ).json["jsonEquals"]!,
+                ]
             ]
         case .binary(let bytes): ["binary": .string(bytes.base64EncodedString())]
         case .allOf(let matchers): ["allOf": .array(matchers.map(\.json))]

@@ -48,6 +48,8 @@ public enum StubFormat {
         /// `fault.goaway`: an HTTP/2 `GOAWAY`'s last-stream id, error code, and what happens to the
         /// streams in flight.
         case goaway
+        /// A response's `proxy`.
+        case proxy
 
         /// The keys this object may have, in the order the format documents them.
         public var keys: [String] {
@@ -70,15 +72,15 @@ public enum StubFormat {
                     "equals", "contains", "matches", "json", "jsonSubset", "equalsIgnoringCase", "doesNotContain",
                     "doesNotMatch", "jsonEquals", "jsonPath", "binary", "allOf", "anyOf", "not",
                 ]
-            case .jsonEquals: return ["value", "ignoreArrayOrder", "ignoreExtraElements"]
-            case .jsonPath: return ["expression", "matcher"]
+            case .jsonEquals: return ["value", "ignoreArrayOrder", "ignoreExtraElements", "placeholders"]
+            case .jsonPath: return ["expression", "matcher", "jsonEquals"]
             case .rateLimit:
                 return ["limit", "window", "retryAfter", "algorithm", "headers", "status", "name", "body", "json"]
             case .response:
                 return [
                     "status", "headers", "body", "json", "base64", "bodyFile", "times", "delayMs", "retryAfter",
                     "fault",
-                    "statusMessage", "template", "dribble", "bytesPerSecond", "events",
+                    "statusMessage", "template", "dribble", "bytesPerSecond", "events", "proxy",
                 ]
             case .retryAfter: return ["httpDateIn"]
             case .delayDistribution: return ["uniform", "lognormal"]
@@ -88,6 +90,7 @@ public enum StubFormat {
             case .fault: return ["rstStream", "goaway"]
             case .rstStream: return ["errorCode", "afterHeaders"]
             case .goaway: return ["lastStreamId", "errorCode", "inFlight"]
+            case .proxy: return ["to", "stripPrefix", "timeoutMs"]
             }
         }
     }
@@ -96,6 +99,10 @@ public enum StubFormat {
     public static let bodySourceKeys = ["body", "json", "base64", "bodyFile"]
     /// The response keys that pace a body; at most one per response.
     public static let streamingKeys = ["dribble", "bytesPerSecond", "events"]
+
+    /// The response keys a `proxy` response may have besides `proxy`: the rest of the answer is
+    /// the upstream's.
+    public static let proxyCompanionKeys = ["times", "delayMs"]
 
     /// `afterLast`: what a stub does once it has served its last response. The engine serves
     /// this enum itself (UnderstudyCore's `AfterLast` is this type).

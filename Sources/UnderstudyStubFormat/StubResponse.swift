@@ -51,6 +51,17 @@ public struct StubResponse: Sendable {
         StubResponse(json: [:]).goaway(lastStreamId: lastStreamId, errorCode: errorCode, inFlight: inFlight)
     }
 
+    /// Forwards the request to `upstream` (`https://api.example.com`) and answers with what it
+    /// sends back (`proxy`): `stripPrefix` is taken off the request's path first; `timeoutMs`
+    /// bounds the upstream exchange (a `502` past it). Only `times` and `delayMs` go with it.
+    public static func proxy(to upstream: String, stripPrefix: String? = nil, timeoutMs: Double? = nil) -> StubResponse
+    {
+        var proxy: JSONValue = ["to": .string(upstream)]
+        if let stripPrefix { proxy = proxy.setting("stripPrefix", to: .string(stripPrefix)) }
+        if let timeoutMs { proxy = proxy.setting("timeoutMs", to: JSONValue(timeoutMs)) }
+        return StubResponse(json: ["proxy": proxy])
+    }
+
     // MARK: Modifiers
 
     /// `status`.

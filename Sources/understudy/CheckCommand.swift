@@ -30,12 +30,15 @@ struct CheckCommand: ParsableCommand {
         help: "With --openapi NEW: list only the stubs NEW breaks that this older spec accepted.")
     var since: String?
 
+    @OptionGroup(title: "WireMock")
+    var wireMock: WireMockFlags
+
     func run() throws {
         let given = paths
         let paths = DefaultStubPaths.paths(given)
         let stubs: StubSet
         do {
-            stubs = try StubLoader.load(paths: paths)
+            stubs = try StubLoader.load(paths: paths, options: wireMock.loadOptions)
         } catch {
             let error = DefaultStubPaths.explained(error, given: given, command: "check")
             for problem in error.errors {
@@ -44,6 +47,8 @@ struct CheckCommand: ParsableCommand {
             Console.error("understudy check: \(error.errors.count) error\(error.errors.count == 1 ? "" : "s")")
             throw ExitCode(1)
         }
+        // WireMock's leniencies and the mappings `serve` would skip: said, but not failures.
+        for warning in stubs.warningLines { Console.out(warning.description) }
         if let openAPI {
             // The stubs load; understudy-openapi (OpenAPIKit, Yams) checks them against the spec.
             var arguments = ["check", "--openapi", openAPI]
@@ -58,6 +63,10 @@ struct CheckCommand: ParsableCommand {
         let dynamic =
             templated + streamed == 0
             ? "" : " (\(templated) templated, \(streamed) streamed response\(streamed == 1 ? "" : "s"))"
-        Console.out("understudy check: \(stubs.count) stubs OK in \(paths.joined(separator: " "))\(dynamic)")
+        let skipped =
+            stubs.skipped.isEmpty
+            ? ""
+            : "; \(stubs.skipped.count) WireMock mapping\(stubs.skipped.count == 1 ? "" : "s") skipped (--strict refuses them)"
+        Console.out("understudy check: \(stubs.count) stubs OK in \(paths.joined(separator: " "))\(dynamic)\(skipped)")
     }
 }

@@ -16,6 +16,9 @@ struct ConvertWireMockCommand: ParsableCommand {
     @Argument(help: "The directory to write the native stub file into (created if missing).")
     var out: String
 
+    @OptionGroup(title: "WireMock")
+    var wireMock: WireMockFlags
+
     func validate() throws {
         guard root != out else { throw ValidationError("ROOT and OUT must differ") }
     }
@@ -23,7 +26,7 @@ struct ConvertWireMockCommand: ParsableCommand {
     func run() throws {
         let result: WireMockConverter.Result
         do {
-            result = try WireMockConverter.convert(paths: [root])
+            result = try WireMockConverter.convert(paths: [root], options: wireMock.loadOptions)
         } catch {
             for problem in error.errors { Console.out(problem.description) }
             Console.error(

@@ -136,6 +136,16 @@ struct ServeCommand: ParsableCommand {
     @OptionGroup(title: "HTTPS")
     var tls: TLSOptions
 
+    @OptionGroup(title: "WireMock")
+    var wireMock: WireMockFlags
+
+    @Option(
+        help: ArgumentHelp(
+            "A PEM file of CA certificates that proxying stubs (`proxy`) trust for HTTPS upstreams, instead of the system's.",
+            discussion: "For an upstream with a throwaway or private CA; the system's trust store is left as it is.",
+            valueName: "file"))
+    var proxyCa: String?
+
     @Flag(
         help: ArgumentHelp(
             "Run in the background: return once the server is ready (exit 0), or fail with its error.",
@@ -256,6 +266,21 @@ struct ServeCommand: ParsableCommand {
         return OpenAPIServeChecker(contract: contract, refusesViolations: mode == .fail)
     }
 
+    /// `--proxy-ca FILE` made absolute and checked readable now (curl reads it only when a stub
+    /// first proxies, long after a typo could be reported); exits 1 saying why otherwise.
+    static func resolvedProxyCA(_ path: String) throws -> String {
+        guard let resolved = realpath(path, nil) else {
+            Console.error("understudy: --proxy-ca \(path): \(String(cString: strerror(errno)))")
+            throw ExitCode(1)
+        }
+        defer { free(resolved) }
+        guard access(resolved, R_OK) == 0 else {
+            Console.error("understudy: --proxy-ca \(path): \(String(cString: strerror(errno)))")
+            throw ExitCode(1)
+        }
+        return String(cString: resolved)
+    }
+
     func run() throws {
         if detach && !detachedChild {
             throw ExitCode(Detacher.startInBackground())
@@ -310,7 +335,8 @@ struct ServeCommand: ParsableCommand {
         }
         let responder: UnderstudyResponder
         do {
-            responder = try UnderstudyResponder(stubPaths: stubPaths, configuration: engineConfiguration)
+            responder = try UnderstudyResponder(
+                stubPaths: stubPaths, loadOptions: wireMock.loadOptions, configuration: engineConfiguration)
         } catch {
             let error = DefaultStubPaths.explained(error, given: paths, command: "serve")
             for problem in error.errors { Console.error(problem.description) }
@@ -319,19 +345,22 @@ struct ServeCommand: ParsableCommand {
             )
             throw ExitCode(1)
         }
+        for warning in responder.loadWarnings { Console.error(warning.description) }
 
         // Before the server exists, so the server hosts the sessions on its loop.
         let sessions = responder.enableSessions(
             SessionLimits(maxSessions: maxSessions, idleTimeoutSeconds: sessionIdleTimeout))
         sessions.log = { Console.error($0) }
 
+        var serverConfiguration = ServerConfiguration(
+            host: host, port: port, maxBodyBytes: maxBody,
+            maxHeaderBytes: maxHeaderBytes, idleTimeoutSeconds: idleTimeout,
+            maxHeaderCount: maxHeaderCount, maxConcurrentStreams: maxConcurrentStreams)
+        if let proxyCa { serverConfiguration.proxyCAFile = try Self.resolvedProxyCA(proxyCa) }
         let server: HTTPServer
         do {
             server = try HTTPServer(
-                configuration: ServerConfiguration(
-                    host: host, port: port, maxBodyBytes: maxBody,
-                    maxHeaderBytes: maxHeaderBytes, idleTimeoutSeconds: idleTimeout,
-                    maxHeaderCount: maxHeaderCount, maxConcurrentStreams: maxConcurrentStreams),
+                configuration: serverConfiguration,
                 responder: responder)
         } catch {
             Console.error("understudy: \(error)")
@@ -352,6 +381,7 @@ struct ServeCommand: ParsableCommand {
         server.handleSignals {
             switch responder.reload() {
             case .success(let count):
+                for warning in responder.loadWarnings { Console.error(warning.description) }
                 Console.error("understudy: reloaded \(count) stubs from \(stubPaths.joined(separator: " "))")
             case .failure(let failure):
                 for problem in failure.errors { Console.error(problem.description) }

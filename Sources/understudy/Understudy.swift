@@ -7,7 +7,7 @@ struct Understudy: ParsableCommand {
         abstract: "A local HTTP stub server for testing clients.",
         subcommands: [
             ServeCommand.self, CheckCommand.self, GenerateCommand.self, StopCommand.self, ConvertWireMockCommand.self,
-            HARCommand.self,
+            HARCommand.self, ImportHARCommand.self, RecordCommand.self,
             OpenAPIValidateCommand.self,
         ]
     )

@@ -44,5 +44,25 @@ class WireMockDifferentialTests(unittest.TestCase):
             self.assertEqual(converted["requests"], self.report["requests"])
 
 
+@unittest.skipUnless(AVAILABLE or REQUIRED, "needs java (default-jre-headless) and `pip install wiremock`; CI installs both")
+class WireMockTemplatingDifferentialTests(unittest.TestCase):
+    """The templating corpus, both servers run with `--global-response-templating`: WireMock's Handlebars
+    helpers, translated into native templates, must render what WireMock renders (or, for random values,
+    the time and the port, a body of the same shape)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.report = differential.run(binary(), root=differential.TEMPLATING_ROOT,
+                                      scripts_path=differential.TEMPLATING_SCRIPTS, flags=differential.TEMPLATING_FLAGS)
+        print("\n" + differential.summary(cls.report), file=sys.stderr)
+
+    def test_corpus_is_large_enough(self):
+        self.assertGreaterEqual(self.report["mappings"], 10)
+        self.assertGreaterEqual(self.report["outcomes"]["matched"]["total"], 13)
+
+    def test_every_request_agrees_with_wiremock(self):
+        self.assertEqual(self.report["differences"], [], differential.summary(self.report))
+
+
 if __name__ == "__main__":
     unittest.main()

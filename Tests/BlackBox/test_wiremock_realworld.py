@@ -48,6 +48,14 @@ class WireMockRealWorldTests(unittest.TestCase):
             if floor["loads"]:
                 self.assertTrue(self.results[name]["loads"], f"{name} no longer loads: {self.results[name]['loadError']}")
 
+    def test_skipped_mappings_do_not_grow(self):
+        # A WireMock mapping Understudy cannot serve is skipped and listed by GET /__admin/health; the
+        # list may only shrink.
+        for name, floor in self.floors.items():
+            if "skipped" in floor:
+                self.assertLessEqual(len(self.results[name]["skipped"]), floor["skipped"],
+                                     f"{name}: skips {sorted(self.results[name]['skipped'].items())}")
+
     def test_agreement_does_not_fall_below_the_floor(self):
         # Requests two equal mappings accept are left out: WireMock's pick among them follows the file
         # system's listing order, which differs between machines (realworld.order_dependent).

@@ -18,7 +18,7 @@ final class AdminAPITests: XCTestCase {
         let response = engine.adminCall("GET", "/__admin/health")
         XCTAssertEqual(response.status, 200)
         XCTAssertEqual(response.headers["Content-Type"], "application/json")
-        XCTAssertEqual(response.text, #"{"status":"ok","stubs":3,"requests":1,"pending":0,"waiting":0}"#)
+        XCTAssertEqual(response.text, #"{"status":"ok","stubs":3,"requests":1,"pending":0,"waiting":0,"skipped":[]}"#)
     }
 
     /// An unknown endpoint's 404 names the page that lists every endpoint, and that page exists.

@@ -21,6 +21,7 @@ final class AdminRoutesTests: XCTestCase {
                 "GET /__admin/scenarios", "PUT /__admin/scenarios/{name}", "GET /__admin/rate-limits",
                 "GET /__admin/clock",
                 "POST /__admin/clock", "POST /__admin/reset", "POST /__admin/reload", "GET /__admin/tls/ca.pem",
+                "POST /__admin/recordings/snapshot", "POST /__admin/recordings/stop",
                 "GET /__admin/sessions", "POST /__admin/sessions",
                 "GET /__admin/sessions/{id}", "DELETE /__admin/sessions/{id}",
                 "GET /__admin/", "GET /__admin/mappings", "POST /__admin/mappings", "DELETE /__admin/mappings",

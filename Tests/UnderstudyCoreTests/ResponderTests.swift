@@ -15,7 +15,7 @@ final class ResponderTests: XCTestCase {
         XCTAssertEqual(hello.text, "hi")
         XCTAssertEqual(hello.stubID, "hello")
         let health = responder.respond(to: HTTPRequest(method: "GET", target: "/__admin/health"))
-        XCTAssertEqual(health.text, #"{"status":"ok","stubs":1,"requests":1,"pending":0,"waiting":0}"#)
+        XCTAssertEqual(health.text, #"{"status":"ok","stubs":1,"requests":1,"pending":0,"waiting":0,"skipped":[]}"#)
         XCTAssertNil(health.stubID)
         XCTAssertEqual(
             responder.respond(to: HTTPRequest(method: "GET", target: "/__adminx")).status, 404,

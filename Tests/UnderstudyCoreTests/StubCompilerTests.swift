@@ -117,7 +117,8 @@ final class StubCompilerTests: XCTestCase {
                 .allOf([
                     .equals("b"), .contains("b"), .matches("b"), .json(["a": 1]), .jsonSubset(["a": 1]),
                     .equalsIgnoringCase("B"), .doesNotContain("q"), .doesNotMatch("q"),
-                    .jsonEquals([1, 2], ignoreArrayOrder: true, ignoreExtraElements: true),
+                    .jsonEquals([1, 2], ignoreArrayOrder: true, ignoreExtraElements: true, placeholders: true),
+                    .jsonPathEquals("$.b", ["${json-unit.any-number}"], placeholders: true),
                     .jsonPath("$.a", .equals("1")), .anyOf([.binary(Data([1]))]), .not(.equals("c")),
                 ])
             )
@@ -142,6 +143,7 @@ final class StubCompilerTests: XCTestCase {
         Built.get("/e").id("e").respond(
             .status(200).rstStream(.cancel, afterHeaders: true),
             .status(200).goaway(lastStreamId: .this, errorCode: .enhanceYourCalm, inFlight: .cut)),
+        Built.get("/f/x").id("f").respond(.proxy(to: "http://127.0.0.1:9/api", stripPrefix: "/f", timeoutMs: 500)),
     ]
 
     /// Keys the compile step checks but the engine has no use for, with why.
@@ -170,7 +172,7 @@ final class StubCompilerTests: XCTestCase {
         .jsonPath: ["matcher": .object(.valueMatcher)],
         .response: [
             "retryAfter": .object(.retryAfter), "delayMs": .object(.delayDistribution), "dribble": .object(.dribble),
-            "events": .array(.event), "fault": .object(.fault),
+            "events": .array(.event), "fault": .object(.fault), "proxy": .object(.proxy),
         ],
         .fault: ["rstStream": .object(.rstStream), "goaway": .object(.goaway)],
         .delayDistribution: ["lognormal": .object(.lognormal)],

@@ -34,6 +34,7 @@ final class StubFormatDriftTests: XCTestCase {
             "$defs", "response", "properties", "fault", "oneOf", "1", "properties", "rstStream", "properties",
         ],
         .goaway: ["$defs", "response", "properties", "fault", "oneOf", "1", "properties", "goaway", "properties"],
+        .proxy: ["$defs", "response", "properties", "proxy", "properties"],
     ]
 
     /// Where `fault`'s object form lists its members.

@@ -82,7 +82,6 @@ final class WireMockMappingTests: XCTestCase {
             [
                 "mappings/m.json:1:31: error: unsupported WireMock feature `multipartPatterns`: multipart matching is not supported (at request.multipartPatterns)",
                 "mappings/m.json:2:15: error: unsupported WireMock feature `proxyBaseUrl`: proxying is not supported (at response.proxyBaseUrl)",
-                "mappings/m.json:3:31: error: unsupported WireMock transformer `jwt`: only `response-template` is supported (at response.transformers)",
                 "mappings/m.json:4:2: error: unsupported WireMock feature `postServeActions`: post-serve actions (webhooks) are not supported (at postServeActions)",
             ])
     }
@@ -96,21 +95,9 @@ final class WireMockMappingTests: XCTestCase {
                           "jsonBody": {"path": "{{request.path}}", "url": "{{request.url}}", "q": "{{request.query.q}}", "m": "{{request.method}}", "b": "{{{request.body}}}"}}}
             """)
         let response = engine.send("POST", "/w/1?q=z", headers: ["X-A": "a"], body: "hi")
-        XCTAssertEqual(response.text, #"{"path":"/w/1","url":"/w/1?q=z","q":"z","m":"POST","b":"hi"}"#)
+        // `{{…}}` escapes for HTML as WireMock's Handlebars does (`=` is `&#x3D;`); `{{{…}}}` does not.
+        XCTAssertEqual(response.text, #"{"path":"/w/1","url":"/w/1?q&#x3D;z","q":"z","m":"POST","b":"hi"}"#)
         XCTAssertEqual(response.headers["X-Echo"], "a")
-    }
-
-    func testResponseTemplateRefusesHelpersWithoutAnEquivalentByName() {
-        let errors = loadErrors(
-            """
-            {"request": {"urlPath": "/w"},
-             "response": {"transformers": ["response-template"], "body": "{{jsonPath request.body '$.a'}} {{request.path}}",
-                          "headers": {"X": "{{now offset='1 days'}}"}}}
-            """, file: "mappings/t.json")
-        XCTAssertEqual(errors.map(\.jsonPath), ["response.body", "response.headers.X"])
-        XCTAssertTrue(errors[0].message.contains("`jsonPath`"), errors[0].message)
-        XCTAssertTrue(errors[1].message.contains("`now`"), errors[1].message)
-        XCTAssertEqual(errors[0].line, 2)
     }
 
     func testTyposSuggestAndBadValuesPointAtThemselves() {
@@ -198,16 +185,89 @@ final class WireMockMappingTests: XCTestCase {
             #"{"request": {"url": "/f"}, "response": {"bodyFileName": "data/x.json"}}"#, to: root + "/mappings/f.json")
         try write(#"{"not": "a mapping"}"#, to: root + "/__files/data/x.json")
         let set = try StubLoader.load(paths: [root])
-        XCTAssertEqual(set.count, 1)
+        XCTAssertEqual(set.stubs.map(\.file), [root + "/mappings/f.json", root + "/__files/data/x.json"])
         XCTAssertEqual(String(decoding: set.stubs[0].responses[0].body, as: UTF8.self), #"{"not": "a mapping"}"#)
         try write(
             #"{"request": {"url": "/g"}, "response": {"bodyFileName": "../../etc/passwd"}}"#,
             to: root + "/mappings/g.json")
-        XCTAssertThrowsError(try StubLoader.load(paths: [root])) { error in
+        XCTAssertEqual(try StubLoader.load(paths: [root]).skipped.map(\.file), [root + "/mappings/g.json"])
+        XCTAssertThrowsError(try StubLoader.load(paths: [root], options: StubLoadOptions(strict: true))) { error in
             let failure = error as! StubLoadFailure
             XCTAssertTrue(failure.errors[0].message.contains("`bodyFileName`"), failure.errors[0].message)
             XCTAssertEqual(failure.errors[0].jsonPath, "response.bodyFileName")
         }
+    }
+
+    func testARootLoadsAsWireMockLoadsIt() throws {
+        let root = try makeTemporaryDirectory(self)
+        try write(
+            """
+            {"mappings": [
+              {"request": {"url": "/proxied"}, "response": {"proxyBaseUrl": "http://127.0.0.1:9"}},
+              {"request": {"url": "/s"}, "response": {"status": "201", "transformers": ["absent-extension"]}},
+              {"request": {"url": "/first", "url": "/d"}, "response": {"body": "a", "body": "b"}},
+              {"request": {"url": "/m"}, "response": {"bodyFileName": "missing.json"}},
+              {"request": {"url": "/b", "basicAuth": {"username": "u", "password": "p"}},
+               "response": {"status": 204}}
+            ]}
+            """, to: root + "/mappings/m.json")
+        try write(#"{"not": "read"}"#, to: root + "/beside/x.json")  // WireMock reads only mappings/
+        try write("p { }", to: root + "/__files/css/site.css")
+        try write("<p>i</p>", to: root + "/__files/css/index.html")
+        let set = try StubLoader.load(paths: [root])
+        XCTAssertEqual(set.skipped.map(\.index), [0])
+        XCTAssertTrue(set.skipped[0].reason.contains("proxy"), set.skipped[0].reason)
+        XCTAssertEqual(set.warnings.map(\.jsonPath).sorted(), [
+            "mappings[1].response.status", "mappings[1].response.transformers", "mappings[2].request.url",
+            "mappings[2].response.body", "mappings[3].response.bodyFileName",
+        ])
+        XCTAssertTrue(set.warningLines.allSatisfy { $0.description.contains(": warning: ") })
+        let engine = StubEngine(stubs: set)
+        XCTAssertEqual(engine.get("/s").status, 201)
+        XCTAssertEqual(engine.get("/d").text, "b")
+        XCTAssertEqual(engine.get("/first").status, 404)
+        let missing = engine.get("/m")
+        XCTAssertEqual(missing.status, 500)
+        XCTAssertTrue(missing.text.contains("java.io.FileNotFoundException"), missing.text)
+        XCTAssertEqual(engine.get("/b", headers: ["Authorization": "basic dTpw"]).status, 204)
+        XCTAssertEqual(engine.get("/b", headers: ["Authorization": "Basic dTpx"]).status, 404)
+        let css = engine.get("/css/site.css?v=1")
+        XCTAssertEqual(css.status, 200)
+        XCTAssertEqual(css.headers["Content-Type"], "text/css")
+        XCTAssertEqual(engine.get("/css").text, "<p>i</p>")
+        XCTAssertEqual(engine.get("/css/").text, "<p>i</p>")
+        XCTAssertEqual(engine.send("POST", "/css/site.css").status, 404, "files are served to GET only")
+        let miss = engine.get("/proxied")
+        XCTAssertEqual(miss.status, 404)
+        XCTAssertTrue(miss.text.contains("mappings/m.json mapping 0: unsupported WireMock feature `proxyBaseUrl`"), miss.text)
+        XCTAssertFalse(engine.get("/elsewhere").text.contains("Skipped WireMock mappings"))
+        let health = jsonObject(engine.adminCall("GET", "/__admin/health").body)
+        let skipped = health["skipped"] as? [[String: Any]]
+        XCTAssertEqual(skipped?.count, 1)
+        XCTAssertEqual(skipped?.first?["file"] as? String, root + "/mappings/m.json")
+        XCTAssertEqual(skipped?.first?["index"] as? Int, 0)
+        XCTAssertEqual(skipped?.first?["line"] as? Int, 2)
+        XCTAssertThrowsError(try StubLoader.load(paths: [root], options: StubLoadOptions(strict: true))) { error in
+            XCTAssertEqual((error as! StubLoadFailure).errors.map(\.jsonPath), ["mappings[0].response.proxyBaseUrl"])
+        }
+    }
+
+    func testMappingsWithoutAnIDGetOneDerivedFromFileAndIndex() throws {
+        let first = try makeTemporaryDirectory(self), second = try makeTemporaryDirectory(self)
+        for root in [first, second] {
+            try write(
+                #"{"mappings": [{"request": {"url": "/a"}, "response": {}}, {"request": {"url": "/b"}, "response": {}}]}"#,
+                to: root + "/mappings/m.json")
+        }
+        let ids = try StubLoader.load(paths: [first]).stubs.map(\.id)
+        XCTAssertEqual(ids, try StubLoader.load(paths: [second]).stubs.map(\.id), "the same wherever the root is")
+        XCTAssertEqual(Set(ids).count, 2)
+        for id in ids {
+            XCTAssertNotNil(UUID(uuidString: id), id)
+            XCTAssertEqual(Array(id)[14], "8", "a version-8 (name-based) UUID: \(id)")
+        }
+        let listed = try StubLoader.load(paths: [first]).stubs.compactMap { WireMockMapping.of($0)?.json["id"] }
+        XCTAssertEqual(listed, ids.map(JSONValue.string))
     }
 
     func testConverterReproducesOrderAndNamesWhatItDrops() throws {

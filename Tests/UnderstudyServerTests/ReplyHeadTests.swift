@@ -83,7 +83,8 @@ final class ReplyHeadTests: XCTestCase {
     }
 
     /// A stub's `Date`, `Content-Length` and `Connection` keep their place among its fields;
-    /// its `Transfer-Encoding` is left to the transport's framing.
+    /// its `Transfer-Encoding` is left to the transport's framing, which honours `chunked` (as
+    /// WireMock does) by sending the body as one chunk.
     func testFieldsEvhttpReadsKeepTheirPlace() throws {
         let sent = try exchange(
             "GET /dt HTTP/1.1\r\nHost: x\r\n\r\nGET /cl HTTP/1.1\r\nHost: x\r\n\r\nGET /te HTTP/1.1\r\nHost: x\r\n\r\n"
@@ -92,7 +93,7 @@ final class ReplyHeadTests: XCTestCase {
             sent,
             "HTTP/1.1 200 OK\r\nX-First: 1\r\nDate: D\r\nX-Last: 2\r\nContent-Length: 1\r\n\r\nd"
                 + "HTTP/1.1 200 OK\r\nContent-Length: 1\r\nX-Last: 2\r\nDate: D\r\n\r\nc"
-                + "HTTP/1.1 200 OK\r\nX-A: 1\r\nX-B: 2\r\nDate: D\r\nContent-Length: 1\r\n\r\nt"
+                + "HTTP/1.1 200 OK\r\nX-A: 1\r\nX-B: 2\r\nDate: D\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nt\r\n0\r\n\r\n"
                 + "HTTP/1.1 200 OK\r\nX-First: 1\r\nConnection: keep-alive\r\nX-Last: 2\r\nDate: D\r\nContent-Length: 1\r\n\r\nc"
                 + "HTTP/1.1 200 OK\r\nX-First: 1\r\nX-Last: 2\r\nDate: D\r\nContent-Length: 1\r\nConnection: close\r\n\r\nc"
         )

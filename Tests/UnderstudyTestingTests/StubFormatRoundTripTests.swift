@@ -25,6 +25,8 @@ struct StubFormatRoundTripTests {
                     .jsonSubset(["a": 1]), .json(["a": 1]),
                     .jsonEquals(["a": 1], ignoreArrayOrder: true, ignoreExtraElements: true),
                     .jsonPath("$.a", .equals("1")), .jsonPath("$.a"), .not(.binary(Data([0, 1]))),
+                    .jsonPathEquals("$.a", 1, ignoreArrayOrder: true),
+                    .jsonEquals(["s": "${json-unit.any-string}"], placeholders: true),
                 ])
             )
             .respond(
@@ -33,7 +35,8 @@ struct StubFormatRoundTripTests {
                 .text("t {{request.path}}").templated().dribble(chunks: 2, overMilliseconds: 5),
                 .data(Data([1, 2])).bytesPerSecond(1000).delay(.uniform(min: 1, max: 2)),
                 .events([.init(event: "e", data: "d", id: "1", retry: 10, comment: "c", delayMs: 1)]),
-                .fault(.connectionReset)
+                .fault(.connectionReset),
+                .proxy(to: "http://127.0.0.1:9", stripPrefix: "/ft", timeoutMs: 500).delay(milliseconds: 1)
             )
             .afterLast(.cycle).scenario("ft", whenState: "Started", setState: "Next")
             .rateLimit(
@@ -81,6 +84,7 @@ struct StubFormatRoundTripTests {
             if let path = value["jsonPath"], path.members != nil {
                 note(.jsonPath, path)
                 valueMatcher(path["matcher"])
+                note(.jsonEquals, path["jsonEquals"])
             }
         }
         note(.document, document)
@@ -103,6 +107,7 @@ struct StubFormatRoundTripTests {
                 note(.fault, response["fault"])
                 note(.rstStream, response["fault"]?["rstStream"])
                 note(.goaway, response["fault"]?["goaway"])
+                note(.proxy, response["proxy"])
             }
         }
         return found

@@ -27,6 +27,10 @@ from scripts.lib.understudy_daemon import Daemon
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE / "root"
 SCRIPTS = HERE / "scripts.json"
+# The templating corpus: both servers run with `--global-response-templating`.
+TEMPLATING_ROOT = HERE / "root-templating"
+TEMPLATING_SCRIPTS = HERE / "scripts-templating.json"
+TEMPLATING_FLAGS = ["--global-response-templating"]
 
 
 def wiremock_jar():
@@ -191,6 +195,8 @@ def compare(request, expected, actual, mappings):
     if "error" in actual:
         return "fault", [f"Understudy broke the connection ({actual['error']}), WireMock answered {expected['status']}"]
     stub_ids = header_values(expected, "Matched-Stub-Id")
+    if not stub_ids and expected["status"] != 404:
+        return "no mapping", compare_unmapped(expected, actual)
     if not stub_ids:
         differences = []
         if actual["status"] != expected["status"]:
@@ -208,7 +214,14 @@ def compare(request, expected, actual, mappings):
     for name in response.get("headers", {}):
         if header_values(actual, name) != header_values(expected, name):
             differences.append(f"header {name}: {header_values(actual, name)} ≠ {header_values(expected, name)}")
-    if actual["body"] != expected["body"]:
+    # A body that varies by design (random values, the time, the port) is held to the shape its
+    # mapping's `metadata.differential.bodyPattern` gives, on both servers.
+    shape = mapping.get("metadata", {}).get("differential", {}).get("bodyPattern")
+    if shape is not None:
+        for who, answer in (("WireMock", expected), ("Understudy", actual)):
+            if not re.fullmatch(shape, answer["body"].decode(errors="replace")):
+                differences.append(f"{who}'s body {answer['body'][:80]!r} does not match {shape!r}")
+    elif actual["body"] != expected["body"]:
         differences.append(f"body {actual['body'][:80]!r} ≠ {expected['body'][:80]!r}")
     floor = delay_floor(mapping)
     if floor:
@@ -216,6 +229,25 @@ def compare(request, expected, actual, mappings):
             if answer["elapsed"] < floor:
                 differences.append(f"{who} answered after {answer['elapsed']*1000:.0f} ms, before the {floor*1000:.0f} ms delay")
     return "matched", differences
+
+
+def compare_unmapped(expected, actual):
+    """WireMock's answers that no mapping gives (no `Matched-Stub-Id`) and that are not a miss: a file of
+    `__files/` served as a static web root (status, Content-Type and body must be the same), or the 500 of
+    a mapping whose body file is missing (the status, and the FileNotFoundException named; WireMock's page
+    also holds a Java stack trace, which Understudy does not imitate)."""
+    differences = []
+    if actual["status"] != expected["status"]:
+        differences.append(f"status {actual['status']} ≠ WireMock's {expected['status']} (no mapping)")
+    if expected["status"] == 500 and b"FileNotFoundException" in expected["body"]:
+        if b"FileNotFoundException" not in actual["body"]:
+            differences.append("body does not name the FileNotFoundException: " + actual["body"][:80].decode(errors="replace"))
+        return differences
+    if header_values(actual, "Content-Type") != header_values(expected, "Content-Type"):
+        differences.append(f"header Content-Type: {header_values(actual, 'Content-Type')} ≠ {header_values(expected, 'Content-Type')}")
+    if actual["body"] != expected["body"]:
+        differences.append(f"body {actual['body'][:80]!r} ≠ {expected['body'][:80]!r}")
+    return differences
 
 
 def reset(port):
@@ -231,18 +263,19 @@ def record(port, scripts):
     return results
 
 
-def run(binary, understudy_paths=None, wiremock_results=None):
-    """Runs the corpus against WireMock (unless its results are given) and Understudy; returns a
-    report dict with counts by outcome and every difference."""
-    scripts = json.loads(SCRIPTS.read_text())["scripts"]
-    mappings = load_mappings(ROOT)
+def run(binary, understudy_paths=None, wiremock_results=None, root=ROOT, scripts_path=SCRIPTS, flags=()):
+    """Runs the corpus (`root` and its scripts) against WireMock (unless its results are given) and
+    Understudy, both with `flags`; returns a report dict with counts by outcome and every difference."""
+    scripts = json.loads(pathlib.Path(scripts_path).read_text())["scripts"]
+    mappings = load_mappings(root)
     if wiremock_results is None:
-        wiremock = WireMockProcess(ROOT)
+        wiremock = WireMockProcess(root, extra_args=flags)
         try:
             wiremock_results = record(wiremock.port, scripts)
         finally:
             wiremock.stop()
-    understudy = Daemon(command=[binary, "serve", "--port", "0", "--quiet", *map(str, understudy_paths or [ROOT])])
+    understudy = Daemon(command=[binary, "serve", "--port", "0", "--quiet", *flags,
+                                 *map(str, understudy_paths or [root])])
     try:
         understudy_results = record(understudy.port, scripts)
     finally:
@@ -278,4 +311,6 @@ if __name__ == "__main__":
     started = time.monotonic()
     report = run(binary)
     print(summary(report))
+    print("templating corpus (--global-response-templating):")
+    print(summary(run(binary, root=TEMPLATING_ROOT, scripts_path=TEMPLATING_SCRIPTS, flags=TEMPLATING_FLAGS)))
     print(f"took {time.monotonic() - started:.1f} s")

@@ -2,7 +2,7 @@
 
 Every root under `roots/` (listed in `roots.json`) is served by WireMock with default settings, and
 again with `--global-response-templating` when the project runs WireMock so, and by `understudy serve
-ROOT`, each started once per root. The root's request scripts (`scripts/<root>.json`, written by
+ROOT` with the same flags. The root's request scripts (`scripts/<root>.json`, written by
 `make_scripts.py`) run against each server, state reset before every script, and the answers are
 compared by `Tests/WireMockDifferential/differential.py`'s `compare` (status, the headers the matched
 mapping sets, the body, faults; unmatched on WireMock must be unmatched on Understudy). Every
@@ -220,19 +220,19 @@ def record_wiremock(port, scripts, expected):
             time.sleep(0.05)  # polling with a deadline: the reset gives no signal that the reload is done
             listed = admin_mappings(port)
         by_id.update({m.get("id") or m.get("uuid"): m for m in listed})
-        answers.append([differential.send(port, request) for request in script["requests"]])
+        answers.append([dict(differential.send(port, request), port=port) for request in script["requests"]])
     return answers, by_id
 
 
-def start_understudy(binary, root, explain=True):
+def start_understudy(binary, root, explain=True, flags=()):
     """(Daemon, None), or (None, why it refused: the error count, their gap classes and the first error
     `understudy check` reports, paths relative to the root)."""
     try:
-        return Daemon(command=[binary, "serve", "--port", "0", "--quiet", str(root)], timeout=30.0), None
+        return Daemon(command=[binary, "serve", "--port", "0", "--quiet", *flags, str(root)], timeout=30.0), None
     except DaemonStartError as error:
         if not explain:
             return None, str(error)
-        check = subprocess.run([binary, "check", str(root)], capture_output=True, text=True, timeout=60)
+        check = subprocess.run([binary, "check", *flags, str(root)], capture_output=True, text=True, timeout=60)
         lines = (check.stdout + check.stderr).replace(str(root) + "/", "").splitlines()
         errors = [line for line in lines if "error:" in line]
         if not errors:
@@ -241,7 +241,7 @@ def start_understudy(binary, root, explain=True):
         return None, f"{len(errors)} error(s) of gap class {', '.join(causes)}; first: {errors[0][:240]}"
 
 
-def loadable_subset(binary, root, workdir):
+def loadable_subset(binary, root, workdir, flags=()):
     """A copy of the root without the files `understudy check` refuses (checked again until it passes),
     and the files left out: what Understudy would serve if it skipped what it cannot load, as issue 30
     asks. None for the copy when no such subset is found."""
@@ -249,7 +249,7 @@ def loadable_subset(binary, root, workdir):
     shutil.copytree(root, copy)
     dropped = {}
     for _ in range(10):
-        check = subprocess.run([binary, "check", str(copy)], capture_output=True, text=True, timeout=60)
+        check = subprocess.run([binary, "check", *flags, str(copy)], capture_output=True, text=True, timeout=60)
         if check.returncode == 0:
             return copy, dropped
         bad = {}
@@ -265,15 +265,28 @@ def loadable_subset(binary, root, workdir):
     return None, dropped
 
 
-def serve_and_record(binary, root, scripts):
-    """(answers, (mappings listed with an id, mappings listed)) from `understudy serve ROOT`, or None."""
-    understudy, _ = start_understudy(binary, root, explain=False)
-    if understudy is None:
-        return None, None
+def skipped_mappings(port, root):
+    """The mappings `GET /__admin/health` lists as skipped: {(file relative to the root, index): reason}."""
+    answer = differential.send(port, {"method": "GET", "target": "/__admin/health"})
     try:
-        answers = differential.record(understudy.port, scripts)
+        listed = json.loads(answer["body"]).get("skipped", []) if answer.get("status") == 200 else []
+    except ValueError:
+        listed = []
+    prefix = str(root).rstrip("/") + "/"
+    return {(m["file"][len(prefix):] if m["file"].startswith(prefix) else m["file"], m["index"]): m["reason"] for m in listed}
+
+
+def serve_and_record(binary, root, scripts, flags=()):
+    """(answers, (mappings listed with an id, mappings listed), skipped mappings) from `understudy serve
+    ROOT`, or Nones."""
+    understudy, _ = start_understudy(binary, root, explain=False, flags=flags)
+    if understudy is None:
+        return None, None, {}
+    try:
+        answers = [[dict(answer, port=understudy.port) for answer in script]
+                   for script in differential.record(understudy.port, scripts)]
         listed = admin_mappings(understudy.port)
-        return answers, (sum(1 for m in listed if m.get("id")), len(listed))
+        return answers, (sum(1 for m in listed if m.get("id")), len(listed)), skipped_mappings(understudy.port, root)
     finally:
         understudy.stop()
 
@@ -289,17 +302,20 @@ def run_root(binary, entry):
     scripts = json.loads((make_scripts.SCRIPTS / f"{entry['name']}.json").read_text())["scripts"]
     runnable = [s for s in scripts if s["requests"]]
     source = {(file, number): mapping for file, number, mapping in make_scripts.load_mappings(root)}
-    probe, load_error = start_understudy(binary, root)
-    if probe:
-        probe.stop()
-    with tempfile.TemporaryDirectory() as workdir:
-        served_root, dropped = (root, {}) if load_error is None else loadable_subset(binary, root, workdir)
-        answers, ids = serve_and_record(binary, served_root, runnable) if served_root else (None, None)
     results = []
     for label, extra in variants(entry):
+        # Understudy takes WireMock's `--global-response-templating` too: each variant starts both so.
+        probe, load_error = start_understudy(binary, root, flags=extra)
+        if probe:
+            probe.stop()
+        with tempfile.TemporaryDirectory() as workdir:
+            served_root, dropped = (root, {}) if load_error is None else loadable_subset(binary, root, workdir, extra)
+            answers, ids, skipped = serve_and_record(binary, served_root, runnable, extra) if served_root else (None, None, {})
         result = {"root": entry["name"], "variant": label, "mappings": len(source),
                   "underivable": sum(1 for s in scripts if not s["requests"]), "loads": load_error is None,
-                  "loadError": load_error, "dropped": sorted(dropped), "ids": ids, "requests": 0, "agree": 0,
+                  "loadError": load_error, "dropped": sorted(dropped), "ids": ids,
+                  "skipped": {f"{file}#{index}": reason for (file, index), reason in sorted(skipped.items())},
+                  "skippedClasses": {}, "requests": 0, "agree": 0,
                   "loadableRequests": 0, "loadableAgree": 0, "orderIndependentAgree": 0, "orderDependent": 0,
                   "refusals": {}, "classes": {}, "differences": []}
         try:
@@ -328,6 +344,9 @@ def run_root(binary, entry):
                     result["refusals"][lost] = result["refusals"].get(lost, 0) + 1
                     continue
                 actual = answers[script_index][request_index]
+                stub = differential.header_values(expected, "Matched-Stub-Id") if "error" not in expected else []
+                if stub and varies_by_design(by_id.get(stub[0]), label):
+                    expected, actual = by_shape(expected), by_shape(actual)
                 kind, differences = differential.compare(request, expected, actual, MappingsById(by_id))
                 result["loadableRequests"] += 1
                 dependent = order_dependent(request, source)
@@ -343,12 +362,41 @@ def run_root(binary, entry):
                 stub = differential.header_values(expected, "Matched-Stub-Id") if "error" not in expected else []
                 mapping = by_id.get(stub[0]) if stub else source.get(tuple(script["mapping"] or ()))
                 gap = classify(root, label, mapping, expected, actual, request, source)
+                reason = skipped.get(tuple(script["mapping"] or ()))
+                if reason is not None:  # the mapping meant to answer was skipped: the skip's class
+                    gap = classify_load_error(root, reason)
+                    result["skippedClasses"][gap] = result["skippedClasses"].get(gap, 0) + 1
                 differences = [re.sub(r"/tmp/[^/\s]+/root/", "", d) for d in differences]
                 result["classes"][gap] = result["classes"].get(gap, 0) + 1
                 result["differences"].append({"script": script["name"], "request": f"{request['method']} {request['target']}",
                                               "kind": kind, "gap": gap, "differences": differences})
         results.append(result)
     return results
+
+
+VARYING_HELPERS = re.compile(r"\{\{\{?\s*(randomValue|randomInt|pickRandom|now|request\.port|request\.baseUrl)\b")
+UUID = re.compile(rb"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+
+
+def varies_by_design(mapping, variant):
+    """Whether a mapping's answer differs between any two servers by design: it is templated (the
+    global-templating variant, or the `response-template` transformer) and writes a random value, the
+    time or its own server's port. Such answers are compared by shape (see `by_shape`), as the
+    differential corpus compares its own with `metadata.differential.bodyPattern`."""
+    if not mapping:
+        return False
+    response = mapping.get("response", {})
+    if variant != "global-templating" and "response-template" not in (response.get("transformers") or []):
+        return False
+    return bool(VARYING_HELPERS.search(json.dumps(response)))
+
+
+def by_shape(answer):
+    """The answer with its server's own port written `<port>` and every UUID `<uuid>`."""
+    if "error" in answer:
+        return answer
+    body = answer["body"].replace(str(answer["port"]).encode(), b"<port>")
+    return dict(answer, body=UUID.sub(b"<uuid>", body))
 
 
 class MappingsById(dict):
@@ -385,15 +433,15 @@ def _counts(counts):
 
 
 def table(results):
-    lines = ["| root | WireMock | Understudy loads | agree / requests | loadable mappings: agree / requests "
+    lines = ["| root | WireMock | Understudy loads | mappings skipped | agree / requests | loadable mappings: agree / requests "
              "(order-dependent) | requests lost to the refusal, by class | disagreements on loadable mappings, by class | ids listed |",
-             "|---|---|---|---|---|---|---|---|"]
+             "|---|---|---|---|---|---|---|---|---|"]
     for r in results:
         loads = "yes" if r["loads"] else f"no: {r['loadError']}".replace("|", "\\|")
         if r["dropped"]:
             loads += f" (loadable subset: without {len(r['dropped'])} file(s))"
         ids = f"{r['ids'][0]}/{r['ids'][1]}" if r["ids"] else "–"
-        lines.append(f"| {r['root']} ({r['variant']}) | {r.get('wiremock', '?')} | {loads} | {r['agree']}/{r['requests']} "
+        lines.append(f"| {r['root']} ({r['variant']}) | {r.get('wiremock', '?')} | {loads} | {len(r['skipped'])} | {r['agree']}/{r['requests']} "
                      f"| {r['loadableAgree']}/{r['loadableRequests']} ({r['orderDependent']}) | {_counts(r['refusals'])} | {_counts(r['classes'])} | {ids} |")
     return "\n".join(lines)
 
@@ -446,8 +494,9 @@ def write_results(results, elapsed):
            "",
            f"- {len(default)} roots from {len({e['repository'] for e in index()})} public repositories: {files} mapping files, "
            f"{mappings} mappings, {requests} requests over all variants.",
-           f"- WireMock 2.35.1 serves {len(served)} of {len(default)} roots; Understudy starts on {len(loaded)} of them "
-           "(loading is all or nothing today).",
+           f"- WireMock 2.35.1 serves {len(served)} of {len(default)} roots; Understudy starts on {len(loaded)} of them, "
+           f"skipping {sum(len(r['skipped']) for r in default)} of their {sum(r['mappings'] for r in loaded)} mappings "
+           "(listed below, each with why).",
            f"- All requests: {agree} of {requests} agree ({_percent(agree, requests)}).",
            f"- On the mappings Understudy can load (a refused root served without the files `understudy check` "
            f"refuses): {loadable_agree} of {loadable} agree ({_percent(loadable_agree, loadable)}).",
@@ -458,7 +507,7 @@ def write_results(results, elapsed):
            "## Per root",
            "",
            "A `global-templating` row is the same root against WireMock started with `--global-response-templating`",
-           "(the project runs it so); Understudy has no such switch and is started the same way for both.",
+           "(the project runs it so), and Understudy started with the same flag.",
            "\"Order-dependent\" counts requests that two or more equal-priority mappings accept: WireMock answers",
            "with the one it loaded last, in the order the file system lists the files, so its answer differs",
            "between machines. They are compared and listed but kept out of the floors.",
@@ -475,7 +524,15 @@ def write_results(results, elapsed):
         out.append(f"{rank}. **Gap {gap}: {CLASSES.get(gap, '?')}**: {n} request{'s' if n != 1 else ''} "
                    f"({refusals.get(gap, 0)} lost to refusals, {gaps.get(gap, 0)} disagreeing on loadable mappings)")
     out += ["", "Gap 10 is measured apart (ids above); classes 12 to 16 are new with this corpus.",
-            "", "## Every disagreement on loadable mappings", ""]
+            "A request whose mapping Understudy skipped is counted under the class of the skip's reason.",
+            "", "## Mappings Understudy skips (default variant)", ""]
+    for r in default:
+        for name, reason in r["skipped"].items():
+            gap = classify_load_error(make_scripts.ROOTS / r["root"], reason)
+            out.append(f"- `{r['root']}` `{name}` (gap {gap}): {reason[:200]}".replace("\n", " "))
+    if not any(r["skipped"] for r in default):
+        out.append("None.")
+    out += ["", "## Every disagreement on loadable mappings", ""]
     for r in results:
         for d in r["differences"]:
             detail = "; ".join(d["differences"])[:220].replace("|", "\\|").replace("\n", " ")
@@ -491,7 +548,8 @@ def write_results(results, elapsed):
 
 def write_floors(results):
     floors = {key(r): {"loads": r["loads"], "requests": r["requests"], "agree": r["agree"],
-                       "orderIndependentAgree": r["orderIndependentAgree"]} for r in results}
+                       "orderIndependentAgree": r["orderIndependentAgree"], "skipped": len(r["skipped"])}
+              for r in results}
     FLOORS.write_text(json.dumps(floors, indent=1, sort_keys=True) + "\n")
 
 

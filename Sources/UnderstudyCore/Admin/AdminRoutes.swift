@@ -31,6 +31,8 @@ struct AdminRoutes: Sendable {
         AdminRoute("POST", "reset", .both, ServerAdmin.reset),
         AdminRoute("POST", "reload", .both, ServerAdmin.reload),
         AdminRoute("GET", "tls/ca.pem", .both, ServerAdmin.certificateAuthority),
+        AdminRoute("POST", "recordings/snapshot", .both, RecordingsAdmin.snapshot),
+        AdminRoute("POST", "recordings/stop", .both, RecordingsAdmin.stop),
         AdminRoute(
             "GET", "sessions", .main, { call in call.sessions.map { $0.list() } ?? ServerAdmin.noSessions(call) }),
         AdminRoute(

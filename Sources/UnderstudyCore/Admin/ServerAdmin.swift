@@ -10,7 +10,20 @@ enum ServerAdmin {
                 JSONMember("requests", .int(engine.journal.count)),
                 JSONMember("pending", .int(engine.awaitingDelivery)),
                 JSONMember("waiting", .int(engine.waiterCount)),
+                JSONMember("skipped", .array(engine.skippedMappings.map(skippedJSON))),
             ]))
+    }
+
+    /// A skipped mapping (of a lenient adapter's file) as health lists it: where it is and why it was left out.
+    private static func skippedJSON(_ mapping: SkippedMapping) -> JSONValue {
+        let first = mapping.problems.first
+        return .object([
+            JSONMember("file", .string(mapping.file)),
+            JSONMember("index", .int(mapping.index)),
+            JSONMember("line", .int(first?.line ?? 1)),
+            JSONMember("column", .int(first?.column ?? 1)),
+            JSONMember("reason", .string(mapping.reason)),
+        ])
     }
 
     /// Each rate-limited stub's window right now (for the UI's panel).

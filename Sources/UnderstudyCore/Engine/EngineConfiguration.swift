@@ -33,6 +33,9 @@ public struct EngineConfiguration {
     /// nil (the default) checks nothing and costs the request path one nil check. Sessions made
     /// from this configuration share it.
     public var contract: (any ContractChecking)?
+    /// Set by `understudy record`: where `POST /__admin/recordings/stop` writes the recorded stubs.
+    /// `nil` (the default) on a daemon that is not recording; the request path never reads it.
+    public var recording: RecordingPlan?
 
     /// The default ``journalBodyLimit``: 4 KiB, enough for the bodies stubs usually send while
     /// bounding the in-memory journal.

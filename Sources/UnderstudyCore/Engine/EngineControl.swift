@@ -35,4 +35,7 @@ protocol EngineControl: AnyObject {
 
     /// Why the stubs miss a request, ranked, over the stubs and states as they are now.
     var nearMissRanking: NearMissRanking { get }
+
+    /// The WireMock mappings loading left out, for `GET /__admin/health`.
+    var skippedMappings: [SkippedMapping] { get }
 }

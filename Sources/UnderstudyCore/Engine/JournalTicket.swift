@@ -30,6 +30,12 @@ public final class JournalTicket {
     /// it whether a delay or a paced body waits for the clock's advance instead of a real timer.
     public var worldClock: WorldClock? { engine?.clock }
 
+    /// Records what happened upstream for a proxied request, journaled with the entry
+    /// (`proxied`); call it before ``commit(_:)``.
+    public func noteProxied(_ exchange: ProxiedExchange) {
+        record?.proxied = exchange
+    }
+
     init(engine: StubEngine, record: consuming JournalRecord) {
         self.engine = engine
         self.record = record

@@ -92,6 +92,9 @@ extension RequestPattern {
         case .jsonPath(let expression, let matcher):
             guard let json = context.bodyJSON else { return false }
             return expression.accepts(json, matcher)
+        case .jsonPathEquals(let expression, let wanted, let options):
+            guard let json = context.bodyJSON, let selected = expression.selection(json) else { return false }
+            return selected.equals(wanted, options)
         case .binaryEquals(let bytes): return context.request.body == bytes
         case .allOf, .anyOf, .not: return acceptsComposite(matcher, context)
         }
@@ -153,6 +156,9 @@ extension RequestPattern {
             guard context.bodyJSON != nil else { return "body is not JSON" }
             return "body JSON path \(expression.text) "
                 + (matcher.map { "does not satisfy \($0.phrase)" } ?? "selects nothing")
+        case .jsonPathEquals(let expression, let wanted, _):
+            guard context.bodyJSON != nil else { return "body is not JSON" }
+            return "body JSON path \(expression.text) ≠ \(snippet(String(decoding: wanted.jsonBytes, as: UTF8.self)))"
         case .equalsIgnoringCase(let wanted): return "body ≠ \(quote(snippet(wanted))) (ignoring case)"
         case .doesNotContain(let part): return "body contains \(quote(part))"
         case .doesNotMatch(let regex): return "body matches \(regex.pattern)"

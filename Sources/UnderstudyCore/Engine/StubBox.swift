@@ -10,15 +10,15 @@ final class StubBox {
     /// a stub by its path and checks its method, the very comparisons `matches` would make, so
     /// being its candidate is matching it.
     let decidedByIndex: Bool
-    /// For each response that is the same every time (no template, pacing, random delay or
-    /// `Retry-After`), the answer ready-made: serving it hands out a copy, one retain.
+    /// For each response that is the same every time (no template, pacing, random delay,
+    /// `Retry-After` or proxy), the answer ready-made: serving it hands out a copy, one retain.
     let staticAnswers: [HTTPResponse?]
 
     init(_ stub: Stub) {
         self.stub = stub
         staticAnswers = stub.responses.map { response in
             guard response.template == nil, response.streaming == nil, response.delayDistribution == nil,
-                response.retryAfter == nil
+                response.retryAfter == nil, response.proxy == nil
             else { return nil }
             return HTTPResponse(
                 status: response.status, headers: response.headers, body: response.body,

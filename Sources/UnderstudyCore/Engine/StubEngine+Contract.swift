@@ -28,8 +28,9 @@ extension StubEngine {
         var violations = requestViolations
         var refusal: String?
         // Only a stub's answer is held to the contract (not the unmatched report); a fault sends none,
-        // and a stub marked `openapi: {"skip": …}` answers off the document on purpose.
-        if let stubID = response.stubID, response.fault == nil,
+        // a proxied answer is the upstream's (not yet known here), and a stub marked
+        // `openapi: {"skip": …}` answers off the document on purpose.
+        if let stubID = response.stubID, response.fault == nil, response.proxy == nil,
             stubs.first(where: { $0.id == stubID })?.openAPISkip == nil
         {
             let answerViolations = contract.violations(in: response, answering: request)

@@ -44,6 +44,9 @@ public final class StubEngine {
     private let matchContext = MatchContext()
     /// Names stubs posted to the admin API without an id.
     var adminStubCounter = 0
+    /// The WireMock mappings loading left out (``StubSet/skipped``), named on a miss they might
+    /// have answered and listed by `GET /__admin/health`.
+    public private(set) var skippedMappings: [SkippedMapping]
     /// Pending `GET /__admin/requests/wait` calls, completed as entries are journaled.
     @exclusivity(unchecked) var waiters: [JournalWaiter] = []
     @exclusivity(unchecked) private var cachedSecond: Int64 = .min
@@ -76,6 +79,7 @@ public final class StubEngine {
         self.runtimes = Array(repeating: StubRuntime(), count: stubs.count)
         self.index = StubIndex(stubs: stubs.stubs)
         self.scenarios = ScenarioBook(stubs: stubs.stubs)
+        self.skippedMappings = stubs.skipped
         self.journal = Journal(limit: configuration.journalLimit)
         self.configuration = configuration
         self.contract = configuration.contract
@@ -155,6 +159,7 @@ public final class StubEngine {
     /// Replaces every stub (a reload): sequences, scenarios and rate limits start over; the journal stays.
     public func replaceStubs(_ set: StubSet) {
         replaceStubs(set, keepingScenarios: false)
+        skippedMappings = set.skipped
     }
 
     func replaceStubs(_ set: StubSet, keepingScenarios: Bool) {
@@ -248,8 +253,10 @@ public final class StubEngine {
             break
         }
         limitHeaders?.add(to: &headers, now: { self.clock.now })
-        if responses[responseIndex].template != nil || responses[responseIndex].streaming != nil {
-            // Templates and paced bodies: their own path, so a static response pays one check.
+        if responses[responseIndex].template != nil || responses[responseIndex].streaming != nil
+            || responses[responseIndex].proxy != nil
+        {
+            // Templates, paced bodies and proxies: their own path, so a static response pays one check.
             return dynamicAnswer(
                 responses[responseIndex], box.stub.id, responseIndex, context.request, headers: headers,
                 delayMs: delayMs,
@@ -300,7 +307,8 @@ public final class StubEngine {
 
     private func unmatched(_ context: MatchContext) -> (HTTPResponse, JournalRecord) {
         let status = configuration.unmatchedStatus
-        let body = nearMissRanking.report(context)
+        var body = nearMissRanking.report(context)
+        if !skippedMappings.isEmpty { body += skippedReport(context.request) }
         let record = JournalRecord(
             request: context.request, matched: false, stubID: nil, responseIndex: nil,
             scenario: nil, rateLimited: false)
@@ -308,6 +316,21 @@ public final class StubEngine {
             HTTPResponse(
                 status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Array(body.utf8)), record
         )
+    }
+
+    /// The skipped WireMock mappings whose method and URL accept the request, for the miss's
+    /// explanation: the mapping that was meant to answer may be one of them.
+    private func skippedReport(_ request: HTTPRequest) -> String {
+        let target = request.query.map { request.path + "?" + $0 } ?? request.path
+        let path = PercentDecoding.decodePath(request.path)
+        let candidates = skippedMappings.filter { $0.mightMatch(method: request.method, path: path, target: target) }
+        guard !candidates.isEmpty else { return "" }
+        var text = "\nSkipped WireMock mappings that might have matched (not loaded; see GET /__admin/health):\n"
+        for mapping in candidates.prefix(5) {
+            text += "- \(mapping.file) mapping \(mapping.index): \(mapping.reason)\n"
+        }
+        if candidates.count > 5 { text += "- and \(candidates.count - 5) more\n" }
+        return text
     }
 
     static func formatSeconds(_ seconds: Double) -> String {

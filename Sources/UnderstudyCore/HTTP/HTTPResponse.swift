@@ -50,6 +50,12 @@ public struct HTTPResponse: Sendable {
         get { storage.fields.streaming }
         set { storage.modify { $0.streaming = newValue } }
     }
+    /// A request to forward upstream: the transport answers with what the upstream sends back
+    /// (a stub's `proxy`); nil for every other answer.
+    public var proxy: UpstreamRequest? {
+        get { storage.fields.proxy }
+        set { storage.modify { $0.proxy = newValue } }
+    }
     /// The reason phrase for the status line; `nil` uses the standard phrase.
     public var reason: String? {
         get { storage.fields.reason }
@@ -71,6 +77,7 @@ public struct HTTPResponse: Sendable {
         var fault: Fault?
         var faultParameters: FaultParameters?
         var streaming: ResponseStreaming?
+        var proxy: UpstreamRequest?
         var reason: String?
         var stubID: String?
     }
@@ -84,6 +91,6 @@ public struct HTTPResponse: Sendable {
         storage = CopyOnWriteFields(
             Fields(
                 status: status, headers: headers, body: body, delayMs: delayMs, fault: fault,
-                faultParameters: faultParameters, streaming: nil, reason: reason, stubID: stubID))
+                faultParameters: faultParameters, streaming: nil, proxy: nil, reason: reason, stubID: stubID))
     }
 }

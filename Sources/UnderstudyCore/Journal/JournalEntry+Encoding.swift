@@ -7,8 +7,8 @@ import Foundation
 extension JournalEntry {
     /// Encodes an entry as one JSON Lines line (newline included) in the documented field order:
     /// `{"seq","session"?,"scheme"?,"protocol"?,"streamId"?,"time","elapsedMs","method","path","query","headers","body"|"bodyBase64",
-    /// "matched","stub","responseIndex","status","fault","errorCode"?,"lastStreamId"?,"scenario","rateLimited","outcome","delayMs",
-    /// "outcomeMs","response"}`.
+    /// "matched","stub","responseIndex","status","fault","errorCode"?,"lastStreamId"?,"scenario","rateLimited",
+    /// "outcome","delayMs","outcomeMs","response","stream"?,"proxied"?}`.
     ///
     /// `timePrefix` is the arrival timestamp up to and including the seconds' `.`; the
     /// milliseconds and the elapsed times are written as digits straight into the buffer.
@@ -123,6 +123,8 @@ extension JournalEntry {
         if let stream = record.stream { appendStream(stream, into: out) }
         // Only checked requests that broke the contract carry `openapiViolations`.
         if let contract = record.contract { appendViolations(contract.violations, into: out) }
+        // Likewise only proxied requests carry `proxied`.
+        if let proxied = record.proxied { appendProxied(proxied, into: out) }
         out.append("}\n" as StaticString)
         return out.bytes(reusing: spare)
     }
@@ -171,6 +173,28 @@ extension JournalEntry {
     static func appendStream(_ stream: ResponseStreaming.Kind, into out: JSONWriter) {
         out.key("stream")
         out.appendJSONString(stream.rawValue)
+    }
+
+    /// `"proxied":{"upstream":…,"status":…,"ms":…,"error"?:…,"reason"?:…}`, out of line.
+    @inline(never)
+    static func appendProxied(_ proxied: ProxiedExchange, into out: JSONWriter) {
+        out.key("proxied")
+        out.append(UInt8(ascii: "{"))
+        out.key("upstream", first: true)
+        out.appendJSONString(proxied.upstream)
+        out.key("status")
+        if let status = proxied.status { out.int(status) } else { out.append("null" as StaticString) }
+        out.key("ms")
+        out.thousandths(UInt64(max(0, proxied.milliseconds) * 1000))
+        if let error = proxied.error {
+            out.key("error")
+            out.appendJSONString(error)
+        }
+        if let reason = proxied.reason {
+            out.key("reason")
+            out.appendJSONString(reason)
+        }
+        out.append(UInt8(ascii: "}"))
     }
 
     /// `,"delayMs":N` for a delay other than 0: whole milliseconds as an integer, otherwise with

@@ -21,4 +21,6 @@ struct JournalRecord {
     /// What `serve --openapi` found (`openapiViolations`, and the refusal in `fail` mode); nil
     /// when nothing was checked or nothing was found.
     var contract: ContractFindings? = nil
+    /// The upstream exchange of a proxied request (see ``ProxiedExchange``); nil otherwise.
+    var proxied: ProxiedExchange? = nil
 }

@@ -13,6 +13,9 @@ struct DecodedStub {
     var idPosition: SourcePosition
     /// The stub's path in its document (`stubs[3]`).
     var path: JSONPath
+    /// For a WireMock mapping that gives its own id: the id derived from its file and index, which
+    /// it takes instead when another mapping already has its id (WireMock serves both).
+    var wireMockDerivedID: String? = nil
 
     /// The JSON path a duplicate-id error points at.
     var idPath: String {

@@ -83,20 +83,7 @@ extension StubDecoder {
             }
             return .binaryEquals(Array(data))
         case "jsonEquals":
-            guard member.value.members != nil else {
-                typeMismatch(
-                    member.value, path, expected: "an object like {\"value\": ..., \"ignoreArrayOrder\": true}")
-                return nil
-            }
-            let keys = members(of: member.value, path, known: Self.jsonEqualsKeys)
-            guard let value = keys["value"] else {
-                fail(member.value.position, path, "missing key `value` (the JSON the body must equal)")
-                return nil
-            }
-            let order = keys["ignoreArrayOrder"].flatMap { boolean($0.value, path.member("ignoreArrayOrder")) } ?? false
-            let extra =
-                keys["ignoreExtraElements"].flatMap { boolean($0.value, path.member("ignoreExtraElements")) } ?? false
-            return .jsonEquals(value.value.value, JSONComparison(ignoreArrayOrder: order, ignoreExtraElements: extra))
+            return jsonEqualsOptions(member.value, path).map { .jsonEquals($0.value, $0.options) }
         case "jsonPath":
             if member.value.stringValue != nil {
                 return jsonPathExpression(member.value, path).map { .jsonPath($0, nil) }
@@ -114,6 +101,15 @@ extension StubDecoder {
             guard let expression = jsonPathExpression(expressionNode.value, path.member("expression")) else {
                 return nil
             }
+            if let equals = keys["jsonEquals"] {
+                if let matcher = keys["matcher"] {
+                    fail(matcher.keyPosition, path.member("matcher"), "give `matcher` or `jsonEquals`, not both")
+                    return nil
+                }
+                return jsonEqualsOptions(equals.value, path.member("jsonEquals")).map {
+                    .jsonPathEquals(expression, $0.value, $0.options)
+                }
+            }
             guard let matcherNode = keys["matcher"] else { return .jsonPath(expression, nil) }
             return valueMatcher(matcherNode.value, path.member("matcher")).map { .jsonPath(expression, $0) }
         default:
@@ -121,6 +117,32 @@ extension StubDecoder {
             else { return nil }
             return member.key == "allOf" ? .allOf(inner) : .anyOf(inner)
         }
+    }
+
+    /// `{"value": v, "ignoreArrayOrder": bool, "ignoreExtraElements": bool, "placeholders": bool}` (`jsonEquals`, also
+    /// under `jsonPath`).
+    mutating func jsonEqualsOptions(_ node: JSONNode, _ path: JSONPath) -> (value: JSONValue, options: JSONComparison)?
+    {
+        guard node.members != nil else {
+            typeMismatch(node, path, expected: "an object like {\"value\": ..., \"ignoreArrayOrder\": true}")
+            return nil
+        }
+        let keys = members(of: node, path, known: Self.jsonEqualsKeys)
+        guard let value = keys["value"] else {
+            fail(node.position, path, "missing key `value` (the JSON the body must equal)")
+            return nil
+        }
+        let order = keys["ignoreArrayOrder"].flatMap { boolean($0.value, path.member("ignoreArrayOrder")) } ?? false
+        let extra =
+            keys["ignoreExtraElements"].flatMap { boolean($0.value, path.member("ignoreExtraElements")) } ?? false
+        let placeholders = keys["placeholders"].flatMap { boolean($0.value, path.member("placeholders")) } ?? false
+        if placeholders, let unsupported = JSONUnitPlaceholder.firstUnsupported(in: value.value.value) {
+            fail(value.value.position, path.member("value"), "unsupported JsonUnit placeholder `\(unsupported)`")
+        }
+        return (
+            value.value.value,
+            JSONComparison(ignoreArrayOrder: order, ignoreExtraElements: extra, placeholders: placeholders)
+        )
     }
 
     mutating func jsonPathExpression(_ node: JSONNode, _ path: JSONPath) -> JSONPathExpression? {

@@ -123,6 +123,9 @@ extension StubDecoder {
                 typeMismatch(member.value, path.member("template"), expected: "true or false")
             }
         }
+        if let member = keys["proxy"] {
+            response.proxy = decodeProxy(member, siblings: all, path)
+        }
         decodeStreaming(keys, &response, path, templated: templated)
         if templated, errors.count == errorsBefore {
             response.template = decodeTemplate(keys, response, path)

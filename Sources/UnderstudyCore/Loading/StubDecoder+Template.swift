@@ -1,22 +1,23 @@
 /// `"template": true`: compiles the response's body, `json` strings, header values and SSE
 /// `data` into templates, each problem reported at its place in the stub file.
 extension StubDecoder {
-    mutating func decodeTemplate(_ keys: ObjectMembers, _ response: StubResponse, _ path: JSONPath) -> ResponseTemplate?
-    {
+    mutating func decodeTemplate(
+        _ keys: ObjectMembers, _ response: StubResponse, _ path: JSONPath, escaping: TemplateText.Escaping = .none
+    ) -> ResponseTemplate? {
         var body: ResponseTemplate.Body?
         var headerTemplates: [(index: Int, template: TemplateText)] = []
         var eventData: [(index: Int, template: TemplateText)] = []
         if let member = keys["body"], let text = member.value.stringValue, TemplateText.hasTags(text) {
-            if let compiled = compileTemplate(text, at: member.value.position, path.member("body")) {
+            if let compiled = compileTemplate(text, at: member.value.position, path.member("body"), escaping) {
                 body = .text(compiled)
             }
         } else if let member = keys["json"] {
-            let json = jsonTemplate(member.value, path.member("json"))
+            let json = jsonTemplate(member.value, path.member("json"), escaping)
             if json.varies { body = .json(json) }
         } else if let member = keys["bodyFile"] {
             let text = String(decoding: response.body, as: UTF8.self)
             if TemplateText.hasTags(text) {
-                switch TemplateText.compile(text) {
+                switch TemplateText.compile(text, escaping: escaping) {
                 case .success(let compiled): body = .text(compiled)
                 case .failure(let problem):
                     fail(
@@ -41,7 +42,7 @@ extension StubDecoder {
                         member.value.elements == nil
                         ? path.member("headers").member(member.key)
                         : path.member("headers").member(member.key).element(position)
-                    if let compiled = compileTemplate(text, at: node.position, valuePath) {
+                    if let compiled = compileTemplate(text, at: node.position, valuePath, escaping) {
                         headerTemplates.append((index, compiled))
                     }
                 }
@@ -53,7 +54,7 @@ extension StubDecoder {
                     TemplateText.hasTags(text)
                 else { continue }
                 if let compiled = compileTemplate(
-                    text, at: data.position, path.member("events").element(index).member("data"))
+                    text, at: data.position, path.member("events").element(index).member("data"), escaping)
                 {
                     eventData.append((index, compiled))
                 }
@@ -64,26 +65,30 @@ extension StubDecoder {
     }
 
     /// A JSON body's strings (values and member names) as templates where they have tags.
-    private mutating func jsonTemplate(_ node: JSONNode, _ path: JSONPath) -> JSONTemplate {
+    private mutating func jsonTemplate(_ node: JSONNode, _ path: JSONPath, _ escaping: TemplateText.Escaping)
+        -> JSONTemplate
+    {
         switch node.kind {
         case .string(let text):
-            guard TemplateText.hasTags(text), let compiled = compileTemplate(text, at: node.position, path) else {
+            guard TemplateText.hasTags(text), let compiled = compileTemplate(text, at: node.position, path, escaping)
+            else {
                 return .literal(node.value)
             }
             return .string(compiled)
         case .array(let elements):
-            let parts = elements.enumerated().map { jsonTemplate($0.element, path.element($0.offset)) }
+            let parts = elements.enumerated().map { jsonTemplate($0.element, path.element($0.offset), escaping) }
             return parts.contains(where: \.varies) ? .array(parts) : .literal(node.value)
         case .object(let members):
             var parts: [(key: JSONTemplate, value: JSONTemplate)] = []
             for member in members {
                 var key = JSONTemplate.literal(.string(member.key))
                 if TemplateText.hasTags(member.key),
-                    let compiled = compileTemplate(member.key, at: member.keyPosition, path.member(member.key))
+                    let compiled = compileTemplate(
+                        member.key, at: member.keyPosition, path.member(member.key), escaping)
                 {
                     key = .string(compiled)
                 }
-                parts.append((key, jsonTemplate(member.value, path.member(member.key))))
+                parts.append((key, jsonTemplate(member.value, path.member(member.key), escaping)))
             }
             return parts.contains(where: { $0.key.varies || $0.value.varies }) ? .object(parts) : .literal(node.value)
         default:
@@ -95,10 +100,10 @@ extension StubDecoder {
     /// quote); a problem on the template's first line is placed at its column in the file
     /// (exact unless escapes come before it), one on a later line (after a `\n` escape) at the
     /// string with the template's own line and column.
-    private mutating func compileTemplate(_ text: String, at position: SourcePosition, _ path: JSONPath)
-        -> TemplateText?
-    {
-        switch TemplateText.compile(text) {
+    mutating func compileTemplate(
+        _ text: String, at position: SourcePosition, _ path: JSONPath, _ escaping: TemplateText.Escaping
+    ) -> TemplateText? {
+        switch TemplateText.compile(text, escaping: escaping) {
         case .success(let compiled):
             return compiled
         case .failure(let problem):

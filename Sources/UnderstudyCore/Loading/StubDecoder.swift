@@ -21,6 +21,22 @@ struct StubDecoder {
     var bodyFilesRead: [String] = []
     /// Top-level keys a document may carry besides `stubs` (checked by whoever allows them).
     var otherDocumentKeys: [String] = []
+    /// Problems let pass (WireMock's leniencies), one each.
+    var warnings: [StubFileError] = []
+    /// WireMock's rules for keys given twice: the last one wins (with a warning) instead of an error.
+    var lastDuplicateKeyWins = false
+    /// WireMock mappings with a problem are left out (into ``skipped``) instead of failing the file.
+    var skippingMappings = false
+    /// The mappings left out (see ``skippingMappings``).
+    var skipped: [SkippedMapping] = []
+    /// A WireMock mapping file on disk: a `bodyFileName` that is missing fails only the requests
+    /// it answers (500, as WireMock does) instead of the file.
+    var wireMockFileOnDisk = false
+    /// WireMock's `--global-response-templating` (``StubLoadOptions``).
+    var wireMockGlobalTemplating = false
+    /// The `transformerParameters` of the WireMock response being decoded (scalars as text), which
+    /// its templates read as `parameters.NAME`.
+    var wireMockTemplateParameters: [String: String] = [:]
 
     init(file: String, bodyFiles: BodyFileResolver?, notAStubFileHint: String? = nil) {
         self.file = file
@@ -33,6 +49,14 @@ struct StubDecoder {
             StubFileError(
                 file: file, line: position.line, column: position.column,
                 jsonPath: path.text, message: message, suggestion: suggestion))
+    }
+
+    /// Records a leniency: loading goes on, and the line is printed at start-up and in `check`.
+    mutating func warn(_ position: SourcePosition, _ path: JSONPath, _ message: String) {
+        var warning = StubFileError(
+            file: file, line: position.line, column: position.column, jsonPath: path.text, message: message)
+        warning.severity = .warning
+        warnings.append(warning)
     }
 
     mutating func typeMismatch(_ node: JSONNode, _ path: JSONPath, expected: String) {

@@ -8,7 +8,8 @@
 /// - a file that a stub loaded in the same run names as its `bodyFile`.
 ///
 /// Anything else must decode as stubs; a file that does not is reported (with a hint about this
-/// rule), never skipped.
+/// rule), never skipped. A loaded directory that is a WireMock root is walked by WireMock's rule
+/// instead (only `mappings/`; ``StubLoader/wireMockRoot(_:jsonFiles:)``) before any file is classified.
 enum StubFileKind: Equatable, Sendable {
     /// An Understudy stub file, `{"stubs": [...]}`. Also the answer for a file no format claims,
     /// so its errors are reported against the native format.

@@ -12,12 +12,23 @@ public enum StubLoader {
     /// Loads files and directories (every `*.json` below a directory, recursively, in path order,
     /// except the response bodies ``StubFileKind`` sets apart).
     ///
+    /// A directory that is a WireMock root (see ``wireMockRoot(_:jsonFiles:)``) is read as WireMock reads it:
+    /// only the mapping files under its `mappings/`, in the order WireMock reads them (see
+    /// ``filesInListingOrder(_:)``), and every file of its `__files/` served as a static web root,
+    /// behind every mapping. Two of its mappings that give one id both load unless `options.strict`
+    /// (see ``renameDuplicateWireMockIDs(_:)``).
+    ///
     /// Throws every error from every file, in load order and then position; a stub set is
-    /// returned only when all files are valid and stub ids are unique across them.
-    public static func load(paths: [String]) throws(StubLoadFailure) -> StubSet {
+    /// returned only when all files are valid and stub ids are unique across them. A WireMock
+    /// mapping with a problem is not an error unless `options.strict`: it is left out and listed in
+    /// ``StubSet/skipped`` (native stub files are always all or nothing).
+    public static func load(paths: [String], options: StubLoadOptions = StubLoadOptions()) throws(StubLoadFailure)
+        -> StubSet
+    {
         var errors: [StubFileError] = []
         var sources: [StubSourceFile] = []
         var fileOrder: [String] = []
+        var staticStubs: [Stub] = []
         for path in paths {
             guard let isDirectory = Self.isDirectory(path) else {
                 errors.append(fileError(path, "no such file or directory"))
@@ -25,9 +36,12 @@ public enum StubLoader {
                 continue
             }
             if isDirectory {
-                let found = jsonFiles(under: path).map { StubSourceFile(path: $0, root: path) }
+                let all = jsonFiles(under: path)
+                let wireMock = wireMockRoot(path, jsonFiles: all)
+                let found = (wireMock ?? all).map { StubSourceFile(path: $0, root: path) }
                 sources += found
                 fileOrder += found.map(\.path)
+                if wireMock != nil { staticStubs += wireMockStaticFiles(root: path) }
             } else if path.hasSuffix(".json") {
                 sources.append(StubSourceFile(path: path, root: nil))
                 fileOrder.append(path)
@@ -38,7 +52,7 @@ public enum StubLoader {
         }
         var documents: [(source: StubSourceFile, result: DocumentResult)] = []
         for source in sources where StubFileKind.byLocation(source) != .body {
-            documents.append((source, decodeFile(source)))
+            documents.append((source, decodeFile(source, options)))
         }
         // Only now is every `bodyFile` known: a body may sort before the stub that serves it.
         var bodies: Set<String> = []
@@ -49,11 +63,20 @@ public enum StubLoader {
                 })
         }
         var decoded: [DecodedStub] = []
+        var warnings: [StubFileError] = []
+        var skipped: [SkippedMapping] = []
         for (source, result) in documents where StubFileKind.byReference(source, bodies: bodies) != .body {
             errors += result.errors
             decoded += result.stubs
+            warnings += result.warnings
+            skipped += result.skipped
         }
-        return try finish(decoded, errors: errors, fileOrder: fileOrder)
+        if !options.strict { warnings += renameDuplicateWireMockIDs(&decoded) }
+        var set = try finish(decoded, errors: errors, fileOrder: fileOrder)
+        set.stubs += staticStubs
+        set.warnings = warnings
+        set.skipped = skipped
+        return set
     }
 
     /// Parses one stub document. `root` is the directory `bodyFile` paths may not escape
@@ -70,7 +93,9 @@ public enum StubLoader {
         -> StubSet
     {
         let result = decode(bytes: bytes, file: file, root: root, notAStubFileHint: nil, otherKeys: otherKeys)
-        return try finish(result.stubs, errors: result.errors, fileOrder: [file])
+        var set = try finish(result.stubs, errors: result.errors, fileOrder: [file])
+        set.warnings = result.warnings
+        return set
     }
 
     /// What one document yielded; its stubs are used only if the whole run has no error.
@@ -78,6 +103,10 @@ public enum StubLoader {
         var stubs: [DecodedStub] = []
         var errors: [StubFileError] = []
         var bodyFilesRead: [String] = []
+        /// WireMock leniencies taken, one warning each.
+        var warnings: [StubFileError] = []
+        /// WireMock mappings left out.
+        var skipped: [SkippedMapping] = []
     }
 
     /// Adds duplicate-id errors (stubs with other errors included), orders every error by file
@@ -100,18 +129,19 @@ public enum StubLoader {
         return StubSet(stubs: decoded.compactMap(\.stub))
     }
 
-    private static func decodeFile(_ source: StubSourceFile) -> DocumentResult {
+    private static func decodeFile(_ source: StubSourceFile, _ options: StubLoadOptions) -> DocumentResult {
         guard let data = FileManager.default.contents(atPath: source.path) else {
             return DocumentResult(errors: [fileError(source.path, "cannot read the file")])
         }
         return decode(
             bytes: Array(data), file: source.path, root: source.root,
-            notAStubFileHint: source.foundInDirectory ? StubFileKind.notAStubFileHint : nil)
+            notAStubFileHint: source.foundInDirectory ? StubFileKind.notAStubFileHint : nil, options: options,
+            skippingMappings: !options.strict)
     }
 
     private static func decode(
         bytes: [UInt8], file: String, root: String?, notAStubFileHint: String?,
-        otherKeys: [String] = []
+        otherKeys: [String] = [], options: StubLoadOptions = StubLoadOptions(), skippingMappings: Bool = false
     ) -> DocumentResult {
         let node: JSONNode
         do {
@@ -135,7 +165,7 @@ public enum StubLoader {
             let stubs = StubCompiler.compile(definitions, with: &decoder)
             return DocumentResult(stubs: stubs, errors: decoder.errors, bodyFilesRead: decoder.bodyFilesRead)
         case .wireMock:
-            return decodeWireMock(node, file: file)
+            return decodeWireMock(node, file: file, root: root, options: options, skippingMappings: skippingMappings)
         case .body:
             return DocumentResult()
         }

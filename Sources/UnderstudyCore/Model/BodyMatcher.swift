@@ -23,6 +23,10 @@ public enum BodyMatcher: Sendable {
     case jsonEquals(JSONValue, JSONComparison)
     /// The JSON path selects something in the body; with a matcher, its text satisfies it.
     case jsonPath(JSONPathExpression, ValueMatcher?)
+    /// What the JSON path selects (a definite path's value; an indefinite one's selection as an
+    /// array) is JSON equal to the value under the options (WireMock's `matchesJsonPath` with
+    /// `equalToJson`).
+    case jsonPathEquals(JSONPathExpression, JSONValue, JSONComparison)
     /// The body bytes are exactly these.
     case binaryEquals([UInt8])
     /// Every matcher holds.

@@ -1,6 +1,8 @@
 /// A JSONPath expression from the subset stubs use: `$`, `.name`, `['name']`, `[n]` (negative
 /// counts from the end), `[*]` and `.*`, `..name` (deep scan), and filters `[?(@.a.b)]` and
-/// `[?(@.a.b OP literal)]` with `== != < <= > >=` and a string, number, boolean or null literal.
+/// `[?(@.a.b OP literal)]` with `== != < <= > >=` and a string, number, boolean or null literal,
+/// `[?(@.a in ['x', 'y'])]` / `nin` with a list of literals, and `[?(@.a =~ /regex/i)]` (Jayway's
+/// filters, which WireMock's `matchesJsonPath` uses).
 public struct JSONPathExpression: Sendable {
     /// The expression as written.
     public let text: String
@@ -18,7 +20,10 @@ public struct JSONPathExpression: Sendable {
 
     struct Filter: Sendable {
         var path: [String]
+        /// `in` and `nin` hold an array literal.
         var comparison: (op: String, literal: JSONValue)?
+        /// `=~`: the value is a string the whole of which matches.
+        var regex: CompiledRegex?
     }
 
     struct SyntaxError: Error {
@@ -102,33 +107,62 @@ public struct JSONPathExpression: Sendable {
     }
 
     private static func parseFilter(_ text: String) throws -> Filter {
-        let ops = ["==", "!=", "<=", ">=", "<", ">"]
-        var left = text.trimmingSpaces, comparison: (String, JSONValue)?
-        for op in ops {
-            if let range = text.firstRange(of: op) {
-                left = String(text[..<range.lowerBound]).trimmingSpaces
-                let right = String(text[range.upperBound...]).trimmingSpaces
-                let literal: JSONValue
-                if let s = unquote(right) {
-                    literal = .string(s)
-                } else if right == "true" || right == "false" {
-                    literal = .bool(right == "true")
-                } else if right == "null" {
-                    literal = .null
-                } else if Double(right) != nil {
-                    literal = .number(right)
-                } else {
-                    throw SyntaxError(message: "unsupported filter literal `\(right)`")
+        var left = text.trimmingSpaces, comparison: (String, JSONValue)?, regex: CompiledRegex?
+        if let range = text.firstRange(of: "=~") {
+            left = String(text[..<range.lowerBound]).trimmingSpaces
+            let right = String(text[range.upperBound...]).trimmingSpaces
+            guard right.hasPrefix("/"), let close = right.lastIndex(of: "/"), close > right.startIndex else {
+                throw SyntaxError(message: "`=~` takes a regular expression in slashes, such as `/abc.*/i`")
+            }
+            let flags = right[right.index(after: close)...]
+            guard flags.allSatisfy({ $0 == "i" }) else {
+                throw SyntaxError(message: "unsupported regular expression flags `\(flags)` (only `i`)")
+            }
+            let pattern = (flags.isEmpty ? "" : "(?i)") + right[right.index(after: right.startIndex)..<close]
+            do {
+                regex = try CompiledRegex(pattern)
+            } catch {
+                throw SyntaxError(message: "invalid regular expression `\(pattern)`: \(error.reason)")
+            }
+        } else if let range = text.firstRange(of: " nin ") ?? text.firstRange(of: " in "),
+            Self.isOperand(String(text[..<range.lowerBound]).trimmingSpaces)
+        {
+            left = String(text[..<range.lowerBound]).trimmingSpaces
+            let right = String(text[range.upperBound...]).trimmingSpaces
+            guard right.hasPrefix("["), right.hasSuffix("]") else {
+                throw SyntaxError(message: "`in` and `nin` take a list such as `['a', 'b']`")
+            }
+            let items = right.dropFirst().dropLast().split(separator: ",").map { String($0).trimmingSpaces }
+            let op = String(text[range]).trimmingSpaces
+            comparison = (op, .array(try items.filter { !$0.isEmpty }.map(literal)))
+        } else {
+            for op in ["==", "!=", "<=", ">=", "<", ">"] {
+                if let range = text.firstRange(of: op) {
+                    left = String(text[..<range.lowerBound]).trimmingSpaces
+                    comparison = (op, try literal(String(text[range.upperBound...]).trimmingSpaces))
+                    break
                 }
-                comparison = (op, literal)
-                break
             }
         }
         guard left == "@" || left.hasPrefix("@.") else {
             throw SyntaxError(message: "a filter compares `@` or `@.member`, found `\(left)`")
         }
         let path = left == "@" ? [] : left.dropFirst(2).split(separator: ".").map(String.init)
-        return Filter(path: path, comparison: comparison)
+        return Filter(path: path, comparison: comparison, regex: regex)
+    }
+
+    /// `@` or `@.a.b` (so ` in ` inside a string literal is not taken for the operator).
+    private static func isOperand(_ text: String) -> Bool {
+        text.hasPrefix("@") && !text.contains(where: { " '\"=<>!".contains($0) })
+    }
+
+    /// A filter's string, number, boolean or null literal.
+    private static func literal(_ text: String) throws -> JSONValue {
+        if let s = unquote(text) { return .string(s) }
+        if text == "true" || text == "false" { return .bool(text == "true") }
+        if text == "null" { return .null }
+        if Double(text) != nil { return .number(text) }
+        throw SyntaxError(message: "unsupported filter literal `\(text)`")
     }
 
     /// The values the expression selects in `root`.
@@ -182,8 +216,15 @@ public struct JSONPathExpression: Sendable {
         var value: JSONValue? = item
         for name in filter.path { value = value?[name] }
         guard let value else { return false }
+        if let regex = filter.regex {
+            guard case .string(let text) = value else { return false }
+            return regex.matchesWhole(text)
+        }
         guard let (op, literal) = filter.comparison else { return true }
         switch (value, literal) {
+        case (_, .array(let list)) where op == "in" || op == "nin":
+            let found = list.contains { value.semanticallyEquals($0) }
+            return op == "in" ? found : !found
         case (.number(let a), .number(let b)):
             guard let x = Double(a), let y = Double(b) else { return false }
             switch op {
@@ -207,6 +248,17 @@ public struct JSONPathExpression: Sendable {
             let equal = value.semanticallyEquals(literal)
             return op == "==" ? equal : op == "!=" ? !equal : false
         }
+    }
+
+    /// What the expression selects as one value: a definite path's value (nil when missing or
+    /// null), an indefinite one's selection as an array (nil when empty).
+    func selection(_ root: JSONValue) -> JSONValue? {
+        let selected = select(root)
+        if isDefinite {
+            guard let value = selected.first, value != .null else { return nil }
+            return value
+        }
+        return selected.isEmpty ? nil : .array(selected)
     }
 
     /// Whether the expression selects something (a definite path: a value that is not null;

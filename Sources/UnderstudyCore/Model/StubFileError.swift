@@ -12,6 +12,17 @@ public struct StubFileError: Error, Sendable, Equatable, CustomStringConvertible
     public var message: String
     /// The closest known key, for an unknown key that looks like a typo.
     public var suggestion: String?
+    /// Whether loading stops on it (`.error`) or goes on after saying so (`.warning`: a WireMock
+    /// leniency, or a mapping skipped because it uses something Understudy lacks).
+    public var severity = Severity.error
+
+    /// How serious a problem is.
+    public enum Severity: String, Sendable {
+        /// Loading refuses the files.
+        case error
+        /// Loading goes on; the line is printed at start-up and by `understudy check`.
+        case warning
+    }
 
     /// Creates an error.
     public init(file: String, line: Int, column: Int, jsonPath: String, message: String, suggestion: String? = nil) {
@@ -23,9 +34,10 @@ public struct StubFileError: Error, Sendable, Equatable, CustomStringConvertible
         self.suggestion = suggestion
     }
 
-    /// `file:line:column: error: message (at path)`, the shape compilers use so editors can link it.
+    /// `file:line:column: error: message (at path)` (`warning:` for a warning), the shape compilers
+    /// use so editors can link it.
     public var description: String {
         let at = jsonPath.isEmpty ? "" : " (at \(jsonPath))"
-        return "\(file):\(line):\(column): error: \(message)\(at)"
+        return "\(file):\(line):\(column): \(severity.rawValue): \(message)\(at)"
     }
 }

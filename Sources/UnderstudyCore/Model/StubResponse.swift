@@ -13,17 +13,22 @@ public struct StubResponse: Sendable {
     /// A random delay added to `delayMs`, drawn for each response.
     public var delayDistribution: DelayDistribution? {
         get { extras?.delayDistribution }
-        set { extras = Extras.make(newValue, statusMessage, faultParameters) }
+        set { extras = Extras.make(newValue, statusMessage, faultParameters, proxy) }
     }
     /// The reason phrase of the status line; `nil` uses the standard one.
     public var statusMessage: String? {
         get { extras?.statusMessage }
-        set { extras = Extras.make(delayDistribution, newValue, faultParameters) }
+        set { extras = Extras.make(delayDistribution, newValue, faultParameters, proxy) }
     }
     /// What `fault`'s object form adds to it (an HTTP/2 error code, a `GOAWAY`'s last-stream id).
     public var faultParameters: FaultParameters? {
         get { extras?.faultParameters }
-        set { extras = Extras.make(delayDistribution, statusMessage, newValue) }
+        set { extras = Extras.make(delayDistribution, statusMessage, newValue, proxy) }
+    }
+    /// Answer by forwarding the request upstream (`proxy`) instead of from this response's fields.
+    public var proxy: ProxySetting? {
+        get { extras?.proxy }
+        set { extras = Extras.make(delayDistribution, statusMessage, faultParameters, newValue) }
     }
     /// The fields few responses set, boxed: the serving path copies a response per request, and
     /// a `nil` box costs that copy nothing.
@@ -33,18 +38,24 @@ public struct StubResponse: Sendable {
         let delayDistribution: DelayDistribution?
         let statusMessage: String?
         let faultParameters: FaultParameters?
+        let proxy: ProxySetting?
 
-        init(_ delayDistribution: DelayDistribution?, _ statusMessage: String?, _ faultParameters: FaultParameters?) {
+        init(
+            _ delayDistribution: DelayDistribution?, _ statusMessage: String?, _ faultParameters: FaultParameters?,
+            _ proxy: ProxySetting?
+        ) {
             self.delayDistribution = delayDistribution
             self.statusMessage = statusMessage
             self.faultParameters = faultParameters
+            self.proxy = proxy
         }
 
         static func make(
-            _ delayDistribution: DelayDistribution?, _ statusMessage: String?, _ faultParameters: FaultParameters?
+            _ delayDistribution: DelayDistribution?, _ statusMessage: String?, _ faultParameters: FaultParameters?,
+            _ proxy: ProxySetting?
         ) -> Extras? {
-            delayDistribution == nil && statusMessage == nil && faultParameters == nil
-                ? nil : Extras(delayDistribution, statusMessage, faultParameters)
+            delayDistribution == nil && statusMessage == nil && faultParameters == nil && proxy == nil
+                ? nil : Extras(delayDistribution, statusMessage, faultParameters, proxy)
         }
     }
     /// A `Retry-After` header computed when the response is sent.
@@ -75,7 +86,7 @@ public struct StubResponse: Sendable {
         self.delayMs = delayMs
         self.retryAfter = retryAfter
         self.fault = fault
-        self.extras = Extras.make(delayDistribution, statusMessage, nil)
+        self.extras = Extras.make(delayDistribution, statusMessage, nil, nil)
     }
 }
 

@@ -3,6 +3,14 @@
 public struct StubSet: Sendable {
     /// The stubs in load order.
     public internal(set) var stubs: [Stub]
+    /// What loading let pass with a warning (WireMock's leniencies), in file order.
+    public internal(set) var warnings: [StubFileError] = []
+    /// The WireMock mappings left out (unless loading was strict), in file order.
+    public internal(set) var skipped: [SkippedMapping] = []
+
+    /// Every warning line to print at start-up and in `check`: the leniencies, then one line
+    /// per skipped mapping.
+    public var warningLines: [StubFileError] { warnings + skipped.map(\.warning) }
 
     /// Creates a set from stubs already validated (ids unique).
     init(stubs: [Stub]) {

@@ -30,12 +30,16 @@ public enum ValueMatcher: Sendable {
 
     /// Whether the values received for one name (empty when absent) satisfy the matcher; with
     /// repeated names, any one value may satisfy it. Every matcher but `absent` needs the name
-    /// to be present.
+    /// to be present; `anyOf` holds when one of its matchers does (so `anyOf` with `absent`
+    /// accepts a missing name, as WireMock's negative matchers do), and `allOf` of a missing name
+    /// when every one of its matchers accepts that.
     public func accepts(_ values: [String]) -> Bool {
         switch self {
         case .present: return !values.isEmpty
         case .absent: return values.isEmpty
         case .equals(let wanted): return values.contains(wanted)
+        case .anyOf(let any): return any.contains { $0.accepts(values) }
+        case .allOf(let all) where values.isEmpty: return all.allSatisfy { $0.accepts(values) }
         default: return values.contains { accepts(value: $0) }
         }
     }

@@ -48,15 +48,15 @@ enum TimeFormatting {
         return "\(millis / 1000).\(pad(millis % 1000, 3))"
     }
 
-    private static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+    static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
-    private struct Civil {
+    struct Civil {
         var year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int
     }
 
     /// Civil date from seconds since 1970 (Howard Hinnant's `civil_from_days`).
-    private static func civil(_ seconds: Int64) -> Civil {
+    static func civil(_ seconds: Int64) -> Civil {
         let days = floorDivide(seconds, 86_400)
         let secondOfDay = Int(seconds - days * 86_400)
         let z = days + 719_468
@@ -73,12 +73,12 @@ enum TimeFormatting {
             minute: secondOfDay / 60 % 60, second: secondOfDay % 60)
     }
 
-    private static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
+    static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
         let q = a / b
         return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
     }
 
-    private static func pad(_ value: Int, _ width: Int) -> String {
+    static func pad(_ value: Int, _ width: Int) -> String {
         let digits = String(value)
         return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
     }

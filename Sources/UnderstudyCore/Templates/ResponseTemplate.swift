@@ -9,6 +9,42 @@ public final class ResponseTemplate: Sendable {
         /// `json`: string values (and member names) that are templates, rendered and escaped
         /// as JSON strings; the rest written as loaded.
         case json(JSONTemplate)
+        /// WireMock's templated `bodyFileName`: the file the rendered name picks.
+        case file(FileChoice)
+    }
+
+    /// A body file named per request (WireMock's `"bodyFileName": "{{request.path.[1]}}.json"`):
+    /// the name is rendered, and picks one of the files read at load time; a name that is none of
+    /// them answers as WireMock does for a missing body file (500, `FileNotFoundException`).
+    final class FileChoice: Sendable {
+        /// One file of `__files/`: its bytes, or a template when it holds tags.
+        enum File: Sendable {
+            case bytes([UInt8])
+            case template(TemplateText)
+        }
+
+        let name: TemplateText
+        /// The files by their path under `directory` (`a/b.json`).
+        let files: [String: File]
+        /// The `__files` directory, named in the missing file's error page.
+        let directory: String
+
+        init(name: TemplateText, files: [String: File], directory: String) {
+            self.name = name
+            self.files = files
+            self.directory = directory
+        }
+
+        /// What WireMock answers for a body file `path` that is not there: its servlet container's
+        /// error page for the `FileNotFoundException`, status 500 (without the Java stack trace).
+        static func missingFileAnswer(_ path: String) -> (status: Int, headers: HTTPHeaders, body: [UInt8]) {
+            let message = "java.io.FileNotFoundException: \(path) (No such file or directory)"
+            let page =
+                "<html>\n<head>\n<meta http-equiv=\"Content-Type\" content=\"text/html;charset=ISO-8859-1\"/>\n"
+                + "<title>Error 500 \(message)</title>\n</head>\n<body><h2>HTTP ERROR 500 \(message)</h2>\n</body>\n"
+                + "</html>\n"
+            return (500, ["Content-Type": "text/html;charset=ISO-8859-1"], Array(page.utf8))
+        }
     }
 
     let body: Body?
@@ -30,10 +66,20 @@ public final class ResponseTemplate: Sendable {
 
     /// The body bytes, headers and events for one request.
     func render(
-        into headers: inout HTTPHeaders, body: inout [UInt8],
+        into headers: inout HTTPHeaders, body: inout [UInt8], status: inout Int,
         stream: inout ResponseStreaming?, _ context: TemplateContext
     ) {
         switch self.body {
+        case .file(let choice)?:
+            var name = Substring(choice.name.render(context))
+            while name.hasPrefix("/") { name = name.dropFirst() }
+            switch choice.files[String(name)] {
+            case .bytes(let bytes)?: body = bytes
+            case .template(let text)?: body = Array(text.render(context).utf8)
+            case nil:
+                (status, headers, body) = FileChoice.missingFileAnswer(choice.directory + "/" + name)
+                return
+            }
         case .text(let text)?:
             body = Array(text.render(context).utf8)
         case .json(let json)?:

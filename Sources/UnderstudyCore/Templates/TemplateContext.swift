@@ -46,6 +46,13 @@ final class TemplateContext {
         ServerURL.arrivedOn(listenerURL, hostHeader: match.request.headers["Host"])
     }
 
+    /// `{{request.port}}`: the port of the listener the request arrived on.
+    var listenerPort: String {
+        guard let colon = listenerURL.lastIndex(of: ":") else { return "" }
+        let port = listenerURL[listenerURL.index(after: colon)...]
+        return port.allSatisfy(\.isNumber) ? String(port) : ""
+    }
+
     /// The root every template name starts from.
     var root: TemplateNode { TemplateNode(.root, self) }
 }

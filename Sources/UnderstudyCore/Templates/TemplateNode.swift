@@ -5,11 +5,16 @@ import Mustache
 /// template does not use.
 ///
 /// The vocabulary (docs/dynamic-responses.md, "Templates"):
-/// `request.method|path|url|body`, `request.pathSegments.N`, `request.query.NAME`,
+/// `request.method|path|url|body|port`, `request.pathSegments.N`, `request.query.NAME`,
 /// `request.headers.NAME`, `request.json.PATH…`, `server.url`, `seq`,
 /// `now`, `now.iso|epoch|epochMs`, `now.plus.DURATION.…`, `now.minus.DURATION.…`,
-/// `random.uuid|int|number`, `random.int.MIN.MAX`.
-struct TemplateNode: MustacheParent, MustacheCustomRenderable {
+/// `{{#now.format}}PATTERN{{/now.format}}` (also after `plus`/`minus`),
+/// `random.uuid|int|number`, `random.int.MIN.MAX`, `random.alphanumeric|alphabetic|numeric|hex.LENGTH`.
+///
+/// A node is also a mustache sequence, so `{{#request.json.items}}…{{/request.json.items}}` renders
+/// once per element of a JSON array (once for any other present value, never for a missing,
+/// `null` or `false` one).
+struct TemplateNode: MustacheParent, MustacheCustomRenderable, MustacheSequence {
     enum Kind {
         case root, request, server, random
         case pathSegments, query, headers
@@ -19,6 +24,8 @@ struct TemplateNode: MustacheParent, MustacheCustomRenderable {
         case shift(sign: Double)
         /// `random.int`, then `random.int.MIN`.
         case randomInt(minimum: Int?)
+        /// `random.alphanumeric` and the like: waiting for a length; the characters to draw from.
+        case randomString(name: String, alphabet: [UInt8])
         /// A field of the JSON request body (nil: no such field).
         case json(JSONValue?)
         /// A field of the JSON body in a probe render: any path is accepted.
@@ -26,9 +33,15 @@ struct TemplateNode: MustacheParent, MustacheCustomRenderable {
     }
 
     static let rootNames = ["request", "server", "now", "seq", "random"]
-    static let requestNames = ["method", "path", "url", "pathSegments", "query", "headers", "body", "json"]
-    static let nowNames = ["iso", "epoch", "epochMs", "plus", "minus"]
-    static let randomNames = ["uuid", "int", "number"]
+    static let requestNames = ["method", "path", "url", "port", "pathSegments", "query", "headers", "body", "json"]
+    static let nowNames = ["iso", "epoch", "epochMs", "format", "plus", "minus"]
+    static let randomNames = ["uuid", "int", "number"] + randomAlphabets.map(\.name)
+    /// `random.NAME.LENGTH`: a string of LENGTH characters drawn from the alphabet.
+    static let randomAlphabets: [(name: String, alphabet: [UInt8])] = [
+        ("alphanumeric", Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)),
+        ("alphabetic", Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".utf8)),
+        ("numeric", Array("0123456789".utf8)), ("hex", Array("0123456789abcdef".utf8)),
+    ]
 
     let kind: Kind
     let context: TemplateContext
@@ -61,6 +74,7 @@ struct TemplateNode: MustacheParent, MustacheCustomRenderable {
             case "method": return match.request.method
             case "path": return match.path
             case "url": return match.target
+            case "port": return context.listenerPort
             case "body": return match.bodyText
             case "pathSegments": return TemplateNode(.pathSegments, context)
             case "query": return TemplateNode(.query, context)
@@ -77,6 +91,18 @@ struct TemplateNode: MustacheParent, MustacheCustomRenderable {
             case "iso": return TimeFormatting.iso8601Milliseconds(seconds)
             case "epoch": return String(Int64((seconds).rounded(.down)))
             case "epochMs": return String(Int64((seconds * 1000).rounded(.down)))
+            case "format":
+                // A section whose text is the pattern: `{{#now.format}}yyyy-MM-dd{{/now.format}}`.
+                let problems = context.problems
+                return MustacheLambda { (pattern: String) -> Any? in
+                    if let letter = TimeFormatting.unsupportedPatternLetter(pattern) {
+                        problems?.invalid(
+                            "now.format", segment: "format",
+                            "`now.format` does not know the pattern letter `\(letter)` in `\(pattern)`; "
+                                + "known: y M d E H h m s S a Z X, and 'quoted' text")
+                    }
+                    return TimeFormatting.formatted(seconds, pattern: pattern)
+                }
             case "plus": return offset == 0 ? TemplateNode(.shift(sign: 1), context) : nil
             case "minus": return offset == 0 ? TemplateNode(.shift(sign: -1), context) : nil
             default: return nil
@@ -88,8 +114,16 @@ struct TemplateNode: MustacheParent, MustacheCustomRenderable {
             case "uuid": return Self.uuid(&context.generator)
             case "number": return String(context.generator.nextUnit())
             case "int": return TemplateNode(.randomInt(minimum: nil), context)
-            default: return nil
+            default:
+                guard let found = Self.randomAlphabets.first(where: { $0.name == name }) else { return nil }
+                return TemplateNode(.randomString(name: found.name, alphabet: found.alphabet), context)
             }
+        case .randomString(_, let alphabet):
+            guard let length = Int(name), length >= 0, length <= 4096 else { return nil }
+            var out: [UInt8] = []
+            out.reserveCapacity(length)
+            for _ in 0..<length { out.append(alphabet[Int(context.generator.next() % UInt64(alphabet.count))]) }
+            return String(decoding: out, as: UTF8.self)
         case .randomInt(let minimum):
             guard let bound = Int(name), bound >= 0 else { return nil }
             guard let minimum else { return TemplateNode(.randomInt(minimum: bound), context) }
@@ -146,6 +180,10 @@ struct TemplateNode: MustacheParent, MustacheCustomRenderable {
             }
         case .anything:
             return ""
+        case .randomString(let name, _):
+            context.problems?.invalid(
+                "random.\(name)", segment: name, "`random.\(name)` needs a length: `random.\(name).LENGTH`")
+            return ""
         case .root, .request, .server, .random, .pathSegments, .query, .headers:
             let group = Self.groupName(kind)
             context.problems?.invalid(
@@ -180,6 +218,10 @@ struct TemplateNode: MustacheParent, MustacheCustomRenderable {
                 "now.plus.\(name)", segment: name,
                 "`\(name)` is not a duration; write a whole number and a unit: `500ms`, `30s`, `5m`, `2h`, `1d`")
         case .random: problems.unknown("random", name, known: Self.randomNames)
+        case .randomString(let alphabet, _):
+            problems.invalid(
+                "random.\(alphabet).\(name)", segment: name,
+                "`random.\(alphabet).LENGTH` takes a whole number of characters from 0 to 4096; found `\(name)`")
         case .randomInt:
             problems.invalid(
                 "random.int.\(name)", segment: name,
@@ -202,6 +244,16 @@ struct TemplateNode: MustacheParent, MustacheCustomRenderable {
         case .query: return "request.query"
         case .headers: return "request.headers"
         default: return "?"
+        }
+    }
+
+    /// A section over the node: each element of a JSON array, the node itself once for any other
+    /// present value, nothing for a missing, `null` or `false` JSON value.
+    func makeIterator() -> IndexingIterator<[TemplateNode]> {
+        switch kind {
+        case .json(.array(let elements)?): return elements.map { TemplateNode(.json($0), context) }.makeIterator()
+        case .json: return (isNull ? [] : [self]).makeIterator()
+        default: return [self].makeIterator()
         }
     }
 

@@ -20,14 +20,14 @@ struct TemplateRenderer {
     /// would cost every static request an allocation.
     mutating func render(
         _ template: ResponseTemplate, _ request: HTTPRequest, now: Double, seq: Int,
-        headers: inout HTTPHeaders, body: inout [UInt8], streaming: inout ResponseStreaming?
+        headers: inout HTTPHeaders, body: inout [UInt8], status: inout Int, streaming: inout ResponseStreaming?
     ) {
         // `{{server.url}}` is the URL this request arrived on: the HTTPS one for a TLS request.
         let arrivedOn = request.isSecure ? (secureServerURL ?? serverURL) : serverURL
         let context = TemplateContext(
             match: MatchContext(request), listenerURL: arrivedOn ?? Self.baseURL(fromHostOf: request),
             now: now, seq: seq, generator: generator)
-        template.render(into: &headers, body: &body, stream: &streaming, context)
+        template.render(into: &headers, body: &body, status: &status, stream: &streaming, context)
         generator = context.generator
     }
 

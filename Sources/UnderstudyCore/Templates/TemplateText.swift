@@ -4,9 +4,22 @@ import Mustache
 /// the vocabulary at load time, rendered per request as plain text (no HTML escaping: the
 /// transport, the JSON writer and header checks do the escaping each place needs).
 struct TemplateText: Sendable {
+    /// What `{{name}}` does to the value it writes (`{{{name}}}` always writes it as it is).
+    enum Escaping: Sendable {
+        /// Nothing: responses are not HTML (mustache's TEXT content type), the default.
+        case none
+        /// HTML entities for `& < > " ' ` =`, as Handlebars writes them (`&amp;`, `&#x27;`, …):
+        /// how the WireMock adapter renders templates translated from WireMock's Handlebars.
+        case html
+    }
+
     /// Mustache escapes for HTML by default; responses are not HTML, so every template starts
-    /// in mustache's TEXT content type.
+    /// in mustache's TEXT content type (or the registered Handlebars-style HTML one).
     private static let textPragma = "{{% CONTENT_TYPE: TEXT}}"
+    private static let htmlPragma: String = {
+        MustacheContentTypes.register(HTMLEntityEscaping(), named: "HTML_ENTITIES")
+        return "{{% CONTENT_TYPE: HTML_ENTITIES}}"
+    }()
 
     let template: MustacheTemplate
 
@@ -19,7 +32,7 @@ struct TemplateText: Sendable {
 
     /// Parses `source` and renders it once against a probe request: bad syntax and names
     /// outside the vocabulary are problems.
-    static func compile(_ source: String) -> Result<TemplateText, Problem> {
+    static func compile(_ source: String, escaping: Escaping = .none) -> Result<TemplateText, Problem> {
         if let delimiter = source.range(of: "{{=") {
             let (line, column) = position(of: delimiter.lowerBound, in: source)
             return .failure(
@@ -29,14 +42,15 @@ struct TemplateText: Sendable {
         }
         // A pragma alone on its line eats the line break after it: keep a leading one.
         let leadingBreak = source.hasPrefix("\n") || source.hasPrefix("\r\n")
-        let text = textPragma + (leadingBreak ? "\n" : "") + source
+        let pragma = escaping == .html ? htmlPragma : textPragma
+        let text = pragma + (leadingBreak ? "\n" : "") + source
         let template: MustacheTemplate
         do {
             template = try MustacheTemplate(string: text)
         } catch let error as MustacheTemplate.ParserError {
             var line = error.context.lineNumber, column = error.context.columnNumber
             if leadingBreak { line -= 1 }
-            if line <= 1 { column = max(1, column - textPragma.count) }
+            if line <= 1 { column = max(1, column - pragma.count) }
             return .failure(
                 Problem(
                     line: max(1, line), column: max(1, column), message: "template syntax: \(describe(error.error))"))
@@ -102,5 +116,28 @@ struct TemplateText: Sendable {
         case .unrecognisedConfigVariable, .invalidConfigVariableSyntax: return "unsupported `{{% … }}` pragma"
         default: return "\(error)"
         }
+    }
+}
+
+/// Handlebars' HTML escaping (`{{name}}` in a WireMock template): `&amp;`, `&lt;`, `&gt;`,
+/// `&quot;`, `&#x27;`, `&#x60;`, `&#x3D;`.
+struct HTMLEntityEscaping: MustacheContentType {
+    func escapeText(_ text: String) -> String {
+        guard text.utf8.contains(where: { "&<>\"'`=".utf8.contains($0) }) else { return text }
+        var out = ""
+        out.reserveCapacity(text.utf8.count + 16)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#x27;"
+            case "`": out += "&#x60;"
+            case "=": out += "&#x3D;"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 }

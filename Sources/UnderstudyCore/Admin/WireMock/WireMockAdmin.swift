@@ -112,6 +112,7 @@ enum WireMockAdmin {
             )
         }
         var decoder = StubDecoder(file: adminFile, bodyFiles: nil)
+        decoder.lastDuplicateKeyWins = true  // as WireMock's JSON reader (a posted mapping gets no warnings back)
         let decoded = decoder.decodeWireMockMapping(node, .root, generatedID: fixedID ?? UUID().uuidString.lowercased())
         guard var stub = decoded?.stub, decoder.errors.isEmpty else {
             return AdminResponse.loadFailure(StubLoadFailure(errors: decoder.errors))

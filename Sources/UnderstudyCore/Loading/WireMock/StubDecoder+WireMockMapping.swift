@@ -39,14 +39,78 @@ extension StubDecoder {
                 return []
             }
             return elements.enumerated().compactMap { index, element in
-                decodeWireMockMapping(element, path.element(index), generatedID: generatedID(index))
+                decodeOrSkipWireMockMapping(element, path.element(index), index: index, generatedID: generatedID(index))
             }
         }
-        return decodeWireMockMapping(root, .root, generatedID: generatedID(0)).map { [$0] } ?? []
+        return decodeOrSkipWireMockMapping(root, .root, index: 0, generatedID: generatedID(0)).map { [$0] } ?? []
+    }
+
+    /// Decodes one mapping of a file; with ``skippingMappings``, a mapping with a problem is left
+    /// out and recorded in ``skipped`` (its problems with it) instead of failing the file.
+    private mutating func decodeOrSkipWireMockMapping(
+        _ node: JSONNode, _ path: JSONPath, index: Int, generatedID: String
+    ) -> DecodedStub? {
+        let errorsBefore = errors.count
+        let decoded = decodeWireMockMapping(node, path, generatedID: generatedID)
+        guard skippingMappings, errors.count > errorsBefore else { return decoded }
+        let problems = Array(errors[errorsBefore...])
+        errors.removeSubrange(errorsBefore...)
+        let (method, url) = Self.wireMockMethodAndURL(node)
+        skipped.append(SkippedMapping(file: file, index: index, problems: problems, method: method, path: url))
+        return nil
+    }
+
+    /// What can still be read of a mapping's method and URL condition, for naming a skipped
+    /// mapping in the explanation of a request it might have answered; `nil` for either means any.
+    static func wireMockMethodAndURL(_ node: JSONNode) -> (String?, PathMatcher?) {
+        guard let request = node.members?.last(where: { $0.key == "request" })?.value.members else { return (nil, nil) }
+        let method = request.last { $0.key == "method" }?.value.stringValue.flatMap { $0 == "ANY" ? nil : $0 }
+        var url: PathMatcher?
+        for member in request {
+            guard let text = member.value.stringValue else { continue }
+            switch member.key {
+            case "url": url = .exactTarget(text)
+            case "urlPath": url = .exact(PercentDecoding.decodePath(text))
+            case "urlPattern": url = (try? CompiledRegex(text)).map(PathMatcher.targetPattern)
+            case "urlPathPattern": url = (try? CompiledRegex(text)).map(PathMatcher.pattern)
+            default: break
+            }
+        }
+        return (method?.uppercased(), url)
+    }
+
+    /// `node` with every key given twice in one object kept once, as WireMock's JSON reader
+    /// keeps it: the last value, in the first one's place. One warning per key dropped.
+    mutating func keepingLastKeys(_ node: JSONNode, _ path: JSONPath) -> JSONNode {
+        switch node.kind {
+        case .array(let items):
+            var kept: [JSONNode] = []
+            kept.reserveCapacity(items.count)
+            for (index, item) in items.enumerated() { kept.append(keepingLastKeys(item, path.element(index))) }
+            return JSONNode(kind: .array(kept), position: node.position)
+        case .object(let members):
+            var kept: [JSONNode.Member] = []
+            for member in members {
+                var member = member
+                member.value = keepingLastKeys(member.value, path.member(member.key))
+                if let earlier = kept.firstIndex(where: { $0.key == member.key }) {
+                    warn(
+                        member.keyPosition, path.member(member.key),
+                        "key `\(member.key)` appears more than once; the last one wins, as in WireMock")
+                    kept[earlier].value = member.value
+                } else {
+                    kept.append(member)
+                }
+            }
+            return JSONNode(kind: .object(kept), position: node.position)
+        default:
+            return node
+        }
     }
 
     /// Decodes one mapping into a stub.
     mutating func decodeWireMockMapping(_ node: JSONNode, _ path: JSONPath, generatedID: String) -> DecodedStub? {
+        let node = lastDuplicateKeyWins ? keepingLastKeys(node, path) : node
         guard let all = node.members else {
             typeMismatch(node, path, expected: "a WireMock mapping object")
             return nil
@@ -120,7 +184,9 @@ extension StubDecoder {
             stub: nil, id: id, idGenerated: idGenerated, file: file, idPosition: idPosition, path: path)
         guard errors.count == errorsBefore else { return decoded }
         var source = node.value
-        if idGenerated == false, source["id"] == nil, case .object(var members) = source {
+        // A generated id is listed too (WireMock lists an id for every mapping): for a mapping file
+        // it is derived from the file and index, so clients can address it across restarts.
+        if source["id"] == nil, case .object(var members) = source {
             members.insert(JSONMember("id", .string(id)), at: 0)
             source = .object(members)
         }
@@ -131,6 +197,8 @@ extension StubDecoder {
         stub.priority = priority
         stub.tieOrder = .newestFirst
         stub.annotation = WireMockMapping(json: source, metadata: metadata)
-        return DecodedStub(stub: stub, id: id, idGenerated: idGenerated, file: file, idPosition: idPosition, path: path)
+        return DecodedStub(
+            stub: stub, id: id, idGenerated: idGenerated, file: file, idPosition: idPosition, path: path,
+            wireMockDerivedID: idGenerated ? nil : generatedID)
     }
 }

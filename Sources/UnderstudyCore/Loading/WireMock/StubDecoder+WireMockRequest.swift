@@ -8,12 +8,12 @@ import Foundation
 extension StubDecoder {
     static let wireMockRequestKeys = [
         "method", "url", "urlPath", "urlPattern", "urlPathPattern", "queryParameters", "headers",
-        "cookies", "bodyPatterns", "basicAuthCredentials",
+        "cookies", "bodyPatterns", "basicAuthCredentials", "basicAuth", "host",
     ]
     static let wireMockUnsupportedRequestKeys = [
         "multipartPatterns": "multipart matching is not supported",
         "customMatcher": "custom matchers (Java extensions) are not supported",
-        "host": "host matching is not supported", "port": "port matching is not supported",
+        "port": "port matching is not supported",
         "scheme": "scheme matching is not supported",
         "urlPathTemplate": "URL path templates are not supported",
         "pathParameters": "path parameters are not supported",
@@ -61,22 +61,36 @@ extension StubDecoder {
             let urlPath = path.member(url.key)
             switch url.key {
             case "url": pattern.path = string(url.value, urlPath).map(PathMatcher.exactTarget)
-            case "urlPath": pattern.path = string(url.value, urlPath).map { .exact(PercentDecoding.decodePath($0)) }
+            case "urlPath":
+                // WireMock compares `urlPath` with the path as sent, before percent-decoding: a
+                // path with an escape is compared as sent (query aside), the rest decoded as usual.
+                pattern.path = string(url.value, urlPath).map { text in
+                    guard text.contains("%"), let sent = try? CompiledRegex(Self.regexLiteral(text) + "(\\?.*)?") else {
+                        return .exact(PercentDecoding.decodePath(text))
+                    }
+                    return .targetPattern(sent)
+                }
             case "urlPattern": pattern.path = regex(url.value, urlPath).map(PathMatcher.targetPattern)
             default: pattern.path = regex(url.value, urlPath).map(PathMatcher.pattern)
             }
         }
         if let member = keys["queryParameters"] {
-            pattern.query = wireMockNamedMatchers(member.value, path.member("queryParameters"), what: "query parameter")
+            pattern.query = wireMockNamedMatchers(
+                member.value, path.member("queryParameters"), what: "query parameter", negativeAcceptsAbsent: true)
         }
         if let member = keys["headers"] {
-            pattern.headers = wireMockNamedMatchers(member.value, path.member("headers"), what: "header")
+            pattern.headers = wireMockNamedMatchers(
+                member.value, path.member("headers"), what: "header", negativeAcceptsAbsent: true)
+        }
+        if let member = keys["host"], let host = wireMockHostMatcher(member.value, path.member("host")) {
+            pattern.headers.append(NamedMatcher(name: "Host", matcher: host))
         }
         if let member = keys["cookies"] {
             pattern.cookies = wireMockNamedMatchers(member.value, path.member("cookies"), what: "cookie")
         }
-        if let member = keys["basicAuthCredentials"] {
-            let credentialsPath = path.member("basicAuthCredentials")
+        // `basicAuth` is what WireMock's Java DSL writes; its JSON reader takes it as `basicAuthCredentials`.
+        if let member = keys["basicAuthCredentials"] ?? keys["basicAuth"] {
+            let credentialsPath = path.member(member.key)
             let inner = members(of: member.value, credentialsPath, known: ["username", "password"])
             if member.value.members == nil {
                 typeMismatch(
@@ -84,9 +98,10 @@ extension StubDecoder {
             } else if let user = inner["username"].flatMap({ string($0.value, credentialsPath.member("username")) }),
                 let password = inner["password"].flatMap({ string($0.value, credentialsPath.member("password")) })
             {
-                // WireMock compares the whole header with the encoded credentials.
+                // WireMock compares the whole header with the encoded credentials, ignoring case.
                 let encoded = Data((user + ":" + password).utf8).base64EncodedString()
-                pattern.headers.append(NamedMatcher(name: "Authorization", matcher: .equals("Basic " + encoded)))
+                let matcher = ValueMatcher.equalsIgnoringCase("Basic " + encoded)
+                pattern.headers.append(NamedMatcher(name: "Authorization", matcher: matcher))
             } else if inner["username"] == nil || inner["password"] == nil {
                 fail(member.value.position, credentialsPath, "`basicAuthCredentials` needs `username` and `password`")
             }
@@ -117,16 +132,74 @@ extension StubDecoder {
         }
     }
 
-    private mutating func wireMockNamedMatchers(_ node: JSONNode, _ path: JSONPath, what: String) -> [NamedMatcher] {
+    /// Headers, query parameters or cookies. WireMock 2.35's `doesNotMatch` and `doesNotContain`
+    /// accept a missing header or query parameter (not a missing cookie): `negativeAcceptsAbsent`.
+    private mutating func wireMockNamedMatchers(
+        _ node: JSONNode, _ path: JSONPath, what: String, negativeAcceptsAbsent: Bool = false
+    ) -> [NamedMatcher] {
         guard let members = node.members else {
             typeMismatch(node, path, expected: "an object of \(what) name → matcher")
             return []
         }
         return members.compactMap { member in
-            wireMockValueMatcher(member.value, path.member(member.key)).map {
-                NamedMatcher(name: member.key, matcher: $0)
+            wireMockValueMatcher(member.value, path.member(member.key)).map { matcher in
+                switch matcher {
+                case .doesNotMatch, .doesNotContain:
+                    return NamedMatcher(
+                        name: member.key, matcher: negativeAcceptsAbsent ? .anyOf([.absent, matcher]) : matcher)
+                default:
+                    return NamedMatcher(name: member.key, matcher: matcher)
+                }
             }
         }
+    }
+
+    /// WireMock's `host`: a string matcher on the host the request names (its `Host` header without
+    /// the port), as a matcher on the `Host` header: the host part's condition, then an optional port.
+    private mutating func wireMockHostMatcher(_ node: JSONNode, _ path: JSONPath) -> ValueMatcher? {
+        guard let matcher = wireMockValueMatcher(node, path) else { return nil }
+        let port = "(:[0-9]+)?"
+        func compiled(_ hostPattern: String) -> CompiledRegex? {
+            do {
+                return try CompiledRegex("(?:" + hostPattern + ")" + port)
+            } catch {
+                fail(node.position, path, "cannot match the host with `\(hostPattern)`: \(error.reason)")
+                return nil
+            }
+        }
+        switch matcher {
+        case .equals(let host): return compiled(Self.regexLiteral(host)).map(ValueMatcher.matches)
+        case .equalsIgnoringCase(let host): return compiled("(?i)" + Self.regexLiteral(host)).map(ValueMatcher.matches)
+        case .contains(let part): return compiled("[^:]*" + Self.regexLiteral(part) + "[^:]*").map(ValueMatcher.matches)
+        case .doesNotContain(let part):
+            return compiled("[^:]*" + Self.regexLiteral(part) + "[^:]*").map(ValueMatcher.doesNotMatch)
+        case .matches(let regex): return compiled(regex.pattern).map(ValueMatcher.matches)
+        case .doesNotMatch(let regex): return compiled(regex.pattern).map(ValueMatcher.doesNotMatch)
+        default:
+            fail(
+                node.position, path,
+                "`host` takes `equalTo` (with `caseInsensitive`), `contains`, `doesNotContain`, `matches` or `doesNotMatch`"
+            )
+            return nil
+        }
+    }
+
+    /// `text` as a regular expression that matches exactly it.
+    static func regexLiteral(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            if "\\^$.|?*+()[]{}".contains(character) { out.append("\\") }
+            out.append(character)
+        }
+        return out
+    }
+
+    /// A WireMock `matches`/`doesNotMatch` pattern: Java's `Pattern.compile(regex, DOTALL)` as WireMock
+    /// compiles it, so `.` also matches a line break in a body spanning lines (and `^`/`$` do not
+    /// match at each line).
+    private mutating func wireMockRegex(_ node: JSONNode, _ path: JSONPath) -> CompiledRegex? {
+        guard let plain = regex(node, path) else { return nil }
+        return (try? CompiledRegex("(?s)" + plain.pattern)) ?? plain
     }
 
     /// A WireMock string-value matcher: `{"equalTo": "x", "caseInsensitive": true}`, `{"matches": "re"}`, ...
@@ -161,8 +234,8 @@ extension StubDecoder {
             return ignoreCase ? .equalsIgnoringCase(text) : .equals(text)
         case "contains": return string(op.value, opPath).map(ValueMatcher.contains)
         case "doesNotContain": return string(op.value, opPath).map(ValueMatcher.doesNotContain)
-        case "matches": return regex(op.value, opPath).map(ValueMatcher.matches)
-        case "doesNotMatch": return regex(op.value, opPath).map(ValueMatcher.doesNotMatch)
+        case "matches": return wireMockRegex(op.value, opPath).map(ValueMatcher.matches)
+        case "doesNotMatch": return wireMockRegex(op.value, opPath).map(ValueMatcher.doesNotMatch)
         case "absent":
             // WireMock 2.35 reads any `absent` key as "absent", whatever its value; so does Understudy
             // for WireMock mappings, so they answer as they did (docs/wiremock.md).
@@ -176,16 +249,10 @@ extension StubDecoder {
                 return nil
             }
             let before = errors.count
+            // `absent` may be one of them (WireMock 3; the 2.35 jar refuses it): `or` then also
+            // accepts a missing name.
             let inner = elements.enumerated().compactMap { wireMockValueMatcher($1, opPath.element($0)) }
             guard errors.count == before else { return nil }
-            if inner.contains(where: {
-                if case .absent = $0 { return true }
-                if case .present = $0 { return true }
-                return false
-            }) {
-                fail(op.value.position, opPath, "`absent` inside `\(op.key)` is not supported")
-                return nil
-            }
             return op.key == "and" ? .allOf(inner) : .anyOf(inner)
         }
     }
@@ -201,6 +268,14 @@ extension StubDecoder {
         let modifiers: Set<String> = ["caseInsensitive", "ignoreArrayOrder", "ignoreExtraElements"]
         let keys = members(of: node, path, known: Self.wireMockBodyMatcherKeys)
         let operators = all.filter { !modifiers.contains($0.key) }
+        if operators.count > 1, operators.allSatisfy({ Self.wireMockBodyMatcherKeys.contains($0.key) }) {
+            // WireMock 2.35 reads the first operator of a body pattern and ignores the others
+            // (`{"matchesJsonPath": "$.a", "contains": "x"}` is `matchesJsonPath` alone); so does this.
+            let first = JSONNode(
+                kind: .object(all.filter { modifiers.contains($0.key) || $0.key == operators[0].key }),
+                position: node.position)
+            return wireMockBodyMatcher(first, path)
+        }
         guard operators.count == 1, let op = keys[operators[0].key] else {
             if operators.count != 1 {
                 fail(
@@ -228,7 +303,15 @@ extension StubDecoder {
             let order = keys["ignoreArrayOrder"].flatMap { boolean($0.value, path.member("ignoreArrayOrder")) } ?? false
             let extra =
                 keys["ignoreExtraElements"].flatMap { boolean($0.value, path.member("ignoreExtraElements")) } ?? false
-            return .jsonEquals(expected, JSONComparison(ignoreArrayOrder: order, ignoreExtraElements: extra))
+            // WireMock compares with JsonUnit, whose placeholders (`${json-unit.any-string}`, …) are on.
+            if let unsupported = JSONUnitPlaceholder.firstUnsupported(in: expected) {
+                fail(op.value.position, opPath, "unsupported JsonUnit placeholder `\(unsupported)` in `equalToJson`")
+                return nil
+            }
+            let placeholders = JSONUnitPlaceholder.occurs(in: expected)
+            return .jsonEquals(
+                expected,
+                JSONComparison(ignoreArrayOrder: order, ignoreExtraElements: extra, placeholders: placeholders))
         case "matchesJsonPath":
             if op.value.stringValue != nil { return jsonPathExpression(op.value, opPath).map { .jsonPath($0, nil) } }
             guard let inner = op.value.members, let expressionMember = inner.first(where: { $0.key == "expression" })
@@ -239,7 +322,16 @@ extension StubDecoder {
             guard let expression = jsonPathExpression(expressionMember.value, opPath.member("expression")) else {
                 return nil
             }
-            let rest = JSONNode(kind: .object(inner.filter { $0.key != "expression" }), position: op.value.position)
+            let others = inner.filter { $0.key != "expression" }
+            if others.first?.key == "equalToJson" {
+                // `{"expression": …, "equalToJson": …}`: what the path selects, compared as JSON.
+                guard
+                    case .jsonEquals(let wanted, let options)? = wireMockBodyMatcher(
+                        JSONNode(kind: .object(others), position: op.value.position), opPath)
+                else { return nil }
+                return .jsonPathEquals(expression, wanted, options)
+            }
+            let rest = JSONNode(kind: .object(others), position: op.value.position)
             guard rest.members?.isEmpty == false else { return .jsonPath(expression, nil) }
             return wireMockValueMatcher(rest, opPath).map { .jsonPath(expression, $0) }
         case "binaryEqualTo":

@@ -33,21 +33,37 @@ extension StubDecoder {
             return nil
         }
         let errorsBefore = errors.count
-        var templated = false
+        var templated = wireMockGlobalTemplating
+        wireMockTemplateParameters = [:]
+        var bodyFileMissing = false
         for member in all {
             guard let reason = Self.wireMockUnsupportedResponseKeys[member.key] else { continue }
-            if member.key == "transformers", let names = member.value.elements?.compactMap(\.stringValue),
-                !names.isEmpty
-            {
+            if member.key == "transformers", let names = member.value.elements?.compactMap(\.stringValue) {
+                // `response-template` is rendered with the native templates (the variables that map
+                // directly). WireMock starts with a transformer it has no extension for and ignores it
+                // when serving: so does Understudy, saying so.
+                // With `--global-response-templating` every mapping is templated, whatever it names.
+                templated = wireMockGlobalTemplating || names.contains("response-template")
                 let others = names.filter { $0 != "response-template" }
-                if others.isEmpty {
-                    templated = true  // rendered with the native templates (the variables that map directly)
-                    continue
+                if !others.isEmpty {
+                    let list = others.map { "`\($0)`" }.joined(separator: ", ")
+                    warn(
+                        member.value.position, path.member(member.key),
+                        "WireMock extension transformer \(list) ignored: \(reason), and WireMock ignores a transformer it has no extension for"
+                    )
                 }
-                let list = others.map { "`\($0)`" }.joined(separator: ", ")
-                fail(
-                    member.value.position, path.member(member.key),
-                    "unsupported WireMock transformer \(list): \(reason)")
+                continue
+            } else if member.key == "transformerParameters" {
+                // Templates read them as `parameters.NAME` (WireMock's transformers get them too).
+                wireMockTemplateParameters = [:]
+                for parameter in member.value.members ?? [] {
+                    switch parameter.value.value {
+                    case .string(let text), .number(let text): wireMockTemplateParameters[parameter.key] = text
+                    case .bool(let flag): wireMockTemplateParameters[parameter.key] = flag ? "true" : "false"
+                    default: break
+                    }
+                }
+                continue
             } else {
                 fail(
                     member.keyPosition, path.member(member.key),
@@ -59,6 +75,11 @@ extension StubDecoder {
         if let member = keys["status"] {
             if let text = member.value.numberText, let status = Int(text), (100...599).contains(status) {
                 response.status = status
+            } else if let text = member.value.stringValue, let status = Int(text), (100...599).contains(status) {
+                response.status = status  // WireMock's JSON reader takes a number written as a string
+                warn(
+                    member.value.position, path.member("status"),
+                    "`status` is the string \"\(text)\"; read as the number \(status), as WireMock does")
             } else {
                 fail(member.value.position, path.member("status"), "expected a status code from 100 to 599")
             }
@@ -92,14 +113,35 @@ extension StubDecoder {
                 }
             default:
                 if let relative = nonEmptyString(source.value, sourcePath, what: "a path under `__files`") {
-                    if let resolver = bodyFiles {
+                    if templated, relative.contains("{{"), wireMockFileOnDisk {
+                        // Named per request (`{{request.path.[1]}}.json`): decodeWireMockTemplate picks
+                        // among the files of `__files/`.
+                    } else if let resolver = bodyFiles {
                         switch resolver.read(relative) {
                         case .success(let file):
                             response.body = file.bytes
                             bodyFilesRead.append(file.realPath)
+                        case .failure(let problem)
+                        where wireMockFileOnDisk && !(templated && relative.contains("{{"))
+                            && problem.message.hasPrefix("cannot read"):
+                            // WireMock reads the file when it serves: a missing one fails that request
+                            // (a path leaving the root stays an error: Understudy never serves it).
+                            warn(
+                                source.value.position, sourcePath,
+                                "\(problem.message.replacingBodyFileWording); requests this mapping answers get 500, as in WireMock"
+                            )
+                            missingBodyFile(&response, relative)
+                            bodyFileMissing = true
                         case .failure(let problem):
                             fail(source.value.position, sourcePath, problem.message.replacingBodyFileWording)
                         }
+                    } else if wireMockFileOnDisk, !(templated && relative.contains("{{")) {
+                        warn(
+                            source.value.position, sourcePath,
+                            "cannot read `bodyFileName` `\(relative)`: there is no `__files` directory; requests this mapping answers get 500, as in WireMock"
+                        )
+                        missingBodyFile(&response, relative)
+                        bodyFileMissing = true
                     } else {
                         fail(
                             source.value.position, sourcePath,
@@ -132,10 +174,22 @@ extension StubDecoder {
                 }
             }
         }
-        if templated, errors.count == errorsBefore {
+        if templated, !bodyFileMissing, errors.count == errorsBefore {
             decodeWireMockTemplate(keys, &response, path)
         }
         return errors.count == errorsBefore ? response : nil
+    }
+
+    /// What WireMock answers for a mapping whose body file is missing: its servlet container's
+    /// error page for the `FileNotFoundException`, status 500 (without the Java stack trace).
+    private func missingBodyFile(_ response: inout StubResponse, _ relative: String) {
+        Self.wireMockMissingBodyFile(&response, StubLoader.wireMockFilesDirectory(for: file) + "/" + relative)
+    }
+
+    /// WireMock's answer for a body file `path` that is not there (also when a templated
+    /// `bodyFileName` names no file, per request).
+    static func wireMockMissingBodyFile(_ response: inout StubResponse, _ path: String) {
+        (response.status, response.headers, response.body) = ResponseTemplate.FileChoice.missingFileAnswer(path)
     }
 
     private mutating func decodeWireMockDistribution(_ node: JSONNode, _ path: JSONPath) -> DelayDistribution? {

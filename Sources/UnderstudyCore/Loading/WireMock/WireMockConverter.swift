@@ -18,9 +18,13 @@ public enum WireMockConverter {
     }
 
     /// Loads `root` (a WireMock root, or any stub paths) and converts every stub.
-    public static func convert(paths: [String]) throws(StubLoadFailure) -> Result {
-        let set = try StubLoader.load(paths: paths)
-        return convert(set.stubs)
+    public static func convert(paths: [String], options: StubLoadOptions = StubLoadOptions()) throws(StubLoadFailure)
+        -> Result
+    {
+        let set = try StubLoader.load(paths: paths, options: options)
+        var result = convert(set.stubs)
+        result.notes += set.skipped.map { "\($0.file) mapping \($0.index): skipped, not converted: \($0.reason)" }
+        return result
     }
 
     /// The file `convert-wiremock` writes into its output directory.
@@ -107,6 +111,10 @@ public enum WireMockConverter {
 
     static func encode(_ response: StubResponse, stub: String, notes: inout [String]) -> JSONValue {
         var members: [JSONMember] = [JSONMember("status", .int(response.status))]
+        if response.template != nil {
+            // Translated Handlebars escapes for HTML, which native templates never do.
+            notes.append("\(stub): the response template is not converted (the stub keeps the template's text)")
+        }
         if let message = response.statusMessage { members.append(JSONMember("statusMessage", .string(message))) }
         if !response.headers.fields.isEmpty {
             var groups: [(name: String, values: [String])] = []
@@ -167,15 +175,30 @@ extension BodyMatcher {
         case .jsonEquals(let v, let options):
             return one(
                 "jsonEquals",
-                .object([
-                    JSONMember("value", v), JSONMember("ignoreArrayOrder", .bool(options.ignoreArrayOrder)),
-                    JSONMember("ignoreExtraElements", .bool(options.ignoreExtraElements)),
-                ]))
+                .object(
+                    [
+                        JSONMember("value", v), JSONMember("ignoreArrayOrder", .bool(options.ignoreArrayOrder)),
+                        JSONMember("ignoreExtraElements", .bool(options.ignoreExtraElements)),
+                    ] + (options.placeholders ? [JSONMember("placeholders", true)] : [])))
         case .jsonPath(let expression, let matcher?):
             return one(
                 "jsonPath",
                 .object([JSONMember("expression", .string(expression.text)), JSONMember("matcher", matcher.jsonValue)]))
         case .jsonPath(let expression, nil): return one("jsonPath", .string(expression.text))
+        case .jsonPathEquals(let expression, let value, let options):
+            return one(
+                "jsonPath",
+                .object([
+                    JSONMember("expression", .string(expression.text)),
+                    JSONMember(
+                        "jsonEquals",
+                        .object(
+                            [
+                                JSONMember("value", value),
+                                JSONMember("ignoreArrayOrder", .bool(options.ignoreArrayOrder)),
+                                JSONMember("ignoreExtraElements", .bool(options.ignoreExtraElements)),
+                            ] + (options.placeholders ? [JSONMember("placeholders", true)] : []))),
+                ]))
         case .binaryEquals(let bytes): return one("binary", .string(Data(bytes).base64EncodedString()))
         case .allOf(let all): return one("allOf", .array(all.map(\.jsonValue)))
         case .anyOf(let any): return one("anyOf", .array(any.map(\.jsonValue)))

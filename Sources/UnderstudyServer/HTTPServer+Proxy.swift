@@ -1,0 +1,162 @@
+import CCurl
+import UnderstudyCore
+
+// Proxying stubs (`proxy`): the engine answers with an ``UpstreamRequest`` and the transport
+// forwards it on ``UpstreamClient`` (libcurl's multi interface on this loop), then answers the
+// client with the upstream's status, headers (hop-by-hop ones dropped) and body: whole when the
+// upstream gave a length, relayed piece by piece otherwise (see ``ProxyRelay``). An upstream that
+// fails (refused, timed out, a certificate not trusted, a name that does not resolve) gets the
+// client a `502` whose body and `X-Understudy-Proxy-Error` header say why. Every proxied request
+// is journaled once, with `proxied` (the upstream URL, its status, the milliseconds it took, and
+// the error if any).
+extension HTTPServer {
+    /// The header naming why an upstream exchange failed, on the `502` the client gets.
+    static let proxyErrorHeader = "X-Understudy-Proxy-Error"
+
+    /// The upstream client, made (and libcurl opened) the first time a stub proxies; nil when
+    /// libcurl cannot be loaded.
+    func upstreamClient() -> UpstreamClient? {
+        if let upstream { return upstream }
+        guard !upstreamUnavailable else { return nil }
+        upstream = UpstreamClient(base: base, caFile: configuration.proxyCAFile)
+        upstreamUnavailable = upstream == nil
+        return upstream
+    }
+
+    /// Sends the pending reply's ``HTTPResponse/proxy`` upstream; the answer comes back through
+    /// the call's handlers below.
+    func startProxy(_ pending: PendingReply, on channel: any ReplyChannel) {
+        guard let request = pending.response.proxy, pending.relay == nil else { return }
+        let startedAt = clock.nanoseconds()
+        pending.timer = nil
+        guard let client = upstreamClient(), let call = UpstreamCall(request, client: client) else {
+            failProxy(
+                pending, on: channel, request, error: "proxy-unavailable",
+                reason: "libcurl (libcurl.so.4) could not be loaded; install libcurl4", startedAt: startedAt)
+            return
+        }
+        let relay = ProxyRelay(call: call, startedAt: startedAt, journal: pending.journal)
+        pending.relay = relay
+        call.onHead = { [weak self, weak pending] status, headers in
+            guard let self, let pending else { return }
+            self.proxyHead(pending, status: status, headers: headers)
+        }
+        call.onBody = { [weak pending] bytes in
+            guard let pending, let relay = pending.relay else { return }
+            relay.body.append(contentsOf: bytes)
+            guard relay.relaying, let channel = pending.channel, channel.current === pending, !channel.closed else {
+                return
+            }
+            channel.writePiece(bytes, chunked: relay.chunked)
+        }
+        call.onEnd = { [weak self, weak pending] result, reason in
+            guard let self, let pending else { return }
+            self.proxyEnded(pending, result: result, reason: reason)
+        }
+        if !call.start() {
+            pending.relay = nil
+            failProxy(
+                pending, on: channel, request, error: "proxy-unavailable", reason: "curl refused the request",
+                startedAt: startedAt)
+        }
+    }
+
+    /// The upstream's final head: an open-ended body is relayed from now on; a body of known
+    /// length (or none) is gathered and answered at the end.
+    private func proxyHead(_ pending: PendingReply, status: Int, headers upstreamHeaders: HTTPHeaders) {
+        guard let relay = pending.relay, let channel = pending.channel, channel.current === pending, !channel.closed
+        else { return }
+        let headers = UpstreamRequest.endToEnd(upstreamHeaders)
+        relay.status = status
+        relay.headers = headers
+        let carriesBody = !channel.isHeadRequest && status >= 200 && status != 204 && status != 304
+        guard carriesBody, !headers.contains("Content-Length") else { return }
+        relay.relaying = true
+        pending.sent = true
+        log(pending, status: status, fault: nil)
+        let response = HTTPResponse(status: status, headers: headers, stubID: pending.response.stubID)
+        // The head goes out now; the entry waits for the end, so it holds the whole body.
+        let (chunked, closing) = channel.writeStreamHead(
+            response, chunked: true, closeAfter: pending.closeAfter, journal: nil)
+        relay.chunked = chunked
+        relay.closing = closing
+        var sent = headers
+        if chunked { sent.append(name: "Transfer-Encoding", value: "chunked") }
+        if closing { sent.append(name: "Connection", value: "close") }
+        relay.sentHeaders = sent
+    }
+
+    /// The upstream exchange ended: answer with what it sent, end the relayed body, or `502`.
+    private func proxyEnded(_ pending: PendingReply, result: CURLcode, reason: String) {
+        guard let relay = pending.relay, let channel = pending.channel, channel.current === pending, !channel.closed
+        else { return }
+        let milliseconds = clock.milliseconds(since: relay.startedAt)
+        let request = relay.call.request
+        openJournalBatch()
+        if relay.relaying {
+            let failure = result == CURLE_OK ? nil : Self.proxyFailure(result)
+            let proxied = ProxiedExchange(
+                upstream: request.url, status: relay.status, milliseconds: milliseconds, error: failure,
+                reason: failure == nil ? nil : reason)
+            relay.proxied = proxied
+            relay.journal?.noteProxied(proxied)
+            relay.journal?.commit(
+                .answered(status: relay.status ?? 502, headers: relay.sentHeaders, body: relay.body))
+            if failure == nil {
+                channel.finishStream(chunked: relay.chunked, closing: relay.closing)
+            } else {
+                // The upstream broke off mid-body: so does the client's answer (no last chunk).
+                channel.perform(.emptyResponse, response: pending.response)
+            }
+            return
+        }
+        guard result == CURLE_OK, let status = relay.status else {
+            failProxy(
+                pending, on: channel, request, error: Self.proxyFailure(result), reason: reason,
+                startedAt: relay.startedAt)
+            return
+        }
+        pending.journal?.noteProxied(ProxiedExchange(upstream: request.url, status: status, milliseconds: milliseconds))
+        pending.response = HTTPResponse(
+            status: status, headers: relay.headers, body: relay.body, stubID: pending.response.stubID)
+        send(pending, on: channel)
+    }
+
+    /// Answers `502` for an upstream exchange that failed, naming why in the body and in
+    /// ``proxyErrorHeader``, and journals it so.
+    private func failProxy(
+        _ pending: PendingReply, on channel: any ReplyChannel, _ request: UpstreamRequest, error: String,
+        reason: String, startedAt: UInt64
+    ) {
+        pending.journal?.noteProxied(
+            ProxiedExchange(
+                upstream: request.url, status: nil, milliseconds: clock.milliseconds(since: startedAt), error: error,
+                reason: reason))
+        var headers = HTTPHeaders()
+        headers.append(name: "Content-Type", value: "text/plain; charset=utf-8")
+        headers.append(name: Self.proxyErrorHeader, value: error)
+        pending.response = HTTPResponse(
+            status: 502, headers: headers,
+            body: Array("understudy: proxying to \(request.url) failed: \(error) (\(reason))\n".utf8),
+            stubID: pending.response.stubID)
+        send(pending, on: channel)
+    }
+
+    /// The journal's and the `502`'s name for why curl gave up.
+    static func proxyFailure(_ result: CURLcode) -> String {
+        switch result {
+        case CURLE_COULDNT_CONNECT: return "connection-refused"
+        case CURLE_OPERATION_TIMEDOUT: return "timeout"
+        case CURLE_COULDNT_RESOLVE_HOST: return "dns-failure"
+        case CURLE_PEER_FAILED_VERIFICATION: return "bad-certificate"
+        case CURLE_SSL_CACERT_BADFILE: return "bad-ca-file"
+        case CURLE_SSL_CONNECT_ERROR: return "tls-handshake-failed"
+        case CURLE_GOT_NOTHING: return "empty-reply"
+        case CURLE_SEND_ERROR, CURLE_RECV_ERROR: return "connection-reset"
+        case CURLE_PARTIAL_FILE: return "truncated-body"
+        case CURLE_WEIRD_SERVER_REPLY: return "malformed-response"
+        case CURLE_WRITE_ERROR: return "client-gone"
+        default: return "upstream-error"
+        }
+    }
+}
