@@ -20,6 +20,8 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "understudy", targets: ["understudy"]),
+        // The OpenAPI commands (OpenAPIKit, Yams), which `understudy` runs from beside itself.
+        .executable(name: "understudy-openapi", targets: ["understudy-openapi"]),
         .library(name: "UnderstudyCore", targets: ["UnderstudyCore"]),
         .library(name: "UnderstudyServer", targets: ["UnderstudyServer"]),
         .library(name: "UnderstudyTesting", targets: ["UnderstudyTesting"]),
@@ -43,8 +45,8 @@ let package = Package(
         // `swift package generate-documentation` for the DocC catalogs (scripts/docs); a plugin only,
         // nothing links it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
-        // OpenAPI 3.0/3.1 documents (`check --openapi`); Yams reads YAML specs. Only UnderstudyOpenAPI links
-        // them, and the daemon loads it only when `--openapi` is given.
+        // OpenAPI 3.0/3.1 documents (`check --openapi`); Yams reads YAML specs. Only UnderstudyOpenAPI, and
+        // so only the understudy-openapi binary, links them.
         .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
@@ -108,6 +110,13 @@ let package = Package(
             dependencies: ["UnderstudyCore", "CLibevent", "CLibeventTLS", "CNghttp2", "CCurl"]),
         // JSON Schema (draft 2020-12 as OpenAPI 3.1 uses it, and OpenAPI 3.0's schema object) over JSONValue.
         .target(name: "UnderstudyJSONSchema", dependencies: ["UnderstudyJSON", "UnderstudyRegex"]),
+        // What an OpenAPI document promises as plain JSON values (documents, operations, base paths) and
+        // the serve-time checker behind `serve --openapi` (the engine's ContractChecking seam). No
+        // OpenAPIKit and no YAML: the document is read and judged by UnderstudyOpenAPI.
+        .target(
+            name: "UnderstudyOpenAPIContract",
+            dependencies: ["UnderstudyCore", "UnderstudyJSON", "UnderstudyJSONSchema", "UnderstudyRegex"]
+        ),
         // Stubs checked against an OpenAPI document: spec loading ($refs across files), operation mapping,
         // response checks with located errors.
         .target(
@@ -115,6 +124,7 @@ let package = Package(
             dependencies: [
                 "UnderstudyJSON",
                 "UnderstudyJSONSchema",
+                "UnderstudyOpenAPIContract",
                 "UnderstudyRegex",
                 "UnderstudyStubFormat",
                 "UnderstudyCore",
@@ -129,7 +139,7 @@ let package = Package(
             dependencies: [
                 "UnderstudyCore",
                 "UnderstudyServer",
-                "UnderstudyOpenAPI",
+                "UnderstudyOpenAPIContract",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // mimalloc as the daemon's allocator on Linux (Debian's libmimalloc-dev): with glibc's,
@@ -137,6 +147,17 @@ let package = Package(
             // server, and user time per request was 3.6-5.1 µs against 2.6-2.9 µs with mimalloc
             // (scripts/benchmark/RESULTS.md). Linking it ahead of libc makes it the process's malloc.
             linkerSettings: [.linkedLibrary("mimalloc", .when(platforms: [.linux]))]
+        ),
+        // `check --openapi`, `generate` and the contract `serve --openapi` reads: the only binary that links
+        // OpenAPIKit and Yams, so the daemon's start does not pay for them.
+        .executableTarget(
+            name: "understudy-openapi",
+            dependencies: [
+                "UnderstudyCore",
+                "UnderstudyJSON",
+                "UnderstudyOpenAPI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         .target(name: "UnderstudyTesting", dependencies: ["UnderstudyJSON", "UnderstudyStubFormat"]),
         // Micro-benchmark of the engine alone (requests/s through `handle`), run by scripts/bench-engine.

@@ -1,22 +1,26 @@
 import Foundation
 import UnderstudyJSON
 import UnderstudyJSONSchema
+@_exported import UnderstudyOpenAPIContract
 
 /// An OpenAPI 3.0 or 3.1 document, loaded with every file its `$ref`s name, checked by OpenAPIKit,
 /// and kept raw (with positions) so every finding can name a pointer into it.
 public struct OpenAPISpec: Sendable {
-    /// The spec file as given.
-    public let file: String
-    /// `3.0.x` or `3.1.x`.
-    public let version: String
-    /// The schema language of its schemas.
-    public let dialect: SchemaDialect
-    /// Every operation, in document order.
-    public let operations: [OpenAPIOperation]
-    /// The spec and the files its `$ref`s name.
+    /// What the spec promises, as plain values (what `serve --openapi` checks against).
+    public let contract: OpenAPIContract
+    /// The spec and the files its `$ref`s name, positions kept.
     let documents: SpecDocuments
-    /// Path prefixes from `servers` (`/api/1.0`); `""` always among them.
-    let basePaths: [String]
+
+    /// The spec file as given.
+    public var file: String { contract.file }
+    /// `3.0.x` or `3.1.x`.
+    public var version: String { contract.version }
+    /// The schema language of its schemas.
+    public var dialect: SchemaDialect { contract.dialect }
+    /// Every operation, in document order.
+    public var operations: [OpenAPIOperation] { contract.operations }
+    /// Path prefixes from `servers` (`/api/1.0`), longest first; `""` always among them.
+    var basePaths: [String] { contract.basePaths }
 
     /// The root document.
     public var root: JSONValue { documents.root }
@@ -82,59 +86,24 @@ public struct OpenAPISpec: Sendable {
         var documents = SpecDocuments(rootFile: file, rootNode: rootNode)
         let broken = documents.loadReferences()
         if !broken.isEmpty { throw OpenAPILoadFailure(findings: broken) }
-        let operations = OpenAPIOperation.all(in: documents)
         return OpenAPISpec(
-            file: file, version: version, dialect: dialect, operations: operations, documents: documents,
-            basePaths: Self.basePaths(root))
-    }
-
-    /// The path parts of `servers[].url` (variables replaced by their defaults), longest first.
-    static func basePaths(_ root: JSONValue) -> [String] {
-        var paths: Set<String> = [""]
-        if case .array(let servers)? = root["servers"] {
-            for server in servers {
-                guard var url = server["url"]?.stringValue else { continue }
-                if case .object(let variables)? = server["variables"] {
-                    for variable in variables {
-                        if let value = variable.value["default"]?.stringValue {
-                            url = url.replacingOccurrences(of: "{\(variable.key)}", with: value)
-                        }
-                    }
-                }
-                if let scheme = url.range(of: "://") {
-                    let rest = url[scheme.upperBound...]
-                    url = rest.firstIndex(of: "/").map { String(rest[$0...]) } ?? ""
-                }
-                while url.hasSuffix("/") { url.removeLast() }
-                paths.insert(url)
-            }
-        }
-        return paths.sorted { $0.count > $1.count }
+            contract: OpenAPIContract(version: version, dialect: dialect, documents: documents.store),
+            documents: documents)
     }
 
     /// A validator for this spec's schemas.
     public func validator(direction: SchemaDirection, strictExtraFields: Bool) -> JSONSchemaValidator {
-        JSONSchemaValidator(
-            dialect: dialect, options: SchemaOptions(direction: direction, strictExtraFields: strictExtraFields),
-            resolver: documents)
+        contract.validator(direction: direction, strictExtraFields: strictExtraFields)
     }
 
     /// Follows `$ref`s from `value` (at `pointer` in `document`) to the object they name.
     func dereference(_ value: JSONValue, document: String, pointer: String) -> ResolvedSchema {
-        var current = ResolvedSchema(document: document, pointer: pointer, schema: value)
-        var hops = 0
-        while case .string(let reference)? = current.schema["$ref"], hops < 32,
-            let next = documents.resolve(reference, from: current.document)
-        {
-            current = next
-            hops += 1
-        }
-        return current
+        documents.store.dereference(value, document: document, pointer: pointer)
     }
 
     /// `file#pointer` for findings.
     func label(_ document: String, _ pointer: String) -> String {
-        (document.isEmpty ? file : document) + pointer
+        documents.store.label(document, pointer)
     }
 }
 

@@ -1,4 +1,5 @@
 import UnderstudyCore
+import UnderstudyOpenAPIContract
 import UnderstudyRegex
 
 /// Which of the spec's operations a stub's request pattern can reach: its method, and its path
@@ -21,14 +22,7 @@ enum OperationMapping {
             let concrete = String(
                 path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
             shown = concrete
-            byPath = []
-            for base in spec.basePaths where base.isEmpty || concrete.hasPrefix(base) {
-                let rest = String(concrete.dropFirst(base.count))
-                let literal = spec.operations.filter { $0.path == rest }
-                // A concrete template wins over a templated one (OpenAPI's matching rule).
-                byPath = literal.isEmpty ? spec.operations.filter { $0.matches(path: rest) } : literal
-                if !byPath.isEmpty { break }
-            }
+            byPath = spec.contract.operations(forPath: concrete).operations
         case .pattern(let regex), .targetPattern(let regex):
             shown = "/\(regex.pattern)/"
             byPath = spec.operations.filter { operation in

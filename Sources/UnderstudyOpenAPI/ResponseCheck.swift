@@ -2,6 +2,7 @@ import Foundation
 import UnderstudyCore
 import UnderstudyJSON
 import UnderstudyJSONSchema
+import UnderstudyOpenAPIContract
 import UnderstudyStubFormat
 
 /// Checks one stub response against one operation's responses.
@@ -30,12 +31,7 @@ struct ResponseCheck {
             ]
         }
         let status = String(response.status)
-        let range = "\(response.status / 100)XX"
-        guard
-            let entry = declared.first(where: { $0.key == status })
-                ?? declared.first(where: { $0.key.uppercased() == range })
-                ?? declared.first(where: { $0.key == "default" })
-        else {
+        guard let entry = OpenAPIContract.declaredResponse(for: response.status, in: declared) else {
             let list = declared.map(\.key).joined(separator: ", ")
             return [
                 at(
@@ -83,16 +79,7 @@ struct ResponseCheck {
         }
         let sent = response.headers["Content-Type"].map(Self.mediaType)
         let declaredTypes = content.map { Self.mediaType($0.key) }
-        var chosen: Int?
-        if let sent {
-            let slash = sent.firstIndex(of: "/").map { String(sent[..<$0]) } ?? sent
-            chosen =
-                declaredTypes.firstIndex(of: sent) ?? declaredTypes.firstIndex(of: slash + "/*")
-                ?? declaredTypes.firstIndex(of: "*/*")
-        } else if content.count == 1 {
-            chosen = 0
-        }
-        guard let chosen else {
+        guard let chosen = OpenAPIContract.chosenMediaType(sent: sent, declared: declaredTypes) else {
             let node =
                 context.node.member("headers")?.memberEntry(where: { $0.lowercased() == "content-type" })?.value
                 ?? bodyNode
@@ -179,13 +166,9 @@ struct ResponseCheck {
         return current
     }
 
-    static func mediaType(_ text: String) -> String {
-        (text.split(separator: ";").first.map(String.init) ?? text).trimmingCharacters(in: .whitespaces).lowercased()
-    }
+    static func mediaType(_ text: String) -> String { OpenAPIContract.mediaType(text) }
 
-    static func isJSON(_ type: String) -> Bool {
-        type == "application/json" || type.hasSuffix("+json") || type.hasSuffix("/json")
-    }
+    static func isJSON(_ type: String) -> Bool { OpenAPIContract.isJSON(type) }
 
     static func parseFile(_ name: String, besides stubFile: String) -> (path: String, node: JSONNode)? {
         let directory = stubFile.contains("/") ? String(stubFile[..<stubFile.lastIndex(of: "/")!]) : "."

@@ -1,60 +1,37 @@
 import Foundation
 import UnderstudyJSON
 import UnderstudyJSONSchema
+import UnderstudyOpenAPIContract
 
-/// The spec's root document and every file its `$ref`s name, keyed by path; the validator's
-/// `$ref` resolver. External files are read once, at load time, so validation does no I/O.
-struct SpecDocuments: SchemaResolving, @unchecked Sendable {
+/// The spec's documents as parsed, positions kept (``nodes``), beside their values
+/// (``store``, the contract's ``OpenAPIDocuments``, which resolves `$ref`s). External files are
+/// read once, at load time, so validation does no I/O.
+struct SpecDocuments: @unchecked Sendable {
     /// The root document's key (`""`) maps to the spec file; others are paths as resolved.
-    let rootFile: String
+    var rootFile: String { store.rootFile }
     private(set) var nodes: [String: JSONNode] = [:]
-    private(set) var values: [String: JSONValue] = [:]
+    /// The documents' values.
+    private(set) var store: OpenAPIDocuments
 
-    var root: JSONValue { values[""]! }
+    var root: JSONValue { store.root }
 
     init(rootFile: String, rootNode: JSONNode) {
-        self.rootFile = rootFile
+        store = OpenAPIDocuments(rootFile: rootFile, root: rootNode.value)
         nodes[""] = rootNode
-        values[""] = rootNode.value
     }
 
     static func read(_ path: String) -> [UInt8]? {
         FileManager.default.contents(atPath: path).map { [UInt8]($0) }
     }
 
-    /// The file a document key names.
-    func file(_ document: String) -> String { document.isEmpty ? rootFile : document }
+    func file(_ document: String) -> String { store.file(document) }
 
-    /// The document key of `reference`'s file part, relative to `document`'s directory.
     func documentKey(of filePart: String, from document: String) -> String {
-        if filePart.isEmpty { return document }
-        let base = file(document)
-        let directory = base.contains("/") ? String(base[..<base.lastIndex(of: "/")!]) : "."
-        let joined = filePart.hasPrefix("/") ? filePart : directory + "/" + filePart
-        let key = Self.normalize(joined)
-        return key == Self.normalize(rootFile) ? "" : key
-    }
-
-    static func normalize(_ path: String) -> String {
-        var parts: [Substring] = []
-        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
-            if part == "." { continue }
-            if part == "..", let last = parts.last, last != ".." {
-                parts.removeLast()
-                continue
-            }
-            parts.append(part)
-        }
-        return (path.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/")
+        store.documentKey(of: filePart, from: document)
     }
 
     func resolve(_ reference: String, from document: String) -> ResolvedSchema? {
-        let hash = reference.firstIndex(of: "#")
-        let filePart = String(hash.map { reference[..<$0] } ?? Substring(reference))
-        let pointer = hash.map { String(reference[$0...]) } ?? "#"
-        let key = documentKey(of: filePart, from: document)
-        guard let value = values[key], let target = JSONPointer.resolve(pointer, in: value) else { return nil }
-        return ResolvedSchema(document: key, pointer: pointer == "#" ? "#" : pointer, schema: target)
+        store.resolve(reference, from: document)
     }
 
     /// Reads every file reachable by `$ref` and returns a located error for each `$ref` that names
@@ -92,7 +69,7 @@ struct SpecDocuments: SchemaResolving, @unchecked Sendable {
                     do {
                         let parsed = try SpecDocumentParser.parse(bytes, file: key)
                         nodes[key] = parsed
-                        values[key] = parsed.value
+                        store.values[key] = parsed.value
                         pending.append(key)
                     } catch {
                         findings.append(error)

@@ -2,6 +2,7 @@ import Foundation
 import UnderstudyCore
 import UnderstudyJSON
 import UnderstudyJSONSchema
+import UnderstudyOpenAPIContract
 
 /// Checks stubs against an ``OpenAPISpec``: each stub's request must reach an operation, and each
 /// response in its sequence must be a declared status with a declared media type, the required

@@ -1,5 +1,6 @@
 import UnderstudyJSON
 import UnderstudyJSONSchema
+import UnderstudyOpenAPIContract
 
 /// Writes stubs from a spec (`understudy generate --openapi`): one stub per operation and declared
 /// status, its body the spec's example when there is one, else a minimal value the schema accepts

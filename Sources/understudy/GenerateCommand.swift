@@ -1,8 +1,6 @@
 import ArgumentParser
-import Foundation
-import UnderstudyOpenAPI
 
-/// `understudy generate --openapi SPEC --out DIR`: stubs from a spec, one per operation and status.
+/// `understudy generate --openapi SPEC --out DIR`: stubs from a spec, written by `understudy-openapi`.
 struct GenerateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "generate",
@@ -18,20 +16,6 @@ struct GenerateCommand: ParsableCommand {
     var out: String
 
     func run() throws {
-        let spec: OpenAPISpec
-        do {
-            spec = try OpenAPISpec.load(openAPI)
-        } catch {
-            for finding in error.findings { Console.out(finding.description) }
-            Console.error("understudy generate: the OpenAPI document \(openAPI) cannot be used; nothing was written")
-            throw ExitCode(1)
-        }
-        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-        let files = StubGenerator(spec: spec).files()
-        for file in files {
-            try Data(file.text.utf8).write(to: URL(fileURLWithPath: out).appendingPathComponent(file.name))
-        }
-        let count = files.map(\.stubs).reduce(0, +)
-        Console.out("understudy generate: \(count) stubs in \(files.count) files in \(out) from \(openAPI)")
+        try OpenAPICompanion.exec(["generate", "--openapi", openAPI, "--out", out])
     }
 }

@@ -1,10 +1,7 @@
 import ArgumentParser
-import UnderstudyOpenAPI
 
-/// `understudy openapi-validate` (hidden): validates a batch of instances against schemas of a spec,
-/// one JSON line in (`{"schema": "#/components/schemas/Pet", "instance": …}`), one line out
-/// (`true`/`false`). The differential test against Python's `jsonschema` drives it: one process for
-/// thousands of instances.
+/// `understudy openapi-validate` (hidden): JSON lines of `{schema, instance}` validated against a
+/// spec's schemas, by `understudy-openapi` (the differential test against Python's `jsonschema`).
 struct OpenAPIValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "openapi-validate",
@@ -16,17 +13,6 @@ struct OpenAPIValidateCommand: ParsableCommand {
     var openAPI: String
 
     func run() throws {
-        let spec: OpenAPISpec
-        do {
-            spec = try OpenAPISpec.load(openAPI)
-        } catch {
-            for finding in error.findings { Console.out(finding.description) }
-            throw ExitCode(1)
-        }
-        let batch = SchemaBatch(spec: spec)
-        while let line = readLine(strippingNewline: true) {
-            guard !line.isEmpty else { continue }
-            Console.out(batch.validate(line: line))
-        }
+        try OpenAPICompanion.exec(["openapi-validate", "--openapi", openAPI])
     }
 }

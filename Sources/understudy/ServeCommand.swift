@@ -5,6 +5,7 @@ import Darwin
 #endif
 import ArgumentParser
 import UnderstudyCore
+import UnderstudyOpenAPIContract
 import UnderstudyServer
 
 /// `understudy serve`: loads stubs and serves them until SIGTERM/SIGINT.
@@ -116,6 +117,22 @@ struct ServeCommand: ParsableCommand {
             valueName: "seconds"))
     var sessionIdleTimeout: Double = SessionLimits.defaultIdleTimeoutSeconds
 
+    @Option(
+        name: .customLong("openapi"),
+        help: ArgumentHelp(
+            "Check every request, and every stub's answer, against this OpenAPI 3.0/3.1 document (YAML or JSON).",
+            discussion:
+                "Violations are journaled (openapiViolations) and, by --openapi-mode, reported or refused. Sessions check alike.",
+            valueName: "spec"))
+    var openAPI: String?
+
+    @Option(
+        name: .customLong("openapi-mode"),
+        help: ArgumentHelp(
+            "With --openapi: warn (the default) sends violations in an Understudy-OpenAPI-Violation header; fail refuses them (400 for a request, 500 for a stub's answer).",
+            valueName: "mode"))
+    var openAPIMode: OpenAPIMode?
+
     @OptionGroup(title: "HTTPS")
     var tls: TLSOptions
 
@@ -204,6 +221,9 @@ struct ServeCommand: ParsableCommand {
                 from other machines. Pass --allow-remote to bind it anyway (and consider --admin-token), or use 127.0.0.1.
                 """)
         }
+        if openAPIMode != nil && openAPI == nil {
+            throw ValidationError("--openapi-mode needs --openapi SPEC (the document to check against)")
+        }
         if let adminToken {
             if let problem = Self.tokenProblem(adminToken) { throw ValidationError("--admin-token \(problem)") }
         } else if let token = Self.environmentToken, let problem = Self.tokenProblem(token) {
@@ -228,6 +248,22 @@ struct ServeCommand: ParsableCommand {
             return "must be printable ASCII without spaces (it is sent in an Authorization header)"
         }
         return nil
+    }
+
+    /// The serve-time checker for `--openapi`: `understudy-openapi contract` reads and judges the spec
+    /// and hands over its contract as JSON. A spec that cannot be used stops the start with its
+    /// located errors (written to stderr by the companion).
+    private func contractChecker(_ specFile: String) throws -> OpenAPIServeChecker {
+        let (status, output) = try OpenAPICompanion.run(["contract", "--openapi", specFile])
+        guard status == 0, let value = JSONValue.parse(output), let contract = OpenAPIContract(json: value) else {
+            Console.error("understudy: not serving: the OpenAPI document \(specFile) cannot be used")
+            throw ExitCode(1)
+        }
+        let mode = openAPIMode ?? .warn
+        Console.error(
+            "understudy: checking requests and stub answers against \(specFile) (OpenAPI \(contract.version), "
+                + "\(contract.operations.count) operations; --openapi-mode \(mode.rawValue))")
+        return OpenAPIServeChecker(contract: contract, refusesViolations: mode == .fail)
     }
 
     /// `--proxy-ca FILE` made absolute and checked readable now (curl reads it only when a stub
@@ -294,6 +330,9 @@ struct ServeCommand: ParsableCommand {
             journalSink: journalWriter, adminToken: token, seed: seed,
             journalBodyLimit: journalBodyLimit)
         engineConfiguration.certificateAuthorityPEM = tlsContext?.certificateAuthorityPEM
+        if let openAPI {
+            engineConfiguration.contract = try contractChecker(openAPI)
+        }
         let responder: UnderstudyResponder
         do {
             responder = try UnderstudyResponder(
@@ -395,4 +434,12 @@ struct ServeCommand: ParsableCommand {
         StateFiles.remove(tls.httpsPortFile)
         StateFiles.remove(pidFile)
     }
+}
+
+/// `--openapi-mode`: what a violation of the OpenAPI document does.
+enum OpenAPIMode: String, ExpressibleByArgument, CaseIterable {
+    /// Journaled and sent as an `Understudy-OpenAPI-Violation` header; the answer is unchanged.
+    case warn
+    /// Refused: a 400 for the request, a 500 for a stub's answer, saying why.
+    case fail
 }

@@ -86,7 +86,9 @@ class FreshCheckoutShellBlockTests(unittest.TestCase):
             with self.subTest(page=page.name):
                 # Whatever fails, stop the daemons the page started (each writes a pid file).
                 cleanup = "trap 'for f in *.pid; do [ -e \"$f\" ] && understudy stop --pid-file \"$f\"; done' EXIT\n"
-                result = bash(cleanup + "\n".join(blocks), self.clone, env, timeout=300)
+                # docs/openapi.md's first block builds understudy-openapi (OpenAPIKit, Yams): minutes
+                # on a fresh clone, which the walkthrough's `--product understudy` did not build.
+                result = bash(cleanup + "\n".join(blocks), self.clone, env, timeout=1800)
                 self.assertEqual(result.returncode, 0,
                                  f"docs/{page.name}'s shell blocks failed:\n{result.stdout[-3000:]}\n{result.stderr}")
                 ran += len(blocks)

@@ -148,8 +148,7 @@ final class StubCompilerTests: XCTestCase {
 
     /// Keys the compile step checks but the engine has no use for, with why.
     private static let readElsewhere: [StubFormat.Object: [String: String]] = [
-        .stub: ["openapi": "read by `check --openapi` only (the compile step checks its shape)"],
-        .response: ["bodyFile": "needs a stub file on disk to resolve against (StubLoaderTests cover it)"],
+        .response: ["bodyFile": "needs a stub file on disk to resolve against (StubLoaderTests cover it)"]
     ]
 
     /// How the format's objects nest: a key whose value is another format object, an array of

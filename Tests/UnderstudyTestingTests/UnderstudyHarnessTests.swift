@@ -78,6 +78,24 @@ struct UnderstudyHarnessTests {
         #expect(stderr.contains("status"), "stderr: \(stderr)")
     }
 
+    /// `serve --openapi` from the kit: the daemon it launches finds `understudy-openapi` beside itself
+    /// (both products build with the tests) and refuses what the spec does not allow.
+    @Test func aLaunchedDaemonChecksRequestsAgainstAnOpenAPIDocument() async throws {
+        let petstore = Fixtures.directory.deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("OpenAPICorpus/petstore")
+        let understudy = try await Understudy.launch(
+            stubs: [petstore.appendingPathComponent("stubs/valid").path],
+            extraArguments: [
+                "--openapi", petstore.appendingPathComponent("petstore.yaml").path, "--openapi-mode", "fail",
+            ])
+        defer { understudy.stopWithoutWaiting() }
+        let refused = String(decoding: try RawHTTP.get("/v1/pets?limit=abc", on: understudy), as: UTF8.self)
+        #expect(refused.hasPrefix("HTTP/1.1 400 "), "\(refused)")
+        #expect(refused.contains("request.query.limit: `abc`: expected integer, found string"), "\(refused)")
+        let answered = String(decoding: try RawHTTP.get("/v1/pets?limit=2", on: understudy), as: UTF8.self)
+        #expect(answered.hasPrefix("HTTP/1.1 200 "), "\(answered)")
+    }
+
     @Test func aMissingBinaryIsReportedWithWhereItLooked() async throws {
         #expect(throws: UnderstudyError.self) {
             try UnderstudyBinaryLocator.locate(environment: ["UNDERSTUDY_BIN": "/nonexistent/understudy"])

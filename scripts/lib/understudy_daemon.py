@@ -27,8 +27,10 @@ def binary() -> str:
     if explicit:
         return explicit
     scratch = os.environ.get("UNDERSTUDY_SCRATCH", ".build")
-    subprocess.run(["swift", "build", "--scratch-path", scratch, "--product", "understudy"], cwd=ROOT, check=True,
-                   stdout=subprocess.DEVNULL)
+    # understudy-openapi too: `check --openapi`, `generate` and `serve --openapi` run it from beside understudy.
+    for product in ("understudy", "understudy-openapi"):
+        subprocess.run(["swift", "build", "--scratch-path", scratch, "--product", product], cwd=ROOT, check=True,
+                       stdout=subprocess.DEVNULL)
     out = subprocess.run(["swift", "build", "--scratch-path", scratch, "--show-bin-path"], cwd=ROOT, check=True,
                          capture_output=True, text=True).stdout.strip()
     return os.path.join(out, "understudy")

@@ -29,6 +29,10 @@ public struct EngineConfiguration {
     /// How many bytes of each response body the journal keeps (`response.body`); longer bodies are
     /// cut there and flagged `truncated`. 0 keeps none (the size is still recorded).
     public var journalBodyLimit: Int
+    /// Checks every request and every stub's answer against the API's contract (`serve --openapi`);
+    /// nil (the default) checks nothing and costs the request path one nil check. Sessions made
+    /// from this configuration share it.
+    public var contract: (any ContractChecking)?
     /// Set by `understudy record`: where `POST /__admin/recordings/stop` writes the recorded stubs.
     /// `nil` (the default) on a daemon that is not recording; the request path never reads it.
     public var recording: RecordingPlan?

@@ -69,6 +69,11 @@ public final class JournalTicket {
         }
     }
 
+    /// Attaches what contract checking found to the entry still waiting here.
+    func attach(_ findings: ContractFindings) {
+        record?.contract = findings
+    }
+
     /// Commits what sending `response` as it stands amounts to (``Delivery/planned(_:)``), its
     /// reason phrase included, for callers without a transport.
     func commit(planned response: HTTPResponse) {

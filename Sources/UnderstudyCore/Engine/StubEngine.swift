@@ -25,6 +25,8 @@ public final class StubEngine {
     @exclusivity(unchecked) var scenarios: ScenarioBook
     @exclusivity(unchecked) var journal: Journal
     let configuration: EngineConfiguration
+    /// ``EngineConfiguration/contract``, read once per request (see ``ContractChecking``).
+    let contract: (any ContractChecking)?
     /// The world's clock (``WorldClock``), read for everything time-based the engine does.
     public let clock: WorldClock
     /// The monotonic reading at creation; `elapsedMs` counts from here, across resets.
@@ -80,6 +82,7 @@ public final class StubEngine {
         self.skippedMappings = stubs.skipped
         self.journal = Journal(limit: configuration.journalLimit)
         self.configuration = configuration
+        self.contract = configuration.contract
         self.clock = WorldClock(source: configuration.clock, start: configuration.clockStart)
         self.sinkBatching = configuration.journalSink as? any JournalBatching
         self.startNanoseconds = clock.monotonicNanoseconds
@@ -102,6 +105,13 @@ public final class StubEngine {
     public func handle(_ request: HTTPRequest, awaitingDelivery: Bool) -> (
         response: HTTPResponse, journal: JournalTicket?
     ) {
+        if let contract { return handle(request, awaitingDelivery: awaitingDelivery, checkedBy: contract) }
+        return answer(request, awaitingDelivery: awaitingDelivery)
+    }
+
+    /// ``handle(_:awaitingDelivery:)`` without contract checking: match, serve, journal.
+    @inline(__always)
+    func answer(_ request: HTTPRequest, awaitingDelivery: Bool) -> (response: HTTPResponse, journal: JournalTicket?) {
         let context = matchContext
         context.load(request)
         defer { context.unload() }
@@ -331,7 +341,7 @@ public final class StubEngine {
 
     /// Stamps the record with the request's arrival and either writes it now, as `response`
     /// would be delivered, or hands it out in a ticket for the transport to commit.
-    private func journal(
+    func journal(
         _ response: consuming HTTPResponse, _ record: consuming JournalRecord, awaitingDelivery: Bool,
         arrival: UInt64
     ) -> (response: HTTPResponse, journal: JournalTicket?) {
@@ -388,6 +398,11 @@ public final class StubEngine {
     /// arrival's, `outcomeMs` is now.
     /// The record is consumed: its request moves into the entry.
     func record(_ record: consuming JournalRecord, _ delivery: Delivery, reason: String? = nil) {
+        // `serve --openapi`'s findings (nil without it): a refusal it made (`--openapi-mode fail`) is
+        // sent as an answer but journaled as what it is.
+        if let findings = record.contract, let refusal = findings.refusal, delivery.outcome == .answered {
+            return self.record(record, Self.refused(delivery, refusal), reason: reason)
+        }
         let milliseconds = record.arrivalMilliseconds
         let second = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
         if second != cachedSecond {

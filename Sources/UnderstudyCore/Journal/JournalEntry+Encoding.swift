@@ -121,6 +121,8 @@ extension JournalEntry {
         }
         // Only streamed responses carry `stream` (how the body was paced), so static lines stay as they were.
         if let stream = record.stream { appendStream(stream, into: out) }
+        // Only checked requests that broke the contract carry `openapiViolations`.
+        if let contract = record.contract { appendViolations(contract.violations, into: out) }
         // Likewise only proxied requests carry `proxied`.
         if let proxied = record.proxied { appendProxied(proxied, into: out) }
         out.append("}\n" as StaticString)
@@ -145,6 +147,25 @@ extension JournalEntry {
         out.append(#","outcome":"refused""# as StaticString)
         out.key("reason")
         out.appendJSONString(reason ?? "")
+    }
+
+    /// `"openapiViolations":[{"where","pointer","message"}…]`, out of line (only `serve --openapi`).
+    @inline(never)
+    static func appendViolations(_ violations: [ContractViolation], into out: JSONWriter) {
+        out.key("openapiViolations")
+        out.append(UInt8(ascii: "["))
+        for (index, violation) in violations.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(UInt8(ascii: "{"))
+            out.key("where", first: true)
+            out.appendJSONString(violation.location)
+            out.key("pointer")
+            out.appendJSONString(violation.pointer)
+            out.key("message")
+            out.appendJSONString(violation.message)
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(UInt8(ascii: "]"))
     }
 
     /// `"stream":"KIND"`, out of line so the encoder every request runs stays as the optimizer had it.

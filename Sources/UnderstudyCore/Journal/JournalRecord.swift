@@ -18,6 +18,9 @@ struct JournalRecord {
     var wallTime: String? = nil
     /// How the body was paced (`"dribble"`, `"throttle"`, `"events"`); nil when written at once.
     var stream: ResponseStreaming.Kind? = nil
+    /// What `serve --openapi` found (`openapiViolations`, and the refusal in `fail` mode); nil
+    /// when nothing was checked or nothing was found.
+    var contract: ContractFindings? = nil
     /// The upstream exchange of a proxied request (see ``ProxiedExchange``); nil otherwise.
     var proxied: ProxiedExchange? = nil
 }

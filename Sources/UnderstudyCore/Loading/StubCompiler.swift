@@ -132,9 +132,7 @@ extension StubDecoder {
             }
         }
 
-        if let member = keys["openapi"] {
-            decodeOpenAPISkip(member.value, path.member("openapi"))
-        }
+        let openAPISkip = keys["openapi"].flatMap { decodeOpenAPISkip($0.value, path.member("openapi")) }
 
         guard let id else { return nil }
         let decoded = DecodedStub(
@@ -147,20 +145,20 @@ extension StubDecoder {
         stub.idGenerated = idGenerated
         stub.priority = priority
         stub.tokenExpiresIn = tokenExpiresIn
+        stub.openAPISkip = openAPISkip
         return DecodedStub(stub: stub, id: id, idGenerated: idGenerated, file: file, idPosition: idPosition, path: path)
     }
 
-    /// `openapi: {"skip": "why"}`: read by `check --openapi` only; the engine serves the stub alike.
-    private mutating func decodeOpenAPISkip(_ node: JSONNode, _ path: JSONPath) {
+    /// `openapi: {"skip": "why"}`: the reason (``Stub/openAPISkip``); the engine serves the stub alike.
+    private mutating func decodeOpenAPISkip(_ node: JSONNode, _ path: JSONPath) -> String? {
         guard node.members != nil else {
             typeMismatch(node, path, expected: "an object like {\"skip\": \"why this stub is off-spec\"}")
-            return
+            return nil
         }
         let keys = members(
             of: node, path, known: ["skip"],
             required: [RequiredKey(key: "skip", why: "say why the stub is left out of the OpenAPI check")])
-        if let member = keys["skip"] {
-            _ = nonEmptyString(member.value, path.member("skip"), what: "a reason")
-        }
+        guard let member = keys["skip"] else { return nil }
+        return nonEmptyString(member.value, path.member("skip"), what: "a reason")
     }
 }

@@ -33,6 +33,10 @@ public struct Stub: Sendable {
     /// Seconds a bearer token is valid after it was issued (`tokenExpiresIn`), on the world's
     /// clock; an older or unreadable token gets 401 (see ``TokenIssueTime``). `nil`: not checked.
     public var tokenExpiresIn: Double?
+    /// Why this stub answers off the API's OpenAPI document on purpose (`openapi: {"skip": "why"}`):
+    /// `check --openapi` lists it as skipped, and `serve --openapi` does not hold its answer to the
+    /// document (the request still is). `nil`: held to it.
+    public var openAPISkip: String?
     /// Where this stub goes among stubs of equal priority: after those loaded or added earlier
     /// (`.loadOrder`, the native format's rule) or before them (`.newestFirst`, for a format whose
     /// rule is that the newest stub wins a tie).

@@ -1,0 +1,37 @@
+import ArgumentParser
+import Foundation
+import UnderstudyOpenAPI
+
+/// `understudy generate --openapi SPEC --out DIR`: stubs from a spec, one per operation and status.
+struct GenerateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "generate",
+        abstract: "Write stub files from an OpenAPI document: one stub per operation and declared status.",
+        discussion:
+            "Bodies are the spec's examples, or minimal values its schemas accept. The output passes `check --openapi`."
+    )
+
+    @Option(name: .customLong("openapi"), help: "The OpenAPI 3.0/3.1 document (YAML or JSON).")
+    var openAPI: String
+
+    @Option(name: .customLong("out"), help: "The directory to write stub files into (created if missing).")
+    var out: String
+
+    func run() throws {
+        let spec: OpenAPISpec
+        do {
+            spec = try OpenAPISpec.load(openAPI)
+        } catch {
+            for finding in error.findings { ToolOutput.out(finding.description) }
+            ToolOutput.error("understudy generate: the OpenAPI document \(openAPI) cannot be used; nothing was written")
+            throw ExitCode(1)
+        }
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        let files = StubGenerator(spec: spec).files()
+        for file in files {
+            try Data(file.text.utf8).write(to: URL(fileURLWithPath: out).appendingPathComponent(file.name))
+        }
+        let count = files.map(\.stubs).reduce(0, +)
+        ToolOutput.out("understudy generate: \(count) stubs in \(files.count) files in \(out) from \(openAPI)")
+    }
+}
