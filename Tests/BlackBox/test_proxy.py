@@ -192,6 +192,32 @@ class ProxyTests(unittest.TestCase):
         self.assertEqual(journal(self.proxy.port, path="/elsewhere")[-1]["stub"], "rest")
         self.assertFalse("proxied" in journal(self.proxy.port, path="/local")[-1], "a local answer is not proxied")
 
+    def test_a_wiremock_root_with_proxy_base_url_forwards(self):
+        # A WireMock root: `proxyBaseUrl` + `proxyUrlPrefixToRemove` load as the native `proxy`; the
+        # request's path (less the prefix) and query go to the upstream daemon, and the answer comes back.
+        root = pathlib.Path(self.directory.name, "wiremock-root")
+        (root / "mappings").mkdir(parents=True)
+        (root / "mappings" / "proxy.json").write_text(json.dumps({"mappings": [
+            {"request": {"method": "ANY", "urlPathPattern": "/wm/.*"},
+             "response": {"proxyBaseUrl": self.upstream_url + "/api", "proxyUrlPrefixToRemove": "/wm"}},
+            {"request": {"url": "/wm/local"}, "response": {"status": 200, "body": "from the mapping"}},
+        ]}))
+        daemon = Daemon([str(root), "--quiet"], str(pathlib.Path(self.directory.name, "wiremock-root.stderr")))
+        self.addCleanup(daemon.stop)
+        status, headers, body = call(daemon.port, "GET", "/wm/items?page=3", headers={"X-Custom": "kept"})
+        self.assertEqual((status, json.loads(body)), (200, {"items": [1, 2, 3]}))
+        self.assertEqual(headers.get("x-upstream"), "yes")
+        seen = self.upstream_entry("/api/items")
+        self.assertEqual((seen["query"], seen["headers"].get("x-custom")), ("page=3", ["kept"]))
+        status, _, body = call(daemon.port, "POST", "/wm/items", body=b'{"n": 1}',
+                               headers={"Content-Type": "application/json"})
+        self.assertEqual((status, json.loads(body)), (201, {"got": {"n": 1}}))
+        entry = next(e for e in journal(daemon.port, path="/wm/items") if e["method"] == "GET")
+        self.assertEqual(entry["proxied"]["upstream"], f"{self.upstream_url}/api/items?page=3")
+        self.assertEqual(entry["proxied"]["status"], 200)
+        self.assertEqual(call(daemon.port, "GET", "/wm/local")[2], b"from the mapping")
+        self.assertNotIn("proxied", journal(daemon.port, path="/wm/local")[-1])
+
     def assert_502(self, path, error):
         status, headers, body = call(self.proxy.port, "GET", path)
         self.assertEqual(status, 502, body)

@@ -34,14 +34,14 @@ class WireMockCheckTests(unittest.TestCase):
     def test_errors_in_wiremock_files_have_positions_and_names(self):
         (self.root / "mappings" / "api" / "bad.json").write_text(
             '{\n  "request": {"urlPath": "/x", "headers": {"X": {"equalTo": 1}}},\n'
-            '  "response": {"status": 200, "transformers": ["response-templat"], "proxyBaseUrl": "http://x"}\n}\n')
+            '  "response": {"status": 200, "transformers": ["response-templat"], "proxyBaseUrl": "ftp://x"}\n}\n')
         bad = str(self.root / "mappings" / "api" / "bad.json")
         # --strict: all or nothing, every error with its position (the absent transformer is only a warning).
         result = run_cli("check", "--strict", self.root)
         self.assertEqual(result.returncode, 1)
         self.assertEqual(result.stdout.splitlines(), [
             f"{bad}:2:61: error: expected a string, found a number (at request.headers.X.equalTo)",
-            f"{bad}:3:69: error: unsupported WireMock feature `proxyBaseUrl`: proxying is not supported (at response.proxyBaseUrl)",
+            f"{bad}:3:85: error: `proxyBaseUrl` must be an http:// or https:// URL, found `ftp://x` (at response.proxyBaseUrl)",
         ])
         # By default the mapping is skipped with a warning, and the rest of the root is fine.
         result = run_cli("check", self.root)
@@ -49,6 +49,8 @@ class WireMockCheckTests(unittest.TestCase):
         self.assertEqual(result.stdout.splitlines(), [
             f"{bad}:3:47: warning: WireMock extension transformer `response-templat` ignored: only `response-template` is supported, "
             "and WireMock ignores a transformer it has no extension for (at response.transformers)",
+            f"{bad}:3:16: warning: `status` ignored: a `proxyBaseUrl` response answers with the upstream's status, "
+            "headers and body, as in WireMock (at response.status)",
             f"{bad}:2:61: warning: skipped WireMock mapping 0: expected a string, found a number (and 1 more problem) (at request.headers.X.equalTo)",
             f"understudy check: 2 stubs OK in {self.root}; 1 WireMock mapping skipped (--strict refuses them)",
         ])
@@ -73,6 +75,21 @@ class WireMockCheckTests(unittest.TestCase):
         self.assertEqual([s["request"].get("url") or s["request"].get("path") for s in stubs],
                          [urls[name] for name in reversed(listed)] + ["/not-a-mapping.json"])
         self.assertEqual([s["responses"][0].get("body") for s in stubs if s["request"].get("url") == "/ok"], ['{"just": "a body"}'])
+
+
+    def test_convert_writes_proxy_base_url_as_the_native_proxy(self):
+        (self.root / "mappings" / "proxy.json").write_text(json.dumps(
+            {"request": {"urlPathPattern": "/api/.*"},
+             "response": {"proxyBaseUrl": "http://127.0.0.1:9/base", "proxyUrlPrefixToRemove": "/api",
+                          "fixedDelayMilliseconds": 20}}))
+        out = pathlib.Path(self.directory.name, "out")
+        result = run_cli("convert-wiremock", self.root, out)
+        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+        self.assertEqual(run_cli("check", "--strict", out).returncode, 0)
+        stubs = json.loads((out / "converted-from-wiremock.json").read_text())["stubs"]
+        proxied = [s for s in stubs if s["request"].get("pathPattern") == "/api/.*"]
+        self.assertEqual([s["responses"] for s in proxied],
+                         [[{"proxy": {"to": "http://127.0.0.1:9/base", "stripPrefix": "/api"}, "delayMs": 20}]])
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """The WireMock differential suite (Tests/WireMockDifferential): the corpus against the real WireMock
 2.35 jar and against Understudy must agree on every request, and so must Understudy serving the
 native stubs `understudy convert-wiremock` writes from the same corpus."""
+import json
 import os
 import pathlib
 import shutil
@@ -9,7 +10,7 @@ import tempfile
 import unittest
 
 from Tests.WireMockDifferential import differential
-from Tests.BlackBox.blackbox import binary, run_cli
+from Tests.BlackBox.blackbox import Daemon, binary, run_cli
 
 REQUIRED = os.environ.get("UNDERSTUDY_REQUIRE_WIREMOCK") == "1"
 AVAILABLE = differential.wiremock_jar() is not None and shutil.which("java") is not None
@@ -62,6 +63,72 @@ class WireMockTemplatingDifferentialTests(unittest.TestCase):
 
     def test_every_request_agrees_with_wiremock(self):
         self.assertEqual(self.report["differences"], [], differential.summary(self.report))
+
+
+
+@unittest.skipUnless(AVAILABLE or REQUIRED, "needs java (default-jre-headless) and `pip install wiremock`; CI installs both")
+class WireMockProxyDifferentialTests(unittest.TestCase):
+    maxDiff = None
+
+    """`proxyBaseUrl` against the jar: the same root, its base URL pointing at an Understudy daemon
+    playing the upstream (one per server, so each upstream journal holds only what that server
+    forwarded); status, body and what reached the upstream (method, path, query, body, a custom
+    header) must be the same. The corpus under root/ has fixed URLs, so this root is written here,
+    with the upstream's port."""
+
+    UPSTREAM = {"stubs": [
+        {"request": {"method": "GET", "path": "/base/items"}, "responses": [{"json": {"items": [1, 2]}}]},
+        {"request": {"method": "POST", "path": "/base/items"},
+         "responses": [{"status": 201, "template": True, "body": "made {{request.body}}"}]},
+        {"request": {"path": "/base/teapot"}, "responses": [{"status": 418, "body": "short and stout"}]},
+    ]}
+    REQUESTS = [
+        {"method": "GET", "target": "/wm/items?page=2&sort=a", "headers": {"X-Custom": "kept"}},
+        {"method": "POST", "target": "/wm/items", "headers": {"Content-Type": "text/plain"}, "body": "widget"},
+        {"method": "GET", "target": "/wm/teapot"},
+        {"method": "GET", "target": "/wm/nothing-there"},
+    ]
+
+    def serve_upstream(self, directory):
+        # One stub file for both upstreams: a 404's body names it, and must be the same.
+        stubs = pathlib.Path(directory, "upstream.json")
+        stubs.write_text(json.dumps(self.UPSTREAM))
+        daemon = Daemon([str(stubs), "--quiet"])
+        self.addCleanup(daemon.stop)
+        return daemon
+
+    def root(self, directory, name, upstream):
+        root = pathlib.Path(directory, name)
+        (root / "mappings").mkdir(parents=True)
+        (root / "mappings" / "proxy.json").write_text(json.dumps({
+            "request": {"method": "ANY", "urlPathPattern": "/wm/.*"},
+            "response": {"proxyBaseUrl": f"http://127.0.0.1:{upstream.port}/base", "proxyUrlPrefixToRemove": "/wm"}}))
+        return root
+
+    @staticmethod
+    def seen(upstream):
+        entries = differential.send(upstream.port, {"method": "GET", "target": "/__admin/requests"})
+        return sorted((e["method"], e["path"], e["query"], e.get("body"), e["headers"].get("x-custom"))
+                      for e in json.loads(entries["body"])["requests"])
+
+    def test_proxy_base_url_answers_as_wiremock_answers(self):
+        with tempfile.TemporaryDirectory() as directory:
+            answers = {}
+            for name in ("wiremock", "understudy"):
+                upstream = self.serve_upstream(directory)
+                root = self.root(directory, name, upstream)
+                if name == "wiremock":
+                    server = differential.WireMockProcess(root)
+                else:
+                    server = Daemon([str(root), "--quiet"])
+                self.addCleanup(server.stop)
+                replies = [differential.send(server.port, request) for request in self.REQUESTS]
+                answers[name] = ([(r.get("status"), r.get("body")) for r in replies], self.seen(upstream))
+                server.stop()
+            self.assertEqual(answers["understudy"], answers["wiremock"])
+            statuses = [status for status, _ in answers["understudy"][0]]
+            self.assertEqual(statuses, [200, 201, 418, 404], "the upstream's answers, passed through")
+            self.assertEqual(len(answers["understudy"][1]), 4, "every request reached the upstream")
 
 
 if __name__ == "__main__":

@@ -72,7 +72,7 @@ final class WireMockMappingTests: XCTestCase {
         let errors = loadErrors(
             """
             {"request": {"urlPath": "/x", "multipartPatterns": []},
-             "response": {"proxyBaseUrl": "http://example.com",
+             "response": {"removeProxyRequestHeaders": ["X"],
                           "transformers": ["response-template", "jwt"]},
              "postServeActions": {}}
             """, file: "mappings/m.json")
@@ -81,9 +81,56 @@ final class WireMockMappingTests: XCTestCase {
             described,
             [
                 "mappings/m.json:1:31: error: unsupported WireMock feature `multipartPatterns`: multipart matching is not supported (at request.multipartPatterns)",
-                "mappings/m.json:2:15: error: unsupported WireMock feature `proxyBaseUrl`: proxying is not supported (at response.proxyBaseUrl)",
+                "mappings/m.json:2:15: error: unsupported WireMock feature `removeProxyRequestHeaders`: changing a proxied request's headers is not supported (at response.removeProxyRequestHeaders)",
                 "mappings/m.json:4:2: error: unsupported WireMock feature `postServeActions`: post-serve actions (webhooks) are not supported (at postServeActions)",
             ])
+    }
+
+    func testProxyBaseUrlMapsOntoTheNativeProxy() throws {
+        let root = try makeTemporaryDirectory(self)
+        try write(
+            """
+                {"mappings": [
+                  {"request": {"urlPathPattern": "/api/.*"},
+                   "response": {"proxyBaseUrl": "http://127.0.0.1:9/base/", "proxyUrlPrefixToRemove": "/api",
+                                "status": 200, "body": "ignored", "fixedDelayMilliseconds": 5}},
+                  {"request": {"url": "/h"}, "response": {"proxyBaseUrl": "http://127.0.0.1:9", "headers": {"X": "y"}}},
+                  {"request": {"url": "/p"}, "response": {"proxyBaseUrl": "ftp://127.0.0.1"}},
+                  {"request": {"url": "/q"}, "response": {"status": 200, "proxyUrlPrefixToRemove": "/q"}}
+                ]}
+            """, to: root + "/mappings/m.json")
+        let set = try StubLoader.load(paths: [root])
+        XCTAssertEqual(set.stubs.count, 1)
+        let response = try XCTUnwrap(set.stubs.first?.responses.first)
+        XCTAssertEqual(response.proxy, ProxySetting(to: "http://127.0.0.1:9/base", stripPrefix: "/api"))
+        XCTAssertEqual(response.delayMs, 5)
+        XCTAssertTrue(response.body.isEmpty)
+        XCTAssertEqual(
+            response.proxy?.upstreamURL(path: "/api/users/7", query: "a=1&b=2"),
+            "http://127.0.0.1:9/base/users/7?a=1&b=2")
+        XCTAssertTrue(
+            set.warnings.contains { $0.message.contains("`body` ignored: a `proxyBaseUrl` response answers") },
+            "\(set.warnings)")
+        // A proxied request through the engine alone: the answer carries what the transport forwards.
+        let answer = StubEngine(stubs: set).get("/api/x?y=1")
+        XCTAssertEqual(answer.proxy?.url, "http://127.0.0.1:9/base/x?y=1")
+        XCTAssertEqual(set.skipped.map(\.index), [1, 2, 3])
+        let reasons = set.skipped.map(\.reason)
+        XCTAssertTrue(reasons[0].contains("`headers` beside `proxyBaseUrl` is not supported"), reasons[0])
+        XCTAssertTrue(reasons[1].contains("`proxyBaseUrl` must be an http:// or https:// URL"), reasons[1])
+        XCTAssertTrue(reasons[2].contains("`proxyUrlPrefixToRemove` needs `proxyBaseUrl`"), reasons[2])
+        // convert-wiremock writes the native `proxy`, which loads back to the same setting.
+        let converted = WireMockConverter.convert(set.stubs)
+        let stub = try XCTUnwrap(converted.document["stubs"]?.arrayValue?.first)
+        XCTAssertEqual(
+            stub["responses"]?.arrayValue?.first,
+            .object([
+                JSONMember(
+                    "proxy", .object([JSONMember("to", "http://127.0.0.1:9/base"), JSONMember("stripPrefix", "/api")])),
+                JSONMember("delayMs", 5),
+            ]))
+        let reloaded = try StubLoader.parse(bytes: Array(converted.document.jsonBytes), file: "c.json", root: nil)
+        XCTAssertEqual(reloaded.stubs.first?.responses.first?.proxy, response.proxy)
     }
 
     func testResponseTemplateMapsTheDirectEquivalents() throws {
@@ -203,7 +250,7 @@ final class WireMockMappingTests: XCTestCase {
         try write(
             """
             {"mappings": [
-              {"request": {"url": "/proxied"}, "response": {"proxyBaseUrl": "http://127.0.0.1:9"}},
+              {"request": {"url": "/proxied"}, "response": {"proxyBaseUrl": "http://127.0.0.1:9", "additionalProxyRequestHeaders": {"X": "y"}}},
               {"request": {"url": "/s"}, "response": {"status": "201", "transformers": ["absent-extension"]}},
               {"request": {"url": "/first", "url": "/d"}, "response": {"body": "a", "body": "b"}},
               {"request": {"url": "/m"}, "response": {"bodyFileName": "missing.json"}},
@@ -216,11 +263,13 @@ final class WireMockMappingTests: XCTestCase {
         try write("<p>i</p>", to: root + "/__files/css/index.html")
         let set = try StubLoader.load(paths: [root])
         XCTAssertEqual(set.skipped.map(\.index), [0])
-        XCTAssertTrue(set.skipped[0].reason.contains("proxy"), set.skipped[0].reason)
-        XCTAssertEqual(set.warnings.map(\.jsonPath).sorted(), [
-            "mappings[1].response.status", "mappings[1].response.transformers", "mappings[2].request.url",
-            "mappings[2].response.body", "mappings[3].response.bodyFileName",
-        ])
+        XCTAssertTrue(set.skipped[0].reason.contains("proxied request's headers"), set.skipped[0].reason)
+        XCTAssertEqual(
+            set.warnings.map(\.jsonPath).sorted(),
+            [
+                "mappings[1].response.status", "mappings[1].response.transformers", "mappings[2].request.url",
+                "mappings[2].response.body", "mappings[3].response.bodyFileName",
+            ])
         XCTAssertTrue(set.warningLines.allSatisfy { $0.description.contains(": warning: ") })
         let engine = StubEngine(stubs: set)
         XCTAssertEqual(engine.get("/s").status, 201)
@@ -239,7 +288,9 @@ final class WireMockMappingTests: XCTestCase {
         XCTAssertEqual(engine.send("POST", "/css/site.css").status, 404, "files are served to GET only")
         let miss = engine.get("/proxied")
         XCTAssertEqual(miss.status, 404)
-        XCTAssertTrue(miss.text.contains("mappings/m.json mapping 0: unsupported WireMock feature `proxyBaseUrl`"), miss.text)
+        XCTAssertTrue(
+            miss.text.contains(
+                "mappings/m.json mapping 0: unsupported WireMock feature `additionalProxyRequestHeaders`"), miss.text)
         XCTAssertFalse(engine.get("/elsewhere").text.contains("Skipped WireMock mappings"))
         let health = jsonObject(engine.adminCall("GET", "/__admin/health").body)
         let skipped = health["skipped"] as? [[String: Any]]
@@ -248,7 +299,9 @@ final class WireMockMappingTests: XCTestCase {
         XCTAssertEqual(skipped?.first?["index"] as? Int, 0)
         XCTAssertEqual(skipped?.first?["line"] as? Int, 2)
         XCTAssertThrowsError(try StubLoader.load(paths: [root], options: StubLoadOptions(strict: true))) { error in
-            XCTAssertEqual((error as! StubLoadFailure).errors.map(\.jsonPath), ["mappings[0].response.proxyBaseUrl"])
+            XCTAssertEqual(
+                (error as! StubLoadFailure).errors.map(\.jsonPath),
+                ["mappings[0].response.additionalProxyRequestHeaders"])
         }
     }
 

@@ -32,7 +32,8 @@ public struct SkippedMapping: Sendable {
         var line =
             problems.first
             ?? StubFileError(file: file, line: 1, column: 1, jsonPath: "", message: "invalid mapping")
-        let more = problems.count > 1 ? " (and \(problems.count - 1) more problem\(problems.count == 2 ? "" : "s"))" : ""
+        let more =
+            problems.count > 1 ? " (and \(problems.count - 1) more problem\(problems.count == 2 ? "" : "s"))" : ""
         line.message = "skipped WireMock mapping \(index): \(line.message)\(more)"
         line.severity = .warning
         return line

@@ -8,13 +8,12 @@ import Foundation
 extension StubDecoder {
     static let wireMockResponseKeys = [
         "status", "statusMessage", "headers", "body", "jsonBody", "base64Body", "bodyFileName",
-        "fixedDelayMilliseconds", "delayDistribution", "fault", "fromConfiguredStub",
+        "fixedDelayMilliseconds", "delayDistribution", "fault", "fromConfiguredStub", "proxyBaseUrl",
+        "proxyUrlPrefixToRemove",
     ]
     static let wireMockUnsupportedResponseKeys = [
-        "proxyBaseUrl": "proxying is not supported",
-        "proxyUrlPrefixToRemove": "proxying is not supported",
-        "additionalProxyRequestHeaders": "proxying is not supported",
-        "removeProxyRequestHeaders": "proxying is not supported",
+        "additionalProxyRequestHeaders": "changing a proxied request's headers is not supported",
+        "removeProxyRequestHeaders": "changing a proxied request's headers is not supported",
         "transformers": "only `response-template` is supported",
         "transformerParameters": "response transformers are not supported",
         "chunkedDribbleDelay": "chunked dribble delays are not supported",
@@ -174,6 +173,15 @@ extension StubDecoder {
                 }
             }
         }
+        if let member = keys["proxyBaseUrl"] {
+            var proxied = StubResponse()  // the upstream's answer is the whole response; delays still apply
+            (proxied.delayMs, proxied.delayDistribution) = (response.delayMs, response.delayDistribution)
+            response = proxied
+            response.proxy = decodeWireMockProxy(member, prefix: keys["proxyUrlPrefixToRemove"], all: all, path)
+            return errors.count == errorsBefore ? response : nil
+        } else if let prefix = keys["proxyUrlPrefixToRemove"] {
+            fail(prefix.keyPosition, path.member(prefix.key), "`proxyUrlPrefixToRemove` needs `proxyBaseUrl`")
+        }
         if templated, !bodyFileMissing, errors.count == errorsBefore {
             decodeWireMockTemplate(keys, &response, path)
         }
@@ -190,6 +198,46 @@ extension StubDecoder {
     /// `bodyFileName` names no file, per request).
     static func wireMockMissingBodyFile(_ response: inout StubResponse, _ path: String) {
         (response.status, response.headers, response.body) = ResponseTemplate.FileChoice.missingFileAnswer(path)
+    }
+
+    /// `proxyBaseUrl` (with `proxyUrlPrefixToRemove`): the native `proxy`. WireMock answers such a
+    /// mapping with the upstream's status and body, ignoring the mapping's: so are they here, with
+    /// a warning. It adds the mapping's `headers` to the upstream's, which the native `proxy` cannot,
+    /// and a `fault` would not be what WireMock does either: those are refused (the mapping skipped).
+    private mutating func decodeWireMockProxy(
+        _ member: JSONNode.Member, prefix: JSONNode.Member?, all: [JSONNode.Member], _ path: JSONPath
+    ) -> ProxySetting? {
+        let ignored: Set<String> = ["status", "statusMessage", "body", "jsonBody", "base64Body", "bodyFileName"]
+        for other in all where ["headers", "fault"].contains(other.key) {
+            fail(
+                other.keyPosition, path.member(other.key),
+                "`\(other.key)` beside `proxyBaseUrl` is not supported (the native `proxy` answers with the upstream's headers and body only)"
+            )
+        }
+        for other in all where ignored.contains(other.key) {
+            warn(
+                other.keyPosition, path.member(other.key),
+                "`\(other.key)` ignored: a `proxyBaseUrl` response answers with the upstream's status, headers and body, as in WireMock"
+            )
+        }
+        let urlPath = path.member("proxyBaseUrl")
+        guard let url = nonEmptyString(member.value, urlPath, what: "an http:// or https:// URL") else { return nil }
+        if let problem = Self.upstreamURLProblem(url) {
+            fail(member.value.position, urlPath, problem.replacingOccurrences(of: "`to`", with: "`proxyBaseUrl`"))
+            return nil
+        }
+        var setting = ProxySetting(to: url)
+        if let prefix {
+            let prefixPath = path.member(prefix.key)
+            if let text = nonEmptyString(prefix.value, prefixPath, what: "a path prefix such as `/api`") {
+                if text.hasPrefix("/") {
+                    setting.stripPrefix = text
+                } else {
+                    fail(prefix.value.position, prefixPath, "`proxyUrlPrefixToRemove` is a path: start it with `/`")
+                }
+            }
+        }
+        return setting
     }
 
     private mutating func decodeWireMockDistribution(_ node: JSONNode, _ path: JSONPath) -> DelayDistribution? {

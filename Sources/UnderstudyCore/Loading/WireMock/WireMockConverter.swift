@@ -110,7 +110,18 @@ public enum WireMockConverter {
     }
 
     static func encode(_ response: StubResponse, stub: String, notes: inout [String]) -> JSONValue {
-        var members: [JSONMember] = [JSONMember("status", .int(response.status))]
+        var members: [JSONMember] = []
+        if let proxy = response.proxy {
+            // `proxyBaseUrl`: the native `proxy`, with only the delay beside it (what the decoder kept).
+            var fields = [JSONMember("to", .string(proxy.to))]
+            if let prefix = proxy.stripPrefix { fields.append(JSONMember("stripPrefix", .string(prefix))) }
+            if proxy.timeoutMs != ProxySetting.defaultTimeoutMs {
+                fields.append(JSONMember("timeoutMs", JSONValue(proxy.timeoutMs)))
+            }
+            members.append(JSONMember("proxy", .object(fields)))
+        } else {
+            members.append(JSONMember("status", .int(response.status)))
+        }
         if response.template != nil {
             // Translated Handlebars escapes for HTML, which native templates never do.
             notes.append("\(stub): the response template is not converted (the stub keeps the template's text)")
