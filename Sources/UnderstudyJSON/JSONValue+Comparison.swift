@@ -80,7 +80,16 @@ public struct JSONComparison: Sendable, Equatable {
 /// `${json-unit.ignore}` any value (the member must be there), `${json-unit.ignore-element}` any
 /// value or none (checked against the 2.35.1 jar). Others (`regex`, `matches:`) are not supported.
 public enum JSONUnitPlaceholder: Sendable {
-    case anyString, anyNumber, anyBoolean, ignore, ignoreElement
+    /// `${json-unit.any-string}`: any string.
+    case anyString
+    /// `${json-unit.any-number}`: any number.
+    case anyNumber
+    /// `${json-unit.any-boolean}`: `true` or `false`.
+    case anyBoolean
+    /// `${json-unit.ignore}`: any value, but the member must be there.
+    case ignore
+    /// `${json-unit.ignore-element}`: any value, or none.
+    case ignoreElement
 
     /// The placeholder `text` is, or nil.
     public init?(_ text: String) {
