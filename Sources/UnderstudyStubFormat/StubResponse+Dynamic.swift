@@ -8,6 +8,10 @@ extension StubResponse {
     /// (`{{server.url}}`, `{{request.query.page}}`…).
     public func templated(_ on: Bool = true) -> StubResponse { setting("template", .bool(on)) }
 
+    /// `template: "html"`: as ``templated(_:)``, with `{{x}}` escaped for HTML as Handlebars
+    /// (and so WireMock) writes it (`&amp;`, `&quot;`, `&#x27;`…); `{{{x}}}` writes the value as it is.
+    public func templatedEscapingHTML() -> StubResponse { setting("template", .string("html")) }
+
     /// `dribble`: the body in `chunks` pieces spread over `milliseconds`.
     public func dribble(chunks: Int, overMilliseconds milliseconds: Double) -> StubResponse {
         setting("dribble", ["chunks": JSONValue(chunks), "overMs": JSONValue(milliseconds)])

@@ -67,6 +67,20 @@ class WireMockRealWorldTests(unittest.TestCase):
                                     f"floor {floor['orderIndependentAgree']}\n"
                                     + "\n".join(f"  {d['request']}: {'; '.join(d['differences'])}" for d in result["differences"]))
 
+    def test_converted_stubs_do_not_fall_below_the_floor(self):
+        # `convert-wiremock` on every root Understudy loads, served as native stubs, against WireMock's
+        # answers: a converted root keeps converting, and agrees on no fewer order-independent requests.
+        for name, floor in self.floors.items():
+            result = self.results[name]
+            if "convertedOrderIndependentAgree" not in floor or not result["loads"]:
+                continue
+            self.assertIsNone(result["convertError"], f"{name}: {result['convertError']}")
+            self.assertGreaterEqual(result["convertedOrderIndependentAgree"], floor["convertedOrderIndependentAgree"],
+                                    f"{name}: converted stubs agree on {result['convertedOrderIndependentAgree']} "
+                                    f"order-independent requests, floor {floor['convertedOrderIndependentAgree']}\n"
+                                    + "\n".join(f"  {d['request']}: {'; '.join(d['differences'])}"
+                                                 for d in result["convertedDifferences"]))
+
 
 if __name__ == "__main__":
     unittest.main()

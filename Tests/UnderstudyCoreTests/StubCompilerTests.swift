@@ -129,6 +129,7 @@ final class StubCompilerTests: XCTestCase {
                     .dribble(chunks: 2, overMilliseconds: 10),
                 .data(Data([1, 2])).delay(.uniform(min: 1, max: 2)).bytesPerSecond(100),
                 .text("{{request.path}}").templated(),
+                .text("{{request.path}}").templatedEscapingHTML(),
                 .events([.init(event: "e", data: "d", id: "1", retry: 5, comment: "c", delayMs: 1)]),
                 .fault(.connectionReset)
             )

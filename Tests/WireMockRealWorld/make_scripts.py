@@ -362,6 +362,8 @@ def provenance(entry):
              f"- Path in the repository: `{entry['path']}`",
              f"- Licence: {entry['licence']}",
              f"- Global response templating: {'yes' if entry['templating'] else 'no'} ({entry['templatingSource']})",
+             *([f"- Local response templating (`transformers: [\"response-template\"]` renders; the 2.35 jar is started "
+                f"with `--local-response-templating`): {entry['localTemplating']}"] if entry.get("localTemplating") else []),
              "- Copied verbatim (bytes, line endings and all) from the public-code search index; each file is the",
              "  version the index stored, at the commit below. Where the commits differ, this set of files may",
              "  never have stood together at one commit of the project.", "", "| file | commit |", "|---|---|"]

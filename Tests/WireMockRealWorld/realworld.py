@@ -291,6 +291,26 @@ def serve_and_record(binary, root, scripts, flags=()):
         understudy.stop()
 
 
+def convert_and_record(binary, root, scripts, workdir, flags=()):
+    """The answers of the native stubs `understudy convert-wiremock ROOT OUT` writes, served by
+    `understudy serve OUT` (without WireMock's flags: native stubs do not read them), and the
+    converter's notes; (None, why) when it does not convert or the output does not start."""
+    out = pathlib.Path(workdir, "converted")
+    converted = subprocess.run([binary, "convert-wiremock", *flags, str(root), str(out)], capture_output=True,
+                               text=True, timeout=60)
+    if converted.returncode != 0:
+        return None, f"convert-wiremock failed: {(converted.stdout + converted.stderr)[:300]}"
+    notes = [line for line in converted.stdout.splitlines() if line.startswith("not converted:")]
+    understudy, error = start_understudy(binary, out, explain=False)
+    if understudy is None:
+        return None, f"the converted stubs do not start: {error[:300]}"
+    try:
+        return [[dict(answer, port=understudy.port) for answer in script]
+                for script in differential.record(understudy.port, scripts)], notes
+    finally:
+        understudy.stop()
+
+
 def run_root(binary, entry):
     """Every variant of one root: a list of result dicts. `requests`/`agree` count the root as it is (a
     refused root agrees on nothing; `refusals` counts its requests by the class of the refusal);
@@ -311,15 +331,22 @@ def run_root(binary, entry):
         with tempfile.TemporaryDirectory() as workdir:
             served_root, dropped = (root, {}) if load_error is None else loadable_subset(binary, root, workdir, extra)
             answers, ids, skipped = serve_and_record(binary, served_root, runnable, extra) if served_root else (None, None, {})
+            converted, notes = convert_and_record(binary, root, runnable, workdir, extra) if load_error is None else (None, None)
         result = {"root": entry["name"], "variant": label, "mappings": len(source),
                   "underivable": sum(1 for s in scripts if not s["requests"]), "loads": load_error is None,
                   "loadError": load_error, "dropped": sorted(dropped), "ids": ids,
                   "skipped": {f"{file}#{index}": reason for (file, index), reason in sorted(skipped.items())},
                   "skippedClasses": {}, "requests": 0, "agree": 0,
                   "loadableRequests": 0, "loadableAgree": 0, "orderIndependentAgree": 0, "orderDependent": 0,
-                  "refusals": {}, "classes": {}, "differences": []}
+                  "refusals": {}, "classes": {}, "differences": [],
+                  "convertedRequests": 0, "convertedAgree": 0, "convertedOrderIndependentAgree": 0,
+                  "convertNotes": notes if converted is not None else [], "convertError": None if converted else notes,
+                  "convertedDifferences": []}
+        # A project on WireMock 3 renders `transformers: ["response-template"]` without a flag (so
+        # does Understudy); the 2.35 jar needs `--local-response-templating` for that.
+        local = ["--local-response-templating"] if entry.get("localTemplating") and label == "default" else []
         try:
-            wiremock = differential.WireMockProcess(root, extra_args=extra)
+            wiremock = differential.WireMockProcess(root, extra_args=[*extra, *local])
         except RuntimeError as error:
             result["wiremock"] = f"did not start: {error}"
             results.append(result)
@@ -347,9 +374,22 @@ def run_root(binary, entry):
                 stub = differential.header_values(expected, "Matched-Stub-Id") if "error" not in expected else []
                 if stub and varies_by_design(by_id.get(stub[0]), label):
                     expected, actual = by_shape(expected), by_shape(actual)
+                dependent = order_dependent(request, source)
+                if converted is not None:
+                    native = converted[script_index][request_index]
+                    if stub and varies_by_design(by_id.get(stub[0]), label):
+                        native = by_shape(native)
+                    _, native_differences = differential.compare(request, expected, native, MappingsById(by_id))
+                    result["convertedRequests"] += 1
+                    if native_differences:
+                        result["convertedDifferences"].append(
+                            {"script": script["name"], "request": f"{request['method']} {request['target']}",
+                             "differences": native_differences})
+                    else:
+                        result["convertedAgree"] += 1
+                        result["convertedOrderIndependentAgree"] += not dependent
                 kind, differences = differential.compare(request, expected, actual, MappingsById(by_id))
                 result["loadableRequests"] += 1
-                dependent = order_dependent(request, source)
                 result["orderDependent"] += dependent
                 if not differences:
                     result["loadableAgree"] += 1
@@ -434,16 +474,24 @@ def _counts(counts):
 
 def table(results):
     lines = ["| root | WireMock | Understudy loads | mappings skipped | agree / requests | loadable mappings: agree / requests "
-             "(order-dependent) | requests lost to the refusal, by class | disagreements on loadable mappings, by class | ids listed |",
-             "|---|---|---|---|---|---|---|---|---|"]
+             "(order-dependent) | requests lost to the refusal, by class | disagreements on loadable mappings, by class | ids listed "
+             "| converted to native stubs: agree / requests |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     for r in results:
         loads = "yes" if r["loads"] else f"no: {r['loadError']}".replace("|", "\\|")
         if r["dropped"]:
             loads += f" (loadable subset: without {len(r['dropped'])} file(s))"
         ids = f"{r['ids'][0]}/{r['ids'][1]}" if r["ids"] else "–"
         lines.append(f"| {r['root']} ({r['variant']}) | {r.get('wiremock', '?')} | {loads} | {len(r['skipped'])} | {r['agree']}/{r['requests']} "
-                     f"| {r['loadableAgree']}/{r['loadableRequests']} ({r['orderDependent']}) | {_counts(r['refusals'])} | {_counts(r['classes'])} | {ids} |")
+                     f"| {r['loadableAgree']}/{r['loadableRequests']} ({r['orderDependent']}) | {_counts(r['refusals'])} | {_counts(r['classes'])} | {ids} "
+                     f"| {_converted(r)} |")
     return "\n".join(lines)
+
+
+def _converted(result):
+    if result.get("convertError"):
+        return f"no: {result['convertError']}".replace("|", "\\|").replace("\n", " ")[:160]
+    return f"{result['convertedAgree']}/{result['convertedRequests']}" if result["loads"] else "–"
 
 
 def totals(results):
@@ -460,7 +508,8 @@ def totals(results):
 
 def summary(results):
     requests, agree, loadable, loadable_agree, refusals, gaps = totals(results)
-    lines = [table(results), "", f"total: {agree}/{requests} agree; on loadable mappings {loadable_agree}/{loadable}"]
+    lines = [table(results), "", f"total: {agree}/{requests} agree; on loadable mappings {loadable_agree}/{loadable}; "
+             f"converted to native stubs {sum(r['convertedAgree'] for r in results)}/{sum(r['convertedRequests'] for r in results)}"]
     lines += [f"  refused, gap {gap} ({CLASSES.get(gap, '?')}): {n}" for gap, n in sorted(refusals.items(), key=lambda kv: -kv[1])]
     lines += [f"  loadable, gap {gap} ({CLASSES.get(gap, '?')}): {n}" for gap, n in sorted(gaps.items(), key=lambda kv: -kv[1])]
     return "\n".join(lines)
@@ -500,6 +549,9 @@ def write_results(results, elapsed):
            f"- All requests: {agree} of {requests} agree ({_percent(agree, requests)}).",
            f"- On the mappings Understudy can load (a refused root served without the files `understudy check` "
            f"refuses): {loadable_agree} of {loadable} agree ({_percent(loadable_agree, loadable)}).",
+           f"- The roots Understudy loads, converted by `understudy convert-wiremock` (same flags) and served as native "
+           f"stubs: {sum(r['convertedAgree'] for r in results)} of {sum(r['convertedRequests'] for r in results)} requests "
+           f"agree ({_percent(sum(r['convertedAgree'] for r in results), sum(r['convertedRequests'] for r in results))}).",
            f"- Mappings listed with an id by Understudy's `GET /__admin/mappings`: {sum(i[0] for i in with_ids)} of "
            f"{sum(i[1] for i in with_ids)} (gap 10).",
            f"- The run took {elapsed:.0f} s on this machine (four roots at a time).",
@@ -537,6 +589,15 @@ def write_results(results, elapsed):
         for d in r["differences"]:
             detail = "; ".join(d["differences"])[:220].replace("|", "\\|").replace("\n", " ")
             out.append(f"- `{r['root']}` ({r['variant']}) [{d['script']}] `{d['request'][:90]}` gap {d['gap']}: {detail}")
+    out += ["", "## Every disagreement of the converted native stubs", ""]
+    for r in results:
+        for note in r["convertNotes"]:
+            out.append(f"- `{r['root']}` ({r['variant']}) {note[:220]}".replace("/tmp/", "").replace("\n", " "))
+        for d in r["convertedDifferences"]:
+            detail = "; ".join(d["differences"])[:220].replace("|", "\\|").replace("\n", " ")
+            out.append(f"- `{r['root']}` ({r['variant']}) [{d['script']}] `{d['request'][:90]}`: {detail}")
+    if not any(r["convertedDifferences"] or r["convertNotes"] for r in results):
+        out.append("None.")
     out += ["", "## Commands", "", "```sh",
             "python3 -m Tests.WireMockRealWorld.make_scripts            # regenerate scripts/ and PROVENANCE.md files",
             "swift build && python3 -m Tests.WireMockRealWorld.realworld --understudy .build/debug/understudy --write-results",
@@ -548,7 +609,8 @@ def write_results(results, elapsed):
 
 def write_floors(results):
     floors = {key(r): {"loads": r["loads"], "requests": r["requests"], "agree": r["agree"],
-                       "orderIndependentAgree": r["orderIndependentAgree"], "skipped": len(r["skipped"])}
+                       "orderIndependentAgree": r["orderIndependentAgree"], "skipped": len(r["skipped"]),
+                       "convertedOrderIndependentAgree": r["convertedOrderIndependentAgree"]}
               for r in results}
     FLOORS.write_text(json.dumps(floors, indent=1, sort_keys=True) + "\n")
 

@@ -116,11 +116,18 @@ extension StubDecoder {
             decodeFault(member.value, path.member("fault"), into: &response)
         }
         var templated = false
+        var escaping = TemplateText.Escaping.none
         if let member = keys["template"] {
-            if case .bool(let flag) = member.value.kind {
+            switch member.value.kind {
+            case .bool(let flag):
                 templated = flag
-            } else {
-                typeMismatch(member.value, path.member("template"), expected: "true or false")
+            case .string("html"):
+                // Handlebars' escaping (`{{x}}` writes `&amp;`, `&quot;`…): what a WireMock
+                // template does, so `convert-wiremock` can write a translated template that answers
+                // the same.
+                (templated, escaping) = (true, .html)
+            default:
+                typeMismatch(member.value, path.member("template"), expected: "true, false or \"html\"")
             }
         }
         if let member = keys["proxy"] {
@@ -128,7 +135,7 @@ extension StubDecoder {
         }
         decodeStreaming(keys, &response, path, templated: templated)
         if templated, errors.count == errorsBefore {
-            response.template = decodeTemplate(keys, response, path)
+            response.template = decodeTemplate(keys, response, path, escaping: escaping)
         }
         return errors.count == errorsBefore ? response : nil
     }

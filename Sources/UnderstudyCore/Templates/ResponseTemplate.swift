@@ -36,14 +36,75 @@ public final class ResponseTemplate: Sendable {
         }
 
         /// What WireMock answers for a body file `path` that is not there: its servlet container's
-        /// error page for the `FileNotFoundException`, status 500 (without the Java stack trace).
-        static func missingFileAnswer(_ path: String) -> (status: Int, headers: HTTPHeaders, body: [UInt8]) {
+        /// (Jetty 9.4's) error page for the `FileNotFoundException`, status 500, in the first type
+        /// of the request's `Accept` (by quality) Jetty has a page for: HTML for `text/html`,
+        /// `text/*`, `*/*` or no `Accept` at all, JSON for `application/json` or `text/json`,
+        /// plain text for `text/plain`; none of them (`application/vnd.github+json`) is an empty
+        /// body without a `Content-Type`. Jetty's Java stack trace and its servlet's instance name
+        /// are left out; the mapping's own headers are not sent, as in WireMock.
+        static func missingFileAnswer(_ path: String, accept: String? = nil, uri: String = "/")
+            -> (status: Int, headers: HTTPHeaders, body: [UInt8])
+        {
             let message = "java.io.FileNotFoundException: \(path) (No such file or directory)"
-            let page =
-                "<html>\n<head>\n<meta http-equiv=\"Content-Type\" content=\"text/html;charset=ISO-8859-1\"/>\n"
-                + "<title>Error 500 \(message)</title>\n</head>\n<body><h2>HTTP ERROR 500 \(message)</h2>\n</body>\n"
-                + "</html>\n"
-            return (500, ["Content-Type": "text/html;charset=ISO-8859-1"], Array(page.utf8))
+            var headers: HTTPHeaders = ["Cache-Control": "must-revalidate,no-cache,no-store"]
+            let page: String
+            switch jettyErrorPageType(accept) {
+            case "html":
+                headers.append(name: "Content-Type", value: "text/html;charset=ISO-8859-1")
+                page =
+                    "<html>\n<head>\n<meta http-equiv=\"Content-Type\" content=\"text/html;charset=ISO-8859-1\"/>\n"
+                    + "<title>Error 500 \(message)</title>\n</head>\n<body><h2>HTTP ERROR 500 \(message)</h2>\n</body>\n"
+                    + "</html>\n"
+            case "json":
+                headers.append(name: "Content-Type", value: "application/json")
+                // Jetty's member order (a Java HashMap's), without `servlet` (an instance name).
+                func quoted(_ text: String) -> String {
+                    "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+                        + "\""
+                }
+                page =
+                    "{\n\"cause0\":\(quoted(message)),\n\"message\":\(quoted(message)),\n\"url\":\(quoted(uri)),\n"
+                    + "\"status\":\"500\"\n}"
+            case "plain":
+                headers.append(name: "Content-Type", value: "text/plain;charset=ISO-8859-1")
+                page = "HTTP ERROR 500 \(message)\nURI: \(uri)\nSTATUS: 500\nMESSAGE: \(message)\n"
+            default:
+                page = ""
+            }
+            return (500, headers, Array(page.utf8))
+        }
+
+        /// Which of Jetty's error pages an `Accept` value picks ("html", "json", "plain"), or nil
+        /// for none: its media ranges by quality (q=0 left out), the more specific first among
+        /// equals, the first Jetty has a page for. No `Accept` header is HTML.
+        static func jettyErrorPageType(_ accept: String?) -> String? {
+            guard let accept else { return "html" }
+            var ranges: [(type: String, quality: Double, specificity: Int, order: Int)] = []
+            for (order, item) in accept.split(separator: ",").enumerated() {
+                let parts = item.split(separator: ";").map { part in
+                    String(part.drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
+                }
+                guard let type = parts.first?.lowercased(), !type.isEmpty else { continue }
+                var quality = 1.0
+                for parameter in parts.dropFirst() where parameter.lowercased().hasPrefix("q=") {
+                    quality = Double(parameter.dropFirst(2)) ?? 1.0
+                }
+                guard quality > 0 else { continue }
+                let specificity = type == "*/*" ? 0 : type.hasSuffix("/*") ? 1 : 2
+                ranges.append((type, quality, specificity, order))
+            }
+            ranges.sort {
+                ($0.quality, $0.specificity, -$0.order) > ($1.quality, $1.specificity, -$1.order)
+            }
+            for range in ranges {
+                switch range.type {
+                case "text/html", "text/*", "*/*": return "html"
+                case "text/json", "application/json": return "json"
+                case "text/plain": return "plain"
+                default: continue
+                }
+            }
+            return nil
         }
     }
 
@@ -77,7 +138,9 @@ public final class ResponseTemplate: Sendable {
             case .bytes(let bytes)?: body = bytes
             case .template(let text)?: body = Array(text.render(context).utf8)
             case nil:
-                (status, headers, body) = FileChoice.missingFileAnswer(choice.directory + "/" + name)
+                (status, headers, body) = FileChoice.missingFileAnswer(
+                    choice.directory + "/" + name, accept: context.match.request.headers["Accept"],
+                    uri: context.match.request.path)
                 return
             }
         case .text(let text)?:

@@ -189,9 +189,16 @@ extension StubDecoder {
     }
 
     /// What WireMock answers for a mapping whose body file is missing: its servlet container's
-    /// error page for the `FileNotFoundException`, status 500 (without the Java stack trace).
+    /// error page for the `FileNotFoundException`, status 500 (without the Java stack trace). The
+    /// page's type follows each request's `Accept`, so the answer is chosen per request: a file
+    /// choice among no files, which always answers the missing file's page.
     private func missingBodyFile(_ response: inout StubResponse, _ relative: String) {
-        Self.wireMockMissingBodyFile(&response, StubLoader.wireMockFilesDirectory(for: file) + "/" + relative)
+        let directory = StubLoader.wireMockFilesDirectory(for: file)
+        Self.wireMockMissingBodyFile(&response, directory + "/" + relative)
+        guard !TemplateText.hasTags(relative), case .success(let name) = TemplateText.compile(relative) else { return }
+        response.template = ResponseTemplate(
+            body: .file(ResponseTemplate.FileChoice(name: name, files: [:], directory: directory)), headers: [],
+            eventData: [])
     }
 
     /// WireMock's answer for a body file `path` that is not there (also when a templated

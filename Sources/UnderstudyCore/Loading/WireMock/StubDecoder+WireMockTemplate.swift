@@ -45,7 +45,9 @@ extension StubDecoder {
         } else if native["bodyFile"] != nil {
             response.body = translated.body
         }
-        if !wireMockTemplateParameters.isEmpty, let headers = native["headers"] {
+        // The headers keep their translation too (what `convert-wiremock` writes as the native
+        // template); the template renders over the values that hold tags.
+        if let headers = native["headers"] {
             response.headers = decodeHeaders(headers.value, path.member("headers"))
             translated.headers = response.headers
         }

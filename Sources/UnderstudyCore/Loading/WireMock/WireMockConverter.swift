@@ -57,7 +57,12 @@ public enum WireMockConverter {
             if let priority = stub.priority { members.append(JSONMember("priority", .int(priority))) }
             members.append(JSONMember("request", encode(stub.request)))
             members.append(
-                JSONMember("responses", .array(stub.responses.map { encode($0, stub: stub.id, notes: &notes) })))
+                JSONMember(
+                    "responses",
+                    .array(
+                        stub.responses.map {
+                            encode($0, stub: stub.id, wireMock: WireMockMapping.of(stub) != nil, notes: &notes)
+                        })))
             if stub.afterLast != .repeat { members.append(JSONMember("afterLast", .string(stub.afterLast.rawValue))) }
             if let scenario = stub.scenario { members.append(JSONMember("scenario", .string(scenario))) }
             if let state = stub.whenState { members.append(JSONMember("whenState", .string(state))) }
@@ -109,7 +114,7 @@ public enum WireMockConverter {
         return .object(members)
     }
 
-    static func encode(_ response: StubResponse, stub: String, notes: inout [String]) -> JSONValue {
+    static func encode(_ response: StubResponse, stub: String, wireMock: Bool, notes: inout [String]) -> JSONValue {
         var members: [JSONMember] = []
         if let proxy = response.proxy {
             // `proxyBaseUrl`: the native `proxy`, with only the delay beside it (what the decoder kept).
@@ -122,9 +127,16 @@ public enum WireMockConverter {
         } else {
             members.append(JSONMember("status", .int(response.status)))
         }
-        if response.template != nil {
-            // Translated Handlebars escapes for HTML, which native templates never do.
-            notes.append("\(stub): the response template is not converted (the stub keeps the template's text)")
+        if let template = response.template {
+            if case .file? = template.body {
+                notes.append(
+                    "\(stub): the templated `bodyFileName` is not converted (native `bodyFile` names one file; the stub keeps WireMock's answer for a missing file)"
+                )
+            } else {
+                // The body and headers hold the template translated into native syntax; a
+                // translated WireMock template escapes `{{x}}` for HTML as Handlebars does.
+                members.append(JSONMember("template", wireMock ? .string("html") : .bool(true)))
+            }
         }
         if let message = response.statusMessage { members.append(JSONMember("statusMessage", .string(message))) }
         if !response.headers.fields.isEmpty {
