@@ -66,6 +66,9 @@ extension StubDecoder {
                 }
             case "bodyFile":
                 if let relative = nonEmptyString(member.value, sourcePath, what: "a path relative to the stub file") {
+                    if TemplateText.hasTags(relative), Self.isTemplated(keys["template"]) {
+                        break  // a templated name: `decodeTemplate` reads the files it can name
+                    }
                     if let resolver = bodyFiles {
                         switch resolver.read(relative) {
                         case .success(let file):
@@ -138,6 +141,14 @@ extension StubDecoder {
             response.template = decodeTemplate(keys, response, path, escaping: escaping)
         }
         return errors.count == errorsBefore ? response : nil
+    }
+
+    /// Whether a `template` value turns templating on (`true` or `"html"`).
+    static func isTemplated(_ member: JSONNode.Member?) -> Bool {
+        switch member?.value.kind {
+        case .bool(true)?, .string("html")?: return true
+        default: return false
+        }
     }
 
     mutating func decodeHeaders(_ node: JSONNode, _ path: JSONPath) -> HTTPHeaders {

@@ -14,6 +14,8 @@ extension StubDecoder {
         } else if let member = keys["json"] {
             let json = jsonTemplate(member.value, path.member("json"), escaping)
             if json.varies { body = .json(json) }
+        } else if let member = keys["bodyFile"], let name = member.value.stringValue, TemplateText.hasTags(name) {
+            if let choice = templatedBodyFile(name, member, path.member("bodyFile"), escaping) { body = .file(choice) }
         } else if let member = keys["bodyFile"] {
             let text = String(decoding: response.body, as: UTF8.self)
             if TemplateText.hasTags(text) {
@@ -62,6 +64,48 @@ extension StubDecoder {
         }
         let template = ResponseTemplate(body: body, headers: headerTemplates, eventData: eventData)
         return template.isEmpty ? nil : template
+    }
+
+    /// A `bodyFile` whose name is a template: the name is rendered per request and picks one of
+    /// the files below the name's fixed leading directories (`bodies/` for
+    /// `bodies/{{request.pathSegments.[1]}}.json`), all read now through the stub root's resolver
+    /// and each a template itself when it holds tags. A rendered name that is none of them answers
+    /// as WireMock does for a missing body file.
+    private mutating func templatedBodyFile(
+        _ name: String, _ member: JSONNode.Member, _ path: JSONPath, _ escaping: TemplateText.Escaping
+    ) -> ResponseTemplate.FileChoice? {
+        guard let resolver = bodyFiles else {
+            fail(
+                member.value.position, path,
+                "`bodyFile` needs a stub file on disk; stubs posted to the admin API must use `body`, `json` or `base64`")
+            return nil
+        }
+        guard let compiledName = compileTemplate(name, at: member.value.position, path, escaping) else { return nil }
+        let fixed = name[..<(name.range(of: "{{")?.lowerBound ?? name.endIndex)]
+        guard let slash = fixed.lastIndex(of: "/"), fixed[..<slash].contains(where: { $0 != "/" && $0 != "." }) else {
+            // Without one, the stub files beside it would be among the files it can name.
+            fail(
+                member.value.position, path,
+                "a templated `bodyFile` needs a fixed directory before its first tag (`bodies/{{request.pathSegments.[1]}}.json`)"
+            )
+            return nil
+        }
+        let prefix = String(fixed[...slash])
+        let stubDirectory = file.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let base = stubDirectory.isEmpty ? "." : stubDirectory
+        var files: [String: ResponseTemplate.FileChoice.File] = [:]
+        for (relative, _) in StubLoader.wireMockFiles(in: base + "/" + String(prefix.dropLast())) {
+            // Read again through the stub root's resolver: a file that leaves the root is not served.
+            guard case .success(let read) = resolver.read(prefix + relative) else { continue }
+            bodyFilesRead.append(read.realPath)
+            let text = String(decoding: read.bytes, as: UTF8.self)
+            if TemplateText.hasTags(text), case .success(let compiled) = TemplateText.compile(text, escaping: escaping) {
+                files[prefix + relative] = .template(compiled, source: text)
+            } else {
+                files[prefix + relative] = .bytes(read.bytes)
+            }
+        }
+        return ResponseTemplate.FileChoice(name: compiledName, nameSource: name, files: files, directory: base)
     }
 
     /// A JSON body's strings (values and member names) as templates where they have tags.

@@ -20,17 +20,21 @@ public final class ResponseTemplate: Sendable {
         /// One file of `__files/`: its bytes, or a template when it holds tags.
         enum File: Sendable {
             case bytes([UInt8])
-            case template(TemplateText)
+            /// The compiled template and its text (in native syntax), which `convert-wiremock` writes.
+            case template(TemplateText, source: String)
         }
 
         let name: TemplateText
+        /// The name's template text in native syntax (`convert-wiremock` writes it).
+        let nameSource: String
         /// The files by their path under `directory` (`a/b.json`).
         let files: [String: File]
         /// The `__files` directory, named in the missing file's error page.
         let directory: String
 
-        init(name: TemplateText, files: [String: File], directory: String) {
+        init(name: TemplateText, nameSource: String, files: [String: File], directory: String) {
             self.name = name
+            self.nameSource = nameSource
             self.files = files
             self.directory = directory
         }
@@ -136,7 +140,7 @@ public final class ResponseTemplate: Sendable {
             while name.hasPrefix("/") { name = name.dropFirst() }
             switch choice.files[String(name)] {
             case .bytes(let bytes)?: body = bytes
-            case .template(let text)?: body = Array(text.render(context).utf8)
+            case .template(let text, _)?: body = Array(text.render(context).utf8)
             case nil:
                 (status, headers, body) = FileChoice.missingFileAnswer(
                     choice.directory + "/" + name, accept: context.match.request.headers["Accept"],

@@ -85,9 +85,9 @@ extension StubDecoder {
                 files[relative] = .bytes(bytes)
                 continue
             }
-            files[relative] = .template(compiled)
+            files[relative] = .template(compiled, source: translated)
         }
-        return ResponseTemplate.FileChoice(name: compiledName, files: files, directory: directory)
+        return ResponseTemplate.FileChoice(name: compiledName, nameSource: nativeName, files: files, directory: directory)
     }
 
     private mutating func translatedMember(_ member: JSONNode.Member, _ path: JSONPath) -> JSONNode.Member {

@@ -15,6 +15,8 @@ public enum WireMockConverter {
         public var document: JSONValue
         /// One line per feature that was not converted, naming the stub and the feature.
         public var notes: [String]
+        /// The files a templated `bodyFile` can pick, by their path below the output directory.
+        public var files: [String: [UInt8]] = [:]
     }
 
     /// Loads `root` (a WireMock root, or any stub paths) and converts every stub.
@@ -37,6 +39,12 @@ public enum WireMockConverter {
         let target = (directory.hasSuffix("/") ? directory : directory + "/") + outputFileName
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try Data((result.document.prettyJSON() + "\n").utf8).write(to: URL(fileURLWithPath: target))
+        for (relative, bytes) in result.files {
+            let url = URL(fileURLWithPath: directory).appendingPathComponent(relative)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(bytes).write(to: url)
+        }
         return target
     }
 
@@ -49,6 +57,7 @@ public enum WireMockConverter {
     /// Converts stubs already loaded.
     public static func convert(_ stubs: [Stub]) -> Result {
         var notes: [String] = []
+        var files: [String: [UInt8]] = [:]
         let ranks = Stub.ranks(of: stubs)
         let ordered = stubs.indices.sorted { ranks[$0] < ranks[$1] }.map { stubs[$0] }
         let encoded = ordered.map { stub -> JSONValue in
@@ -61,7 +70,9 @@ public enum WireMockConverter {
                     "responses",
                     .array(
                         stub.responses.map {
-                            encode($0, stub: stub.id, wireMock: WireMockMapping.of(stub) != nil, notes: &notes)
+                            encode(
+                                $0, stub: stub.id, wireMock: WireMockMapping.of(stub) != nil, notes: &notes,
+                                files: &files)
                         })))
             if stub.afterLast != .repeat { members.append(JSONMember("afterLast", .string(stub.afterLast.rawValue))) }
             if let scenario = stub.scenario { members.append(JSONMember("scenario", .string(scenario))) }
@@ -72,7 +83,7 @@ public enum WireMockConverter {
             }
             return .object(members)
         }
-        return Result(document: .object([JSONMember("stubs", .array(encoded))]), notes: notes)
+        return Result(document: .object([JSONMember("stubs", .array(encoded))]), notes: notes, files: files)
     }
 
     static func encode(_ pattern: RequestPattern) -> JSONValue {
@@ -114,7 +125,13 @@ public enum WireMockConverter {
         return .object(members)
     }
 
-    static func encode(_ response: StubResponse, stub: String, wireMock: Bool, notes: inout [String]) -> JSONValue {
+    /// The directory below the output directory that a templated `bodyFile`'s files are written to
+    /// (a `__files` directory holds bodies, never stubs).
+    static let filesDirectory = StubFileKind.bodyDirectoryName + "/"
+
+    static func encode(
+        _ response: StubResponse, stub: String, wireMock: Bool, notes: inout [String], files: inout [String: [UInt8]]
+    ) -> JSONValue {
         var members: [JSONMember] = []
         if let proxy = response.proxy {
             // `proxyBaseUrl`: the native `proxy`, with only the delay beside it (what the decoder kept).
@@ -127,11 +144,22 @@ public enum WireMockConverter {
         } else {
             members.append(JSONMember("status", .int(response.status)))
         }
+        var bodyFile: String?
         if let template = response.template {
-            if case .file? = template.body {
+            if case .file(let choice)? = template.body, choice.files.isEmpty, !TemplateText.hasTags(choice.nameSource) {
                 notes.append(
-                    "\(stub): the templated `bodyFileName` is not converted (native `bodyFile` names one file; the stub keeps WireMock's answer for a missing file)"
+                    "\(stub): the body file `\(choice.nameSource)` is missing; the stub answers WireMock's 500 with its HTML page, where WireMock picks the page by the request's `Accept`"
                 )
+            } else if case .file(let choice)? = template.body {
+                // A templated `bodyFileName`: the native templated `bodyFile`, beside the files it can pick.
+                bodyFile = filesDirectory + choice.nameSource
+                for (relative, file) in choice.files {
+                    switch file {
+                    case .bytes(let bytes): files[filesDirectory + relative] = bytes
+                    case .template(_, let source): files[filesDirectory + relative] = Array(source.utf8)
+                    }
+                }
+                members.append(JSONMember("template", wireMock ? .string("html") : .bool(true)))
             } else {
                 // The body and headers hold the template translated into native syntax; a
                 // translated WireMock template escapes `{{x}}` for HTML as Handlebars does.
@@ -158,7 +186,9 @@ public enum WireMockConverter {
                                 $0.values.count == 1 ? .string($0.values[0]) : .array($0.values.map(JSONValue.string)))
                         })))
         }
-        if !response.body.isEmpty {
+        if let bodyFile {
+            members.append(JSONMember("bodyFile", .string(bodyFile)))
+        } else if !response.body.isEmpty {
             if let text = String(validating: response.body, as: UTF8.self) {
                 members.append(JSONMember("body", .string(text)))
             } else {
