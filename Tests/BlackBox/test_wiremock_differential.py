@@ -64,6 +64,21 @@ class WireMockTemplatingDifferentialTests(unittest.TestCase):
     def test_every_request_agrees_with_wiremock(self):
         self.assertEqual(self.report["differences"], [], differential.summary(self.report))
 
+    def test_converted_templates_answer_the_same(self):
+        # `convert-wiremock --global-response-templating` writes each translated template as a native
+        # one with `"template": "html"` (Handlebars' escaping) and a templated `bodyFileName` as a
+        # templated native `bodyFile` beside the files it picks; served natively, they answer the same.
+        with tempfile.TemporaryDirectory() as out:
+            result = run_cli("convert-wiremock", *differential.TEMPLATING_FLAGS, differential.TEMPLATING_ROOT, out)
+            self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+            self.assertNotIn("template", result.stdout, "a template was not converted:\n" + result.stdout)
+            stubs = json.loads((pathlib.Path(out) / "converted-from-wiremock.json").read_text())["stubs"]
+            self.assertTrue(any(r.get("template") == "html" for s in stubs for r in s["responses"]), stubs)
+            converted = differential.run(binary(), understudy_paths=[out], wiremock_results=self.report["wiremock"],
+                                         root=differential.TEMPLATING_ROOT, scripts_path=differential.TEMPLATING_SCRIPTS)
+            self.assertEqual(converted["differences"], [], differential.summary(converted))
+            self.assertEqual(converted["requests"], self.report["requests"])
+
 
 
 @unittest.skipUnless(AVAILABLE or REQUIRED, "needs java (default-jre-headless) and `pip install wiremock`; CI installs both")

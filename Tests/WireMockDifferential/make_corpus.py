@@ -221,7 +221,13 @@ mapping(F, 'l-absent-transformer', {"method": "GET", "url": "/l/transformer"},
         ok('l-absent-transformer', transformers=["no-such-extension"], transformerParameters={"x": 1}))
 mapping(F, 'l-basic-auth-alias', {"method": "GET", "url": "/l/basic", "basicAuth": {"username": "u", "password": "p"}}, ok('l-basic-auth-alias'))
 mapping(F, 'l-chunked', {"method": "GET", "url": "/l/chunked"}, ok('l-chunked', headers={"X-Case": "l-chunked", "Transfer-Encoding": "chunked"}))
-script('loading-lenient', R('GET', '/l/sibling'), R('GET', '/l/string-status'), R('GET', '/l/missing-file'), R('GET', '/l/transformer'),
+# A missing body file's 500: Jetty's error page in the type the request's Accept picks, and an
+# empty body without Content-Type for a type it has no page for (hub4j's vnd.github Accept).
+script('loading-lenient', R('GET', '/l/sibling'), R('GET', '/l/string-status'), R('GET', '/l/missing-file'),
+       R('GET', '/l/missing-file', {"Accept": "application/vnd.github.v3+json"}),
+       R('GET', '/l/missing-file', {"Accept": "application/json"}), R('GET', '/l/missing-file', {"Accept": "text/plain"}),
+       R('GET', '/l/missing-file', {"Accept": "image/png, text/html;q=0"}),
+       R('GET', '/l/missing-file', {"Accept": "application/xml, text/plain;q=0.5, */*;q=0.1"}), R('GET', '/l/transformer'),
        R('GET', '/l/basic', {"Authorization": "Basic dTpw"}), R('GET', '/l/basic', {"Authorization": "basic dTpw"}),
        R('GET', '/l/basic', {"Authorization": "BASIC DTPW"}), R('GET', '/l/basic', {"Authorization": "Bearer dTpw"}),
        R('GET', '/l/chunked'))

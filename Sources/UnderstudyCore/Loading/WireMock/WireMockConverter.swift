@@ -147,9 +147,11 @@ public enum WireMockConverter {
         var bodyFile: String?
         if let template = response.template {
             if case .file(let choice)? = template.body, choice.files.isEmpty, !TemplateText.hasTags(choice.nameSource) {
-                notes.append(
-                    "\(stub): the body file `\(choice.nameSource)` is missing; the stub answers WireMock's 500 with its HTML page, where WireMock picks the page by the request's `Accept`"
-                )
+                // A missing body file: a native `bodyFile` must exist, unless its name is a
+                // template; the comment tag makes it one, naming the file that is not there, so the
+                // stub answers WireMock's 500 (its page by `Accept`) per request as the mapping did.
+                bodyFile = filesDirectory + choice.nameSource + "{{! missing in the WireMock root }}"
+                members.append(JSONMember("template", .string("html")))
             } else if case .file(let choice)? = template.body {
                 // A templated `bodyFileName`: the native templated `bodyFile`, beside the files it can pick.
                 bodyFile = filesDirectory + choice.nameSource
