@@ -232,12 +232,51 @@ final class TemplateTests: XCTestCase {
         }
     }
 
-    func testTemplateFlagMustBeBoolAndBase64IsRefused() {
+    func testTemplateFlagMustBeBoolOrHTMLAndBase64IsRefused() {
         XCTAssertTrue(
             loadErrors(#"{"stubs":[{"responses":[{"template":"yes","body":"x"}]}]}"#)[0].message.contains(
-                "true or false"))
+                #"true, false or "html""#))
         XCTAssertTrue(
             loadErrors(#"{"stubs":[{"responses":[{"template":true,"base64":"AA=="}]}]}"#)[0].message.contains(
                 "cannot be a template"))
+    }
+
+    func testHTMLTemplateEscapesAsHandlebars() throws {
+        // `"template": "html"`: `{{x}}` is escaped as Handlebars (and WireMock) writes it; `{{{x}}}` is not.
+        let engine = try engine(
+            #"{"stubs":[{"request":{"path":"/e"},"responses":[{"template":"html","body":"{{request.query.x}}|{{{request.query.x}}}"}]}]}"#
+        )
+        let answer = engine.handle(HTTPRequest(method: "GET", target: "/e?x=%3Ca%26b%22%27%3D%60%3E"))
+        XCTAssertEqual(answer.text, "&lt;a&amp;b&quot;&#x27;&#x3D;&#x60;&gt;|<a&b\"'=`>")
+    }
+
+    func testTemplatedBodyFilePicksAFilePerRequest() throws {
+        let root = try makeTemporaryDirectory(self)
+        try write(
+            #"{"stubs":[{"request":{"pathPattern":"/f/.*"},"responses":[{"template":true,"bodyFile":"bodies/{{request.pathSegments.1}}"}]}]}"#,
+            to: root + "/stubs.json")
+        try write(#"{"plain": true}"#, to: root + "/bodies/a.json")
+        try write("hello {{request.query.n}}", to: root + "/bodies/deeper/b.txt")
+        let set = try StubLoader.load(paths: [root])
+        XCTAssertEqual(set.stubs.count, 1, "the body files are not read as stubs")
+        let engine = StubEngine(stubs: set, configuration: EngineConfiguration(clock: ManualEngineClock()))
+        XCTAssertEqual(engine.handle(HTTPRequest(method: "GET", target: "/f/a.json")).text, #"{"plain": true}"#)
+        let missing = engine.handle(HTTPRequest(method: "GET", target: "/f/nope.json"))
+        XCTAssertEqual(missing.status, 500)
+        XCTAssertTrue(missing.text.contains("bodies/nope.json (No such file or directory)"), missing.text)
+        let unacceptable = engine.handle(
+            HTTPRequest(method: "GET", target: "/f/nope.json", headers: ["Accept": "application/vnd.github+json"]))
+        XCTAssertEqual(unacceptable.status, 500)
+        XCTAssertEqual(unacceptable.text, "")
+        XCTAssertNil(unacceptable.headers["Content-Type"])
+
+        try write(
+            #"{"stubs":[{"responses":[{"template":true,"bodyFile":"{{request.pathSegments.1}}"}]}]}"#,
+            to: root + "/stubs.json")
+        XCTAssertThrowsError(try StubLoader.load(paths: [root + "/stubs.json"])) { error in
+            let first = (error as! StubLoadFailure).errors[0]
+            XCTAssertEqual(first.jsonPath, "stubs[0].responses[0].bodyFile")
+            XCTAssertTrue(first.message.contains("needs a fixed directory before its first tag"), first.message)
+        }
     }
 }
