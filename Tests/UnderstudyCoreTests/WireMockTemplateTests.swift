@@ -128,7 +128,8 @@ final class WireMockTemplateTests: XCTestCase {
         for (accept, page) in cases {
             XCTAssertEqual(ResponseTemplate.FileChoice.jettyErrorPageType(accept), page, accept ?? "no Accept")
         }
-        let json = ResponseTemplate.FileChoice.missingFileAnswer("/r/__files/a.json", accept: "application/json", uri: "/u")
+        let json = ResponseTemplate.FileChoice.missingFileAnswer(
+            "/r/__files/a.json", accept: "application/json", uri: "/u")
         XCTAssertEqual(json.status, 500)
         XCTAssertEqual(json.headers["Content-Type"], "application/json")
         XCTAssertEqual(

@@ -77,7 +77,8 @@ extension StubDecoder {
         guard let resolver = bodyFiles else {
             fail(
                 member.value.position, path,
-                "`bodyFile` needs a stub file on disk; stubs posted to the admin API must use `body`, `json` or `base64`")
+                "`bodyFile` needs a stub file on disk; stubs posted to the admin API must use `body`, `json` or `base64`"
+            )
             return nil
         }
         guard let compiledName = compileTemplate(name, at: member.value.position, path, escaping) else { return nil }
@@ -91,7 +92,8 @@ extension StubDecoder {
             return nil
         }
         let prefix = String(fixed[...slash])
-        let stubDirectory = file.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let stubDirectory = file.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(
+            separator: "/")
         let base = stubDirectory.isEmpty ? "." : stubDirectory
         var files: [String: ResponseTemplate.FileChoice.File] = [:]
         for (relative, _) in StubLoader.wireMockFiles(in: base + "/" + String(prefix.dropLast())) {
@@ -99,7 +101,8 @@ extension StubDecoder {
             guard case .success(let read) = resolver.read(prefix + relative) else { continue }
             bodyFilesRead.append(read.realPath)
             let text = String(decoding: read.bytes, as: UTF8.self)
-            if TemplateText.hasTags(text), case .success(let compiled) = TemplateText.compile(text, escaping: escaping) {
+            if TemplateText.hasTags(text), case .success(let compiled) = TemplateText.compile(text, escaping: escaping)
+            {
                 files[prefix + relative] = .template(compiled, source: text)
             } else {
                 files[prefix + relative] = .bytes(read.bytes)

@@ -63,7 +63,8 @@ public final class ResponseTemplate: Sendable {
                 headers.append(name: "Content-Type", value: "application/json")
                 // Jetty's member order (a Java HashMap's), without `servlet` (an instance name).
                 func quoted(_ text: String) -> String {
-                    "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+                    "\""
+                        + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
                         + "\""
                 }
                 page =
@@ -86,7 +87,9 @@ public final class ResponseTemplate: Sendable {
             var ranges: [(type: String, quality: Double, specificity: Int, order: Int)] = []
             for (order, item) in accept.split(separator: ",").enumerated() {
                 let parts = item.split(separator: ";").map { part in
-                    String(part.drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
+                    String(
+                        part.drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }
+                        ).reversed())
                 }
                 guard let type = parts.first?.lowercased(), !type.isEmpty else { continue }
                 var quality = 1.0

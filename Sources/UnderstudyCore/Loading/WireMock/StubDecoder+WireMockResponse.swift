@@ -197,7 +197,9 @@ extension StubDecoder {
         Self.wireMockMissingBodyFile(&response, directory + "/" + relative)
         guard !TemplateText.hasTags(relative), case .success(let name) = TemplateText.compile(relative) else { return }
         response.template = ResponseTemplate(
-            body: .file(ResponseTemplate.FileChoice(name: name, nameSource: relative, files: [:], directory: directory)), headers: [],
+            body: .file(
+                ResponseTemplate.FileChoice(name: name, nameSource: relative, files: [:], directory: directory)),
+            headers: [],
             eventData: [])
     }
 

@@ -87,7 +87,8 @@ extension StubDecoder {
             }
             files[relative] = .template(compiled, source: translated)
         }
-        return ResponseTemplate.FileChoice(name: compiledName, nameSource: nativeName, files: files, directory: directory)
+        return ResponseTemplate.FileChoice(
+            name: compiledName, nameSource: nativeName, files: files, directory: directory)
     }
 
     private mutating func translatedMember(_ member: JSONNode.Member, _ path: JSONPath) -> JSONNode.Member {
