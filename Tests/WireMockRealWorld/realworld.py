@@ -575,6 +575,8 @@ def write_results(results, elapsed):
     for rank, (gap, n) in enumerate(sorted(combined.items(), key=lambda kv: -kv[1]), 1):
         out.append(f"{rank}. **Gap {gap}: {CLASSES.get(gap, '?')}**: {n} request{'s' if n != 1 else ''} "
                    f"({refusals.get(gap, 0)} lost to refusals, {gaps.get(gap, 0)} disagreeing on loadable mappings)")
+    if not combined:
+        out.append("None: every request agrees.")
     out += ["", "Gap 10 is measured apart (ids above); classes 12 to 16 are new with this corpus.",
             "A request whose mapping Understudy skipped is counted under the class of the skip's reason.",
             "", "## Mappings Understudy skips (default variant)", ""]
@@ -589,6 +591,8 @@ def write_results(results, elapsed):
         for d in r["differences"]:
             detail = "; ".join(d["differences"])[:220].replace("|", "\\|").replace("\n", " ")
             out.append(f"- `{r['root']}` ({r['variant']}) [{d['script']}] `{d['request'][:90]}` gap {d['gap']}: {detail}")
+    if not any(r["differences"] for r in results):
+        out.append("None.")
     out += ["", "## Every disagreement of the converted native stubs", ""]
     for r in results:
         for note in r["convertNotes"]:
