@@ -119,14 +119,15 @@ final class WireMockTemplateTests: XCTestCase {
     func testMissingBodyFilePageFollowsAcceptAsJettyPicksIt() {
         // Measured against the 2.35.1 jar (Jetty 9.4): the first acceptable type by quality that
         // Jetty has a page for; none is an empty body.
-        let cases: [(String?, String?)] = [
-            (nil, "html"), ("*/*", "html"), ("text/*", "html"), ("application/json", "json"), ("text/plain", "plain"),
+        typealias Page = ResponseTemplate.FileChoice.JettyErrorPage
+        let cases: [(String?, Page?)] = [
+            (nil, .html), ("*/*", .html), ("text/*", .html), ("application/json", .json), ("text/plain", .plain),
             ("application/vnd.github.v3+json", nil), ("", nil), ("image/png, text/html;q=0", nil),
-            ("application/xml, text/plain;q=0.5, */*;q=0.1", "plain"), ("*/*;q=0.5, application/json", "json"),
-            ("text/html, image/gif, image/jpeg, *; q=.2, */*; q=.2", "html"),
+            ("application/xml, text/plain;q=0.5, */*;q=0.1", .plain), ("*/*;q=0.5, application/json", .json),
+            ("text/html, image/gif, image/jpeg, *; q=.2, */*; q=.2", .html),
         ]
         for (accept, page) in cases {
-            XCTAssertEqual(ResponseTemplate.FileChoice.jettyErrorPageType(accept), page, accept ?? "no Accept")
+            XCTAssertEqual(Page(accept: accept), page, accept ?? "no Accept")
         }
         let json = ResponseTemplate.FileChoice.missingFileAnswer(
             "/r/__files/a.json", accept: "application/json", uri: "/u")

@@ -52,14 +52,14 @@ public final class ResponseTemplate: Sendable {
             let message = "java.io.FileNotFoundException: \(path) (No such file or directory)"
             var headers: HTTPHeaders = ["Cache-Control": "must-revalidate,no-cache,no-store"]
             let page: String
-            switch jettyErrorPageType(accept) {
-            case "html":
+            switch JettyErrorPage(accept: accept) {
+            case .html?:
                 headers.append(name: "Content-Type", value: "text/html;charset=ISO-8859-1")
                 page =
                     "<html>\n<head>\n<meta http-equiv=\"Content-Type\" content=\"text/html;charset=ISO-8859-1\"/>\n"
                     + "<title>Error 500 \(message)</title>\n</head>\n<body><h2>HTTP ERROR 500 \(message)</h2>\n</body>\n"
                     + "</html>\n"
-            case "json":
+            case .json?:
                 headers.append(name: "Content-Type", value: "application/json")
                 // Jetty's member order (a Java HashMap's), without `servlet` (an instance name).
                 func quoted(_ text: String) -> String {
@@ -70,48 +70,54 @@ public final class ResponseTemplate: Sendable {
                 page =
                     "{\n\"cause0\":\(quoted(message)),\n\"message\":\(quoted(message)),\n\"url\":\(quoted(uri)),\n"
                     + "\"status\":\"500\"\n}"
-            case "plain":
+            case .plain?:
                 headers.append(name: "Content-Type", value: "text/plain;charset=ISO-8859-1")
                 page = "HTTP ERROR 500 \(message)\nURI: \(uri)\nSTATUS: 500\nMESSAGE: \(message)\n"
-            default:
+            case nil:
                 page = ""
             }
             return (500, headers, Array(page.utf8))
         }
 
-        /// Which of Jetty's error pages an `Accept` value picks ("html", "json", "plain"), or nil
-        /// for none: its media ranges by quality (q=0 left out), the more specific first among
-        /// equals, the first Jetty has a page for. No `Accept` header is HTML.
-        static func jettyErrorPageType(_ accept: String?) -> String? {
-            guard let accept else { return "html" }
-            var ranges: [(type: String, quality: Double, specificity: Int, order: Int)] = []
-            for (order, item) in accept.split(separator: ",").enumerated() {
-                let parts = item.split(separator: ";").map { part in
-                    String(
-                        part.drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }
-                        ).reversed())
+        /// Jetty's error pages, by the media types that pick them.
+        enum JettyErrorPage: Equatable {
+            case html, json, plain
+
+            /// The page an `Accept` value picks: its media ranges by quality (q=0 left out), the more
+            /// specific first among equals, the first Jetty has a page for; nil for none. No `Accept`
+            /// header is HTML.
+            init?(accept: String?) {
+                guard let accept else {
+                    self = .html
+                    return
                 }
-                guard let type = parts.first?.lowercased(), !type.isEmpty else { continue }
-                var quality = 1.0
-                for parameter in parts.dropFirst() where parameter.lowercased().hasPrefix("q=") {
-                    quality = Double(parameter.dropFirst(2)) ?? 1.0
+                func trimmed(_ text: Substring) -> String {
+                    let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+                    return String(text.drop(while: isSpace).reversed().drop(while: isSpace).reversed())
                 }
-                guard quality > 0 else { continue }
-                let specificity = type == "*/*" ? 0 : type.hasSuffix("/*") ? 1 : 2
-                ranges.append((type, quality, specificity, order))
-            }
-            ranges.sort {
-                ($0.quality, $0.specificity, -$0.order) > ($1.quality, $1.specificity, -$1.order)
-            }
-            for range in ranges {
-                switch range.type {
-                case "text/html", "text/*", "*/*": return "html"
-                case "text/json", "application/json": return "json"
-                case "text/plain": return "plain"
-                default: continue
+                var ranges: [(type: String, quality: Double, specificity: Int, order: Int)] = []
+                for (order, item) in accept.split(separator: ",").enumerated() {
+                    let parts = item.split(separator: ";").map(trimmed)
+                    guard let type = parts.first?.lowercased(), !type.isEmpty else { continue }
+                    var quality = 1.0
+                    for parameter in parts.dropFirst() where parameter.lowercased().hasPrefix("q=") {
+                        quality = Double(parameter.dropFirst(2)) ?? 1.0
+                    }
+                    guard quality > 0 else { continue }
+                    ranges.append((type, quality, type == "*/*" ? 0 : type.hasSuffix("/*") ? 1 : 2, order))
                 }
+                ranges.sort { ($0.quality, $0.specificity, -$0.order) > ($1.quality, $1.specificity, -$1.order) }
+                for range in ranges {
+                    switch range.type {
+                    case "text/html", "text/*", "*/*": self = .html
+                    case "text/json", "application/json": self = .json
+                    case "text/plain": self = .plain
+                    default: continue
+                    }
+                    return
+                }
+                return nil
             }
-            return nil
         }
     }
 
