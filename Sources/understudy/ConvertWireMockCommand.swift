@@ -7,7 +7,7 @@ struct ConvertWireMockCommand: ParsableCommand {
         commandName: "convert-wiremock",
         abstract: "Convert a WireMock root (mappings/ and __files/) into a native stub file.",
         discussion:
-            "Writes OUT/converted-from-wiremock.json with every stub in the order Understudy tries them, body files inlined. Prints what it could not convert, by stub id and feature. Exits 1 if the mappings do not load (errors as `understudy check` prints them)."
+            "Writes OUT/converted-from-wiremock.json with every stub in the order Understudy tries them, body files inlined (the files a templated bodyFileName can pick are copied to OUT/__files/). Prints what it could not convert, by stub id and feature. Exits 1 if the mappings do not load (errors as `understudy check` prints them)."
     )
 
     @Argument(help: "The WireMock root (a directory holding mappings/), or mapping files.")
