@@ -67,7 +67,9 @@ public struct StubResponse: Sendable {
             .object(fields.sorted { $0.key < $1.key }.map { JSONMember($0.key, .string($0.value)) })
         }
         if !setHeaders.isEmpty { proxy = proxy.setting("setHeaders", to: object(setHeaders)) }
-        if !removeHeaders.isEmpty { proxy = proxy.setting("removeHeaders", to: .array(removeHeaders.map(JSONValue.string))) }
+        if !removeHeaders.isEmpty {
+            proxy = proxy.setting("removeHeaders", to: .array(removeHeaders.map(JSONValue.string)))
+        }
         if !addResponseHeaders.isEmpty { proxy = proxy.setting("addResponseHeaders", to: object(addResponseHeaders)) }
         return StubResponse(json: ["proxy": proxy])
     }

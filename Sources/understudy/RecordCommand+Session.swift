@@ -21,7 +21,6 @@ extension RecordCommand {
     private static let keepAliveEvery = 40
 
     func recordInSession() throws {
-        let environment = { (name: String) in getenv(name).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } }
         guard let url = adminUrl ?? environment("UNDERSTUDY_URL") else {
             Console.error(
                 "understudy record: --session records in a running daemon: name it with --admin-url "
@@ -43,7 +42,8 @@ extension RecordCommand {
 
         let (id, sessionURL, sessionPort) = try createSession(on: daemon, url: url)
         guard let session = DaemonAdminClient(url: sessionURL, token: token) else {
-            Console.error("understudy record: the daemon answered a session URL that is not http://HOST:PORT: \(sessionURL)")
+            Console.error(
+                "understudy record: the daemon answered a session URL that is not http://HOST:PORT: \(sessionURL)")
             _ = try? daemon.call("DELETE", "/__admin/sessions/\(id)")
             throw ExitCode(1)
         }
@@ -98,6 +98,12 @@ extension RecordCommand {
         }
     }
 
+    /// An environment variable's value; nil when unset or empty.
+    private func environment(_ name: String) -> String? {
+        guard let value = getenv(name).map({ String(cString: $0) }), !value.isEmpty else { return nil }
+        return value
+    }
+
     /// `--out` as the daemon must read it: the daemon resolves paths against its own directory.
     var absoluteOut: String {
         if out.hasPrefix("/") { return out }
@@ -129,7 +135,8 @@ extension RecordCommand {
             let sessionURL = json["url"]?.stringValue, let port = json["port"]?.intValue
         else {
             Console.error(
-                "understudy record: the daemon at \(url) did not make a session (HTTP \(created.status)): \(created.message)")
+                "understudy record: the daemon at \(url) did not make a session (HTTP \(created.status)): \(created.message)"
+            )
             throw ExitCode(1)
         }
         return (id, sessionURL, port)

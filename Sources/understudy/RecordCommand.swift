@@ -85,7 +85,9 @@ struct RecordCommand: ParsableCommand {
         if session {
             // The session's port and proxy are the daemon's: what would configure our own has no place.
             if port != 0 || host != "127.0.0.1" {
-                throw ValidationError("--port and --host make a proxy of record's own; with --session the daemon picks the session's port")
+                throw ValidationError(
+                    "--port and --host make a proxy of record's own; with --session the daemon picks the session's port"
+                )
             }
             if proxyCa != nil {
                 throw ValidationError("with --session the daemon proxies: start it with --proxy-ca instead")

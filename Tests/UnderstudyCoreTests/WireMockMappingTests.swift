@@ -139,7 +139,8 @@ final class WireMockMappingTests: XCTestCase {
         // `headers` are added to the upstream's answer; `additionalProxyRequestHeaders` replace the
         // client's fields (first value only, `Host` too); `removeProxyRequestHeaders` (WireMock 3) drops them.
         let headed = try XCTUnwrap(set.stubs.last?.responses.first?.proxy)
-        XCTAssertEqual(headed.addResponseHeaders, HTTPHeaders([.init(name: "X", value: "y"), .init(name: "X", value: "z")]))
+        XCTAssertEqual(
+            headed.addResponseHeaders, HTTPHeaders([.init(name: "X", value: "y"), .init(name: "X", value: "z")]))
         XCTAssertEqual(headed.setHeaders, ["Host": "example.org", "X-Key": "k1"])
         XCTAssertEqual(headed.removeHeaders, ["cookie"])
         let forwarded = try XCTUnwrap(
@@ -155,7 +156,8 @@ final class WireMockMappingTests: XCTestCase {
                 JSONMember("removeHeaders", .array(["cookie"])),
                 JSONMember("addResponseHeaders", .object([JSONMember("X", .array(["y", "z"]))])),
             ]))
-        XCTAssertEqual(reloaded.stubs.first?.responses.first?.proxy, headed)  // written newest first, as WireMock matches
+        // Written newest first, as WireMock matches.
+        XCTAssertEqual(reloaded.stubs.first?.responses.first?.proxy, headed)
     }
 
     func testResponseTemplateMapsTheDirectEquivalents() throws {

@@ -89,7 +89,7 @@ public struct RecordingOptions: Sendable {
             JSONMember("dropHeaders", strings(dropHeaders)), JSONMember("redactHeaders", strings(redactHeaders)),
             JSONMember("redactQuery", strings(redactQuery)), JSONMember("redactJson", strings(redactJSON)),
             JSONMember("templateDates", .bool(templateDates)),
-            JSONMember("dateWindow", .number(StubEngine.formatSeconds(dateWindowSeconds))),
+            JSONMember("dateWindow", JSONValue(dateWindowSeconds)),
             JSONMember("echoIds", .bool(echoIDs)), JSONMember("bodyFileThreshold", .int(bodyFileThreshold)),
         ]
         if let upstream { members.append(JSONMember("upstream", .string(upstream))) }

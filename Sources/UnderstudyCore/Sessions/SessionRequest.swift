@@ -47,7 +47,8 @@ struct SessionRequest {
                 let hint = EditDistance.closest(to: member.key, among: keys).map { "; did you mean `\($0)`?" } ?? ""
                 return fail(
                     "unknown key `\(member.key)`\(hint) "
-                        + "(a session body has `name`, `stubs`, `tls`, `maxConcurrentStreams`, `clock` and `recording`)")
+                        + "(a session body has `name`, `stubs`, `tls`, `maxConcurrentStreams`, `clock` and `recording`)"
+                )
             }
             guard seen.insert(member.key).inserted else {
                 return fail("key `\(member.key)` appears more than once")
@@ -103,7 +104,8 @@ struct SessionRequest {
     }
 
     /// `"recording"`: `{"out": DIR, …options}` (the options of ``RecordingOptions/init(json:ignoring:)``).
-    static func recording(_ value: JSONValue) -> Result<(out: String, options: RecordingOptions), AdminResponse.Failure> {
+    static func recording(_ value: JSONValue) -> Result<(out: String, options: RecordingOptions), AdminResponse.Failure>
+    {
         func fail(_ message: String) -> Result<(out: String, options: RecordingOptions), AdminResponse.Failure> {
             .failure(AdminResponse.Failure(response: AdminResponse.error(400, "`recording`: " + message)))
         }

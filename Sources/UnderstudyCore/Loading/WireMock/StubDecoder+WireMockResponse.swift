@@ -250,7 +250,8 @@ extension StubDecoder {
             case "additionalProxyRequestHeaders":
                 // WireMock sets each name to its first value.
                 var first = HTTPHeaders()
-                for field in decodeHeaders(other.value, path.member(other.key)).fields where !first.contains(field.name) {
+                for field in decodeHeaders(other.value, path.member(other.key)).fields where !first.contains(field.name)
+                {
                     first.append(name: field.name, value: field.value)
                 }
                 setting.setHeaders = first

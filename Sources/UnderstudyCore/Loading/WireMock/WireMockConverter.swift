@@ -122,7 +122,8 @@ public enum WireMockConverter {
         }
         return .object(
             groups.map {
-                JSONMember($0.name, $0.values.count == 1 ? .string($0.values[0]) : .array($0.values.map(JSONValue.string)))
+                JSONMember(
+                    $0.name, $0.values.count == 1 ? .string($0.values[0]) : .array($0.values.map(JSONValue.string)))
             })
     }
 
