@@ -359,6 +359,16 @@ class RecordingTests(unittest.TestCase):
             ([], "name it with --admin-url"),
             (["--admin-url", "https://127.0.0.1:1"], "is not a daemon's http://HOST:PORT"),
         ]
+        with self.own_daemon() as shared:
+            # The session body's `recording`, sent by hand and wrong: a 400 that says why, and no session.
+            for recording, message in [({"redactHeader": ["Authorization"]}, "`out` is required"),
+                                       ({"out": str(out), "redactHeader": ["Authorization"]},
+                                        "did you mean `redactHeaders`"),
+                                       ("dir", "must be an object")]:
+                status, answer = admin(shared.port, "POST", "/__admin/sessions", {"recording": recording})
+                self.assertEqual(status, 400, answer)
+                self.assertIn(message, answer["error"])
+            self.assertEqual(admin(shared.port, "GET", "/__admin/sessions")[1]["sessions"], [])
         with self.own_daemon("--max-sessions", "0") as full:
             cases.append((["--admin-url", full.url], "too many sessions"))
             for extra, message in cases:
