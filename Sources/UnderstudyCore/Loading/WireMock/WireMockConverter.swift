@@ -143,7 +143,6 @@ public enum WireMockConverter {
             })
     }
 
-
     /// The directory below the output directory that a templated `bodyFile`'s files are written to
     /// (a `__files` directory holds bodies, never stubs).
     static let filesDirectory = StubFileKind.bodyDirectoryName + "/"
