@@ -199,7 +199,9 @@ let package = Package(
 
         .testTarget(
             name: "UnderstudyCoreTests",
-            dependencies: ["UnderstudyCore", "UnderstudyJSON", "UnderstudyRegex", "UnderstudyStubFormat", "UnderstudyXML"]),
+            dependencies: [
+                "UnderstudyCore", "UnderstudyJSON", "UnderstudyRegex", "UnderstudyStubFormat", "UnderstudyXML",
+            ]),
         .testTarget(
             name: "UnderstudyServerTests",
             dependencies: ["UnderstudyServer", "UnderstudyCore", "understudy"],

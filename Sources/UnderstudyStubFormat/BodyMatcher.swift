@@ -114,7 +114,10 @@ public indirect enum BodyMatcher: Sendable, Equatable {
                                 : [
                                     JSONMember(
                                         "namespaces",
-                                        .object(namespaces.sorted { $0.key < $1.key }.map { JSONMember($0.key, .string($0.value)) }))
+                                        .object(
+                                            namespaces.sorted { $0.key < $1.key }.map {
+                                                JSONMember($0.key, .string($0.value))
+                                            }))
                                 ])
                             + (matcher.map { [JSONMember("matcher", $0.json)] } ?? []))
             ]

@@ -29,7 +29,8 @@ public final class LibXMLMatching: XMLMatching {
             let handle: XMLDocumentHandle
             switch library.parse(Array(document.utf8)) {
             case .success(let parsed): handle = parsed
-            case .failure(let error): throw XMLMatchingErrorBox(message: "the expected XML is not well-formed: \(error.message)")
+            case .failure(let error):
+                throw XMLMatchingErrorBox(message: "the expected XML is not well-formed: \(error.message)")
             }
             guard let root = handle.root else {
                 throw XMLMatchingErrorBox(message: "the expected XML has no root element")

@@ -9,7 +9,9 @@ final class XMLPlaceholders: @unchecked Sendable, CustomReflectable {
     private let delimiters: (opening: String?, closing: String?)
 
     /// The delimiters, not the compiled regex (whose internals differ between equal ones).
-    var customMirror: Mirror { Mirror(self, children: ["opening": delimiters.opening as Any, "closing": delimiters.closing as Any]) }
+    var customMirror: Mirror {
+        Mirror(self, children: ["opening": delimiters.opening as Any, "closing": delimiters.closing as Any])
+    }
 
     /// The placeholder syntax for these delimiters, or why a delimiter is not a regular expression.
     init(opening: String?, closing: String?) throws(XMLMatchingErrorBox) {
@@ -17,7 +19,8 @@ final class XMLPlaceholders: @unchecked Sendable, CustomReflectable {
         let open = opening ?? #"\$\{"#
         let close = closing ?? #"\}"#
         do {
-            placeholder = try Regex(#"^\s*(?:"# + open + #")\s*xmlunit\.([A-Za-z]+)(?:\((.*)\))?\s*(?:"# + close + #")\s*$"#)
+            placeholder = try Regex(
+                #"^\s*(?:"# + open + #")\s*xmlunit\.([A-Za-z]+)(?:\((.*)\))?\s*(?:"# + close + #")\s*$"#)
         } catch {
             throw XMLMatchingErrorBox(message: "a placeholder delimiter is not a valid regular expression: \(error)")
         }

@@ -60,7 +60,8 @@ final class XMLMatchingTests: XCTestCase {
         XCTAssertEqual(brackets.send("POST", "/x", body: #"<a n="1.5"><b>abc</b></a>"#).status, 200)
         XCTAssertEqual(brackets.send("POST", "/x", body: #"<a n="x"><b>abc</b></a>"#).status, 404)
         XCTAssertEqual(brackets.send("POST", "/x", body: #"<a n="1"><b>ab1</b></a>"#).status, 404)
-        let exempt = try native(#"{"xmlEquals": {"value": "<a><b>1</b></a>", "exemptedComparisons": ["ELEMENT_TAG_NAME"]}}"#)
+        let exempt = try native(
+            #"{"xmlEquals": {"value": "<a><b>1</b></a>", "exemptedComparisons": ["ELEMENT_TAG_NAME"]}}"#)
         XCTAssertEqual(exempt.send("POST", "/x", body: "<z><b>1</b></z>").status, 200)
         XCTAssertEqual(exempt.send("POST", "/x", body: "<z><b>2</b></z>").status, 404)
     }
@@ -79,12 +80,22 @@ final class XMLMatchingTests: XCTestCase {
             (#"{"xPath": "count(//b) = 2"}"#, body, 404),  // not a node set
             (#"{"xPath": "//a/b"}"#, #"<p:a xmlns:p="urn:x"><p:b>1</p:b></p:a>"#, 200),
             (#"{"xPath": "//a/b"}"#, "not xml", 404),
-            (#"{"xPath": {"expression": "//p:b", "namespaces": {"p": "urn:x"}}}"#, #"<q:a xmlns:q="urn:x"><q:b/></q:a>"#, 200),
-            (#"{"xPath": {"expression": "//p:b", "namespaces": {"p": "urn:x"}}}"#, #"<q:a xmlns:q="urn:y"><q:b/></q:a>"#, 404),
-            (#"{"xPath": {"expression": "//b", "namespaces": {"p": "urn:x"}}}"#, #"<q:a xmlns:q="urn:y"><q:b/></q:a>"#, 404),
+            (
+                #"{"xPath": {"expression": "//p:b", "namespaces": {"p": "urn:x"}}}"#,
+                #"<q:a xmlns:q="urn:x"><q:b/></q:a>"#, 200
+            ),
+            (
+                #"{"xPath": {"expression": "//p:b", "namespaces": {"p": "urn:x"}}}"#,
+                #"<q:a xmlns:q="urn:y"><q:b/></q:a>"#, 404
+            ),
+            (
+                #"{"xPath": {"expression": "//b", "namespaces": {"p": "urn:x"}}}"#,
+                #"<q:a xmlns:q="urn:y"><q:b/></q:a>"#, 404
+            ),
         ]
         for (matcher, request, status) in cases {
-            XCTAssertEqual(try native(matcher).send("POST", "/x", body: request).status, status, "\(matcher) on \(request)")
+            XCTAssertEqual(
+                try native(matcher).send("POST", "/x", body: request).status, status, "\(matcher) on \(request)")
         }
     }
 
@@ -121,10 +132,12 @@ final class XMLMatchingTests: XCTestCase {
         let badXPath = loadErrors(#"{"stubs": [{"request": {"body": {"xPath": "//a["}}, "responses": [{}]}]}"#)
         XCTAssertTrue(badXPath.first?.message.contains("not a valid XPath") == true, "\(badXPath)")
         let exempt = loadErrors(
-            #"{"stubs": [{"request": {"body": {"xmlEquals": {"value": "<a/>", "exemptedComparisons": ["TAG"]}}}, "responses": [{}]}]}"#)
+            #"{"stubs": [{"request": {"body": {"xmlEquals": {"value": "<a/>", "exemptedComparisons": ["TAG"]}}}, "responses": [{}]}]}"#
+        )
         XCTAssertTrue(exempt.first?.message.contains("unknown comparison type `TAG`") == true, "\(exempt)")
         let placeholder = loadErrors(
-            #"{"stubs": [{"request": {"body": {"xmlEquals": {"value": "<a>${xmlunit.isDateTime}</a>", "placeholders": true}}}, "responses": [{}]}]}"#)
+            #"{"stubs": [{"request": {"body": {"xmlEquals": {"value": "<a>${xmlunit.isDateTime}</a>", "placeholders": true}}}, "responses": [{}]}]}"#
+        )
         XCTAssertTrue(placeholder.first?.message.contains("xmlunit.isDateTime") == true, "\(placeholder)")
     }
 }

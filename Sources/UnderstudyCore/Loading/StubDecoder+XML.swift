@@ -10,7 +10,8 @@ extension StubDecoder {
     mutating func xmlEqualsMatcher(_ node: JSONNode, _ path: JSONPath) -> BodyMatcher? {
         if let document = node.stringValue { return compileXMLEquals(document, XMLComparison(), node, path) }
         guard node.members != nil else {
-            typeMismatch(node, path, expected: "an XML document string or {\"value\": \"<a/>\", \"placeholders\": true}")
+            typeMismatch(
+                node, path, expected: "an XML document string or {\"value\": \"<a/>\", \"placeholders\": true}")
             return nil
         }
         let keys = members(of: node, path, known: Self.xmlEqualsKeys)

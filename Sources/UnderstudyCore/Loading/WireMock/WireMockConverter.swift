@@ -222,7 +222,8 @@ extension BodyMatcher {
                 members.append(JSONMember("placeholderClosing", .string(closing)))
             }
             if !options.exemptedComparisons.isEmpty {
-                members.append(JSONMember("exemptedComparisons", .array(options.exemptedComparisons.map(JSONValue.string))))
+                members.append(
+                    JSONMember("exemptedComparisons", .array(options.exemptedComparisons.map(JSONValue.string))))
             }
             return one("xmlEquals", .object(members))
         case .xPath(let query, let matcher):
