@@ -162,6 +162,7 @@ let package = Package(
                 "UnderstudyCore",
                 "UnderstudyJSON",
                 "UnderstudyOpenAPI",
+                "UnderstudyXML",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
