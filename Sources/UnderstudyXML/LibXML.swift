@@ -34,10 +34,14 @@ final class LibXML: @unchecked Sendable, CustomReflectable {
     /// Parses `bytes` (libxml2's messages silenced on this thread): the document, or the error
     /// with its line and column.
     func parse(_ bytes: [UInt8]) -> Result<XMLDocumentHandle, XMLMatchingErrorBox> {
+        // An empty body is no document (and its buffer may have no address to hand libxml2).
+        guard !bytes.isEmpty, bytes.count <= Int(Int32.max) else {
+            return .failure(XMLMatchingErrorBox(message: "line 1, column 1: the document is empty"))
+        }
         silence()
         api.reset_last_error()
         let document = bytes.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: max(buffer.count, 1)) {
+            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
                 api.read_memory($0, Int32(buffer.count), "body.xml", nil, Int32(UNDERSTUDY_XML_PARSE_OPTIONS))
             }
         }
