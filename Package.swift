@@ -103,6 +103,11 @@ let package = Package(
         // daemon dlopens libcurl.so.4 when a stub first proxies, so a daemon without proxy stubs does
         // not load libcurl and its ~25 dependencies at start-up (Sources/CCurl/shim.h).
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
+        // libxml2 for XML body matching, dlopened like CCurl (libxml2.so.2 when the first XML stub
+        // compiles) and needing no -dev package: the shim declares the ABI-stable part it uses.
+        .systemLibrary(name: "CXML", providers: [.apt(["libxml2"])]),
+        // XML body matching (`xmlEquals`, `xPath`) on libxml2: the engine's XMLMatching seam.
+        .target(name: "UnderstudyXML", dependencies: ["UnderstudyCore", "CXML"]),
         // The HTTP/1.1 and HTTP/2 transport on libevent's bufferevents: the one module that imports the
         // C shims; no C type in its public API.
         .target(
@@ -140,6 +145,7 @@ let package = Package(
                 "UnderstudyCore",
                 "UnderstudyServer",
                 "UnderstudyOpenAPIContract",
+                "UnderstudyXML",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // mimalloc as the daemon's allocator on Linux (Debian's libmimalloc-dev): with glibc's,
@@ -156,6 +162,7 @@ let package = Package(
                 "UnderstudyCore",
                 "UnderstudyJSON",
                 "UnderstudyOpenAPI",
+                "UnderstudyXML",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -193,7 +200,9 @@ let package = Package(
 
         .testTarget(
             name: "UnderstudyCoreTests",
-            dependencies: ["UnderstudyCore", "UnderstudyJSON", "UnderstudyRegex", "UnderstudyStubFormat"]),
+            dependencies: [
+                "UnderstudyCore", "UnderstudyJSON", "UnderstudyRegex", "UnderstudyStubFormat", "UnderstudyXML",
+            ]),
         .testTarget(
             name: "UnderstudyServerTests",
             dependencies: ["UnderstudyServer", "UnderstudyCore", "understudy"],

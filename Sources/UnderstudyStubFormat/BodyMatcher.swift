@@ -35,6 +35,19 @@ public indirect enum BodyMatcher: Sendable, Equatable {
     case jsonPathEquals(
         String, JSONValue, ignoreArrayOrder: Bool = false, ignoreExtraElements: Bool = false,
         placeholders: Bool = false)
+    /// The body is XML equal to this document (whitespace between elements, comments, attribute
+    /// order, namespace prefixes and the order of differently named children ignored):
+    /// `{"xmlEquals": "<a/>"}`; with `placeholders`, XMLUnit's `${xmlunit.ignore}`,
+    /// `${xmlunit.isNumber}` and `${xmlunit.matchesRegex(…)}` stand for what they name, between
+    /// the delimiters given as regular expressions (`\$\{` and `\}` by default);
+    /// `exemptedComparisons` names XMLUnit comparison types that may differ.
+    case xmlEquals(
+        String, placeholders: Bool = false, placeholderOpening: String? = nil, placeholderClosing: String? = nil,
+        exemptedComparisons: [String] = [])
+    /// The XPath selects a node, or, with `matcher`, a node whose text (an element as XML)
+    /// satisfies it: `{"xPath": "//a"}` or
+    /// `{"xPath": {"expression": "//p:a/text()", "namespaces": {"p": "urn:x"}, "matcher": m}}`.
+    case xPath(String, namespaces: [String: String] = [:], ValueMatcher? = nil)
     /// The body is exactly these bytes: `{"binary": base64}`.
     case binary(Data)
     /// Every matcher matches: `{"allOf": [...]}` (at least one).
@@ -77,6 +90,36 @@ public indirect enum BodyMatcher: Sendable, Equatable {
                         placeholders: placeholders
                     ).json["jsonEquals"]!,
                 ]
+            ]
+        case let .xmlEquals(document, placeholders, opening, closing, exempted):
+            [
+                "xmlEquals": !placeholders && opening == nil && closing == nil && exempted.isEmpty
+                    ? .string(document)
+                    : .object(
+                        [JSONMember("value", .string(document))]
+                            + (placeholders ? [JSONMember("placeholders", true)] : [])
+                            + (opening.map { [JSONMember("placeholderOpening", .string($0))] } ?? [])
+                            + (closing.map { [JSONMember("placeholderClosing", .string($0))] } ?? [])
+                            + (exempted.isEmpty
+                                ? [] : [JSONMember("exemptedComparisons", .array(exempted.map(JSONValue.string)))]))
+            ]
+        case let .xPath(expression, namespaces, matcher):
+            [
+                "xPath": namespaces.isEmpty && matcher == nil
+                    ? .string(expression)
+                    : .object(
+                        [JSONMember("expression", .string(expression))]
+                            + (namespaces.isEmpty
+                                ? []
+                                : [
+                                    JSONMember(
+                                        "namespaces",
+                                        .object(
+                                            namespaces.sorted { $0.key < $1.key }.map {
+                                                JSONMember($0.key, .string($0.value))
+                                            }))
+                                ])
+                            + (matcher.map { [JSONMember("matcher", $0.json)] } ?? []))
             ]
         case .binary(let bytes): ["binary": .string(bytes.base64EncodedString())]
         case .allOf(let matchers): ["allOf": .array(matchers.map(\.json))]

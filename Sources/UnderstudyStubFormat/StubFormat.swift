@@ -27,6 +27,10 @@ public enum StubFormat {
         case jsonEquals
         /// `jsonPath`'s object form.
         case jsonPath
+        /// `xmlEquals`'s object form.
+        case xmlEquals
+        /// `xPath`'s object form.
+        case xPath
         /// A stub's `rateLimit`.
         case rateLimit
         /// One of a stub's `responses`.
@@ -70,10 +74,13 @@ public enum StubFormat {
             case .bodyMatcher:
                 return [
                     "equals", "contains", "matches", "json", "jsonSubset", "equalsIgnoringCase", "doesNotContain",
-                    "doesNotMatch", "jsonEquals", "jsonPath", "binary", "allOf", "anyOf", "not",
+                    "doesNotMatch", "jsonEquals", "jsonPath", "xmlEquals", "xPath", "binary", "allOf", "anyOf", "not",
                 ]
             case .jsonEquals: return ["value", "ignoreArrayOrder", "ignoreExtraElements", "placeholders"]
             case .jsonPath: return ["expression", "matcher", "jsonEquals"]
+            case .xmlEquals:
+                return ["value", "placeholders", "placeholderOpening", "placeholderClosing", "exemptedComparisons"]
+            case .xPath: return ["expression", "namespaces", "matcher"]
             case .rateLimit:
                 return ["limit", "window", "retryAfter", "algorithm", "headers", "status", "name", "body", "json"]
             case .response:

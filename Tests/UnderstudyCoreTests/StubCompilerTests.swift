@@ -3,6 +3,7 @@ import XCTest
 @testable import UnderstudyCore
 import UnderstudyRegex
 import UnderstudyStubFormat
+import UnderstudyXML
 
 /// The seam between the format and the engine: every source of stubs is a ``StubDefinition`` and
 /// ``StubCompiler`` is the one step that makes the engine's stub of it. A stub built in Swift
@@ -11,6 +12,11 @@ import UnderstudyStubFormat
 /// would be accepted and do nothing: this names it).
 final class StubCompilerTests: XCTestCase {
     private typealias Built = UnderstudyStubFormat.Stub
+
+    override func setUp() {
+        super.setUp()
+        XMLSupport.install(LibXMLMatching())  // as the daemon does; `xmlEquals` and `xPath` compile with it
+    }
 
     /// The engine's stub as text (every stored property, recursively), or the refusal: two
     /// compilations are the same stub exactly when these agree. The request as written is left
@@ -120,6 +126,10 @@ final class StubCompilerTests: XCTestCase {
                     .jsonEquals([1, 2], ignoreArrayOrder: true, ignoreExtraElements: true, placeholders: true),
                     .jsonPathEquals("$.b", ["${json-unit.any-number}"], placeholders: true),
                     .jsonPath("$.a", .equals("1")), .anyOf([.binary(Data([1]))]), .not(.equals("c")),
+                    .xmlEquals(
+                        "<a>[[xmlunit.ignore]]</a>", placeholders: true, placeholderOpening: "\\[\\[",
+                        placeholderClosing: "]]", exemptedComparisons: ["NAMESPACE_URI"]),
+                    .xPath("//p:a", namespaces: ["p": "urn:x"], .equals("<p:a/>")),
                 ])
             )
             .respond(
@@ -171,9 +181,11 @@ final class StubCompilerTests: XCTestCase {
         .valueMatcher: ["allOf": .array(.valueMatcher), "anyOf": .array(.valueMatcher), "not": .object(.valueMatcher)],
         .bodyMatcher: [
             "allOf": .array(.bodyMatcher), "anyOf": .array(.bodyMatcher), "not": .object(.bodyMatcher),
-            "jsonEquals": .object(.jsonEquals), "jsonPath": .object(.jsonPath),
+            "jsonEquals": .object(.jsonEquals), "jsonPath": .object(.jsonPath), "xmlEquals": .object(.xmlEquals),
+            "xPath": .object(.xPath),
         ],
         .jsonPath: ["matcher": .object(.valueMatcher)],
+        .xPath: ["matcher": .object(.valueMatcher)],
         .response: [
             "retryAfter": .object(.retryAfter), "delayMs": .object(.delayDistribution), "dribble": .object(.dribble),
             "events": .array(.event), "fault": .object(.fault), "proxy": .object(.proxy),

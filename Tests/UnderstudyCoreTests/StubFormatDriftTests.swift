@@ -20,6 +20,8 @@ final class StubFormatDriftTests: XCTestCase {
         .bodyMatcher: ["$defs", "bodyMatcher", "properties"],
         .jsonEquals: ["$defs", "bodyMatcher", "properties", "jsonEquals", "properties"],
         .jsonPath: ["$defs", "bodyMatcher", "properties", "jsonPath", "oneOf", "1", "properties"],
+        .xmlEquals: ["$defs", "bodyMatcher", "properties", "xmlEquals", "oneOf", "1", "properties"],
+        .xPath: ["$defs", "bodyMatcher", "properties", "xPath", "oneOf", "1", "properties"],
         .rateLimit: ["$defs", "rateLimit", "properties"],
         .response: ["$defs", "response", "properties"],
         .retryAfter: ["$defs", "response", "properties", "retryAfter", "oneOf", "1", "properties"],

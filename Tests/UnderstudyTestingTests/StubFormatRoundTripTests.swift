@@ -27,6 +27,11 @@ struct StubFormatRoundTripTests {
                     .jsonPath("$.a", .equals("1")), .jsonPath("$.a"), .not(.binary(Data([0, 1]))),
                     .jsonPathEquals("$.a", 1, ignoreArrayOrder: true),
                     .jsonEquals(["s": "${json-unit.any-string}"], placeholders: true),
+                    .not(
+                        .xmlEquals(
+                            "<a>[[xmlunit.ignore]]</a>", placeholders: true, placeholderOpening: "\\[\\[",
+                            placeholderClosing: "]]", exemptedComparisons: ["NAMESPACE_URI"])),
+                    .not(.xPath("//p:a", namespaces: ["p": "urn:x"], .equals("1"))),
                 ])
             )
             .respond(
@@ -88,6 +93,11 @@ struct StubFormatRoundTripTests {
                 note(.jsonPath, path)
                 valueMatcher(path["matcher"])
                 note(.jsonEquals, path["jsonEquals"])
+            }
+            note(.xmlEquals, value["xmlEquals"])
+            if let xPath = value["xPath"], xPath.members != nil {
+                note(.xPath, xPath)
+                valueMatcher(xPath["matcher"])
             }
         }
         note(.document, document)

@@ -319,6 +319,40 @@ script('bodies-issue-30',
     R('POST', '/b30/jsonpath-json', J, '{"order":{"lines":[2,3],"id":7}}'),
     R('POST', '/b30/jsonpath-json-string', J, '{"n":3}'), R('POST', '/b30/jsonpath-json-string', J, '{"n":3.0}'), R('POST', '/b30/jsonpath-json-string', J, '{"n":"3"}'))
 
+# XML matching (issue 30, gap 1): `equalToXml` and `matchesXPath` as the 2.35.1 jar applies them
+# (skipped with a warning before; now the native `xmlEquals` and `xPath`).
+F = 'matching/bodies-xml.json'
+X = {"Content-Type": "application/xml"}
+mapping(F, 'b-xml-equal', {"method": "POST", "urlPath": "/x30/equal", "bodyPatterns": [{"equalToXml": "<order id=\"7\" status=\"new\"><item>A-1</item><note>x</note></order>"}]}, ok('b-xml-equal'))
+mapping(F, 'b-xml-same-names', {"method": "POST", "urlPath": "/x30/same-names", "bodyPatterns": [{"equalToXml": "<a><b>1</b><b>2</b></a>"}]}, ok('b-xml-same-names'))
+mapping(F, 'b-xml-namespaces', {"method": "POST", "urlPath": "/x30/namespaces", "bodyPatterns": [{"equalToXml": "<p:a xmlns:p=\"urn:x\"><p:b>1</p:b></p:a>"}]}, ok('b-xml-namespaces'))
+mapping(F, 'b-xml-placeholders', {"method": "POST", "urlPath": "/x30/placeholders", "bodyPatterns": [{"equalToXml": "<a><id>${xmlunit.ignore}</id><n>${xmlunit.isNumber}</n></a>", "enablePlaceholders": True}]}, ok('b-xml-placeholders'))
+mapping(F, 'b-xml-delimiters', {"method": "POST", "urlPath": "/x30/delimiters", "bodyPatterns": [{"equalToXml": "<a><id>[[xmlunit.ignore]]</id></a>", "enablePlaceholders": True, "placeholderOpeningDelimiterRegex": "\\[\\[", "placeholderClosingDelimiterRegex": "]]"}]}, ok('b-xml-delimiters'))
+mapping(F, 'b-xml-exempted', {"method": "POST", "urlPath": "/x30/exempted", "bodyPatterns": [{"equalToXml": "<a><b>1</b></a>", "exemptedComparisons": ["ELEMENT_TAG_NAME"]}]}, ok('b-xml-exempted'))
+mapping(F, 'b-xpath', {"method": "POST", "urlPath": "/x30/xpath", "bodyPatterns": [{"matchesXPath": "//order/item"}]}, ok('b-xpath'))
+mapping(F, 'b-xpath-text', {"method": "POST", "urlPath": "/x30/xpath-text", "bodyPatterns": [{"matchesXPath": {"expression": "//item/text()", "equalTo": "A-1"}}]}, ok('b-xpath-text'))
+mapping(F, 'b-xpath-element', {"method": "POST", "urlPath": "/x30/xpath-element", "bodyPatterns": [{"matchesXPath": {"expression": "//item", "contains": "A-"}}]}, ok('b-xpath-element'))
+mapping(F, 'b-xpath-attribute', {"method": "POST", "urlPath": "/x30/xpath-attribute", "bodyPatterns": [{"matchesXPath": {"expression": "//order/@status", "matches": "new|open"}}]}, ok('b-xpath-attribute'))
+mapping(F, 'b-xpath-namespaces', {"method": "POST", "urlPath": "/x30/xpath-ns", "bodyPatterns": [{"matchesXPath": "//s:Body/m:get", "xPathNamespaces": {"s": "http://schemas.xmlsoap.org/soap/envelope/", "m": "urn:shop"}}]}, ok('b-xpath-namespaces'))
+mapping(F, 'b-xpath-count', {"method": "POST", "urlPath": "/x30/xpath-count", "bodyPatterns": [{"matchesXPath": "count(//b) = 2"}]}, ok('b-xpath-count'))
+ORDER = '<order id="7" status="new"><item>A-1</item><note>x</note></order>'
+SOAP = '<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><get xmlns="urn:shop"/></soap:Body></soap:Envelope>'
+script('bodies-xml',
+    R('POST', '/x30/equal', X, ORDER), R('POST', '/x30/equal', X, '<order status="new" id="7">\n  <note>x</note>\n  <!-- c -->\n  <item> A-1 </item>\n</order>'),
+    R('POST', '/x30/equal', X, '<order id="7" status="old"><item>A-1</item><note>x</note></order>'), R('POST', '/x30/equal', X, '<order id="7" status="new"><item>A-1</item></order>'),
+    R('POST', '/x30/equal', X, 'not xml'), R('POST', '/x30/equal', X, '<order id="7"'),
+    R('POST', '/x30/same-names', X, '<a><b>1</b><b>2</b></a>'), R('POST', '/x30/same-names', X, '<a><b>2</b><b>1</b></a>'),
+    R('POST', '/x30/namespaces', X, '<q:a xmlns:q="urn:y"><q:b>1</q:b></q:a>'), R('POST', '/x30/namespaces', X, '<a><b>2</b></a>'),
+    R('POST', '/x30/placeholders', X, '<a><id>abc</id><n>4.5</n></a>'), R('POST', '/x30/placeholders', X, '<a><id>abc</id><n>four</n></a>'),
+    R('POST', '/x30/delimiters', X, '<a><id>abc</id></a>'), R('POST', '/x30/delimiters', X, '<a><ref>abc</ref></a>'),
+    R('POST', '/x30/exempted', X, '<z><b>1</b></z>'), R('POST', '/x30/exempted', X, '<z><b>2</b></z>'),
+    R('POST', '/x30/xpath', X, ORDER), R('POST', '/x30/xpath', X, '<order/>'), R('POST', '/x30/xpath', J, '{"order": {"item": 1}}'),
+    R('POST', '/x30/xpath-text', X, ORDER), R('POST', '/x30/xpath-text', X, '<order><item>A-2</item></order>'),
+    R('POST', '/x30/xpath-element', X, ORDER), R('POST', '/x30/xpath-element', X, '<order><item>B-1</item></order>'),
+    R('POST', '/x30/xpath-attribute', X, ORDER), R('POST', '/x30/xpath-attribute', X, '<order status="closed"/>'),
+    R('POST', '/x30/xpath-ns', X, SOAP), R('POST', '/x30/xpath-ns', X, SOAP.replace('urn:shop', 'urn:other')),
+    R('POST', '/x30/xpath-count', X, '<a><b/><b/></a>'))
+
 # The templating corpus: `root-templating/`, served by WireMock with `--global-response-templating`
 # and by Understudy with the same flag. A mapping whose answer varies (random values, the port, the
 # time) names in `metadata.differential.bodyPattern` the shape both answers must have instead.

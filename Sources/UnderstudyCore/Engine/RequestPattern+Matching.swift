@@ -96,7 +96,21 @@ extension RequestPattern {
             guard let json = context.bodyJSON, let selected = expression.selection(json) else { return false }
             return selected.equals(wanted, options)
         case .binaryEquals(let bytes): return context.request.body == bytes
+        case .xmlEquals, .xPath: return acceptsXML(matcher, context)
         case .allOf, .anyOf, .not: return acceptsComposite(matcher, context)
+        }
+    }
+
+    /// `xmlEquals` and `xPath`, out of line: the body is parsed by the installed ``XMLMatching``.
+    @inline(never)
+    private static func acceptsXML(_ matcher: BodyMatcher, _ context: MatchContext) -> Bool {
+        switch matcher {
+        case .xmlEquals(let expectation): return expectation.condition.mismatch(in: context.request.body) == nil
+        case .xPath(let query, let valueMatcher):
+            guard let selected = query.selector.selection(in: context.request.body) else { return false }
+            guard let valueMatcher else { return !selected.isEmpty }
+            return selected.contains { valueMatcher.accepts(value: $0) }
+        default: return accepts(matcher, context)
         }
     }
 
@@ -164,6 +178,13 @@ extension RequestPattern {
         case .doesNotMatch(let regex): return "body matches \(regex.pattern)"
         case .binaryEquals(let bytes):
             return "body (\(context.request.body.count) bytes) ≠ the \(bytes.count) bytes wanted"
+        case .xmlEquals(let expectation):
+            return expectation.condition.mismatch(in: context.request.body) ?? "body is XML equal to the stub's"
+        case .xPath(let query, let matcher):
+            guard let selected = query.selector.selection(in: context.request.body) else { return "body is not XML" }
+            if selected.isEmpty { return "body XPath \(query.expression) selects nothing" }
+            return "body XPath \(query.expression) selects \(quoteList(selected.prefix(3).map(snippet))), "
+                + "none satisfies \(matcher?.phrase ?? "the matcher")"
         case .allOf, .anyOf, .not: return "body does not satisfy the stub's body patterns"
         }
     }

@@ -84,6 +84,8 @@ extension StubDecoder {
             return .binaryEquals(Array(data))
         case "jsonEquals":
             return jsonEqualsOptions(member.value, path).map { .jsonEquals($0.value, $0.options) }
+        case "xmlEquals": return xmlEqualsMatcher(member.value, path)
+        case "xPath": return xPathMatcher(member.value, path)
         case "jsonPath":
             if member.value.stringValue != nil {
                 return jsonPathExpression(member.value, path).map { .jsonPath($0, nil) }

@@ -27,6 +27,12 @@ public enum BodyMatcher: Sendable {
     /// array) is JSON equal to the value under the options (WireMock's `matchesJsonPath` with
     /// `equalToJson`).
     case jsonPathEquals(JSONPathExpression, JSONValue, JSONComparison)
+    /// The body is XML equal to the expected document (XMLUnit's rules, as WireMock's
+    /// `equalToXml`): see ``XMLMatching``.
+    case xmlEquals(XMLExpectation)
+    /// The XPath selects a node in the body; with a matcher, the text of one selected node
+    /// satisfies it (WireMock's `matchesXPath`).
+    case xPath(XPathQuery, ValueMatcher?)
     /// The body bytes are exactly these.
     case binaryEquals([UInt8])
     /// Every matcher holds.

@@ -26,10 +26,14 @@ extension StubDecoder {
     static let wireMockBodyMatcherKeys =
         wireMockValueMatcherKeys + [
             "equalToJson", "ignoreArrayOrder", "ignoreExtraElements",
-            "matchesJsonPath", "binaryEqualTo",
-        ]
+            "matchesJsonPath", "binaryEqualTo", "equalToXml", "matchesXPath",
+        ] + wireMockXMLModifiers
+    /// The keys beside `equalToXml` and `matchesXPath` that modify them.
+    static let wireMockXMLModifiers = [
+        "enablePlaceholders", "placeholderOpeningDelimiterRegex", "placeholderClosingDelimiterRegex",
+        "exemptedComparisons", "xPathNamespaces",
+    ]
     static let wireMockUnsupportedMatcherKeys = [
-        "equalToXml": "XML matching is not supported", "matchesXPath": "XPath matching is not supported",
         "before": "date-time matchers are not supported", "after": "date-time matchers are not supported",
         "equalToDateTime": "date-time matchers are not supported",
         "hasExactly": "multi-value matchers are not supported",
@@ -265,7 +269,7 @@ extension StubDecoder {
         }
         refuseUnsupported(all, path, Self.wireMockUnsupportedMatcherKeys)
         if all.contains(where: { Self.wireMockUnsupportedMatcherKeys[$0.key] != nil }) { return nil }
-        let modifiers: Set<String> = ["caseInsensitive", "ignoreArrayOrder", "ignoreExtraElements"]
+        let modifiers = Set(["caseInsensitive", "ignoreArrayOrder", "ignoreExtraElements"] + Self.wireMockXMLModifiers)
         let keys = members(of: node, path, known: Self.wireMockBodyMatcherKeys)
         let operators = all.filter { !modifiers.contains($0.key) }
         if operators.count > 1, operators.allSatisfy({ Self.wireMockBodyMatcherKeys.contains($0.key) }) {
@@ -291,6 +295,8 @@ extension StubDecoder {
             return nil
         }
         switch op.key {
+        case "equalToXml": return wireMockXMLEquals(op.value, keys, path)
+        case "matchesXPath": return wireMockXPath(op.value, keys, path)
         case "equalToJson":
             var expected = op.value.value
             if let text = op.value.stringValue {

@@ -265,6 +265,31 @@ extension BodyMatcher {
                                 JSONMember("ignoreExtraElements", .bool(options.ignoreExtraElements)),
                             ] + (options.placeholders ? [JSONMember("placeholders", true)] : []))),
                 ]))
+        case .xmlEquals(let expectation):
+            let options = expectation.options
+            guard options != XMLComparison() else { return one("xmlEquals", .string(expectation.document)) }
+            var members = [JSONMember("value", .string(expectation.document))]
+            if options.placeholders { members.append(JSONMember("placeholders", true)) }
+            if let opening = options.openingDelimiter {
+                members.append(JSONMember("placeholderOpening", .string(opening)))
+            }
+            if let closing = options.closingDelimiter {
+                members.append(JSONMember("placeholderClosing", .string(closing)))
+            }
+            if !options.exemptedComparisons.isEmpty {
+                members.append(
+                    JSONMember("exemptedComparisons", .array(options.exemptedComparisons.map(JSONValue.string))))
+            }
+            return one("xmlEquals", .object(members))
+        case .xPath(let query, let matcher):
+            guard matcher != nil || !query.namespaces.isEmpty else { return one("xPath", .string(query.expression)) }
+            var members = [JSONMember("expression", .string(query.expression))]
+            if !query.namespaces.isEmpty {
+                members.append(
+                    JSONMember("namespaces", .object(query.namespaces.map { JSONMember($0.prefix, .string($0.uri)) })))
+            }
+            if let matcher { members.append(JSONMember("matcher", matcher.jsonValue)) }
+            return one("xPath", .object(members))
         case .binaryEquals(let bytes): return one("binary", .string(Data(bytes).base64EncodedString()))
         case .allOf(let all): return one("allOf", .array(all.map(\.jsonValue)))
         case .anyOf(let any): return one("anyOf", .array(any.map(\.jsonValue)))
