@@ -197,8 +197,18 @@ final class Connection {
             if evbuffer_get_length(input) > Self.backlogLimit { pauseReading() }
             return
         }
-        if !deadlineArmed { server.armRequestDeadline(on: self) }
         process()
+        // The deadline runs only while a request is partly in: one that arrived whole (nearly all)
+        // is answered above and costs no timer and no clock read.
+        if !deadlineArmed && !answering && !closeWhenFlushed && !closed && isMidRequest(input) {
+            server.armRequestDeadline(on: self)
+        }
+    }
+
+    /// Whether part of a request has been read and the rest has not.
+    private func isMidRequest(_ input: OpaquePointer?) -> Bool {
+        if case .head = phase { return evbuffer_get_length(input) > 0 }
+        return true
     }
 
     /// Reads and hands over every complete request in the input buffer, until one must wait.
