@@ -70,7 +70,10 @@ public struct OpenAPISpec: Sendable {
                     message: "unsupported OpenAPI version `\(version)`: expected 3.0.x or 3.1.x")
             ])
         }
-        // OpenAPIKit decodes the whole document: whatever it refuses is not OpenAPI.
+        // Keys first (every one, located at the key), then OpenAPIKit decodes the whole document:
+        // whatever it refuses is not OpenAPI.
+        let strayKeys = OpenAPIFieldCheck.findings(in: rootNode, file: file, version: version)
+        if !strayKeys.isEmpty { throw OpenAPILoadFailure(findings: strayKeys) }
         let json = Array(root.jsonText.utf8)
         if let problem = dialect == .openAPI30
             ? OpenAPIKitGate30.problem(json: json) : OpenAPIKitGate31.problem(json: json)

@@ -186,6 +186,39 @@ class BadSpecTests(unittest.TestCase):
         self.assertIn("not a valid OpenAPI 3.1.0 document", found[0]["rest"])
         self.assertEqual(found[0]["line"], "7")
 
+    def test_an_unknown_field_is_refused_at_its_key_with_a_suggestion(self):
+        # Every misspelt field of an OpenAPI object, each at its own key, in 3.0 and 3.1.
+        for version in ("3.0.3", "3.1.0"):
+            found = self.check(f"typo-{version}.yaml",
+                               f"openapi: {version}\ninfo: {{title: x, version: '1', contcat: {{}}}}\npaths:\n  /x:\n"
+                               "    get:\n      respones:\n        '200': {description: ok}\n"
+                               "components:\n  responses:\n    Ok: {description: ok, header: {}}\n")
+            self.assertEqual([(f["line"], f["column"]) for f in found], [("2", "32"), ("6", "7"), ("10", "27")],
+                             found)
+            self.assertIn("`contcat` is not a field of an Info Object; did you mean `contact`?", found[0]["rest"])
+            self.assertIn("`respones` is not a field of an Operation Object; did you mean `responses`?",
+                          found[1]["rest"])
+            self.assertIn(f"typo-{version}.yaml#/paths/~1x/get/respones", found[1]["rest"])
+            self.assertIn("`header` is not a field of a", found[2]["rest"])
+
+    def test_fields_of_a_later_version_are_refused_in_an_earlier_one(self):
+        found = self.check("webhooks.yaml", "openapi: 3.0.3\ninfo: {title: x, version: '1', summary: s}\n"
+                                            "paths: {}\nwebhooks: {}\n")
+        self.assertEqual([f["line"] for f in found], ["2", "4"], found)
+        self.assertIn("`summary` is not a field of an Info Object", found[0]["rest"])
+
+    def test_extensions_and_schema_keywords_are_not_fields_to_refuse(self):
+        (self.root / "fine.yaml").write_text(
+            "openapi: 3.1.0\ninfo: {title: x, version: '1', summary: s, x-logo: {url: l}}\nwebhooks: {}\n"
+            "paths:\n  /x:\n    x-owner: me\n    get:\n      x-rate: 1\n      responses:\n"
+            "        '200':\n          description: ok\n          content:\n"
+            "            application/json:\n              schema: {type: object, x-kind: k, unknownKeyword: 1}\n")
+        (self.root / "ok.json").write_text(json.dumps(
+            {"stubs": [{"request": {"method": "GET", "path": "/x"}, "responses": [{"status": 200, "json": {}}]}]}))
+        result = run_cli("check", "--openapi", "fine.yaml", "ok.json", cwd=self.root)
+        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+        self.assertIn("0 errors", result.stdout + result.stderr)
+
 
 if __name__ == "__main__":
     unittest.main()
