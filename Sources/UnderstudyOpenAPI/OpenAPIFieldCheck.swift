@@ -111,7 +111,9 @@ enum OpenAPIFieldCheck {
         case .requestBody:
             return [("description", .value), ("content", .map(.mediaType)), ("required", .value)]
         case .mediaType:
-            return [("schema", .value), ("example", .value), ("examples", .map(.example)), ("encoding", .map(.encoding))]
+            return [
+                ("schema", .value), ("example", .value), ("examples", .map(.example)), ("encoding", .map(.encoding)),
+            ]
         case .encoding:
             return [
                 ("contentType", .value), ("headers", .map(.header)), ("style", .value), ("explode", .value),

@@ -66,7 +66,10 @@ extension HTTPServer {
     private func proxyHead(_ pending: PendingReply, status: Int, headers upstreamHeaders: HTTPHeaders) {
         guard let relay = pending.relay, let channel = pending.channel, channel.current === pending, !channel.closed
         else { return }
-        let headers = UpstreamRequest.endToEnd(upstreamHeaders)
+        var headers = UpstreamRequest.endToEnd(upstreamHeaders)
+        for field in relay.call.request.addResponseHeaders.fields {
+            headers.append(name: field.name, value: field.value)
+        }
         relay.status = status
         relay.headers = headers
         let carriesBody = !channel.isHeadRequest && status >= 200 && status != 204 && status != 304

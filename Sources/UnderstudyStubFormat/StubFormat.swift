@@ -90,7 +90,7 @@ public enum StubFormat {
             case .fault: return ["rstStream", "goaway"]
             case .rstStream: return ["errorCode", "afterHeaders"]
             case .goaway: return ["lastStreamId", "errorCode", "inFlight"]
-            case .proxy: return ["to", "stripPrefix", "timeoutMs"]
+            case .proxy: return ["to", "stripPrefix", "timeoutMs", "setHeaders", "removeHeaders", "addResponseHeaders"]
             }
         }
     }

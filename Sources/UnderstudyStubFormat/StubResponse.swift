@@ -53,12 +53,24 @@ public struct StubResponse: Sendable {
 
     /// Forwards the request to `upstream` (`https://api.example.com`) and answers with what it
     /// sends back (`proxy`): `stripPrefix` is taken off the request's path first; `timeoutMs`
-    /// bounds the upstream exchange (a `502` past it). Only `times` and `delayMs` go with it.
-    public static func proxy(to upstream: String, stripPrefix: String? = nil, timeoutMs: Double? = nil) -> StubResponse
-    {
+    /// bounds the upstream exchange (a `502` past it); `setHeaders` replace (or add) the client's
+    /// fields of their names and `removeHeaders` are taken off the forwarded request;
+    /// `addResponseHeaders` are added to the upstream's answer. Only `times` and `delayMs` go with it.
+    public static func proxy(
+        to upstream: String, stripPrefix: String? = nil, timeoutMs: Double? = nil,
+        setHeaders: [String: String] = [:], removeHeaders: [String] = [], addResponseHeaders: [String: String] = [:]
+    ) -> StubResponse {
         var proxy: JSONValue = ["to": .string(upstream)]
         if let stripPrefix { proxy = proxy.setting("stripPrefix", to: .string(stripPrefix)) }
         if let timeoutMs { proxy = proxy.setting("timeoutMs", to: JSONValue(timeoutMs)) }
+        func object(_ fields: [String: String]) -> JSONValue {
+            .object(fields.sorted { $0.key < $1.key }.map { JSONMember($0.key, .string($0.value)) })
+        }
+        if !setHeaders.isEmpty { proxy = proxy.setting("setHeaders", to: object(setHeaders)) }
+        if !removeHeaders.isEmpty {
+            proxy = proxy.setting("removeHeaders", to: .array(removeHeaders.map(JSONValue.string)))
+        }
+        if !addResponseHeaders.isEmpty { proxy = proxy.setting("addResponseHeaders", to: object(addResponseHeaders)) }
         return StubResponse(json: ["proxy": proxy])
     }
 

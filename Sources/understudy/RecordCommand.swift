@@ -17,7 +17,10 @@ struct RecordCommand: ParsableCommand {
             Prints the readiness line `understudy listening on http://127.0.0.1:PORT`; point the client there. \
             Every request is forwarded to --to and journaled whole. On SIGTERM/SIGINT, or POST \
             /__admin/recordings/stop, the exchanges are written to DIR/recorded.json (large bodies under \
-            DIR/__files/) and the command exits. See docs/recording.md.
+            DIR/__files/) and the command exits. With --session it records inside a session of a running \
+            daemon (--admin-url, or UNDERSTUDY_URL) instead: the readiness line names the session's URL and id, \
+            and on SIGTERM/SIGINT, or POST /__admin/recordings/stop on the session, the daemon writes DIR from \
+            the session's journal and the session is deleted. See docs/recording.md.
             """
     )
 
@@ -58,6 +61,18 @@ struct RecordCommand: ParsableCommand {
     @Flag(help: .hidden)
     var detachedChild = false
 
+    @Flag(
+        help: ArgumentHelp(
+            "Record inside a new session of a running daemon (--admin-url) instead of serving a proxy of its own.",
+            discussion: "The session's port is the one to point the client at; the daemon's own port is untouched."))
+    var session = false
+
+    @Option(
+        help: ArgumentHelp(
+            "With --session: the running daemon's URL (default: $UNDERSTUDY_URL; $UNDERSTUDY_ADMIN_TOKEN is sent).",
+            valueName: "url"))
+    var adminUrl: String?
+
     @OptionGroup(title: "Recording")
     var recording: RecordingOptionsGroup
 
@@ -67,23 +82,33 @@ struct RecordCommand: ParsableCommand {
         }
         if out.isEmpty { throw ValidationError("--out must name a directory") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        if session {
+            // The session's port and proxy are the daemon's: what would configure our own has no place.
+            if port != 0 || host != "127.0.0.1" {
+                throw ValidationError(
+                    "--port and --host make a proxy of record's own; with --session the daemon picks the session's port"
+                )
+            }
+            if proxyCa != nil {
+                throw ValidationError("with --session the daemon proxies: start it with --proxy-ca instead")
+            }
+        } else if adminUrl != nil {
+            throw ValidationError("--admin-url names the daemon that --session records in; add --session")
+        }
         guard BindAddress.isLoopback(host) else {
             throw ValidationError("--host \(host) is not a loopback address; record binds loopback only")
         }
     }
 
     /// The one stub a recording serves: everything, forwarded.
-    var proxyStub: [UInt8] {
-        let stub: JSONValue = [
-            "stubs": [
-                [
-                    "id": "record-proxy", "description": .string("understudy record: every request forwarded to \(to)"),
-                    "request": [:], "responses": [["proxy": ["to": .string(to)]]],
-                ]
-            ]
+    var proxyStubValue: JSONValue {
+        [
+            "id": "record-proxy", "description": .string("understudy record: every request forwarded to \(to)"),
+            "request": [:], "responses": [["proxy": ["to": .string(to)]]],
         ]
-        return stub.jsonBytes
     }
+
+    var proxyStub: [UInt8] { JSONValue.object([JSONMember("stubs", [proxyStubValue])]).jsonBytes }
 
     func run() throws {
         if detach && !detachedChild {
@@ -91,6 +116,10 @@ struct RecordCommand: ParsableCommand {
         }
         if detachedChild {
             setsid()  // leave the caller's session, so its terminal's signals do not reach the recording
+        }
+        if session {
+            try recordInSession()
+            return
         }
         let stopper = Stopper()
         let options = recording.options(upstream: to)

@@ -1,6 +1,7 @@
 """Proxying stubs (issue 26) against the built binary, with a second Understudy daemon playing the
 upstream: GET and POST with bodies, a 30 KB body, a 301 passed through unfollowed, a server-sent
-event stream relayed as it comes, hop-by-hop headers dropped and `Host` rewritten, a catch-all
+event stream relayed as it comes, hop-by-hop headers dropped and `Host` rewritten, headers set, removed
+and added by the stub (`setHeaders`, `removeHeaders`, `addResponseHeaders`), a catch-all
 proxy behind local stubs, the 502s (connection refused, timeout, DNS failure) with their reasons
 in the body, a header and the journal, and 50 concurrent proxied requests to a 200 ms upstream
 answered together while a local stub keeps answering. HTTPS upstreams: nginx with a throwaway CA
@@ -86,6 +87,11 @@ class ProxyTests(unittest.TestCase):
             {"id": "local", "request": {"path": "/local"}, "responses": [{"body": "local answer"}]},
             {"id": "v1", "request": {"pathPattern": "/v1/.*"},
              "responses": [{"proxy": {"to": upstream + "/api", "stripPrefix": "/v1"}}]},
+            {"id": "headed", "request": {"pathPattern": "/h/.*"},
+             "responses": [{"proxy": {"to": upstream + "/api", "stripPrefix": "/h",
+                                      "setHeaders": {"X-Api-Key": "stub-key", "X-Custom": "replaced"},
+                                      "removeHeaders": ["cookie"],
+                                      "addResponseHeaders": {"X-Upstream": "from-stub", "X-Proxied-By": "understudy"}}}]},
             {"id": "short", "request": {"path": "/short/stall"},
              "responses": [{"proxy": {"to": upstream + "/api", "stripPrefix": "/short", "timeoutMs": 400}}]},
             {"id": "refused", "request": {"path": "/refused"},
@@ -124,6 +130,30 @@ class ProxyTests(unittest.TestCase):
         self.assertEqual(proxied["status"], 200)
         self.assertGreater(proxied["ms"], 0)
         self.assertNotIn("error", proxied)
+
+    def test_the_stub_sets_removes_and_adds_headers(self):
+        connection = http.client.HTTPConnection("127.0.0.1", self.proxy.port, timeout=15)
+        try:
+            connection.request("GET", "/h/items", headers={"X-Custom": "client", "Cookie": "session=1", "X-Other": "kept"})
+            response = connection.getresponse()
+            body, fields = response.read(), response.getheaders()
+        finally:
+            connection.close()
+        self.assertEqual((response.status, json.loads(body)), (200, {"items": [1, 2, 3]}))
+        # Added beside the upstream's own field of that name, not instead of it (as WireMock does).
+        self.assertEqual([value for name, value in fields if name.lower() == "x-upstream"], ["yes", "from-stub"])
+        self.assertEqual([value for name, value in fields if name.lower() == "x-proxied-by"], ["understudy"])
+        seen = self.upstream_entry("/api/items")["headers"]
+        self.assertEqual(seen.get("x-custom"), ["replaced"], "setHeaders replaces the client's field")
+        self.assertEqual(seen.get("x-api-key"), ["stub-key"])
+        self.assertEqual(seen.get("x-other"), ["kept"])
+        self.assertNotIn("cookie", seen, "removeHeaders takes the field off, whatever its case")
+        entry = journal(self.proxy.port, path="/h/items")[-1]
+        self.assertEqual(entry["response"]["headers"].get("x-proxied-by"), ["understudy"])
+        # A relayed answer (no Content-Length) gets them on its head too.
+        status, headers, body = call(self.proxy.port, "GET", "/h/events", headers={"Accept": "text/event-stream"})
+        self.assertEqual((status, headers.get("x-proxied-by")), (200, "understudy"))
+        self.assertIn(b"data: three", body)
 
     def test_post_body_goes_up_and_the_answer_comes_back(self):
         payload = json.dumps({"name": "widget", "n": 7}).encode()

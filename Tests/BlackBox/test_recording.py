@@ -1,11 +1,13 @@
 """Recording, from the outside: a second Understudy daemon plays the real API (a rate limit, a sequence, a token
 endpoint, a 30 KB body, a 301), a scripted client runs against it, and what it saw becomes native stubs: by
-`POST /__admin/recordings/snapshot` of a session, by `understudy import-har` of the journal's HAR export, and by
-`understudy record` (the proxy). Then the API is stopped and the same script replays against the recorded stubs:
+`POST /__admin/recordings/snapshot` of a session, by `understudy import-har` of the journal's HAR export, by
+`understudy record` (the proxy), and by `understudy record --session` (the proxy as a session of a daemon that keeps
+serving its own stubs). Then the API is stopped and the same script replays against the recorded stubs:
 every status, kept header and body byte is the same, sequences replay in order, no declared secret is anywhere in
 the output tree, another token still matches, and `--template-dates` re-renders a recorded date."""
 import http.client
 import json
+import os
 import pathlib
 import subprocess
 import tempfile
@@ -276,6 +278,111 @@ class RecordingTests(unittest.TestCase):
                 self.assertEqual(recorder.stop(), 0)
         stubs = json.loads((out / "recorded.json").read_text())["stubs"]
         self.assertEqual([stub["request"]["path"] for stub in stubs], ["/api/new"])
+
+    # record --session: one shared daemon, one session recording; the daemon's own port and stubs are untouched.
+
+    def own_daemon(self, *extra):
+        (self.dir / "own").mkdir(exist_ok=True)
+        (self.dir / "own" / "own.json").write_text(json.dumps({"stubs": [
+            {"id": "own", "request": {"method": "GET", "path": "/own"},
+             "responses": [{"body": "first"}, {"body": "second"}]}]}))
+        return Daemon([str(self.dir / "own"), "--quiet", *extra], name="shared")
+
+    def record_session(self, daemon_url, upstream_port, out, *extra):
+        command = [binary(), "record", "--session", "--admin-url", daemon_url, "--to",
+                   f"http://127.0.0.1:{upstream_port}", "--out", str(out), *extra]
+        # stderr to a file: it is read after the command exited (stop() closes an in-memory one).
+        return Daemon(command=command, name="record-session", stderr_path=self.dir / "record-session.log")
+
+    def test_record_in_a_session_replays_the_same_answers_and_leaves_the_daemon_alone(self):
+        out = self.dir / "in-session"
+        with self.upstream() as api, self.own_daemon() as shared:
+            self.assertEqual(call(shared.port, "GET", "/own")[2], b"first")
+            with self.record_session(shared.url, api.port, out, "--template-dates", *REDACTION) as recorder:
+                self.assertNotEqual(recorder.port, shared.port)
+                status, listing = admin(shared.port, "GET", "/__admin/sessions")
+                self.assertEqual(status, 200)
+                [session] = listing["sessions"]
+                self.assertEqual((session["port"], session["recording"]), (recorder.port, {"out": str(out),
+                                                                                             "written": False}))
+                recorded = script(recorder.port, events=True)
+                self.assertEqual([answer[0] for _, answer in recorded],
+                                 [200, 200, 200, 429, 503, 200, 200, 301, 200, 200, 200])
+                # The session journals every byte, past the daemon's default 4 KiB journal body limit.
+                self.assertEqual(dict(recorded)["report"][2], REPORT.encode())
+                # The daemon's own port meanwhile: its stubs, its sequence, its journal; nothing proxied there.
+                self.assertEqual(call(shared.port, "GET", "/own")[2], b"second")
+                self.assertEqual(call(shared.port, "GET", "/api/new")[0], 404)
+                self.assertEqual(recorder.stop(), 0, recorder.stderr())
+                self.assertIn("9 stubs from 11 exchanges", recorder.stderr())
+            self.assertFalse(recorder.alive())
+            status, listing = admin(shared.port, "GET", "/__admin/sessions")
+            self.assertEqual(listing["sessions"], [], "record --session deletes its session")
+            status, stubs = admin(shared.port, "GET", "/__admin/stubs")
+            self.assertEqual([stub["id"] for stub in stubs["stubs"]], ["own"])
+            status, journal = admin(shared.port, "GET", "/__admin/requests")
+            self.assertEqual([(entry["path"], entry["status"]) for entry in journal["requests"]],
+                             [("/own", 200), ("/own", 200), ("/api/new", 404)])
+        self.assertIsNotNone(api.process.poll())
+        grep = subprocess.run(["grep", "-rlF", "-e", TOKEN, "-e", CLIENT_SECRET, "-e", API_KEY, str(out)],
+                              capture_output=True, text=True)
+        self.assertEqual((grep.returncode, grep.stdout), (1, ""), "grep found a declared secret in the output tree")
+        self.assert_no_secrets(out)
+        self.assert_sequences_in_one_stub(out)
+        self.replay_and_compare(str(out), recorded, redacted=True, frozen=FROZEN, events=True)
+
+    def test_the_sessions_stop_route_writes_and_ends_record_session(self):
+        out = self.dir / "stop-route"
+        with self.upstream() as api, self.own_daemon() as shared:
+            with self.record_session(shared.url, api.port, out) as recorder:
+                self.assertEqual(call(recorder.port, "GET", "/api/new")[2], b"moved here\n")
+                status, answer = admin(recorder.port, "POST", "/__admin/recordings/stop")
+                self.assertEqual(status, 200, answer)
+                self.assertEqual((answer["out"], answer["stubs"], answer["exchanges"]), (str(out), 1, 1))
+                self.assertEqual(recorder.process.wait(30), 0, recorder.stderr())
+            status, listing = admin(shared.port, "GET", "/__admin/sessions")
+            self.assertEqual(listing["sessions"], [])
+            # The main port has no recording to stop.
+            status, answer = admin(shared.port, "POST", "/__admin/recordings/stop")
+            self.assertEqual(status, 400)
+            self.assertIn("not recording", answer["error"])
+        stubs = json.loads((out / "recorded.json").read_text())["stubs"]
+        self.assertEqual([stub["request"]["path"] for stub in stubs], ["/api/new"])
+
+    def test_record_session_without_a_daemon_or_a_session_fails_and_writes_nothing(self):
+        out = self.dir / "nothing"
+        with self.upstream() as gone:
+            closed = gone.url
+        environment = {name: value for name, value in os.environ.items() if name != "UNDERSTUDY_URL"}
+        cases = [
+            (["--admin-url", closed], "no daemon to record in at " + closed),
+            ([], "name it with --admin-url"),
+            (["--admin-url", "https://127.0.0.1:1"], "is not a daemon's http://HOST:PORT"),
+        ]
+        with self.own_daemon() as shared:
+            # The session body's `recording`, sent by hand and wrong: a 400 that says why, and no session.
+            for recording, message in [({"redactHeader": ["Authorization"]}, "`out` is required"),
+                                       ({"out": str(out), "redactHeader": ["Authorization"]},
+                                        "did you mean `redactHeaders`"),
+                                       ("dir", "must be an object")]:
+                status, answer = admin(shared.port, "POST", "/__admin/sessions", {"recording": recording})
+                self.assertEqual(status, 400, answer)
+                self.assertIn(message, answer["error"])
+            self.assertEqual(admin(shared.port, "GET", "/__admin/sessions")[1]["sessions"], [])
+        with self.own_daemon("--max-sessions", "0") as full:
+            cases.append((["--admin-url", full.url], "too many sessions"))
+            for extra, message in cases:
+                with self.subTest(extra=extra):
+                    result = run_cli("record", "--session", "--to", "http://127.0.0.1:9", "--out", out, *extra,
+                                     env=environment)
+                    self.assertEqual(result.returncode, 1, result.stderr)
+                    self.assertIn(message, result.stderr)
+                    self.assertEqual(result.stdout, "", "no readiness line")
+                    self.assertFalse(out.exists())
+        result = run_cli("record", "--session", "--admin-url", "http://127.0.0.1:9", "--to", "http://127.0.0.1:9",
+                         "--out", out, "--proxy-ca", "ca.pem")
+        self.assertNotEqual(result.returncode, 0)
+        self.assertIn("start it with --proxy-ca", result.stderr)
 
 
 if __name__ == "__main__":

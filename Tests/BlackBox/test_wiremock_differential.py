@@ -72,22 +72,30 @@ class WireMockProxyDifferentialTests(unittest.TestCase):
 
     """`proxyBaseUrl` against the jar: the same root, its base URL pointing at an Understudy daemon
     playing the upstream (one per server, so each upstream journal holds only what that server
-    forwarded); status, body and what reached the upstream (method, path, query, body, a custom
-    header) must be the same. The corpus under root/ has fixed URLs, so this root is written here,
-    with the upstream's port."""
+    forwarded); status, body, the headers a mapping adds beside `proxyBaseUrl`, and what reached the
+    upstream (method, path, query, body, the client's header and those `additionalProxyRequestHeaders`
+    set) must be the same. The corpus under root/ has fixed URLs, so this root is written here, with
+    the upstream's port. (`removeProxyRequestHeaders` is WireMock 3's: the 2.35.1 jar refuses to load
+    a mapping with it, so it has no case here.)"""
 
     UPSTREAM = {"stubs": [
         {"request": {"method": "GET", "path": "/base/items"}, "responses": [{"json": {"items": [1, 2]}}]},
         {"request": {"method": "POST", "path": "/base/items"},
          "responses": [{"status": 201, "template": True, "body": "made {{request.body}}"}]},
         {"request": {"path": "/base/teapot"}, "responses": [{"status": 418, "body": "short and stout"}]},
+        {"request": {"path": "/base/headed"},
+         "responses": [{"headers": {"X-Up": "upstream", "X-Both": "upstream"}, "body": "headed"}]},
     ]}
     REQUESTS = [
         {"method": "GET", "target": "/wm/items?page=2&sort=a", "headers": {"X-Custom": "kept"}},
         {"method": "POST", "target": "/wm/items", "headers": {"Content-Type": "text/plain"}, "body": "widget"},
         {"method": "GET", "target": "/wm/teapot"},
         {"method": "GET", "target": "/wm/nothing-there"},
+        {"method": "GET", "target": "/wmh/headed", "headers": {"X-Custom": "client", "X-Added": "client"}},
+        {"method": "GET", "target": "/wmh/headed", "headers": {"X-Other": "client"}},
     ]
+    # Response headers compared (WireMock's own `Vary`, `Date` and framing differ by server).
+    COMPARED = ("x-up", "x-both", "x-extra")
 
     def serve_upstream(self, directory):
         # One stub file for both upstreams: a 404's body names it, and must be the same.
@@ -103,13 +111,19 @@ class WireMockProxyDifferentialTests(unittest.TestCase):
         (root / "mappings" / "proxy.json").write_text(json.dumps({
             "request": {"method": "ANY", "urlPathPattern": "/wm/.*"},
             "response": {"proxyBaseUrl": f"http://127.0.0.1:{upstream.port}/base", "proxyUrlPrefixToRemove": "/wm"}}))
+        (root / "mappings" / "headed.json").write_text(json.dumps({
+            "request": {"method": "GET", "urlPathPattern": "/wmh/.*"},
+            "response": {"proxyBaseUrl": f"http://127.0.0.1:{upstream.port}/base", "proxyUrlPrefixToRemove": "/wmh",
+                         "additionalProxyRequestHeaders": {"X-Custom": "set-by-mapping", "X-Added": "mapping"},
+                         "headers": {"X-Extra": "from-mapping", "X-Both": "mapping"}}}))
         return root
 
     @staticmethod
     def seen(upstream):
         entries = differential.send(upstream.port, {"method": "GET", "target": "/__admin/requests"})
-        return sorted((e["method"], e["path"], e["query"], e.get("body"), e["headers"].get("x-custom"))
-                      for e in json.loads(entries["body"])["requests"])
+        return sorted(((e["method"], e["path"], e["query"], e.get("body"), e["headers"].get("x-custom"),
+                        e["headers"].get("x-added"), e["headers"].get("x-other"))
+                      for e in json.loads(entries["body"])["requests"]), key=repr)
 
     def test_proxy_base_url_answers_as_wiremock_answers(self):
         with tempfile.TemporaryDirectory() as directory:
@@ -123,12 +137,22 @@ class WireMockProxyDifferentialTests(unittest.TestCase):
                     server = Daemon([str(root), "--quiet"])
                 self.addCleanup(server.stop)
                 replies = [differential.send(server.port, request) for request in self.REQUESTS]
-                answers[name] = ([(r.get("status"), r.get("body")) for r in replies], self.seen(upstream))
+                # By name, values of one name in the order sent (Jetty groups the fields of one name).
+                answers[name] = ([(r.get("status"), r.get("body"),
+                                   sorted([(n.lower(), v) for n, v in r.get("headers", []) if n.lower() in self.COMPARED],
+                                          key=lambda field: field[0]))
+                                  for r in replies], self.seen(upstream))
                 server.stop()
             self.assertEqual(answers["understudy"], answers["wiremock"])
-            statuses = [status for status, _ in answers["understudy"][0]]
-            self.assertEqual(statuses, [200, 201, 418, 404], "the upstream's answers, passed through")
-            self.assertEqual(len(answers["understudy"][1]), 4, "every request reached the upstream")
+            statuses = [status for status, _, _ in answers["understudy"][0]]
+            self.assertEqual(statuses, [200, 201, 418, 404, 200, 200], "the upstream's answers, passed through")
+            self.assertEqual(len(answers["understudy"][1]), 6, "every request reached the upstream")
+            # What both agree on, spelled out: the mapping's headers go beside the upstream's, and
+            # additionalProxyRequestHeaders replace the client's fields of their names.
+            self.assertEqual(answers["understudy"][0][4][2], [("x-both", "upstream"), ("x-both", "mapping"),
+                                                              ("x-extra", "from-mapping"), ("x-up", "upstream")])
+            self.assertIn(("GET", "/base/headed", None, "", ["set-by-mapping"], ["mapping"], None),
+                          answers["understudy"][1])
 
 
 if __name__ == "__main__":

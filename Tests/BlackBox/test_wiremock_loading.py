@@ -13,7 +13,8 @@ from Tests.BlackBox.blackbox import Daemon, DaemonStartError, read_until_close, 
 
 MAPPINGS = {"mappings": [
     {"request": {"method": "GET", "url": "/proxied"}, "response": {"proxyBaseUrl": "http://127.0.0.1:9",
-                                                                  "additionalProxyRequestHeaders": {"X-A": "b"}}},
+                                                                  "chunkedDribbleDelay": {"numberOfChunks": 2,
+                                                                                          "totalDuration": 10}}},
     {"request": {"method": "GET", "url": "/sibling"}, "response": {"status": "201", "body": "served"}},
     {"request": {"method": "GET", "url": "/missing"}, "response": {"bodyFileName": "no-such.json"}},
     {"request": {"method": "GET", "url": "/chunked"},
@@ -49,10 +50,10 @@ class WireMockLoadingTests(unittest.TestCase):
         # The skip is placed where the unsupported key is (as the JSON path after it says), not at the
         # mapping's opening brace: that is the line to change.
         text = (self.root / "mappings" / "api.json").read_text().splitlines()
-        key = '"additionalProxyRequestHeaders"'
+        key = '"chunkedDribbleDelay"'
         at = next(f"{n}:{t.index(key) + 1}" for n, t in enumerate(text, 1) if key in t)
         self.assertTrue(any(w.startswith(f"{api}:{at}:") and "skipped WireMock mapping 0: unsupported WireMock feature "
-                            "`additionalProxyRequestHeaders`" in w for w in warnings), warnings)
+                            "`chunkedDribbleDelay`" in w for w in warnings), warnings)
         for text in ("`status` is the string \"201\"", "`bodyFileName` `no-such.json`", "`absent-extension` ignored",
                      "key `body` appears more than once"):
             self.assertTrue(any(text in line for line in warnings), f"{text!r} not in {warnings}")
@@ -69,17 +70,17 @@ class WireMockLoadingTests(unittest.TestCase):
         self.assertEqual(len(health["skipped"]), 1)
         self.assertEqual({k: health["skipped"][0][k] for k in ("file", "index", "line", "column")},
                          {"file": api, "index": 0, "line": int(at.split(":")[0]), "column": int(at.split(":")[1])})
-        self.assertIn("additionalProxyRequestHeaders", health["skipped"][0]["reason"])
+        self.assertIn("chunkedDribbleDelay", health["skipped"][0]["reason"])
 
         status, _, body = request(daemon.port, "GET", "/proxied")
         self.assertEqual(status, 404)
-        self.assertIn(f"{api} mapping 0: unsupported WireMock feature `additionalProxyRequestHeaders`".encode(), body)
+        self.assertIn(f"{api} mapping 0: unsupported WireMock feature `chunkedDribbleDelay`".encode(), body)
         self.assertNotIn(b"Skipped WireMock mappings", request(daemon.port, "GET", "/nowhere")[2])
 
     def test_strict_refuses_the_root(self):
         with self.assertRaises(DaemonStartError) as refused:
             self.serve("--strict")
-        self.assertIn("error: unsupported WireMock feature `additionalProxyRequestHeaders`", str(refused.exception))
+        self.assertIn("error: unsupported WireMock feature `chunkedDribbleDelay`", str(refused.exception))
 
     def test_every_mapping_is_listed_with_the_same_id_on_every_start(self):
         first = self.serve()

@@ -143,7 +143,10 @@ final class StubCompilerTests: XCTestCase {
         Built.get("/e").id("e").respond(
             .status(200).rstStream(.cancel, afterHeaders: true),
             .status(200).goaway(lastStreamId: .this, errorCode: .enhanceYourCalm, inFlight: .cut)),
-        Built.get("/f/x").id("f").respond(.proxy(to: "http://127.0.0.1:9/api", stripPrefix: "/f", timeoutMs: 500)),
+        Built.get("/f/x").id("f").respond(
+            .proxy(
+                to: "http://127.0.0.1:9/api", stripPrefix: "/f", timeoutMs: 500, setHeaders: ["X-Api-Key": "k"],
+                removeHeaders: ["Cookie"], addResponseHeaders: ["X-Proxied": "yes"])),
     ]
 
     /// Keys the compile step checks but the engine has no use for, with why.

@@ -72,7 +72,7 @@ final class WireMockMappingTests: XCTestCase {
         let errors = loadErrors(
             """
             {"request": {"urlPath": "/x", "multipartPatterns": []},
-             "response": {"removeProxyRequestHeaders": ["X"],
+             "response": {"chunkedDribbleDelay": {"numberOfChunks": 2, "totalDuration": 10},
                           "transformers": ["response-template", "jwt"]},
              "postServeActions": {}}
             """, file: "mappings/m.json")
@@ -81,7 +81,7 @@ final class WireMockMappingTests: XCTestCase {
             described,
             [
                 "mappings/m.json:1:31: error: unsupported WireMock feature `multipartPatterns`: multipart matching is not supported (at request.multipartPatterns)",
-                "mappings/m.json:2:15: error: unsupported WireMock feature `removeProxyRequestHeaders`: changing a proxied request's headers is not supported (at response.removeProxyRequestHeaders)",
+                "mappings/m.json:2:15: error: unsupported WireMock feature `chunkedDribbleDelay`: chunked dribble delays are not supported (at response.chunkedDribbleDelay)",
                 "mappings/m.json:4:2: error: unsupported WireMock feature `postServeActions`: post-serve actions (webhooks) are not supported (at postServeActions)",
             ])
     }
@@ -94,13 +94,16 @@ final class WireMockMappingTests: XCTestCase {
                   {"request": {"urlPathPattern": "/api/.*"},
                    "response": {"proxyBaseUrl": "http://127.0.0.1:9/base/", "proxyUrlPrefixToRemove": "/api",
                                 "status": 200, "body": "ignored", "fixedDelayMilliseconds": 5}},
-                  {"request": {"url": "/h"}, "response": {"proxyBaseUrl": "http://127.0.0.1:9", "headers": {"X": "y"}}},
+                  {"request": {"url": "/h"}, "response": {"proxyBaseUrl": "http://127.0.0.1:9", "headers": {"X": ["y", "z"]},
+                    "additionalProxyRequestHeaders": {"Host": "example.org", "X-Key": ["k1", "k2"]},
+                    "removeProxyRequestHeaders": ["cookie"]}},
+                  {"request": {"url": "/f"}, "response": {"proxyBaseUrl": "http://127.0.0.1:9", "fault": "EMPTY_RESPONSE"}},
                   {"request": {"url": "/p"}, "response": {"proxyBaseUrl": "ftp://127.0.0.1"}},
                   {"request": {"url": "/q"}, "response": {"status": 200, "proxyUrlPrefixToRemove": "/q"}}
                 ]}
             """, to: root + "/mappings/m.json")
         let set = try StubLoader.load(paths: [root])
-        XCTAssertEqual(set.stubs.count, 1)
+        XCTAssertEqual(set.stubs.count, 2)
         let response = try XCTUnwrap(set.stubs.first?.responses.first)
         XCTAssertEqual(response.proxy, ProxySetting(to: "http://127.0.0.1:9/base", stripPrefix: "/api"))
         XCTAssertEqual(response.delayMs, 5)
@@ -114,14 +117,14 @@ final class WireMockMappingTests: XCTestCase {
         // A proxied request through the engine alone: the answer carries what the transport forwards.
         let answer = StubEngine(stubs: set).get("/api/x?y=1")
         XCTAssertEqual(answer.proxy?.url, "http://127.0.0.1:9/base/x?y=1")
-        XCTAssertEqual(set.skipped.map(\.index), [1, 2, 3])
+        XCTAssertEqual(set.skipped.map(\.index), [2, 3, 4])
         let reasons = set.skipped.map(\.reason)
-        XCTAssertTrue(reasons[0].contains("`headers` beside `proxyBaseUrl` is not supported"), reasons[0])
+        XCTAssertTrue(reasons[0].contains("`fault` beside `proxyBaseUrl` is not supported"), reasons[0])
         XCTAssertTrue(reasons[1].contains("`proxyBaseUrl` must be an http:// or https:// URL"), reasons[1])
         XCTAssertTrue(reasons[2].contains("`proxyUrlPrefixToRemove` needs `proxyBaseUrl`"), reasons[2])
         // convert-wiremock writes the native `proxy`, which loads back to the same setting.
         let converted = WireMockConverter.convert(set.stubs)
-        let stub = try XCTUnwrap(converted.document["stubs"]?.arrayValue?.first)
+        let stub = try XCTUnwrap(converted.document["stubs"]?.arrayValue?.last)
         XCTAssertEqual(
             stub["responses"]?.arrayValue?.first,
             .object([
@@ -130,7 +133,31 @@ final class WireMockMappingTests: XCTestCase {
                 JSONMember("delayMs", 5),
             ]))
         let reloaded = try StubLoader.parse(bytes: Array(converted.document.jsonBytes), file: "c.json", root: nil)
-        XCTAssertEqual(reloaded.stubs.first?.responses.first?.proxy, response.proxy)
+        XCTAssertEqual(reloaded.stubs.last?.responses.first?.proxy, response.proxy)
+
+        // The header keys, as WireMock 2.35.1 treats them (checked against the jar): the mapping's
+        // `headers` are added to the upstream's answer; `additionalProxyRequestHeaders` replace the
+        // client's fields (first value only, `Host` too); `removeProxyRequestHeaders` (WireMock 3) drops them.
+        let headed = try XCTUnwrap(set.stubs.last?.responses.first?.proxy)
+        XCTAssertEqual(
+            headed.addResponseHeaders, HTTPHeaders([.init(name: "X", value: "y"), .init(name: "X", value: "z")]))
+        XCTAssertEqual(headed.setHeaders, ["Host": "example.org", "X-Key": "k1"])
+        XCTAssertEqual(headed.removeHeaders, ["cookie"])
+        let forwarded = try XCTUnwrap(
+            StubEngine(stubs: set).get("/h", headers: ["X-Key": "client", "Cookie": "c=1", "X-Kept": "1"]).proxy)
+        XCTAssertEqual(forwarded.headers, ["X-Kept": "1", "Host": "example.org", "X-Key": "k1"])
+        XCTAssertEqual(forwarded.addResponseHeaders, headed.addResponseHeaders)
+        let convertedHeaded = try XCTUnwrap(converted.document["stubs"]?.arrayValue?.first)
+        XCTAssertEqual(
+            convertedHeaded["responses"]?.arrayValue?.first?["proxy"],
+            .object([
+                JSONMember("to", "http://127.0.0.1:9"),
+                JSONMember("setHeaders", .object([JSONMember("Host", "example.org"), JSONMember("X-Key", "k1")])),
+                JSONMember("removeHeaders", .array(["cookie"])),
+                JSONMember("addResponseHeaders", .object([JSONMember("X", .array(["y", "z"]))])),
+            ]))
+        // Written newest first, as WireMock matches.
+        XCTAssertEqual(reloaded.stubs.first?.responses.first?.proxy, headed)
     }
 
     func testResponseTemplateMapsTheDirectEquivalents() throws {
@@ -250,7 +277,7 @@ final class WireMockMappingTests: XCTestCase {
         try write(
             """
             {"mappings": [
-              {"request": {"url": "/proxied"}, "response": {"proxyBaseUrl": "http://127.0.0.1:9", "additionalProxyRequestHeaders": {"X": "y"}}},
+              {"request": {"url": "/proxied"}, "response": {"proxyBaseUrl": "http://127.0.0.1:9", "chunkedDribbleDelay": {"numberOfChunks": 2, "totalDuration": 10}}},
               {"request": {"url": "/s"}, "response": {"status": "201", "transformers": ["absent-extension"]}},
               {"request": {"url": "/first", "url": "/d"}, "response": {"body": "a", "body": "b"}},
               {"request": {"url": "/m"}, "response": {"bodyFileName": "missing.json"}},
@@ -263,7 +290,7 @@ final class WireMockMappingTests: XCTestCase {
         try write("<p>i</p>", to: root + "/__files/css/index.html")
         let set = try StubLoader.load(paths: [root])
         XCTAssertEqual(set.skipped.map(\.index), [0])
-        XCTAssertTrue(set.skipped[0].reason.contains("proxied request's headers"), set.skipped[0].reason)
+        XCTAssertTrue(set.skipped[0].reason.contains("chunked dribble delays"), set.skipped[0].reason)
         XCTAssertEqual(
             set.warnings.map(\.jsonPath).sorted(),
             [
@@ -290,7 +317,7 @@ final class WireMockMappingTests: XCTestCase {
         XCTAssertEqual(miss.status, 404)
         XCTAssertTrue(
             miss.text.contains(
-                "mappings/m.json mapping 0: unsupported WireMock feature `additionalProxyRequestHeaders`"), miss.text)
+                "mappings/m.json mapping 0: unsupported WireMock feature `chunkedDribbleDelay`"), miss.text)
         XCTAssertFalse(engine.get("/elsewhere").text.contains("Skipped WireMock mappings"))
         let health = jsonObject(engine.adminCall("GET", "/__admin/health").body)
         let skipped = health["skipped"] as? [[String: Any]]
@@ -301,7 +328,7 @@ final class WireMockMappingTests: XCTestCase {
         XCTAssertThrowsError(try StubLoader.load(paths: [root], options: StubLoadOptions(strict: true))) { error in
             XCTAssertEqual(
                 (error as! StubLoadFailure).errors.map(\.jsonPath),
-                ["mappings[0].response.additionalProxyRequestHeaders"])
+                ["mappings[0].response.chunkedDribbleDelay"])
         }
     }
 

@@ -36,7 +36,10 @@ struct StubFormatRoundTripTests {
                 .data(Data([1, 2])).bytesPerSecond(1000).delay(.uniform(min: 1, max: 2)),
                 .events([.init(event: "e", data: "d", id: "1", retry: 10, comment: "c", delayMs: 1)]),
                 .fault(.connectionReset),
-                .proxy(to: "http://127.0.0.1:9", stripPrefix: "/ft", timeoutMs: 500).delay(milliseconds: 1)
+                .proxy(
+                    to: "http://127.0.0.1:9", stripPrefix: "/ft", timeoutMs: 500, setHeaders: ["X-Api-Key": "k"],
+                    removeHeaders: ["Cookie"], addResponseHeaders: ["X-Proxied": "yes"]
+                ).delay(milliseconds: 1)
             )
             .afterLast(.cycle).scenario("ft", whenState: "Started", setState: "Next")
             .rateLimit(

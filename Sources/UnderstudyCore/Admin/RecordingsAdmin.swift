@@ -47,7 +47,10 @@ enum RecordingsAdmin {
                     + "what a journal holds with POST /__admin/recordings/snapshot")
         }
         let response = write(call.engine, out: plan.out, options: plan.options, since: 0)
-        if response.status == 200 { plan.stopped() }
+        if response.status == 200 {
+            plan.written = true
+            plan.stopped()
+        }
         return response
     }
 

@@ -19,9 +19,15 @@ public final class UpstreamRequest: Sendable {
     public let timeoutMs: Double
     /// The upstream's base URL as the stub wrote it, for the journal.
     public let upstream: String
+    /// Fields the transport adds to the upstream's answer (the stub's `addResponseHeaders`).
+    public let addResponseHeaders: HTTPHeaders
 
     /// Creates an upstream request from its parts.
-    public init(method: String, url: String, headers: HTTPHeaders, body: [UInt8], timeoutMs: Double, upstream: String) {
+    public init(
+        method: String, url: String, headers: HTTPHeaders, body: [UInt8], timeoutMs: Double, upstream: String,
+        addResponseHeaders: HTTPHeaders = HTTPHeaders()
+    ) {
+        self.addResponseHeaders = addResponseHeaders
         self.method = method
         self.url = url
         self.headers = headers

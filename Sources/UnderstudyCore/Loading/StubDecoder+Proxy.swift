@@ -1,6 +1,7 @@
 import UnderstudyStubFormat
 
-/// A response's `proxy`: `{"to": URL, "stripPrefix": "/v1"?, "timeoutMs": N?}`. The upstream's
+/// A response's `proxy`: `{"to": URL, "stripPrefix": "/v1"?, "timeoutMs": N?, "setHeaders": {…}?,
+/// "removeHeaders": [names]?, "addResponseHeaders": {…}?}`. The upstream's
 /// answer is the whole response, so the only other keys such a response takes are `times` and
 /// `delayMs` (waited out before forwarding).
 extension StubDecoder {
@@ -58,7 +59,34 @@ extension StubDecoder {
                 }
             }
         }
+        if let member = fields["setHeaders"] {
+            setting.setHeaders = decodeHeaders(member.value, proxyPath.member("setHeaders"))
+        }
+        if let member = fields["removeHeaders"] {
+            setting.removeHeaders = decodeHeaderNames(member.value, proxyPath.member("removeHeaders"))
+        }
+        if let member = fields["addResponseHeaders"] {
+            setting.addResponseHeaders = decodeHeaders(member.value, proxyPath.member("addResponseHeaders"))
+        }
         return errors.count == errorsBefore ? setting : nil
+    }
+
+    /// An array of header names (`removeHeaders`).
+    mutating func decodeHeaderNames(_ node: JSONNode, _ path: JSONPath) -> [String] {
+        guard let elements = node.elements else {
+            typeMismatch(node, path, expected: "an array of header names")
+            return []
+        }
+        var names: [String] = []
+        for (index, element) in elements.enumerated() {
+            guard let name = string(element, path.element(index)) else { continue }
+            guard !name.isEmpty, name.utf8.allSatisfy(Self.isTokenByte) else {
+                fail(element.position, path.element(index), "`\(name)` is not a valid header name")
+                continue
+            }
+            names.append(name)
+        }
+        return names
     }
 
     /// Why `text` is not an upstream base URL (`http://` or `https://`, a host, no query or

@@ -10,6 +10,14 @@ public struct ProxySetting: Sendable, Equatable {
     /// Milliseconds the whole upstream exchange may take (connecting, the answer and its body)
     /// before the client gets a `502`.
     public var timeoutMs: Double
+    /// Header fields set on the forwarded request (`setHeaders`): each replaces the client's
+    /// fields of that name, or is added (WireMock's `additionalProxyRequestHeaders` does the same).
+    public var setHeaders = HTTPHeaders()
+    /// Header names taken off the forwarded request (`removeHeaders`, any case).
+    public var removeHeaders: [String] = []
+    /// Header fields added to the upstream's answer (`addResponseHeaders`), beside its own fields
+    /// of the same name (WireMock's `headers` beside `proxyBaseUrl` do the same).
+    public var addResponseHeaders = HTTPHeaders()
 
     /// 30 seconds, the default `timeoutMs`.
     public static let defaultTimeoutMs = 30_000.0
@@ -47,9 +55,15 @@ public struct ProxySetting: Sendable, Equatable {
 
     /// What to send upstream for `request`.
     public func upstreamRequest(for request: HTTPRequest) -> UpstreamRequest {
-        UpstreamRequest(
+        var headers = UpstreamRequest.forwardedHeaders(request.headers)
+        if !removeHeaders.isEmpty || !setHeaders.fields.isEmpty {
+            for name in removeHeaders { headers.removeAll(named: name) }
+            for field in setHeaders.fields { headers.removeAll(named: field.name) }
+            for field in setHeaders.fields { headers.append(name: field.name, value: field.value) }
+        }
+        return UpstreamRequest(
             method: request.method, url: upstreamURL(path: request.path, query: request.query),
-            headers: UpstreamRequest.forwardedHeaders(request.headers), body: request.body, timeoutMs: timeoutMs,
-            upstream: to)
+            headers: headers, body: request.body, timeoutMs: timeoutMs, upstream: to,
+            addResponseHeaders: addResponseHeaders)
     }
 }

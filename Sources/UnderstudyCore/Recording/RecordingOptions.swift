@@ -80,6 +80,22 @@ public struct RecordingOptions: Sendable {
         try validate()
     }
 
+    /// The options as ``init(json:ignoring:)`` reads them (what `understudy record --session`
+    /// sends the daemon).
+    public var json: JSONValue {
+        func strings(_ values: [String]) -> JSONValue { .array(values.map(JSONValue.string)) }
+        var members = [
+            JSONMember("matchHeaders", strings(matchHeaders)), JSONMember("matchBody", strings(matchBody)),
+            JSONMember("dropHeaders", strings(dropHeaders)), JSONMember("redactHeaders", strings(redactHeaders)),
+            JSONMember("redactQuery", strings(redactQuery)), JSONMember("redactJson", strings(redactJSON)),
+            JSONMember("templateDates", .bool(templateDates)),
+            JSONMember("dateWindow", JSONValue(dateWindowSeconds)),
+            JSONMember("echoIds", .bool(echoIDs)), JSONMember("bodyFileThreshold", .int(bodyFileThreshold)),
+        ]
+        if let upstream { members.append(JSONMember("upstream", .string(upstream))) }
+        return .object(members)
+    }
+
     /// The keys ``init(json:ignoring:)`` reads.
     public static let jsonKeys = [
         "matchHeaders", "matchBody", "dropHeaders", "redactHeaders", "redactQuery", "redactJson", "templateDates",

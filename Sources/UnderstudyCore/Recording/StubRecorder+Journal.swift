@@ -47,6 +47,9 @@ public final class RecordingPlan {
     public let options: RecordingOptions
     /// Called once the stop route has written the stubs (the command stops its server).
     public let stopped: () -> Void
+    /// Whether `POST /__admin/recordings/stop` has written the stubs (a recording session shows
+    /// it, so `understudy record --session` knows to delete the session and finish).
+    public internal(set) var written = false
 
     /// A plan writing to `out` with `options`; `stopped` runs after `POST /__admin/recordings/stop` wrote.
     public init(out: String, options: RecordingOptions, stopped: @escaping () -> Void = {}) {

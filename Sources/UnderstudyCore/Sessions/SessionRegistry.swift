@@ -68,6 +68,11 @@ public final class SessionRegistry {
         var configuration = main.engine.configuration
         configuration.sessionID = id
         configuration.clockStart = decoded.clock ?? .real  // each world owns its clock
+        if let recording = decoded.recording {
+            // A recording is written from the journal, and a body cut there cannot be written.
+            configuration.journalBodyLimit = Int.max
+            configuration.recording = RecordingPlan(out: recording.out, options: recording.options)
+        }
         let responder = main.makeSessionResponder(configuration: configuration)
         if let stubs = decoded.stubs { responder.engine.add(stubs) }
         let session = Session(id: id, name: decoded.name, responder: responder, clock: configuration.clock)
@@ -171,6 +176,12 @@ public final class SessionRegistry {
             JSONMember("port", .int(session.listener?.port ?? 0)),
             JSONMember("created", .string(session.created)),
         ]
+        if let plan = session.responder.engine.configuration.recording {
+            members.append(
+                JSONMember(
+                    "recording",
+                    .object([JSONMember("out", .string(plan.out)), JSONMember("written", .bool(plan.written))])))
+        }
         if let streams = session.maxConcurrentStreams {
             members.append(JSONMember("maxConcurrentStreams", .int(streams)))
         }

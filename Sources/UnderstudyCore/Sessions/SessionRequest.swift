@@ -1,7 +1,8 @@
 /// The body of `POST /__admin/sessions`: `{"name": "...", "stubs": [stub objects], "tls": "valid",
-/// "clock": {"frozenAt": "2030-01-01T00:00:00Z"}}`, each optional, an empty body meaning none.
+/// "clock": {"frozenAt": "2030-01-01T00:00:00Z"}, "recording": {"out": "DIR", …options}}`, each
+/// optional, an empty body meaning none.
 struct SessionRequest {
-    static let keys = ["name", "stubs", "tls", "maxConcurrentStreams", "clock"]
+    static let keys = ["name", "stubs", "tls", "maxConcurrentStreams", "clock", "recording"]
     /// The modes a session's `"clock"` object names (exactly one).
     static let clockModes = ["frozenAt", "offset", "real"]
     /// The certificate modes a session's HTTPS port can present (`UnderstudyServer.CertificateMode`).
@@ -16,6 +17,9 @@ struct SessionRequest {
     var maxConcurrentStreams: Int?
     /// How the session's clock starts (real time when absent).
     var clock: WorldClock.Start?
+    /// Set by `understudy record --session`: the session journals whole bodies, and its
+    /// `POST /__admin/recordings/stop` writes its journal to `out` with these options.
+    var recording: (out: String, options: RecordingOptions)?
 
     /// Decodes a body; the failure is the 400 to send (stub errors exactly as `POST /__admin/stubs`).
     static func decode(_ body: [UInt8]) -> Result<SessionRequest, AdminResponse.Failure> {
@@ -43,7 +47,8 @@ struct SessionRequest {
                 let hint = EditDistance.closest(to: member.key, among: keys).map { "; did you mean `\($0)`?" } ?? ""
                 return fail(
                     "unknown key `\(member.key)`\(hint) "
-                        + "(a session body has `name`, `stubs`, `tls`, `maxConcurrentStreams` and `clock`)")
+                        + "(a session body has `name`, `stubs`, `tls`, `maxConcurrentStreams`, `clock` and `recording`)"
+                )
             }
             guard seen.insert(member.key).inserted else {
                 return fail("key `\(member.key)` appears more than once")
@@ -70,6 +75,12 @@ struct SessionRequest {
                 case .failure(let failure): return .failure(failure)
                 }
             }
+            if member.key == "recording" {
+                switch recording(member.value.value) {
+                case .success(let plan): request.recording = plan
+                case .failure(let failure): return .failure(failure)
+                }
+            }
             if member.key == "maxConcurrentStreams" {
                 guard case .number(let text) = member.value.value, let count = Int(text),
                     (1...10_000).contains(count)
@@ -84,12 +95,31 @@ struct SessionRequest {
             do {
                 request.stubs = try StubLoader.parse(
                     bytes: body, file: "<admin>", root: nil,
-                    otherKeys: ["name", "tls", "maxConcurrentStreams", "clock"])
+                    otherKeys: ["name", "tls", "maxConcurrentStreams", "clock", "recording"])
             } catch {
                 return .failure(AdminResponse.Failure(response: AdminResponse.loadFailure(error)))
             }
         }
         return .success(request)
+    }
+
+    /// `"recording"`: `{"out": DIR, …options}` (the options of ``RecordingOptions/init(json:ignoring:)``).
+    static func recording(_ value: JSONValue) -> Result<(out: String, options: RecordingOptions), AdminResponse.Failure>
+    {
+        func fail(_ message: String) -> Result<(out: String, options: RecordingOptions), AdminResponse.Failure> {
+            .failure(AdminResponse.Failure(response: AdminResponse.error(400, "`recording`: " + message)))
+        }
+        guard case .object = value else {
+            return fail("must be an object like {\"out\": \"DIR\", \"redactHeaders\": [\"Authorization\"]}")
+        }
+        guard let out = value["out"]?.stringValue, !out.isEmpty else {
+            return fail("`out` is required: the directory the recording is written to")
+        }
+        do {
+            return .success((out, try RecordingOptions(json: value, ignoring: ["out"])))
+        } catch {
+            return fail(error.message)
+        }
     }
 
     /// `"clock"`: `{"frozenAt": INSTANT}`, `{"offset": "PT1H" | milliseconds}` or `{"real": true}`.

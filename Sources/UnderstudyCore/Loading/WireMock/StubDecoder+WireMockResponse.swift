@@ -9,11 +9,9 @@ extension StubDecoder {
     static let wireMockResponseKeys = [
         "status", "statusMessage", "headers", "body", "jsonBody", "base64Body", "bodyFileName",
         "fixedDelayMilliseconds", "delayDistribution", "fault", "fromConfiguredStub", "proxyBaseUrl",
-        "proxyUrlPrefixToRemove",
+        "proxyUrlPrefixToRemove", "additionalProxyRequestHeaders", "removeProxyRequestHeaders",
     ]
     static let wireMockUnsupportedResponseKeys = [
-        "additionalProxyRequestHeaders": "changing a proxied request's headers is not supported",
-        "removeProxyRequestHeaders": "changing a proxied request's headers is not supported",
         "transformers": "only `response-template` is supported",
         "transformerParameters": "response transformers are not supported",
         "chunkedDribbleDelay": "chunked dribble delays are not supported",
@@ -182,6 +180,10 @@ extension StubDecoder {
         } else if let prefix = keys["proxyUrlPrefixToRemove"] {
             fail(prefix.keyPosition, path.member(prefix.key), "`proxyUrlPrefixToRemove` needs `proxyBaseUrl`")
         }
+        for key in ["additionalProxyRequestHeaders", "removeProxyRequestHeaders"] {
+            guard let member = keys[key] else { continue }
+            warn(member.keyPosition, path.member(key), "`\(key)` ignored: there is no `proxyBaseUrl` to send it to")
+        }
         if templated, !bodyFileMissing, errors.count == errorsBefore {
             decodeWireMockTemplate(keys, &response, path)
         }
@@ -202,16 +204,20 @@ extension StubDecoder {
 
     /// `proxyBaseUrl` (with `proxyUrlPrefixToRemove`): the native `proxy`. WireMock answers such a
     /// mapping with the upstream's status and body, ignoring the mapping's: so are they here, with
-    /// a warning. It adds the mapping's `headers` to the upstream's, which the native `proxy` cannot,
-    /// and a `fault` would not be what WireMock does either: those are refused (the mapping skipped).
+    /// a warning. What WireMock 2.35.1 does with the rest (checked against the jar): the mapping's
+    /// `headers` are added to the upstream's answer, a field of the same name as one of the
+    /// upstream's is sent beside it (`addResponseHeaders`); `additionalProxyRequestHeaders` replace
+    /// the client's fields of their names, `Host` included, first value only (`setHeaders`).
+    /// `removeProxyRequestHeaders` is WireMock 3's (2.35.1 refuses the mapping): the fields are not
+    /// forwarded (`removeHeaders`). A `fault` would not be what WireMock does: refused (the mapping skipped).
     private mutating func decodeWireMockProxy(
         _ member: JSONNode.Member, prefix: JSONNode.Member?, all: [JSONNode.Member], _ path: JSONPath
     ) -> ProxySetting? {
         let ignored: Set<String> = ["status", "statusMessage", "body", "jsonBody", "base64Body", "bodyFileName"]
-        for other in all where ["headers", "fault"].contains(other.key) {
+        for other in all where other.key == "fault" {
             fail(
                 other.keyPosition, path.member(other.key),
-                "`\(other.key)` beside `proxyBaseUrl` is not supported (the native `proxy` answers with the upstream's headers and body only)"
+                "`fault` beside `proxyBaseUrl` is not supported (the native `proxy` answers with what the upstream sends)"
             )
         }
         for other in all where ignored.contains(other.key) {
@@ -235,6 +241,24 @@ extension StubDecoder {
                 } else {
                     fail(prefix.value.position, prefixPath, "`proxyUrlPrefixToRemove` is a path: start it with `/`")
                 }
+            }
+        }
+        for other in all {
+            switch other.key {
+            case "headers":
+                setting.addResponseHeaders = decodeHeaders(other.value, path.member(other.key))
+            case "additionalProxyRequestHeaders":
+                // WireMock sets each name to its first value.
+                var first = HTTPHeaders()
+                for field in decodeHeaders(other.value, path.member(other.key)).fields where !first.contains(field.name)
+                {
+                    first.append(name: field.name, value: field.value)
+                }
+                setting.setHeaders = first
+            case "removeProxyRequestHeaders":
+                setting.removeHeaders = decodeHeaderNames(other.value, path.member(other.key))
+            default:
+                break
             }
         }
         return setting

@@ -109,14 +109,41 @@ public enum WireMockConverter {
         return .object(members)
     }
 
+    /// Header fields as the native format writes them: one member per name, in first-seen order,
+    /// a string for one value and an array for more.
+    static func headersObject(_ headers: HTTPHeaders) -> JSONValue {
+        var groups: [(name: String, values: [String])] = []
+        for field in headers.fields {
+            if let at = groups.firstIndex(where: { $0.name == field.name }) {
+                groups[at].values.append(field.value)
+            } else {
+                groups.append((field.name, [field.value]))
+            }
+        }
+        return .object(
+            groups.map {
+                JSONMember(
+                    $0.name, $0.values.count == 1 ? .string($0.values[0]) : .array($0.values.map(JSONValue.string)))
+            })
+    }
+
     static func encode(_ response: StubResponse, stub: String, notes: inout [String]) -> JSONValue {
         var members: [JSONMember] = []
         if let proxy = response.proxy {
-            // `proxyBaseUrl`: the native `proxy`, with only the delay beside it (what the decoder kept).
+            // `proxyBaseUrl`: the native `proxy` (its header changes included), with only the delay beside it.
             var fields = [JSONMember("to", .string(proxy.to))]
             if let prefix = proxy.stripPrefix { fields.append(JSONMember("stripPrefix", .string(prefix))) }
             if proxy.timeoutMs != ProxySetting.defaultTimeoutMs {
                 fields.append(JSONMember("timeoutMs", JSONValue(proxy.timeoutMs)))
+            }
+            if !proxy.setHeaders.fields.isEmpty {
+                fields.append(JSONMember("setHeaders", headersObject(proxy.setHeaders)))
+            }
+            if !proxy.removeHeaders.isEmpty {
+                fields.append(JSONMember("removeHeaders", .array(proxy.removeHeaders.map(JSONValue.string))))
+            }
+            if !proxy.addResponseHeaders.fields.isEmpty {
+                fields.append(JSONMember("addResponseHeaders", headersObject(proxy.addResponseHeaders)))
             }
             members.append(JSONMember("proxy", .object(fields)))
         } else {
@@ -128,23 +155,7 @@ public enum WireMockConverter {
         }
         if let message = response.statusMessage { members.append(JSONMember("statusMessage", .string(message))) }
         if !response.headers.fields.isEmpty {
-            var groups: [(name: String, values: [String])] = []
-            for field in response.headers.fields {
-                if let at = groups.firstIndex(where: { $0.name == field.name }) {
-                    groups[at].values.append(field.value)
-                } else {
-                    groups.append((field.name, [field.value]))
-                }
-            }
-            members.append(
-                JSONMember(
-                    "headers",
-                    .object(
-                        groups.map {
-                            JSONMember(
-                                $0.name,
-                                $0.values.count == 1 ? .string($0.values[0]) : .array($0.values.map(JSONValue.string)))
-                        })))
+            members.append(JSONMember("headers", headersObject(response.headers)))
         }
         if !response.body.isEmpty {
             if let text = String(validating: response.body, as: UTF8.self) {
