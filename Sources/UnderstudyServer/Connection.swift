@@ -90,6 +90,15 @@ final class Connection {
     /// The HTTP/2 codec, once the client sent HTTP/2's preface (h2c with prior knowledge, or h2
     /// after ALPN): from then on it reads and writes the bufferevent.
     var http2: HTTP2Session?
+    /// A plain connection's own read event and the idle timeout it restarts with, and the watch on
+    /// its output buffer (see `Connection+Socket.swift`); nil on TLS connections.
+    var reader: EventHandle?
+    var readTimeout: timeval?
+    var outputWatch: OpaquePointer?
+    /// The connection is in the server's flush list for this loop pass.
+    @exclusivity(unchecked) var flushPosted = false
+    /// The kernel did not take all of a flush: the bufferevent's write side is writing the rest.
+    @exclusivity(unchecked) var writingLeftover = false
 
     /// Input or output beyond which reading pauses until the connection catches up.
     static let backlogLimit = 1 << 20
@@ -139,6 +148,14 @@ final class Connection {
                 let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
                 withExtendedLifetime(connection) { connection.event(events) }
             }, context)
+        if !secure, let server {
+            // Its own reading and flushing (`Connection+Socket.swift`): the bufferevent keeps the
+            // write timeout for a leftover, and its write side (enabled by libevent) starts disabled.
+            if var write = timeout { bufferevent_set_timeouts(bufferevent, nil, &write) }
+            bufferevent_disable(bufferevent, Int16(EV_WRITE))
+            startDirectIO(server, timeout: timeout)
+            return
+        }
         if var timeout {
             // The idle timeout, for reads and for writes that make no progress (a slow client).
             var write = timeout
@@ -180,8 +197,18 @@ final class Connection {
             if evbuffer_get_length(input) > Self.backlogLimit { pauseReading() }
             return
         }
-        if !deadlineArmed { server.armRequestDeadline(on: self) }
         process()
+        // The deadline runs only while a request is partly in: one that arrived whole (nearly all)
+        // is answered above and costs no timer and no clock read.
+        if !deadlineArmed && !answering && !closeWhenFlushed && !closed && isMidRequest(input) {
+            server.armRequestDeadline(on: self)
+        }
+    }
+
+    /// Whether part of a request has been read and the rest has not.
+    private func isMidRequest(_ input: OpaquePointer?) -> Bool {
+        if case .head = phase { return evbuffer_get_length(input) > 0 }
+        return true
     }
 
     /// Reads and hands over every complete request in the input buffer, until one must wait.
@@ -390,13 +417,13 @@ final class Connection {
     func pauseReading() {
         guard !readPaused else { return }
         readPaused = true
-        bufferevent_disable(bufferevent, Int16(EV_READ))
+        disableReading()
     }
 
     func resumeReading() {
         guard readPaused, !closed else { return }
         readPaused = false
-        bufferevent_enable(bufferevent, Int16(EV_READ))
+        enableReading()
     }
 
     /// The request being answered is done (its reply queued, or it ended otherwise): read on.
@@ -406,13 +433,14 @@ final class Connection {
         // The idle timeout counts from the answer, not from the request's last byte: enabling
         // reading again re-adds the read event with its timeout.
         readPaused = false
-        bufferevent_enable(bufferevent, Int16(EV_READ))
+        enableReading()
         process()
     }
 
     /// The output buffer has been written out.
     func flushed() {
         guard !closed else { return }
+        leftoverWritten()
         if queued > 0 {
             let count = queued
             queued = 0
@@ -469,7 +497,7 @@ final class Connection {
         if events & Int16(BEV_EVENT_TIMEOUT) != 0 {
             if events & Int16(BEV_EVENT_READING) != 0 && answering {
                 // Idle while its answer waits (a long poll, a delay, a paced body): not the client's fault.
-                bufferevent_enable(bufferevent, Int16(EV_READ))
+                enableReading()
                 return
             }
             close()  // idle past the timeout, or a client that stopped reading its reply
@@ -553,6 +581,8 @@ final class Connection {
             queued = 0
         }
         http2?.teardown()
+        stopDirectIO()
+        reader = nil
         bufferevent_setcb(bufferevent, nil, nil, nil, nil)
         if !reset { _ = shutdown(bufferevent_getfd(bufferevent), Int32(SHUT_WR)) }
         bufferevent_free(bufferevent)  // closes the socket (BEV_OPT_CLOSE_ON_FREE)

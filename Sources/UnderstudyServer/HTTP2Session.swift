@@ -276,7 +276,7 @@ final class HTTP2Session {
     func event(_ events: Int16) {
         if events & Int16(BEV_EVENT_TIMEOUT) != 0 && events & Int16(BEV_EVENT_READING) != 0 && !streams.isEmpty {
             // Idle while answers wait (delays, long polls, paced bodies): not the client's fault.
-            bufferevent_enable(connection.bufferevent, Int16(EV_READ))
+            connection.enableReading()
             return
         }
         connection.close()  // end of stream, an error, or idle: the streams' clients are gone

@@ -36,6 +36,13 @@ extension HTTPServer {
                     for port in server.sessionPorts.values { port.resumeAccepting() }
                     for port in server.tlsPorts.values { port.resumeAccepting() }
                 }, context))
+        flushEvent = EventHandle(
+            event_new(
+                base, -1, 0,
+                { _, _, context in
+                    guard let context else { return }
+                    Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().flushReplies()
+                }, context))
         batching = responder as? any JournalBatching
         if batching != nil {
             batchEnd = EventHandle(
@@ -86,6 +93,26 @@ extension HTTPServer {
         guard batchOpen else { return }
         batchOpen = false
         batching?.endJournalBatch()
+    }
+
+    /// `connection` has output to write: it is written at the end of this loop pass.
+    func postFlush(_ connection: Connection) {
+        if unflushed.isEmpty { flushEvent?.activate() }
+        unflushed.append(connection)
+    }
+
+    /// The end of a loop pass: every posted connection writes its output, the journal batch first
+    /// (no byte of a reply reaches a socket before its journal line is written). A connection
+    /// that reads its next pipelined request while flushing is posted again, and written here too.
+    func flushReplies() {
+        var index = 0
+        while index < unflushed.count {
+            closeJournalBatch()
+            let connection = unflushed[index]
+            index += 1
+            connection.flushNow()
+        }
+        unflushed.removeAll(keepingCapacity: true)
     }
 
     /// A request's bytes must all arrive within the idle timeout of its first one: the read

@@ -56,6 +56,14 @@ public final class HTTPServer {
     /// The idle timeout as libevent's common timeout for its length (one queue instead of the
     /// timer heap); nil when the timeout is off.
     var requestTimeout: timeval?
+    /// Plain connections with output to write at the end of this loop pass, and the event that
+    /// writes it (see `Connection+Socket.swift`).
+    @exclusivity(unchecked) var unflushed: [Connection] = []
+    var flushEvent: EventHandle?
+    /// Where plain connections `recv` into, on the loop thread (one read at a time), before the
+    /// bytes are appended to the connection's input buffer.
+    let readBuffer = UnsafeMutableRawPointer.allocate(byteCount: HTTPServer.readBufferSize, alignment: 16)
+    static let readBufferSize = 65_536
     /// The parser's limits, from the configuration.
     let limits: RequestHeadParser.Limits
     /// Re-enables the listeners after one paused for lack of descriptors.
@@ -141,6 +149,7 @@ public final class HTTPServer {
 
     deinit {
         close()
+        readBuffer.deallocate()
     }
 
     /// Serves until stopped (``ServerController/stop()`` or a signal from
@@ -182,6 +191,8 @@ public final class HTTPServer {
         graceTimer = nil
         stopWatch = nil
         batchEnd = nil
+        unflushed.removeAll()
+        flushEvent = nil
         acceptResume = nil
         signalEvents.removeAll()
         event_base_free(base)

@@ -1,0 +1,134 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CLibevent
+
+// A plain (not TLS) connection does its own socket I/O on the bufferevent's buffers, so that a
+// keep-alive request costs one `recv` and one `writev` and nothing else (nginx's two system calls):
+//
+// - Reading: `bufferevent_socket` reads with `evbuffer_read`, which asks the kernel how much is
+//   waiting (`ioctl(FIONREAD)`) before every read. The connection's own persistent read event (on
+//   the same descriptor, with the idle timeout) `recv`s into the server's read buffer instead and
+//   appends what came to the bufferevent's input; the bufferevent's read side is never enabled.
+// - Writing: `bufferevent_socket` arms its write event when a reply is queued and disarms it once
+//   written, two `epoll_ctl` calls a request. A plain connection keeps the bufferevent's write side
+//   disabled: anything added to the output posts the connection to the server's flush, which runs
+//   once per loop pass after every callback of the pass (and after the journal batch is written, so
+//   the journal still precedes the first byte of every reply). The flush writes the output with one
+//   `evbuffer_write`; only what the kernel did not take is left to the bufferevent, whose write side
+//   is enabled until it has written the rest (with the write timeout, as before) and the write
+//   callback (``Connection/flushed()``) disables it again.
+//
+// The bufferevent still owns the socket and both buffers (it closes the socket when freed), and
+// TLS connections keep the bufferevent's own reading and writing (OpenSSL owns their socket I/O).
+extension Connection {
+    /// Installs the plain connection's read event and output watch (see above).
+    func startDirectIO(_ server: HTTPServer, timeout: timeval?) {
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        readTimeout = timeout
+        reader = EventHandle(
+            event_new(
+                server.base, bufferevent_getfd(bufferevent), Int16(EV_READ | EV_PERSIST),
+                { _, what, context in
+                    guard let context else { return }
+                    let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
+                    // Keep the event alive until its callback returns, whatever the callback closes.
+                    withExtendedLifetime((connection, connection.reader)) { connection.socketReadable(what) }
+                }, context))
+        outputWatch = evbuffer_add_cb(
+            bufferevent_get_output(bufferevent),
+            { _, info, context in
+                guard let info, info.pointee.n_added > 0, let context else { return }
+                Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue().outputAdded()
+            }, context)
+        guard reader != nil, outputWatch != nil else {
+            close()
+            return
+        }
+        // `bufferevent_socket` freezes its input's end and its output's start, thawing each only
+        // around its own read and write; here the connection reads (so the input stays thawed)
+        // and writes (so the output thaws around the write, as the bufferevent's own writes do).
+        evbuffer_unfreeze(bufferevent_get_input(bufferevent), 0)
+        enableReading()
+    }
+
+    /// Starts (or restarts, with a fresh idle timeout) reading.
+    func enableReading() {
+        if let reader {
+            if let readTimeout { reader.add(timeout: readTimeout) } else { reader.add() }
+        } else {
+            bufferevent_enable(bufferevent, Int16(EV_READ))
+        }
+    }
+
+    /// Stops reading until ``enableReading()``.
+    func disableReading() {
+        if let reader { reader.remove() } else { bufferevent_disable(bufferevent, Int16(EV_READ)) }
+    }
+
+    /// The read event fired: the socket is readable, or the idle timeout passed without a byte.
+    private func socketReadable(_ what: Int16) {
+        guard !closed, let server else { return }
+        if what & Int16(EV_READ) == 0 {
+            disableReading()
+            event(Int16(BEV_EVENT_READING) | Int16(BEV_EVENT_TIMEOUT))
+            return
+        }
+        let count = recv(bufferevent_getfd(bufferevent), server.readBuffer, HTTPServer.readBufferSize, 0)
+        if count > 0 {
+            evbuffer_add(bufferevent_get_input(bufferevent), server.readBuffer, count)
+            readable()
+            return
+        }
+        if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) { return }
+        // As `bufferevent_socket` does: reading stops, and the event callback learns why.
+        disableReading()
+        event(Int16(BEV_EVENT_READING) | Int16(count == 0 ? BEV_EVENT_EOF : BEV_EVENT_ERROR))
+    }
+
+    /// Bytes were added to the output: unless the bufferevent is writing them already, the
+    /// server's flush at the end of this loop pass will.
+    private func outputAdded() {
+        guard !flushPosted, !writingLeftover, !closed, let server else { return }
+        flushPosted = true
+        server.postFlush(self)
+    }
+
+    /// Writes the output to the socket now (the server's flush); what the kernel does not take is
+    /// left to the bufferevent's write side.
+    func flushNow() {
+        flushPosted = false
+        guard !closed, !writingLeftover else { return }
+        let output = bufferevent_get_output(bufferevent)
+        guard evbuffer_get_length(output) > 0 else { return }
+        // An error is left to the bufferevent too: its write fails the same way and reports it.
+        evbuffer_unfreeze(output, 1)
+        _ = evbuffer_write(output, bufferevent_getfd(bufferevent))
+        evbuffer_freeze(output, 1)
+        if evbuffer_get_length(output) == 0 {
+            flushed()
+        } else {
+            writingLeftover = true
+            bufferevent_enable(bufferevent, Int16(EV_WRITE))
+        }
+    }
+
+    /// The bufferevent wrote the leftover: its write side goes back to disabled (its write event
+    /// is already out of the loop, so this costs no system call).
+    func leftoverWritten() {
+        guard writingLeftover else { return }
+        writingLeftover = false
+        bufferevent_disable(bufferevent, Int16(EV_WRITE))
+    }
+
+    /// Before the bufferevent is freed: its output is no longer watched and the read event goes.
+    func stopDirectIO() {
+        if let outputWatch {
+            evbuffer_remove_cb_entry(bufferevent_get_output(bufferevent), outputWatch)
+            self.outputWatch = nil
+        }
+        reader?.remove()
+    }
+}
