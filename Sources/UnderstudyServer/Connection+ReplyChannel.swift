@@ -37,7 +37,6 @@ extension Connection: ReplyChannel {
     }
 
     private func performNow(_ fault: Fault, response: HTTPResponse) {
-        let fd = bufferevent_getfd(bufferevent)
         switch fault {
         case .connectionReset:
             // Linger 0 makes close(2) send RST instead of FIN.

@@ -12,6 +12,9 @@ import CLibevent
 //   waiting (`ioctl(FIONREAD)`) before every read. The connection's own persistent read event (on
 //   the same descriptor, with the idle timeout) `recv`s into the server's read buffer instead and
 //   appends what came to the bufferevent's input; the bufferevent's read side is never enabled.
+//   The first `recv` is made at accept, before that event exists: it is added only when the
+//   connection has to wait for bytes (see `readFirst`), so a `Connection: close` request that was
+//   already in the socket costs no `epoll_ctl` at all.
 // - Writing: `bufferevent_socket` arms its write event when a reply is queued and disarms it once
 //   written, two `epoll_ctl` calls a request. A plain connection keeps the bufferevent's write side
 //   disabled: anything added to the output posts the connection to the server's flush, which runs
@@ -24,26 +27,16 @@ import CLibevent
 // The bufferevent still owns the socket and both buffers (it closes the socket when freed), and
 // TLS connections keep the bufferevent's own reading and writing (OpenSSL owns their socket I/O).
 extension Connection {
-    /// Installs the plain connection's read event and output watch (see above).
-    func startDirectIO(_ server: HTTPServer, timeout: timeval?) {
+    /// Installs the plain connection's output watch and reads what the client has sent (see above).
+    func startDirectIO(_ server: HTTPServer) {
         let context = Unmanaged.passUnretained(self).toOpaque()
-        readTimeout = timeout
-        reader = EventHandle(
-            event_new(
-                server.base, bufferevent_getfd(bufferevent), Int16(EV_READ | EV_PERSIST),
-                { _, what, context in
-                    guard let context else { return }
-                    let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
-                    // Keep the event alive until its callback returns, whatever the callback closes.
-                    withExtendedLifetime((connection, connection.reader)) { connection.socketReadable(what) }
-                }, context))
         outputWatch = evbuffer_add_cb(
             bufferevent_get_output(bufferevent),
             { _, info, context in
                 guard let info, info.pointee.n_added > 0, let context else { return }
                 Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue().outputAdded()
             }, context)
-        guard reader != nil, outputWatch != nil else {
+        guard outputWatch != nil else {
             close()
             return
         }
@@ -51,21 +44,65 @@ extension Connection {
         // around its own read and write; here the connection reads (so the input stays thawed)
         // and writes (so the output thaws around the write, as the bufferevent's own writes do).
         evbuffer_unfreeze(bufferevent_get_input(bufferevent), 0)
-        enableReading()
+        readFirst(server)
+    }
+
+    /// The first read, in the pass that accepted the connection, before any read event exists.
+    /// A client sends its request as soon as its connect returns, so by the time the loop accepts,
+    /// the request is usually in the socket: it is read and answered now, and a connection whose
+    /// reply closes it (`Connection: close`, HTTP/1.0) is written and closed at the end of this pass
+    /// without its descriptor ever entering epoll (no `EPOLL_CTL_ADD` at accept, and no
+    /// `EPOLL_CTL_DEL` at close, which the changelist would issue after the descriptor is closed).
+    /// Otherwise the read event is added as it was at accept: when nothing was there yet, when a
+    /// request is partly in, or when the connection stays open.
+    private func readFirst(_ server: HTTPServer) {
+        guard receive(server) else {
+            enableReading()  // nothing there yet
+            return
+        }
+        guard !closed else { return }
+        if closeWhenFlushed && !answering {
+            // The reply is written and the connection closes once it is out: nothing more is read.
+            // Paused, so a lingering close (after a refusal) resumes reading as it would.
+            readPaused = true
+        } else if !readPaused {
+            enableReading()
+        }
+    }
+
+    /// The plain connection's read event, made when the connection first waits for bytes.
+    private func makeReader(_ server: HTTPServer) -> EventHandle? {
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        return EventHandle(
+            event_new(
+                server.base, fd, Int16(EV_READ | EV_PERSIST),
+                { _, what, context in
+                    guard let context else { return }
+                    let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
+                    // Keep the event alive until its callback returns, whatever the callback closes.
+                    withExtendedLifetime((connection, connection.reader)) { connection.socketReadable(what) }
+                }, context))
     }
 
     /// Starts (or restarts, with a fresh idle timeout) reading.
     func enableReading() {
-        if let reader {
-            if let readTimeout { reader.add(timeout: readTimeout) } else { reader.add() }
-        } else {
+        if secure {
             bufferevent_enable(bufferevent, Int16(EV_READ))
+            return
         }
+        if reader == nil, let server {
+            reader = makeReader(server)
+            guard reader != nil else {
+                close()
+                return
+            }
+        }
+        if let readTimeout { reader?.add(timeout: readTimeout) } else { reader?.add() }
     }
 
     /// Stops reading until ``enableReading()``.
     func disableReading() {
-        if let reader { reader.remove() } else { bufferevent_disable(bufferevent, Int16(EV_READ)) }
+        if secure { bufferevent_disable(bufferevent, Int16(EV_READ)) } else { reader?.remove() }
     }
 
     /// The read event fired: the socket is readable, or the idle timeout passed without a byte.
@@ -76,16 +113,23 @@ extension Connection {
             event(Int16(BEV_EVENT_READING) | Int16(BEV_EVENT_TIMEOUT))
             return
         }
-        let count = recv(bufferevent_getfd(bufferevent), server.readBuffer, HTTPServer.readBufferSize, 0)
+        _ = receive(server)
+    }
+
+    /// One `recv` into the server's read buffer, handed to ``readable()``. Returns false when
+    /// nothing was there to read (the socket would block).
+    private func receive(_ server: HTTPServer) -> Bool {
+        let count = recv(fd, server.readBuffer, HTTPServer.readBufferSize, 0)
         if count > 0 {
             evbuffer_add(bufferevent_get_input(bufferevent), server.readBuffer, count)
             readable()
-            return
+            return true
         }
-        if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) { return }
+        if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) { return false }
         // As `bufferevent_socket` does: reading stops, and the event callback learns why.
         disableReading()
         event(Int16(BEV_EVENT_READING) | Int16(count == 0 ? BEV_EVENT_EOF : BEV_EVENT_ERROR))
+        return true
     }
 
     /// Bytes were added to the output: unless the bufferevent is writing them already, the
@@ -105,12 +149,15 @@ extension Connection {
         guard evbuffer_get_length(output) > 0 else { return }
         // An error is left to the bufferevent too: its write fails the same way and reports it.
         evbuffer_unfreeze(output, 1)
-        _ = evbuffer_write(output, bufferevent_getfd(bufferevent))
+        _ = evbuffer_write(output, fd)
         evbuffer_freeze(output, 1)
         if evbuffer_get_length(output) == 0 {
             flushed()
         } else {
             writingLeftover = true
+            // The write timeout (a client that stops reading) is set here, where it is first needed,
+            // rather than on every accepted connection.
+            if var write = readTimeout { bufferevent_set_timeouts(bufferevent, nil, &write) }
             bufferevent_enable(bufferevent, Int16(EV_WRITE))
         }
     }

@@ -42,6 +42,10 @@ final class Connection {
     }
 
     let bufferevent: OpaquePointer
+    /// The connection's socket. The bufferevent owns it (and closes it when freed); it is kept here
+    /// because `bufferevent_getfd` takes the bufferevent's lock: ~65 instructions a call, several a
+    /// connection.
+    let fd: Int32
     /// Who answers requests on this connection: the main port's responder or a session's.
     let responder: any HTTPResponder
     /// Whether the connection speaks TLS.
@@ -90,8 +94,9 @@ final class Connection {
     /// The HTTP/2 codec, once the client sent HTTP/2's preface (h2c with prior knowledge, or h2
     /// after ALPN): from then on it reads and writes the bufferevent.
     var http2: HTTP2Session?
-    /// A plain connection's own read event and the idle timeout it restarts with, and the watch on
-    /// its output buffer (see `Connection+Socket.swift`); nil on TLS connections.
+    /// A plain connection's own read event (made when it first waits for bytes) and the idle timeout
+    /// it restarts with, and the watch on its output buffer (see `Connection+Socket.swift`); nil on
+    /// TLS connections.
     var reader: EventHandle?
     var readTimeout: timeval?
     var outputWatch: OpaquePointer?
@@ -104,10 +109,11 @@ final class Connection {
     static let backlogLimit = 1 << 20
 
     init(
-        bufferevent: OpaquePointer, responder: any HTTPResponder, secure: Bool, port: ListeningPort,
+        bufferevent: OpaquePointer, fd: Int32, responder: any HTTPResponder, secure: Bool, port: ListeningPort,
         limits: RequestHeadParser.Limits
     ) {
         self.bufferevent = bufferevent
+        self.fd = fd
         self.responder = responder
         self.secure = secure
         self.port = port
@@ -149,11 +155,11 @@ final class Connection {
                 withExtendedLifetime(connection) { connection.event(events) }
             }, context)
         if !secure, let server {
-            // Its own reading and flushing (`Connection+Socket.swift`): the bufferevent keeps the
-            // write timeout for a leftover, and its write side (enabled by libevent) starts disabled.
-            if var write = timeout { bufferevent_set_timeouts(bufferevent, nil, &write) }
+            // Its own reading and flushing (`Connection+Socket.swift`): the bufferevent's write side
+            // (enabled by libevent) starts disabled, and gets the write timeout when it is first used.
+            readTimeout = timeout
             bufferevent_disable(bufferevent, Int16(EV_WRITE))
-            startDirectIO(server, timeout: timeout)
+            startDirectIO(server)
             return
         }
         if var timeout {
@@ -520,6 +526,23 @@ final class Connection {
         close()  // an error (a reset, a TLS failure)
     }
 
+    /// Whether `close(2)` alone ends a plain connection as cleanly as `shutdown(SHUT_WR)` before it.
+    /// Linux answers a close with unread input by a reset instead of a FIN, and a client can lose
+    /// the end of what it was sent; the shutdown sends the FIN first, so the client reads an end of
+    /// stream whatever follows. That takes unread input, and there is none to expect when the
+    /// client has ended its side (its FIN was read), or when it said the connection closes after
+    /// this request (`Connection: close`, or HTTP/1.0 without keep-alive: RFC 9112 §9.6, a client
+    /// that sends `close` sends no further request) and nothing it sent is left unread here. Then
+    /// the shutdown would be one system call a connection that changes nothing on the wire (nginx
+    /// closes without one too). Every other close (the server's choice to close, a refusal, a
+    /// fault, the idle timeout, TLS) still shuts down first.
+    private var closesCleanly: Bool {
+        guard !secure else { return false }
+        if peerClosed { return true }
+        guard !exchange.keepAlive, case .head = phase else { return false }
+        return evbuffer_get_length(bufferevent_get_input(bufferevent)) == 0
+    }
+
     // MARK: - Lingering close
 
     /// After a refusal: stop sending, and read and drop what the client still sends, so closing
@@ -533,7 +556,7 @@ final class Connection {
             close()
             return
         }
-        if !secure { _ = shutdown(bufferevent_getfd(bufferevent), Int32(SHUT_WR)) }
+        if !secure { _ = shutdown(fd, Int32(SHUT_WR)) }
         evbuffer_drain(bufferevent_get_input(bufferevent), evbuffer_get_length(bufferevent_get_input(bufferevent)))
         let context = Unmanaged.passUnretained(self).toOpaque()
         lingerTimer = EventHandle(
@@ -554,7 +577,7 @@ final class Connection {
     /// Closes the connection now. A request still waiting for its answer never gets one: its
     /// client is gone (journaled so). Unless `reset`, the socket is shut down for writing first,
     /// so the client reads an end of stream after everything sent rather than a reset caused by
-    /// input it sent that was never read. Idempotent.
+    /// input it sent that was never read (``closesCleanly`` says when there can be none). Idempotent.
     func close(reset: Bool = false) {
         guard !closed else { return }
         closed = true
@@ -584,7 +607,7 @@ final class Connection {
         stopDirectIO()
         reader = nil
         bufferevent_setcb(bufferevent, nil, nil, nil, nil)
-        if !reset { _ = shutdown(bufferevent_getfd(bufferevent), Int32(SHUT_WR)) }
+        if !reset && !closesCleanly { _ = shutdown(fd, Int32(SHUT_WR)) }
         bufferevent_free(bufferevent)  // closes the socket (BEV_OPT_CLOSE_ON_FREE)
         self.server = nil
         server?.forget(self)

@@ -73,7 +73,7 @@ extension HTTPServer {
             return
         }
         let connection = Connection(
-            bufferevent: bufferevent, responder: responder, secure: port.sslContext != nil,
+            bufferevent: bufferevent, fd: fd, responder: responder, secure: port.sslContext != nil,
             port: port, limits: limits)
         connection.server = self
         connections[ObjectIdentifier(connection)] = connection
