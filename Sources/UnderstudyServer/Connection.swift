@@ -54,6 +54,8 @@ final class Connection {
     let port: ListeningPort
     /// The server, while the connection is open.
     @exclusivity(unchecked) var server: HTTPServer?
+    /// Where the connection is in the server's table (``HTTPServer/connections``); -1 once it left.
+    @exclusivity(unchecked) var tableIndex = -1
     @exclusivity(unchecked) var head: RequestHeadParser
     @exclusivity(unchecked) var phase = Phase.head
     /// The request whose body is arriving (head read, body not yet whole).

@@ -76,7 +76,7 @@ extension HTTPServer {
             bufferevent: bufferevent, fd: fd, responder: responder, secure: port.sslContext != nil,
             port: port, limits: limits)
         connection.server = self
-        connections[ObjectIdentifier(connection)] = connection
+        remember(connection)
         connection.start(timeout: requestTimeout)
     }
 

@@ -110,7 +110,7 @@ extension HTTPServer {
 
     /// Answers every pending long poll with what it has (the server is stopping).
     func expireDeferredReplies() {
-        for connection in Array(connections.values) {
+        for connection in connections {  // a copy: an expiry may close its connection
             connection.current?.deferral?.expire()
             connection.http2?.expireDeferredReplies()
         }

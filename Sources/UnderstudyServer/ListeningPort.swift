@@ -88,7 +88,7 @@ class ListeningPort: SessionListener {
         stopAccepting()
         self.responder = nil
         guard let server else { return }
-        for connection in Array(server.connections.values) where connection.port === self {
+        for connection in server.connections where connection.port === self {  // a copy
             connection.current?.deferral?.cancel()
             connection.close()
         }
