@@ -4,11 +4,11 @@ and adds its read event only when it has to wait; a connection the client asked 
 without `shutdown(SHUT_WR)` first unless something the client sent is still unread.
 
 Seen from raw sockets, whichever way the bytes arrive: before the daemon accepts (sent right after
-connect), after it accepted (the test waits until the daemon holds one more descriptor), or split
+connect), after it accepted (the test waits until the daemon's end of the connection has a socket
+inode, which accept() gives it), or split
 around the accept; every reply is whole, every close is a clean end of stream (never a reset), the
 idle timeout and the lingering close after a refusal hold, and each request is journaled once."""
 import json
-import os
 import socket
 import tempfile
 import time
@@ -78,21 +78,23 @@ class ConnectionClosePathTests(unittest.TestCase):
         entries = sorted(json.loads(body)["requests"], key=lambda entry: entry["seq"])
         return [(entry["path"], (entry["response"] or {}).get("status"), entry["outcome"]) for entry in entries]
 
-    def descriptors(self):
-        return len(os.listdir(f"/proc/{self.daemon.process.pid}/fd"))
+    def accepted(self, sock):
+        """Whether the daemon has accepted `sock`'s connection: the kernel gives the daemon's end a
+        socket inode only once accept() has made it a descriptor (0 while it waits in the queue)."""
+        client_port = sock.getsockname()[1]
+        with open(f"/proc/{self.daemon.process.pid}/net/tcp") as table:
+            for line in table.readlines()[1:]:
+                fields = line.split()
+                local, remote, inode = fields[1], fields[2], fields[9]
+                if int(local.split(":")[1], 16) == self.daemon.port and int(remote.split(":")[1], 16) == client_port:
+                    return inode != "0"
+        return False
 
-    def wait_for_descriptors(self, above):
+    def wait_until_accepted(self, sock):
         deadline = time.monotonic() + 10
-        while self.descriptors() <= above and time.monotonic() < deadline:
+        while not self.accepted(sock) and time.monotonic() < deadline:
             time.sleep(0.01)  # polling with a deadline: the daemon says nothing when it accepts
-        self.assertGreater(self.descriptors(), above, "the daemon accepted the connection")
-
-    def connect_and_wait_for_accept(self):
-        """A connection the daemon has accepted (it holds one more descriptor) before anything is sent."""
-        before = self.descriptors()
-        sock = socket.create_connection(("127.0.0.1", self.daemon.port), timeout=10)
-        self.wait_for_descriptors(above=before)
-        return sock
+        self.assertTrue(self.accepted(sock), "the daemon accepted the connection")
 
     def test_close_requests_sent_at_connect_are_answered_whole_and_end_cleanly(self):
         # Most of these are in the socket when the daemon accepts (read and answered in that pass);
@@ -110,17 +112,17 @@ class ConnectionClosePathTests(unittest.TestCase):
         self.assertEqual(self.journal(), [("/small", 200, "answered")] * 200)
 
     def test_a_request_sent_after_the_accept_is_read_when_it_comes(self):
-        with self.connect_and_wait_for_accept() as sock:
+        with socket.create_connection(("127.0.0.1", self.daemon.port), timeout=10) as sock:
+            self.wait_until_accepted(sock)
             sock.sendall(CLOSE)
             got = replies(read_to_end(sock))
         self.assertEqual([(status, body) for status, _, body in got], [(200, b"small")])
         self.assertEqual(self.journal(), [("/small", 200, "answered")])
 
     def test_a_head_split_around_the_accept_is_read_whole(self):
-        before = self.descriptors()
         with socket.create_connection(("127.0.0.1", self.daemon.port), timeout=10) as sock:
             sock.sendall(CLOSE[:20])
-            self.wait_for_descriptors(above=before)  # accepted: its first read has come and gone
+            self.wait_until_accepted(sock)  # its first read has come and gone
             sock.sendall(CLOSE[20:])
             got = replies(read_to_end(sock))
         self.assertEqual([(status, body) for status, _, body in got], [(200, b"small")])
