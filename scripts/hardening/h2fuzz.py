@@ -199,6 +199,8 @@ def mutate(rng, data):
     """A random byte-level mutation of an HTTP/2 exchange (after the preface, so frames are hit)."""
     data = bytearray(data)
     for _ in range(rng.randint(1, 8)):
+        if len(data) <= len(PREFACE):
+            break  # an earlier deletion took every byte after the preface
         position = rng.randrange(len(PREFACE), len(data))
         choice = rng.random()
         if choice < 0.5:
