@@ -172,7 +172,8 @@ let package = Package(
             ]
         ),
         .target(
-            name: "UnderstudyTesting", dependencies: ["UnderstudyJSON", "UnderstudyStubFormat", "UnderstudyLoopbackHTTP"]),
+            name: "UnderstudyTesting",
+            dependencies: ["UnderstudyJSON", "UnderstudyStubFormat", "UnderstudyLoopbackHTTP"]),
         // Micro-benchmark of the engine alone (requests/s through `handle`), run by scripts/bench-engine.
         .executableTarget(name: "understudy-engine-bench", dependencies: ["UnderstudyCore"]),
         // RFC 9651 structured fields: the IETF RateLimit draft's `RateLimit`/`RateLimit-Policy` headers.

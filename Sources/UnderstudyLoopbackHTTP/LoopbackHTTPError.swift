@@ -48,7 +48,13 @@ public enum LoopbackHTTPError: Error, Sendable, Equatable, CustomStringConvertib
                 }
             return "\(Self.address(host, port)) timed out after \(Self.seconds(seconds)) s while \(what)"
         case let .connectionFailed(host, port, phase, reason):
-            return "\(phase == .sending ? "sending to" : "receiving from") \(Self.address(host, port)) failed: \(reason)"
+            let what =
+                switch phase {
+                case .connecting: "connecting to"
+                case .sending: "sending to"
+                case .receiving: "receiving from"
+                }
+            return "\(what) \(Self.address(host, port)) failed: \(reason)"
         case let .malformedResponse(detail):
             return "malformed HTTP response: \(detail)"
         case let .truncatedResponse(detail):

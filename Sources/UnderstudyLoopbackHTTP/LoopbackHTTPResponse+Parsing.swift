@@ -118,7 +118,8 @@ extension LoopbackHTTPResponse {
                 guard sizeText.count <= 15, sizeText.allSatisfy(isHexDigit), line.first != 59 else {
                     throw .malformedResponse("not a chunk-size line: \(quoted(line))")
                 }
-                throw .truncatedResponse("the connection closed inside a chunk-size line after \(output.count) body bytes")
+                throw .truncatedResponse(
+                    "the connection closed inside a chunk-size line after \(output.count) body bytes")
             }
             guard !sizeText.isEmpty, sizeText.count <= 15, sizeText.allSatisfy(isHexDigit),
                 let size = Int(String(decoding: sizeText, as: UTF8.self), radix: 16)

@@ -46,7 +46,8 @@ struct LoopbackSocket: ~Copyable {
         var entry: UnsafeMutablePointer<addrinfo>? = first
         while let address = entry {
             entry = address.pointee.ai_next
-            let descriptor = Glue.socket(address.pointee.ai_family, address.pointee.ai_socktype, address.pointee.ai_protocol)
+            let descriptor = Glue.socket(
+                address.pointee.ai_family, address.pointee.ai_socktype, address.pointee.ai_protocol)
             guard descriptor >= 0 else {
                 lastError = errno
                 refusedEverywhere = false

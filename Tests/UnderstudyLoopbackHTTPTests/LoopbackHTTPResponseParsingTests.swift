@@ -14,7 +14,8 @@ struct LoopbackHTTPResponseParsingTests {
     private func failure(_ text: String, method: String = "GET") -> LoopbackHTTPError? {
         do {
             let response = try parse(text, method: method)
-            Issue.record("parsed: \(response.status) \(String(decoding: response.body, as: UTF8.self).debugDescription)")
+            Issue.record(
+                "parsed: \(response.status) \(String(decoding: response.body, as: UTF8.self).debugDescription)")
             return nil
         } catch {
             return error
@@ -82,7 +83,8 @@ struct LoopbackHTTPResponseParsingTests {
 
     @Test(arguments: [
         "HTTP/2 200 OK", "HTTP/1.1 20 OK", "HTTP/1.1 2000 OK", "HTTP/1.1 abc OK", "HTTP/1.1 200OK", "ICY 200 OK",
-        "http/1.1 200 OK", " HTTP/1.1 200 OK", "HTTP/1.1 099 Below", "\u{1}\u{2}UNDERSTUDY-MALFORMED-RESPONSE this is not HTTP",
+        "http/1.1 200 OK", " HTTP/1.1 200 OK", "HTTP/1.1 099 Below",
+        "\u{1}\u{2}UNDERSTUDY-MALFORMED-RESPONSE this is not HTTP",
     ])
     func aMalformedStatusLineIsRefusedAndQuoted(statusLine: String) throws {
         let error = try #require(failure(statusLine + "\r\nContent-Length: 0\r\n\r\n"))
@@ -104,7 +106,10 @@ struct LoopbackHTTPResponseParsingTests {
             ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", "not a chunk-size line: \"zz\""),
             ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n\r\n", "not a chunk-size line"),
             // What the daemon's `malformed-response-chunk` sends: not a size, even before a line end.
-            ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nlskdu018973t", "not a chunk-size line: \"lskdu018973t\""),
+            (
+                "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nlskdu018973t",
+                "not a chunk-size line: \"lskdu018973t\""
+            ),
             ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabcX\r\n0\r\n\r\n", "not followed by CRLF"),
             ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nbroken trailer\r\n\r\n", "not a trailer field"),
         ]
@@ -161,7 +166,8 @@ struct LoopbackHTTPResponseParsingTests {
         #expect(
             String(decoding: emptyPost, as: UTF8.self)
                 == "POST /s HTTP/1.1\r\nHost: [::1]:9\r\nConnection: close\r\nContent-Length: 0\r\n\r\n")
-        let get = LoopbackHTTPClient.request(method: "GET", target: "/", host: "localhost", port: 1, headers: [], body: nil)
+        let get = LoopbackHTTPClient.request(
+            method: "GET", target: "/", host: "localhost", port: 1, headers: [], body: nil)
         #expect(!String(decoding: get, as: UTF8.self).contains("Content-Length"))
     }
 
@@ -191,8 +197,7 @@ struct LoopbackHTTPResponseParsingTests {
         #expect(
             LoopbackHTTPError.timedOut(host: "h", port: 9, seconds: 30, phase: .connecting).description
                 == "h:9 timed out after 30 s while connecting")
-        #expect(
-            LoopbackHTTPError.connectionFailed(host: "h", port: 9, phase: .receiving, reason: "Connection reset by peer")
-                .description == "receiving from h:9 failed: Connection reset by peer")
+        let reset = LoopbackHTTPError.connectionFailed(host: "h", port: 9, phase: .receiving, reason: "reset")
+        #expect(reset.description == "receiving from h:9 failed: reset")
     }
 }
