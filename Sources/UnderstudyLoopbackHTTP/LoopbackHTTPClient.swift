@@ -62,7 +62,7 @@ public struct LoopbackHTTPClient: Sendable {
         method: String, target: String, headers: [(name: String, value: String)] = [], body: [UInt8]? = nil
     ) throws(LoopbackHTTPError) -> LoopbackHTTPResponse {
         let deadline = ContinuousClock.now + .seconds(min(max(timeout, 0.001), 1e9))
-        let socket = try LoopbackSocket.connect(host: host, port: port, deadline: deadline, timeout: timeout)
+        let socket = try LoopbackConnection.connect(host: host, port: port, deadline: deadline, timeout: timeout)
         try socket.send(
             Self.request(method: method, target: target, host: host, port: port, headers: headers, body: body))
         return try LoopbackHTTPResponse(parsing: socket.receiveToClose(), requestMethod: method)

@@ -8,8 +8,8 @@ import Darwin
 
 /// A connected, non-blocking TCP socket that closes its descriptor when it ends. Every wait is a
 /// `poll` bounded by the exchange's one deadline, so a server that stops mid-way cannot hold a
-/// call past ``LoopbackHTTPClient/timeout`` (a per-call `SO_RCVTIMEO` would restart with every byte).
-struct LoopbackSocket: ~Copyable {
+/// call past ``LoopbackHTTPClient/timeout`` (`SO_RCVTIMEO` bounds each `recv` alone: a trickle outlasts it).
+struct LoopbackConnection: ~Copyable {
     private let descriptor: Int32
     private let host: String
     private let port: Int
@@ -30,7 +30,7 @@ struct LoopbackSocket: ~Copyable {
     /// the daemon listens on 127.0.0.1).
     static func connect(
         host: String, port: Int, deadline: ContinuousClock.Instant, timeout: Double
-    ) throws(LoopbackHTTPError) -> LoopbackSocket {
+    ) throws(LoopbackHTTPError) -> LoopbackConnection {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Glue.streamType
@@ -53,7 +53,7 @@ struct LoopbackSocket: ~Copyable {
                 refusedEverywhere = false
                 continue
             }
-            let socket = LoopbackSocket(
+            let socket = LoopbackConnection(
                 descriptor: descriptor, host: host, port: port, deadline: deadline, timeout: timeout)
             Glue.prepare(descriptor)
             let error = try socket.finishConnecting(to: address.pointee.ai_addr, length: address.pointee.ai_addrlen)
