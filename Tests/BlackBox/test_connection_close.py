@@ -161,10 +161,11 @@ class ConnectionClosePathTests(unittest.TestCase):
         self.assertEqual(self.journal(), [("/small", 200, "answered")])
 
     def test_a_refusal_read_at_accept_still_lingers_while_the_client_sends(self):
-        # Refused on the first read; the client goes on sending a body far larger than the socket
-        # buffers. The daemon reads and drops it (a lingering close), so the send completes and the
-        # client reads the 400 and an end of stream, not a reset.
-        body = b"b" * (4 * 1024 * 1024)
+        # Refused on the first read; the client goes on sending a body far larger than both socket
+        # buffers can hold (loopback autotunes them to a few MiB). The daemon reads and drops it (a
+        # lingering close), so the send completes and the client reads the 400 and an end of stream,
+        # not a reset.
+        body = b"b" * (32 * 1024 * 1024)
         with socket.create_connection(("127.0.0.1", self.daemon.port), timeout=10) as sock:
             sock.sendall(b"POST /small HTTP/1.1\r\nHost: x\r\nContent-Length : 5\r\n\r\n" + body)
             got = replies(read_to_end(sock))
