@@ -11,8 +11,7 @@ let package = Package(
     ],
     dependencies: [],
     targets: [
-        .target(name: "Mustache", dependencies: []),
-        .testTarget(name: "MustacheTests", dependencies: ["Mustache"]),
+        .target(name: "Mustache", dependencies: [])
     ],
     swiftLanguageVersions: [.v5, .version("6")]
 )

@@ -6,7 +6,11 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 
+#if canImport(FoundationEssentials)
+import Synchronization
+#else
 import Foundation
+#endif
 
 /// Protocol for content types
 public protocol MustacheContentType: Sendable {
@@ -35,6 +39,21 @@ struct HTMLContentType: MustacheContentType {
 /// with `MustacheContentTypes.register`.
 public enum MustacheContentTypes {
 
+    #if canImport(FoundationEssentials)
+    private static let lockedTypes = Mutex<[String: MustacheContentType]>(_types)
+
+    static func get(_ name: String) -> MustacheContentType? {
+        lockedTypes.withLock { $0[name] }
+    }
+
+    /// Register new content type
+    /// - Parameters:
+    ///   - contentType: Content type
+    ///   - name: String to identify it
+    public static func register(_ contentType: MustacheContentType, named name: String) {
+        lockedTypes.withLock { $0[name] = contentType }
+    }
+    #else
     private static let lock = NSLock()
 
     static func get(_ name: String) -> MustacheContentType? {
@@ -52,13 +71,15 @@ public enum MustacheContentTypes {
             self.types[name] = contentType
         }
     }
+    #endif
 
     private static let _types: [String: MustacheContentType] = [
         "HTML": HTMLContentType(),
         "TEXT": TextContentType(),
     ]
 
-    #if compiler(>=6.0)
+    #if canImport(FoundationEssentials)
+    #elseif compiler(>=6.0)
     nonisolated(unsafe) static var types: [String: MustacheContentType] = _types
     #else
     static var types: [String: MustacheContentType] = _types

@@ -6,8 +6,6 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 
-import Foundation
-
 /// Allow object to override standard hummingbird type rendering which uses
 /// `String(describing)`.
 public protocol MustacheCustomRenderable {
@@ -32,8 +30,12 @@ public protocol MustacheCustomRepresentation {
     var representation: Any? { get }
 }
 
+#if !canImport(FoundationEssentials)
+import Foundation
+
 /// Extend NSNull to conform to `MustacheCustomRepresentation` to avoid outputting `<null>` and returning
 /// a valid response for `isNull`
 extension NSNull: MustacheCustomRepresentation {
     public var representation: Any? { nil }
 }
+#endif

@@ -6,7 +6,11 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension MustacheLibrary {
     /// Load templates from a folder
@@ -17,9 +21,11 @@ extension MustacheLibrary {
         }
         let extWithDot = ".\(`extension`)"
         let fs = FileManager()
-        guard let enumerator = fs.enumerator(atPath: directory) else { return [:] }
+        // FoundationEssentials' FileManager has no `enumerator(atPath:)`; `subpathsOfDirectory` walks the
+        // same tree (recursively, directories included) and fails where the enumerator would be nil.
+        guard let paths = try? fs.subpathsOfDirectory(atPath: directory) else { return [:] }
         var templates: [String: MustacheTemplate] = [:]
-        for case let path as String in enumerator {
+        for path in paths {
             guard path.hasSuffix(extWithDot) else { continue }
             do {
                 guard let template = try MustacheTemplate(filename: directory + path) else { continue }

@@ -6,7 +6,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 
-#if compiler(<6.0)
+#if compiler(<6.0) && !canImport(FoundationEssentials)
 import Foundation
 
 extension NSLock {
