@@ -13,7 +13,8 @@ enum TokenIssueTime {
         guard let authorization = request.headers["Authorization"] else { return nil }
         let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        let token = String(parts[1].drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+        let isBlank = { (character: Character) in character == " " || character == "\t" }
+        let token = String(parts[1].drop(while: isBlank).reversed().drop(while: isBlank).reversed())
         return jwtIssuedAt(token) ?? trailingEpoch(token)
     }
 
