@@ -130,7 +130,11 @@ extension Connection {
         writer.put("HTTP/1.1 ")
         writer.putStatus(status)
         writer.put(" ")
-        if let customReason { _ = writer.put(string: customReason) } else { writer.put(ReasonPhrase.staticPhrase(status)) }
+        if let customReason {
+            _ = writer.put(string: customReason)
+        } else {
+            writer.put(ReasonPhrase.staticPhrase(status))
+        }
         writer.put("\r\n")
         withUnsafeTemporaryAllocation(of: RawHeaderField.self, capacity: fieldCount + 3) { raw in
             var filled = 0
