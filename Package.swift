@@ -138,6 +138,10 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
+        // The one blocking HTTP/1.1 exchange with a daemon's admin API over loopback TCP (connect with a
+        // deadline, Content-Length, chunked and close-delimited replies): the CLI's `record --session` and the
+        // test kit both call it. No Foundation, no C shim, so either may link it without weight.
+        .target(name: "UnderstudyLoopbackHTTP"),
         // The CLI only parses arguments and calls the libraries.
         .executableTarget(
             name: "understudy",
@@ -146,6 +150,7 @@ let package = Package(
                 "UnderstudyServer",
                 "UnderstudyOpenAPIContract",
                 "UnderstudyXML",
+                "UnderstudyLoopbackHTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // mimalloc as the daemon's allocator on Linux (Debian's libmimalloc-dev): with glibc's,
@@ -166,7 +171,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .target(name: "UnderstudyTesting", dependencies: ["UnderstudyJSON", "UnderstudyStubFormat"]),
+        .target(
+            name: "UnderstudyTesting",
+            dependencies: ["UnderstudyJSON", "UnderstudyStubFormat", "UnderstudyLoopbackHTTP"]),
         // Micro-benchmark of the engine alone (requests/s through `handle`), run by scripts/bench-engine.
         .executableTarget(name: "understudy-engine-bench", dependencies: ["UnderstudyCore"]),
         // RFC 9651 structured fields: the IETF RateLimit draft's `RateLimit`/`RateLimit-Policy` headers.
@@ -221,6 +228,11 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ] + combineDependencies
+        ),
+        // The loopback client's response parser (no sockets) and one exchange with the real daemon.
+        .testTarget(
+            name: "UnderstudyLoopbackHTTPTests",
+            dependencies: ["UnderstudyLoopbackHTTP", "UnderstudyTesting", "understudy"]
         ),
         .testTarget(
             name: "UnderstudyTestingTests",
