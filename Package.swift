@@ -37,7 +37,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
         .package(url: "https://github.com/apple/swift-http-structured-headers", from: "1.7.0"),
-        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        // swift-mustache 2.1.1, vendored with a small patch so that it imports FoundationEssentials, not
+        // Foundation: full Foundation (and ICU) would cost the daemon's start-up and idle memory.
+        // Vendor/swift-mustache/UNDERSTUDY.md says what changed and how to go back to upstream.
+        .package(path: "Vendor/swift-mustache"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
@@ -60,7 +63,7 @@ let package = Package(
         .target(name: "UnderstudyStubFormat", dependencies: ["UnderstudyJSON"]),
         // The linear-time regex engine stubs' `matches` patterns compile with. Depends on nothing.
         .target(name: "UnderstudyRegex"),
-        // swift-mustache renders responses that opt in with `"template": true` (it imports Foundation).
+        // swift-mustache renders responses that opt in with `"template": true` (FoundationEssentials only).
         .target(
             name: "UnderstudyCore",
             dependencies: [

@@ -41,8 +41,10 @@ public enum JSONPointer {
 }
 
 extension String {
-    /// `self` with `%XX` sequences decoded (invalid sequences kept as written).
-    func removingPercentEncoding() -> String {
+    /// `self` with `%XX` sequences decoded (invalid sequences kept as written). `package`: the OpenAPI
+    /// contract decodes query strings with it too (Foundation's `removingPercentEncoding` is not in
+    /// FoundationEssentials, and the daemon links no full Foundation).
+    package func removingPercentEncoding() -> String {
         guard contains("%") else { return self }
         var bytes: [UInt8] = []
         var utf8 = Array(self.utf8)[...]

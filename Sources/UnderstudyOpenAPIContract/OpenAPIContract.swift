@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import UnderstudyJSON
 import UnderstudyJSONSchema
 
@@ -39,11 +43,11 @@ public struct OpenAPIContract: Sendable {
                 if case .object(let variables)? = server["variables"] {
                     for variable in variables {
                         if let value = variable.value["default"]?.stringValue {
-                            url = url.replacingOccurrences(of: "{\(variable.key)}", with: value)
+                            url = url.replacing("{\(variable.key)}", with: value)
                         }
                     }
                 }
-                if let scheme = url.range(of: "://") {
+                if let scheme = url.firstRange(of: "://") {
                     let rest = url[scheme.upperBound...]
                     url = rest.firstIndex(of: "/").map { String(rest[$0...]) } ?? ""
                 }
@@ -85,7 +89,14 @@ public struct OpenAPIContract: Sendable {
 
     /// `application/json; charset=utf-8` → `application/json`.
     public static func mediaType(_ text: String) -> String {
-        (text.split(separator: ";").first.map(String.init) ?? text).trimmingCharacters(in: .whitespaces).lowercased()
+        trimmed(text.split(separator: ";").first ?? text[...]).lowercased()
+    }
+
+    /// `text` without leading and trailing spaces and tabs (what `trimmingCharacters(in: .whitespaces)` does
+    /// for header text; that is full Foundation's, which the daemon does not link).
+    static func trimmed(_ text: Substring) -> String {
+        let isBlank = { (character: Character) in character == " " || character == "\t" }
+        return String(text.drop(while: isBlank).reversed().drop(while: isBlank).reversed())
     }
 
     /// Whether a media type carries JSON (`application/json`, `application/problem+json`).

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import UnderstudyCore
 import UnderstudyJSON
 import UnderstudyJSONSchema
@@ -307,7 +311,7 @@ public final class OpenAPIServeChecker: ContractChecking {
         guard let query, !query.isEmpty else { return [] }
         return query.split(separator: "&").map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let decode = { (text: Substring) in percentDecoded(text.replacingOccurrences(of: "+", with: " ")) }
+            let decode = { (text: Substring) in percentDecoded(String(text.replacing("+", with: " "))) }
             return (decode(parts[0]), parts.count > 1 ? decode(parts[1]) : "")
         }
     }
@@ -317,15 +321,14 @@ public final class OpenAPIServeChecker: ContractChecking {
         headers.flatMap { header in
             header.split(separator: ";").map { pair in
                 let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                let name = parts[0].trimmingCharacters(in: .whitespaces)
-                return (name, parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : "")
+                let name = OpenAPIContract.trimmed(parts[0])
+                return (name, parts.count > 1 ? OpenAPIContract.trimmed(parts[1]) : "")
             }
         }
     }
 
     /// `%XX` decoded (an invalid sequence is kept as written).
     static func percentDecoded(_ text: String) -> String {
-        guard text.contains("%") else { return text }
-        return text.removingPercentEncoding ?? text
+        text.removingPercentEncoding()
     }
 }

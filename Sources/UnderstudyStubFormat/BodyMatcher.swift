@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// How a stub (or `find`/`count`) matches a request body.
 public indirect enum BodyMatcher: Sendable, Equatable {

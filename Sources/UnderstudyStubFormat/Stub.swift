@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A stub of the stub file format (``StubFormat``), built in Swift: every field, produced as exactly the JSON the
 /// daemon validates (`json`), and installed with one call (`understudy.install(...)`).

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One response of a stub's sequence: every response field of the stub format. Start from a
 /// factory (`.status(503)`, `.json(...)`, `.text(...)`, `.fault(.connectionReset)`) and chain.

@@ -4,7 +4,6 @@ import Glibc
 import Darwin
 #endif
 import ArgumentParser
-import Foundation
 
 /// `understudy-openapi`, the binary that holds the OpenAPI commands (OpenAPIKit and Yams read and judge
 /// specs), found beside this one as git finds its `git-*` commands, else on `PATH`. Kept apart so the
@@ -16,14 +15,32 @@ enum OpenAPICompanion {
     /// The companion's path, or nil when it is neither beside this binary nor on `PATH`.
     static func locate() -> String? {
         var directories: [String] = []
-        if let binary = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            directories.append((binary as NSString).deletingLastPathComponent)
+        if let binary = executablePath() {
+            directories.append(directory(of: binary))
         }
         if let first = CommandLine.arguments.first, first.contains("/") {
-            directories.append((first as NSString).deletingLastPathComponent)
+            directories.append(directory(of: first))
         }
-        directories += (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
+        if let path = getenv("PATH") {
+            directories += String(cString: path).split(separator: ":").map(String.init)
+        }
         return directories.map { $0 + "/" + name }.first { access($0, X_OK) == 0 }
+    }
+
+    /// This process's binary as the kernel has it (`/proc/self/exe`), or nil where there is no `/proc`.
+    private static func executablePath() -> String? {
+        var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX))
+        let length = buffer.withUnsafeMutableBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { readlink("/proc/self/exe", $0.baseAddress!, $0.count) }
+        }
+        guard length > 0 else { return nil }
+        return String(decoding: buffer[..<length], as: UTF8.self)
+    }
+
+    /// `path` without its last component ("/usr/bin/understudy" -> "/usr/bin", "/understudy" -> "/").
+    private static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     private static func missing() -> ExitCode {
@@ -44,18 +61,56 @@ enum OpenAPICompanion {
     }
 
     /// Runs `understudy-openapi ARGUMENTS` and returns its exit status and standard output; its
-    /// standard error is ours (located errors reach the user as it writes them).
+    /// standard error is ours (located errors reach the user as it writes them). posix_spawn rather than
+    /// Foundation's `Process`, which only full Foundation has: the daemon links FoundationEssentials alone.
     static func run(_ arguments: [String]) throws -> (status: Int32, output: [UInt8]) {
         guard let path = locate() else { throw missing() }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
+        var pipeEnds: [Int32] = [-1, -1]
+        guard pipe(&pipeEnds) == 0 else { throw failure(path, errno) }
+        let (readEnd, writeEnd) = (pipeEnds[0], pipeEnds[1])
+        #if canImport(Darwin)
+        var actions: posix_spawn_file_actions_t?
+        #else
+        var actions = posix_spawn_file_actions_t()
+        #endif
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, writeEnd, STDOUT_FILENO)
+        posix_spawn_file_actions_addclose(&actions, readEnd)
+        posix_spawn_file_actions_addclose(&actions, writeEnd)
+        var argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) }
+        argv.append(nil)
+        defer { argv.forEach { free($0) } }
+        var child = pid_t()
+        let spawned = posix_spawn(&child, path, &actions, nil, argv, environ)
+        close(writeEnd)
+        guard spawned == 0 else {
+            close(readEnd)
+            throw failure(path, spawned)
+        }
         // Read to the end before waiting: a contract of megabytes would fill the pipe.
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, [UInt8](output))
+        var output: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
+            if count > 0 {
+                output += chunk[..<count]
+            } else if count == 0 || errno != EINTR {
+                break
+            }
+        }
+        close(readEnd)
+        var status: Int32 = 0
+        var waited: pid_t
+        repeat { waited = waitpid(child, &status, 0) } while waited < 0 && errno == EINTR
+        guard waited == child else { throw failure(path, errno) }
+        // WIFEXITED/WEXITSTATUS by hand (the C macros are not imported): the exit code, else 128 + signal.
+        let signal = status & 0x7F
+        return (signal == 0 ? (status >> 8) & 0xFF : 128 + signal, output)
+    }
+
+    private static func failure(_ path: String, _ code: Int32) -> ExitCode {
+        Console.error("understudy: cannot run \(path): \(String(cString: strerror(code)))")
+        return ExitCode(1)
     }
 }

@@ -13,7 +13,8 @@ enum TokenIssueTime {
         guard let authorization = request.headers["Authorization"] else { return nil }
         let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        let isBlank = { (character: Character) in character == " " || character == "\t" }
+        let token = String(parts[1].drop(while: isBlank).reversed().drop(while: isBlank).reversed())
         return jwtIssuedAt(token) ?? trailingEpoch(token)
     }
 
@@ -21,7 +22,7 @@ enum TokenIssueTime {
     static func jwtIssuedAt(_ token: String) -> Double? {
         let segments = token.split(separator: ".", omittingEmptySubsequences: false)
         guard segments.count == 3 else { return nil }
-        var base64 = segments[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        var base64 = String(segments[1].replacing("-", with: "+").replacing("_", with: "/"))
         while base64.count % 4 != 0 { base64 += "=" }
         guard let payload = Data(base64Encoded: base64), let claims = JSONValue.parse(Array(payload)) else {
             return nil

@@ -82,7 +82,7 @@ extension StubDecoder {
             return nil
         }
         guard let compiledName = compileTemplate(name, at: member.value.position, path, escaping) else { return nil }
-        let fixed = name[..<(name.range(of: "{{")?.lowerBound ?? name.endIndex)]
+        let fixed = name[..<(name.firstRange(of: "{{")?.lowerBound ?? name.endIndex)]
         guard let slash = fixed.lastIndex(of: "/"), fixed[..<slash].contains(where: { $0 != "/" && $0 != "." }) else {
             // Without one, the stub files beside it would be among the files it can name.
             fail(

@@ -64,7 +64,7 @@ public final class ResponseTemplate: Sendable {
                 // Jetty's member order (a Java HashMap's), without `servlet` (an instance name).
                 func quoted(_ text: String) -> String {
                     "\""
-                        + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+                        + text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"")
                         + "\""
                 }
                 page =

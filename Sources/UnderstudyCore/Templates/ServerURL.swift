@@ -20,7 +20,7 @@ enum ServerURL {
 
     /// `("http", 8080)` from `http://127.0.0.1:8080`.
     static func schemeAndPort(_ url: String) -> (scheme: String, port: Int)? {
-        guard let separator = url.range(of: "://") else { return nil }
+        guard let separator = url.firstRange(of: "://") else { return nil }
         let scheme = String(url[..<separator.lowerBound])
         let authority = url[separator.upperBound...].prefix { $0 != "/" }
         guard let colon = authority.lastIndex(of: ":"), !authority.hasSuffix("]"),

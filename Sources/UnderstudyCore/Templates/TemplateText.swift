@@ -33,7 +33,7 @@ struct TemplateText: Sendable {
     /// Parses `source` and renders it once against a probe request: bad syntax and names
     /// outside the vocabulary are problems.
     static func compile(_ source: String, escaping: Escaping = .none) -> Result<TemplateText, Problem> {
-        if let delimiter = source.range(of: "{{=") {
+        if let delimiter = source.firstRange(of: "{{=") {
             let (line, column) = position(of: delimiter.lowerBound, in: source)
             return .failure(
                 Problem(
@@ -79,10 +79,10 @@ struct TemplateText: Sendable {
     /// The tag that names the problem's segment: the first `{{…}}` containing it.
     private static func place(_ problem: TemplateProblems.Problem, in source: String) -> (Int, Int) {
         var search = source.startIndex
-        while let open = source[search...].range(of: "{{") {
-            guard let close = source[open.upperBound...].range(of: "}}") else { break }
+        while let open = source[search...].firstRange(of: "{{") {
+            guard let close = source[open.upperBound...].firstRange(of: "}}") else { break }
             let tag = source[open.upperBound..<close.lowerBound]
-            if !problem.segment.isEmpty, let hit = tag.range(of: problem.segment) {
+            if !problem.segment.isEmpty, let hit = tag.firstRange(of: problem.segment) {
                 return position(of: hit.lowerBound, in: source)
             }
             if problem.segment.isEmpty || tag.contains(problem.name) {

@@ -238,7 +238,7 @@ extension StubDecoder {
         let urlPath = path.member("proxyBaseUrl")
         guard let url = nonEmptyString(member.value, urlPath, what: "an http:// or https:// URL") else { return nil }
         if let problem = Self.upstreamURLProblem(url) {
-            fail(member.value.position, urlPath, problem.replacingOccurrences(of: "`to`", with: "`proxyBaseUrl`"))
+            fail(member.value.position, urlPath, problem.replacing("`to`", with: "`proxyBaseUrl`"))
             return nil
         }
         var setting = ProxySetting(to: url)

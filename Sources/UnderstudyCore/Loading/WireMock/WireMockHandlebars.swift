@@ -44,11 +44,11 @@ enum WireMockHandlebars {
         var out = ""
         var blocks: [Block] = []
         var rest = source[...]
-        while let open = rest.range(of: "{{") {
+        while let open = rest.firstRange(of: "{{") {
             out += rest[..<open.lowerBound]
             let triple = rest[open.upperBound...].hasPrefix("{")
             let start = triple ? rest.index(after: open.upperBound) : open.upperBound
-            guard let close = rest[start...].range(of: triple ? "}}}" : "}}") else {
+            guard let close = rest[start...].firstRange(of: triple ? "}}}" : "}}") else {
                 return .failure(Untranslatable(message: "unclosed `{{` in a WireMock template"))
             }
             let tag = trimmed(rest[start..<close.lowerBound])
