@@ -53,6 +53,13 @@ public final class JSONWriter {
         return line
     }
 
+    /// Replaces `array`'s contents with the bytes written from `offset` on (in its storage when
+    /// that fits), for a caller that keeps a fragment to append again later.
+    public func copyBytes(from offset: Int, into array: inout [UInt8]) {
+        array.removeAll(keepingCapacity: true)
+        array.append(contentsOf: UnsafeBufferPointer(start: base + offset, count: max(0, written - offset)))
+    }
+
     /// Makes room for `extra` more bytes.
     @inlinable @inline(__always)
     public func reserve(_ extra: Int) {

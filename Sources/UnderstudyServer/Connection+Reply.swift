@@ -130,7 +130,11 @@ extension Connection {
         writer.put("HTTP/1.1 ")
         writer.putStatus(status)
         writer.put(" ")
-        if let customReason { _ = writer.put(customReason) } else { writer.put(ReasonPhrase.staticPhrase(status)) }
+        if let customReason {
+            _ = writer.put(string: customReason)
+        } else {
+            writer.put(ReasonPhrase.staticPhrase(status))
+        }
         writer.put("\r\n")
         withUnsafeTemporaryAllocation(of: RawHeaderField.self, capacity: fieldCount + 3) { raw in
             var filled = 0
@@ -145,9 +149,9 @@ extension Connection {
                 default:
                     break
                 }
-                let name = writer.put(field.name)
+                let name = writer.put(string: field.name)
                 writer.put(": ")
-                let value = writer.put(field.value)
+                let value = writer.put(string: field.value)
                 writer.put("\r\n")
                 raw.initializeElement(at: filled, to: RawHeaderField(name: name, value: value))
                 filled += 1
@@ -242,8 +246,11 @@ struct ByteWriter {
         put(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
+    /// A string's UTF-8. Labelled so that a literal (`put(": ")`) is a `StaticString`, copied
+    /// straight from the binary: as an unlabelled overload it took the literals, and each one
+    /// was made a `String` and read through `withUTF8` (~90 instructions, nine a reply).
     @discardableResult
-    mutating func put(_ text: String) -> UnsafeBufferPointer<UInt8> {
+    mutating func put(string text: String) -> UnsafeBufferPointer<UInt8> {
         var text = text
         return text.withUTF8 { put($0) }
     }

@@ -6,6 +6,7 @@ import UnderstudyCore
 // and lists it. If the clock resumes real time first, the item comes back as a timer for what
 // remains. A real clock never gets here: its replies are timed exactly as before. The reply's
 // own channel (an HTTP/1.1 connection or an HTTP/2 stream) is where it goes, so both are held alike.
+// The callbacks reach the server through its ``ServerReference``, never a weak `self`.
 extension HTTPServer {
     /// Holds a delayed reply (or fault) for `nanoseconds` of the world's clock.
     func hold(_ pending: PendingReply, afterNanoseconds nanoseconds: UInt64) {
@@ -13,25 +14,25 @@ extension HTTPServer {
         pending.timer = nil
         pending.held = clock.schedule.hold(
             dueNanoseconds: clock.monotonicNanoseconds &+ nanoseconds,
-            fire: { [weak self, weak pending] in
-                guard let self, let pending, let channel = pending.channel, channel.current === pending,
-                    !channel.closed, !pending.sent
+            fire: { [reference, weak pending] in
+                guard let server = reference.server, let pending, let channel = pending.channel,
+                    channel.current === pending, !channel.closed, !pending.sent
                 else { return nil }
                 let event = ClockEvent(
                     kind: .response, stubID: pending.response.stubID,
                     request: pending.method + " " + pending.target)
                 withExtendedLifetime((channel, pending)) {
-                    if pending.response.fault == nil { self.openJournalBatch() }
-                    self.send(pending, on: channel)
+                    if pending.response.fault == nil { server.openJournalBatch() }
+                    server.send(pending, on: channel)
                 }
                 return event
             },
-            release: { [weak self, weak pending] remaining in
-                guard let self, let pending, let channel = pending.channel, channel.current === pending,
-                    !channel.closed, !pending.sent
+            release: { [reference, weak pending] remaining in
+                guard let server = reference.server, let pending, let channel = pending.channel,
+                    channel.current === pending, !channel.closed, !pending.sent
                 else { return }
-                pending.dueAt = self.clock.nanoseconds() &+ remaining
-                self.armDelay(pending, afterSeconds: Double(remaining) / 1_000_000_000)
+                pending.dueAt = server.clock.nanoseconds() &+ remaining
+                server.armDelay(pending, afterSeconds: Double(remaining) / 1_000_000_000)
             })
     }
 
@@ -43,20 +44,22 @@ extension HTTPServer {
         if case .events? = pending.response.streaming { kind = .event } else { kind = .bodyPiece }
         pending.held = clock.schedule.hold(
             dueNanoseconds: dueAt,
-            fire: { [weak self, weak pending] in
-                guard let self, let pending, let channel = pending.channel, channel.current === pending,
-                    !channel.closed, let stream = pending.stream
+            fire: { [reference, weak pending] in
+                guard let server = reference.server, let pending, let channel = pending.channel,
+                    channel.current === pending, !channel.closed, let stream = pending.stream
                 else { return nil }
                 let event = ClockEvent(
                     kind: kind, stubID: pending.response.stubID,
                     request: pending.method + " " + pending.target)
                 let before = stream.next
-                withExtendedLifetime((channel, pending)) { self.writeDuePieces(of: pending) }
+                withExtendedLifetime((channel, pending)) { server.writeDuePieces(of: pending) }
                 return stream.next > before ? event : nil
             },
-            release: { [weak self, weak pending] _ in
-                guard let self, let pending, let channel = pending.channel, channel.current === pending else { return }
-                withExtendedLifetime((channel, pending)) { self.writeDuePieces(of: pending) }
+            release: { [reference, weak pending] _ in
+                guard let server = reference.server, let pending, let channel = pending.channel,
+                    channel.current === pending
+                else { return }
+                withExtendedLifetime((channel, pending)) { server.writeDuePieces(of: pending) }
             })
     }
 }

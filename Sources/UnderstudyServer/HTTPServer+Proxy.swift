@@ -37,9 +37,10 @@ extension HTTPServer {
         }
         let relay = ProxyRelay(call: call, startedAt: startedAt, journal: pending.journal)
         pending.relay = relay
-        call.onHead = { [weak self, weak pending] status, headers in
-            guard let self, let pending else { return }
-            self.proxyHead(pending, status: status, headers: headers)
+        // The server through its ServerReference: a weak `self` would slow every retain of it.
+        call.onHead = { [reference, weak pending] status, headers in
+            guard let server = reference.server, let pending else { return }
+            server.proxyHead(pending, status: status, headers: headers)
         }
         call.onBody = { [weak pending] bytes in
             guard let pending, let relay = pending.relay else { return }
@@ -49,9 +50,9 @@ extension HTTPServer {
             }
             channel.writePiece(bytes, chunked: relay.chunked)
         }
-        call.onEnd = { [weak self, weak pending] result, reason in
-            guard let self, let pending else { return }
-            self.proxyEnded(pending, result: result, reason: reason)
+        call.onEnd = { [reference, weak pending] result, reason in
+            guard let server = reference.server, let pending else { return }
+            server.proxyEnded(pending, result: result, reason: reason)
         }
         if !call.start() {
             pending.relay = nil

@@ -96,13 +96,14 @@ extension HTTPServer {
             pending.timer = timer
             timer?.add(afterSeconds: seconds)
         }
-        deferral.attach { [weak self, weak channel, weak pending] response in
-            guard let self, let channel, let pending, channel.current === pending else { return }
+        // The server through its ServerReference: a weak `self` would slow every retain of it.
+        deferral.attach { [reference, weak channel, weak pending] response in
+            guard let server = reference.server, let channel, let pending, channel.current === pending else { return }
             pending.deferral = nil
             pending.response = response
             pending.timer = nil
-            self.openJournalBatch()
-            self.send(pending, on: channel)
+            server.openJournalBatch()
+            server.send(pending, on: channel)
         }
         // A wait that arrives on a kept-alive connection while the server drains answers at once.
         if draining { deferral.expire() }

@@ -12,7 +12,7 @@ extension HTTPServer: SessionHosting {
     /// Hosts `registry`'s sessions on this loop: the registry opens ports through this server,
     /// and a timer reclaims sessions idle past the registry's timeout.
     public func hostSessions(_ registry: SessionRegistry) {
-        registry.host = self
+        registry.host = reference  // not `self`: see ServerReference
         sessionRegistry = registry
         guard let interval = registry.limits.sweepIntervalSeconds else { return }
         let context = Unmanaged.passUnretained(self).toOpaque()

@@ -75,7 +75,11 @@ public final class HTTPServer {
     /// Ports sessions closed lately, which new sessions are not given (see ``RecentPorts``).
     var recentPorts = RecentPorts()
     /// The registry whose sessions this server hosts, and the timer that reclaims idle ones.
-    weak var sessionRegistry: SessionRegistry?
+    /// Held strongly: a weak reference would give the registry a side table, which makes every
+    /// retain of it slow, and the responder retains it on every request. It makes no cycle
+    /// (the registry refers to the server only through ``reference``, weakly), and it cannot
+    /// outlive its main responder's use: the server holds that responder too.
+    var sessionRegistry: SessionRegistry?
     var sessionSweep: EventHandle?
     /// The HTTPS listener and its certificates, when open (see `HTTPServer+TLS.swift`), and every
     /// HTTPS port (that one and sessions'), each closed before the loop is freed.
@@ -86,6 +90,9 @@ public final class HTTPServer {
     /// `HTTPServer+Proxy.swift`), and whether libcurl could not be loaded.
     var upstream: UpstreamClient?
     var upstreamUnavailable = false
+    /// What refers to this server without keeping it alive refers to this instead (see
+    /// ``ServerReference``): no weak reference may point at the server itself.
+    let reference = ServerReference()
 
     /// How long a connection that was refused reads and drops what its client still sends.
     static let lingerSeconds = 2.0
@@ -138,6 +145,7 @@ public final class HTTPServer {
             var length = timeval(tv_sec: configuration.idleTimeoutSeconds, tv_usec: 0)
             requestTimeout = event_base_init_common_timeout(base, &length)?.pointee ?? length
         }
+        reference.server = self
         mainPort = ListeningPort(
             server: self, socket: socket, port: port, url: url, responder: responder, sslContext: nil)
         installCallbacks()
@@ -150,6 +158,7 @@ public final class HTTPServer {
     }
 
     deinit {
+        reference.server = nil  // as a weak reference to the server would read from now on
         close()
         readBuffer.deallocate()
     }

@@ -16,8 +16,10 @@ class ListeningPort: SessionListener {
     let port: Int
     let url: String
     private(set) var responder: (any HTTPResponder)?
-    /// The server whose loop the port runs on.
-    private(set) weak var server: HTTPServer?
+    /// The server whose loop the port runs on (nil once it is gone), through its
+    /// ``ServerReference``: a weak reference to the server itself would slow every retain of it.
+    var server: HTTPServer? { reference?.server }
+    private weak var reference: ServerReference?
     /// The OpenSSL context for an HTTPS port's connections; nil for plain HTTP.
     let sslContext: OpaquePointer?
     private var listener: OpaquePointer?
@@ -27,7 +29,7 @@ class ListeningPort: SessionListener {
         server: HTTPServer, socket: Int32, port: Int, url: String, responder: any HTTPResponder,
         sslContext: OpaquePointer?
     ) {
-        self.server = server
+        self.reference = server.reference
         self.port = port
         self.url = url
         self.responder = responder

@@ -19,15 +19,19 @@ struct RequestHeaderBlockCache {
     private var headers = HTTPHeaders()
     private var hadRequest = false
 
-    /// The fields of the complete head `parser` read from `base` (its blank line ends at `end`).
-    mutating func headers(_ base: UnsafePointer<UInt8>, head parser: RequestHeadParser, end: Int) -> HTTPHeaders {
-        let blockStart = parser.fieldsStart, blockCount = end - 2 - parser.fieldsStart
+    /// The fields of a complete head read from `base`: its field lines start at `fieldsStart`,
+    /// `fields` are their offsets (``RequestHeadParser/fields``) and its blank line ends at `end`.
+    /// Given the parser's parts, not the parser: passing the parser copied it (~160 instructions).
+    mutating func headers(
+        _ base: UnsafePointer<UInt8>, fieldsStart: Int, fields ranges: [RequestHeadParser.FieldRange], end: Int
+    ) -> HTTPHeaders {
+        let blockStart = fieldsStart, blockCount = end - 2 - fieldsStart
         if blockCount == bytes.count, blockCount > 0,
             bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, base + blockStart, blockCount) == 0 })
         {
             return headers
         }
-        let fresh = Self.fields(base, of: parser)
+        let fresh = Self.fields(base, ranges)
         guard hadRequest else {
             hadRequest = true
             return fresh
@@ -38,15 +42,11 @@ struct RequestHeaderBlockCache {
         return fresh
     }
 
-    /// The fields read so far of a head that was refused, for its journal entry.
-    func partialHeaders(_ base: UnsafePointer<UInt8>, head parser: RequestHeadParser) -> HTTPHeaders {
-        Self.fields(base, of: parser)
-    }
-
-    private static func fields(_ base: UnsafePointer<UInt8>, of parser: RequestHeadParser) -> HTTPHeaders {
+    /// The fields at `ranges` in `base` (also those read so far of a refused head, for its entry).
+    static func fields(_ base: UnsafePointer<UInt8>, _ ranges: [RequestHeadParser.FieldRange]) -> HTTPHeaders {
         var fields: [HTTPHeaders.Field] = []
-        fields.reserveCapacity(parser.fields.count)
-        for range in parser.fields {
+        fields.reserveCapacity(ranges.count)
+        for range in ranges {
             let name = RequestHeadParser.text(base, from: Int(range.nameStart), to: Int(range.nameEnd))
             let value = RequestHeadParser.text(base, from: Int(range.valueStart), to: Int(range.valueEnd))
             fields.append(HTTPHeaders.Field(name: name, value: value))

@@ -68,6 +68,8 @@ public final class StubEngine {
     }
     /// Scratch space journal lines are encoded into.
     private let lineBuffer = JSONWriter()
+    /// The JSON of request header lists that repeat (a kept-alive client's), copied into lines.
+    private let headerJSON = JournalHeaderCache()
     /// The journal sink as ``JournalBatching``, cast once (a protocol cast is a conformance
     /// lookup, and batches open and close on every loop pass).
     let sinkBatching: (any JournalBatching)?
@@ -417,7 +419,7 @@ public final class StubEngine {
         let line = JournalEntry.encode(
             seq: seq, session: configuration.sessionID, timePrefix: cachedTimePrefix, milliseconds: fraction,
             record: record, delivery: delivery, reason: reason, outcomeElapsed: outcomeElapsed,
-            bodyLimit: configuration.journalBodyLimit, into: lineBuffer,
+            bodyLimit: configuration.journalBodyLimit, into: lineBuffer, headerCache: headerJSON,
             reusing: journal.takeLineToEvict())
         let entry = JournalEntry(
             seq: seq, request: record.request, matched: record.matched, stubID: record.stubID,

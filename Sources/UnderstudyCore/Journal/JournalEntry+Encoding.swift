@@ -14,13 +14,14 @@ extension JournalEntry {
     /// milliseconds and the elapsed times are written as digits straight into the buffer.
     /// `buffer` is scratch space, reused across calls; the line is returned as an array of
     /// exactly its size, in `spare`'s storage when that fits (see
-    /// ``JSONWriter/bytes(reusing:)``). `session` is the id of the session whose engine
+    /// ``JSONWriter/bytes(reusing:)``). `headerCache` supplies the request headers' JSON when they
+    /// repeat (``JournalHeaderCache``). `session` is the id of the session whose engine
     /// journals the entry (absent on the main port). `reason` is the status line's phrase when it
     /// was not the standard one (`response.reason`).
     static func encode(
         seq: Int, session: String? = nil, timePrefix: String, milliseconds: Int, record: JournalRecord,
         delivery: Delivery, reason: String? = nil, outcomeElapsed: UInt64, bodyLimit: Int, into buffer: JSONWriter,
-        reusing spare: consuming [UInt8] = []
+        headerCache: JournalHeaderCache? = nil, reusing spare: consuming [UInt8] = []
     ) -> [UInt8] {
         let request = record.request
         let out = buffer
@@ -56,7 +57,11 @@ extension JournalEntry {
         out.append(#","query":"# as StaticString)
         out.optionalJSONString(request.query)
         out.append(#","headers":"# as StaticString)
-        encodeHeaders(request.headers, into: out)
+        if let headerCache {
+            headerCache.append(request.headers, into: out)
+        } else {
+            encodeHeaders(request.headers, into: out)
+        }
         encodeBody(request.body, into: out)
         out.append(
             record.matched ? #","matched":true,"stub":"# as StaticString : #","matched":false,"stub":"# as StaticString)
@@ -267,7 +272,7 @@ extension JournalEntry {
     ///
     /// Names are compared only when their lengths are equal, and a head with no repeated name
     /// (nearly every one) is written in one straight pass.
-    private static func encodeHeaders<Fields: JournalHeaderFields>(_ fields: Fields, into out: JSONWriter) {
+    static func encodeHeaders<Fields: JournalHeaderFields>(_ fields: Fields, into out: JSONWriter) {
         let count = fields.count
         var repeated = false
         search: for i in 1..<max(1, count) {

@@ -1,0 +1,57 @@
+import XCTest
+@testable import UnderstudyCore
+
+/// The journal's cache of repeating request headers' JSON (``JournalHeaderCache``): whatever it
+/// serves, a line's `headers` are the bytes encoding the fields would give.
+final class JournalHeaderCacheTests: XCTestCase {
+    private func encoded(_ headers: HTTPHeaders, cache: JournalHeaderCache?) -> String {
+        let out = JSONWriter(capacity: 64)
+        out.append("x" as StaticString)  // not at the buffer's start
+        if let cache {
+            cache.append(headers, into: out)
+        } else {
+            JournalEntry.encodeHeaders(headers, into: out)
+        }
+        return String(decoding: out.bytes.dropFirst(), as: UTF8.self)
+    }
+
+    func testRepeatedListsAreServedFromTheCacheWithTheSameBytes() {
+        let cache = JournalHeaderCache()
+        let lists: [HTTPHeaders] = [
+            HTTPHeaders([.init(name: "Host", value: "127.0.0.1:8080"), .init(name: "User-Agent", value: "wrk")]),
+            HTTPHeaders([.init(name: "Accept", value: "a"), .init(name: "accept", value: "b\"\\")]),
+            HTTPHeaders([.init(name: "X-Long-Header-Name", value: String(repeating: "v", count: 300))]),
+            HTTPHeaders(),
+        ]
+        for round in 0..<5 {
+            for headers in lists {
+                XCTAssertEqual(encoded(headers, cache: cache), encoded(headers, cache: nil), "round \(round)")
+            }
+        }
+        XCTAssertEqual(encoded(lists[1], cache: nil), #"{"accept":["a","b\"\\"]}"#)
+    }
+
+    /// A copy changed after its original was cached has storage of its own (copy-on-write), so it
+    /// is encoded afresh, never given the original's JSON.
+    func testAChangedCopyIsNotGivenTheOriginalsJSON() {
+        let cache = JournalHeaderCache()
+        let original = HTTPHeaders([.init(name: "Host", value: "a")])
+        for _ in 0..<3 { _ = encoded(original, cache: cache) }
+        var changed = original
+        changed.append(name: "X-Extra", value: "1")
+        XCTAssertEqual(encoded(changed, cache: cache), #"{"host":["a"],"x-extra":["1"]}"#)
+        XCTAssertEqual(encoded(original, cache: cache), #"{"host":["a"]}"#)
+    }
+
+    /// Lists made and dropped one after another (their storage freed and its address reused)
+    /// each get their own JSON.
+    func testListsWhoseStorageIsReusedGetTheirOwnJSON() {
+        let cache = JournalHeaderCache()
+        for index in 0..<500 {
+            let headers = HTTPHeaders([.init(name: "Host", value: "h\(index % 7)"), .init(name: "N", value: "\(index)")])
+            for _ in 0..<3 {  // seen, kept, served from the cache
+                XCTAssertEqual(encoded(headers, cache: cache), #"{"host":["h\#(index % 7)"],"n":["\#(index)"]}"#)
+            }
+        }
+    }
+}
