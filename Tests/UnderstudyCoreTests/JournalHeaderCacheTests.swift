@@ -48,7 +48,9 @@ final class JournalHeaderCacheTests: XCTestCase {
     func testListsWhoseStorageIsReusedGetTheirOwnJSON() {
         let cache = JournalHeaderCache()
         for index in 0..<500 {
-            let headers = HTTPHeaders([.init(name: "Host", value: "h\(index % 7)"), .init(name: "N", value: "\(index)")])
+            let headers = HTTPHeaders([
+                .init(name: "Host", value: "h\(index % 7)"), .init(name: "N", value: "\(index)"),
+            ])
             for _ in 0..<3 {  // seen, kept, served from the cache
                 XCTAssertEqual(encoded(headers, cache: cache), #"{"host":["h\#(index % 7)"],"n":["\#(index)"]}"#)
             }
