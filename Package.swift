@@ -37,10 +37,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
         .package(url: "https://github.com/apple/swift-http-structured-headers", from: "1.7.0"),
-        // swift-mustache 2.1.1, vendored with a small patch so that it imports FoundationEssentials, not
-        // Foundation: full Foundation (and ICU) would cost the daemon's start-up and idle memory.
-        // Vendor/swift-mustache/UNDERSTUDY.md says what changed and how to go back to upstream.
-        .package(path: "Vendor/swift-mustache"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
@@ -63,14 +59,21 @@ let package = Package(
         .target(name: "UnderstudyStubFormat", dependencies: ["UnderstudyJSON"]),
         // The linear-time regex engine stubs' `matches` patterns compile with. Depends on nothing.
         .target(name: "UnderstudyRegex"),
-        // swift-mustache renders responses that opt in with `"template": true` (FoundationEssentials only).
+        // swift-mustache 2.1.1, vendored with a small patch so that it imports FoundationEssentials, not
+        // Foundation: full Foundation (and ICU) would cost the daemon's start-up and idle memory.
+        // Vendor/swift-mustache/UNDERSTUDY.md says what changed and how to go back to upstream. A target
+        // of this package, not a package(path:) dependency: SwiftPM refuses a package required by URL
+        // that depends on a local package, and packages that use the test kit add Understudy by URL.
+        // Named apart from upstream's `Mustache` so a package that also uses upstream can link both.
+        .target(name: "UnderstudyMustache", path: "Vendor/swift-mustache/Sources/Mustache"),
+        // UnderstudyMustache renders responses that opt in with `"template": true`.
         .target(
             name: "UnderstudyCore",
             dependencies: [
                 "UnderstudyJSON",
                 "UnderstudyRegex",
                 "UnderstudyStubFormat",
-                .product(name: "Mustache", package: "swift-mustache"),
+                "UnderstudyMustache",
             ],
             // The admin page's files, embedded at build time by the plugin (not SwiftPM resources:
             // no bundle to find and no file to read at run time).

@@ -1,4 +1,4 @@
-import Mustache
+import UnderstudyMustache
 
 /// One name in a template's vocabulary, resolved lazily: mustache asks a node for its children
 /// (`request` → `query` → `page`) and renders the last one. Nothing is computed for names a

@@ -1,4 +1,4 @@
-import Mustache
+import UnderstudyMustache
 
 /// One string of a stub that is a template: parsed by swift-mustache, its names checked against
 /// the vocabulary at load time, rendered per request as plain text (no HTML escaping: the
