@@ -8,13 +8,11 @@ connect), after it accepted (the test waits until the daemon's end of the connec
 inode, which accept() gives it), or split
 around the accept; every reply is whole, every close is a clean end of stream (never a reset), the
 idle timeout and the lingering close after a refusal hold, and each request is journaled once."""
-import json
 import socket
-import tempfile
 import time
 import unittest
 
-from Tests.BlackBox.blackbox import Daemon, request
+from Tests.BlackBox.blackbox import StubFileDaemonTestCase, request
 
 IDLE_TIMEOUT = 2
 STUBS = {
@@ -54,29 +52,13 @@ def replies(data):
     return found
 
 
-class ConnectionClosePathTests(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.work = tempfile.TemporaryDirectory(prefix="understudy-close-path-")
-        with open(f"{cls.work.name}/stubs.json", "w") as stubs:
-            json.dump(STUBS, stubs)
-        cls.daemon = Daemon([f"{cls.work.name}/stubs.json", "--quiet", "--idle-timeout", str(IDLE_TIMEOUT)],
-                            f"{cls.work.name}/stderr.log")
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.daemon.stop()
-        cls.work.cleanup()
-
-    def setUp(self):
-        status, _, _ = request(self.daemon.port, "DELETE", "/__admin/requests")
-        self.assertEqual(status, 200)
+class ConnectionClosePathTests(StubFileDaemonTestCase):
+    STUBS = STUBS
+    DAEMON_ARGS = ("--idle-timeout", IDLE_TIMEOUT)
 
     def journal(self):
-        status, _, body = request(self.daemon.port, "GET", "/__admin/requests")
-        self.assertEqual(status, 200)
-        entries = sorted(json.loads(body)["requests"], key=lambda entry: entry["seq"])
-        return [(entry["path"], (entry["response"] or {}).get("status"), entry["outcome"]) for entry in entries]
+        return [(entry["path"], (entry["response"] or {}).get("status"), entry["outcome"])
+                for entry in self.journal_entries()]
 
     def accepted(self, sock):
         """Whether the daemon has accepted `sock`'s connection: the kernel gives the daemon's end a

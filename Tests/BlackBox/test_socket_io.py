@@ -3,13 +3,11 @@ written at the end of the loop pass, and only what the kernel does not take goes
 bufferevent's write side. These drive both paths from raw sockets: a reply far larger than a small
 receive window (the leftover path, then back to direct writes on the same connection), and pipelined
 requests whose middle one is delayed (order across deferred writes)."""
-import json
 import socket
-import tempfile
 import time
 import unittest
 
-from Tests.BlackBox.blackbox import Daemon, request
+from Tests.BlackBox.blackbox import StubFileDaemonTestCase, request
 
 BIG = 4 * 1024 * 1024  # far beyond what a 4 KiB receive window and the send buffer take at once
 
@@ -52,28 +50,11 @@ def read_replies(sock, count, deadline_seconds=30):
     return replies
 
 
-class SocketIOTests(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.work = tempfile.TemporaryDirectory(prefix="understudy-socket-io-")
-        with open(f"{cls.work.name}/stubs.json", "w") as stubs:
-            json.dump(STUBS, stubs)
-        cls.daemon = Daemon([f"{cls.work.name}/stubs.json", "--quiet"], f"{cls.work.name}/stderr.log")
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.daemon.stop()
-        cls.work.cleanup()
-
-    def setUp(self):
-        status, _, _ = request(self.daemon.port, "DELETE", "/__admin/requests")
-        self.assertEqual(status, 200)
+class SocketIOTests(StubFileDaemonTestCase):
+    STUBS = STUBS
 
     def journal_paths(self):
-        status, _, body = request(self.daemon.port, "GET", "/__admin/requests")
-        self.assertEqual(status, 200)
-        entries = sorted(json.loads(body)["requests"], key=lambda entry: entry["seq"])
-        return [entry["path"] for entry in entries]
+        return [entry["path"] for entry in self.journal_entries()]
 
     def connect_with_small_window(self):
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
