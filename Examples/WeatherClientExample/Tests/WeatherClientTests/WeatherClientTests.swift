@@ -103,20 +103,33 @@ struct WeatherClientTests {
 
     @Test(
         .understudy(
-            Stub.get("/v1/forecast").respond(.json(["city": "Oslo", "tempC": 1]).delay(milliseconds: 3000))
+            Stub.get("/v1/forecast").respond(.json(["city": "Oslo", "tempC": 1]).delay(milliseconds: 5000))
         ))
     func aSlowServerTimesOutWithoutARetry() async throws {
         let understudy = try #require(Understudy.current)
-        let client = WeatherClient(baseURL: understudy.baseURL, refreshToken: "r1", accessToken: "t1", timeout: 0.3)
+        // A whole second: FoundationNetworking on Linux truncates `timeoutIntervalForRequest` to whole
+        // seconds, so 0.3 s would be 0 and time out before the request left (docs/test-kit.md,
+        // "Timeouts").
+        let client = WeatherClient(baseURL: understudy.baseURL, refreshToken: "r1", accessToken: "t1", timeout: 1)
+        let started = ContinuousClock.now
         await #expect {
             _ = try await client.forecast(city: "Oslo")
         } throws: { error in
             if case WeatherError.timedOut = error { return true }
             return false
         }
+        // The client waited out its own timeout: a client that gave up at once (the rounding) fails here,
+        // and one whose request the delay did not hold got its 200 above.
+        #expect(ContinuousClock.now - started >= .milliseconds(900))
         // A delayed request is journaled when its client leaves: wait for that, then prove no retry.
         try await understudy.admin.waitForRequests(path: "/v1/forecast", count: 1)
-        await understudy.verify(.once, .get("/v1/forecast"))
+        let requests = await understudy.verify(.once, .get("/v1/forecast"))
+        // The daemon held it (the stub's delay) until the client left, about a second after it arrived.
+        if let request = requests.first {
+            #expect(request.outcome == .clientGone)
+            #expect(request.delayMs == 5000)
+            #expect((request.outcomeMs ?? 0) - request.elapsedMs >= 900)
+        }
         await understudy.verifyNoRequests(path: "/v1/forecast", since: 1, within: .milliseconds(500))
     }
 }
