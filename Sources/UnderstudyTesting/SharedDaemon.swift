@@ -39,18 +39,29 @@ final class SharedDaemon: @unchecked Sendable {
     {
         let (attachURL, token) = try Understudy.daemonFromEnvironment(environment)
         if let attachURL { return Understudy(baseURL: attachURL, backing: .shared(nil), adminToken: token) }
+        // Found before anything is made on disk: a missing binary leaves nothing behind.
+        let binary = try UnderstudyBinaryLocator.locate(environment: environment)
+        let stubDirectory = try emptyStubDirectory()
+        // The daemon reads its stub paths once, as it starts; once it is ready (or has failed to
+        // start) the empty directory has done its job. Removing it here, whatever happened, is what
+        // keeps a test run from leaving one per process in the temporary directory.
+        defer { try? FileManager.default.removeItem(atPath: stubDirectory) }
         let (url, process) = try await Understudy.startDaemon(
-            arguments: [try emptyStubDirectory(), "--https"],
-            adminToken: token, binary: nil, startupTimeout: 30)
+            arguments: [stubDirectory, "--https"],
+            adminToken: token, binary: binary, startupTimeout: 30)
         return Understudy(baseURL: url, backing: .shared(process), adminToken: token)
+    }
+
+    /// The prefix of the empty stub directories `emptyStubDirectory()` makes for this process.
+    static var stubDirectoryPrefix: String {
+        "understudy-shared-\(ProcessInfo.processInfo.processIdentifier)-"
     }
 
     /// An empty directory to give the daemon as its stub path (without one it would load
     /// `./stubs`, and every session would start with those).
     static func emptyStubDirectory() throws(UnderstudyError) -> String {
         let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent(
-                "understudy-shared-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
+            .appendingPathComponent(stubDirectoryPrefix + UUID().uuidString)
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {

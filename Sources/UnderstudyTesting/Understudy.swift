@@ -78,8 +78,11 @@ public final class Understudy: Sendable {
         adminToken: String? = nil, extraArguments: [String] = [], binary: String? = nil,
         startupTimeout: TimeInterval = 15
     ) async throws(UnderstudyError) -> Understudy {
-        // No stubs means none: without a path the daemon would load ./stubs.
-        var arguments = stubs.isEmpty ? [try SharedDaemon.emptyStubDirectory()] : stubs
+        // No stubs means none: without a path the daemon would load ./stubs. It reads the empty
+        // directory once, as it starts, so the directory goes as soon as the start is over.
+        let emptyDirectory = stubs.isEmpty ? try SharedDaemon.emptyStubDirectory() : nil
+        defer { if let emptyDirectory { try? FileManager.default.removeItem(atPath: emptyDirectory) } }
+        var arguments = emptyDirectory.map { [$0] } ?? stubs
         if let journalFile { arguments += ["--journal", journalFile] }
         if let unmatchedStatus { arguments += ["--unmatched-status", String(unmatchedStatus)] }
         let (url, process) = try await startDaemon(

@@ -23,7 +23,12 @@ public enum UnderstudyError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .binaryNotFound(searched):
-            "understudy binary not found; set UNDERSTUDY_BIN or build the `understudy` product. Looked in: \(searched.joined(separator: ", "))"
+            """
+            understudy binary not found. In the package whose tests these are, run `swift build --product understudy` \
+            once: SwiftPM puts the daemon beside the test binary, where the kit looks, and a plain `swift test` then \
+            finds it. Or set UNDERSTUDY_BIN to the binary, or UNDERSTUDY_URL to a running daemon. \
+            Looked in: \(searched.joined(separator: ", "))
+            """
         case let .launchFailed(binary, reason):
             "could not start \(binary): \(reason)"
         case let .exitedBeforeReady(status, stderr):

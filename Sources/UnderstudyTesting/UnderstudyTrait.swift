@@ -90,28 +90,47 @@ public struct UnderstudyTrait: TestTrait, SuiteTrait, TestScoping {
 }
 
 extension Trait where Self == UnderstudyTrait {
-    /// A session per test on the process-wide daemon, with these stub files or directories; with
-    /// `tls`, the session also serves HTTPS with that certificate.
+    /// A session per test on the process-wide daemon, with these stub files or directories and
+    /// typed stubs, in any mix: `.understudy("stubs/weather.json", Stub.get("/v1/x").respond(...))`.
+    /// Files load first, then the typed stubs are installed, each in the order given. With `tls`,
+    /// the session also serves HTTPS with that certificate; with `clock`, its clock starts so.
     public static func understudy(
-        stubs: String..., tls: TLSCertificateMode? = nil, clock: ClockMode? = nil,
+        _ stubs: any StubSource..., tls: TLSCertificateMode? = nil, clock: ClockMode? = nil,
         daemon: Understudy? = nil
     ) -> Self {
-        UnderstudyTrait(stubs: stubs, daemon: daemon, tls: tls, clock: clock)
+        understudy(stubs: stubs, tls: tls, clock: clock, daemon: daemon)
     }
 
-    /// A session per test on the process-wide daemon, with these stub files or directories; with
-    /// `tls`, the session also serves HTTPS with that certificate.
+    /// The same trait, spelled with `stubs:`: files and typed stubs in any mix,
+    /// `.understudy(stubs: "stubs/weather.json", Stub.post("/v1/x").respond(.status(201)))`.
     public static func understudy(
-        stubs: [String], tls: TLSCertificateMode? = nil, clock: ClockMode? = nil,
+        stubs: any StubSource..., tls: TLSCertificateMode? = nil, clock: ClockMode? = nil,
         daemon: Understudy? = nil
     ) -> Self {
-        UnderstudyTrait(stubs: stubs, daemon: daemon, tls: tls, clock: clock)
+        understudy(stubs: stubs, tls: tls, clock: clock, daemon: daemon)
     }
 
-    /// A session per test on the process-wide daemon, with these typed stubs (and `files`); with
-    /// `tls`, the session also serves HTTPS with that certificate.
+    /// The same trait, with its stubs (paths and typed stubs) in an array.
     public static func understudy(
-        _ stubs: Stub..., files: [String] = [], tls: TLSCertificateMode? = nil,
+        stubs: [any StubSource], tls: TLSCertificateMode? = nil, clock: ClockMode? = nil,
+        daemon: Understudy? = nil
+    ) -> Self {
+        let (paths, typed) = stubs.partitioned
+        return UnderstudyTrait(stubs: paths, installing: typed, daemon: daemon, tls: tls, clock: clock)
+    }
+
+    /// A session per test with no stubs of its own (a test installs them), on the process-wide
+    /// daemon. Spelled out so `.understudy()` has one meaning among the variadic forms.
+    public static func understudy(
+        tls: TLSCertificateMode? = nil, clock: ClockMode? = nil, daemon: Understudy? = nil
+    ) -> Self {
+        UnderstudyTrait(stubs: [], daemon: daemon, tls: tls, clock: clock)
+    }
+
+    /// Typed stubs and `files`: the earlier spelling. Files and typed stubs now go in one list.
+    @available(*, deprecated, message: "put the files in the same list: .understudy(\"x.json\", stub, ...)")
+    public static func understudy(
+        _ stubs: Stub..., files: [String], tls: TLSCertificateMode? = nil,
         clock: ClockMode? = nil, daemon: Understudy? = nil
     ) -> Self {
         UnderstudyTrait(stubs: files, installing: stubs, daemon: daemon, tls: tls, clock: clock)

@@ -20,6 +20,20 @@ struct KitMessageTests {
         }
     }
 
+    /// A user whose new shell lost `UNDERSTUDY_BIN` is told the one command that makes a plain
+    /// `swift test` find the daemon (issue 48, item 11).
+    @Test func aMissingBinarySaysHowToPutItBesideTheTests() throws {
+        do {
+            _ = try UnderstudyBinaryLocator.locate(environment: ["UNDERSTUDY_BIN": "/nonexistent/understudy"])
+            Issue.record("a binary that does not exist was found")
+        } catch {
+            let text = error.description
+            #expect(text.contains("run `swift build --product understudy`"), "\(text)")
+            #expect(text.contains("UNDERSTUDY_BIN"), "\(text)")
+            #expect(text.contains("/nonexistent/understudy"), "names where it looked: \(text)")
+        }
+    }
+
     @Test func aRefusedTypoNamesItsSuggestionOnce() async throws {
         let session = try await Understudy.session(name: "kit-install-message")
         defer { session.stopWithoutWaiting() }
