@@ -178,7 +178,8 @@ struct ChunkedBodyReader {
                     }
                     guard byte >= RequestHeadParser.space && byte != 0x7F || byte == RequestHeadParser.tab else {
                         return .badRequest(
-                            "a chunk extension has a control character \(RequestHeadParser.hex(byte)) (RFC 9112 §7.1.1)")
+                            "a chunk extension has a control character \(RequestHeadParser.hex(byte)) (RFC 9112 §7.1.1)"
+                        )
                     }
                     index += 1
                 }

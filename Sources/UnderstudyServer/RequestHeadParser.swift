@@ -395,7 +395,8 @@ struct RequestHeadParser {
                 if isRegNameByte(byte) {
                     index += 1
                 } else if byte == UInt8(ascii: "%"), index + 2 < end,
-                    ChunkedBodyReader.hexValue(base[index + 1]) != nil, ChunkedBodyReader.hexValue(base[index + 2]) != nil
+                    ChunkedBodyReader.hexValue(base[index + 1]) != nil,
+                    ChunkedBodyReader.hexValue(base[index + 2]) != nil
                 {
                     index += 3
                 } else {
