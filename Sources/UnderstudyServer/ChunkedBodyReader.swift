@@ -1,9 +1,10 @@
 /// Reads a chunked request body (RFC 9112 §7.1) from the front of a byte stream, one step at a
 /// time: the caller shows it the bytes it has, and it says how many of them are framing to drop,
 /// body to keep, or that it needs more. Strict where a lenient reading would let two parties
-/// disagree about where the body ends: a chunk size is 1 to 16 hex digits and nothing else
-/// (no sign, no `0x`, no leading whitespace), followed by the line's end or `;` extensions;
-/// every line ends in CRLF; chunk data is followed by exactly CRLF.
+/// disagree about where the body ends: a chunk size is 1 to 15 hex digits and nothing else
+/// (no sign, no `0x`, no leading whitespace), followed by the line's end or `;` extensions
+/// that follow RFC 9112 §7.1.1's grammar; every line ends in CRLF; chunk data is followed by
+/// exactly CRLF.
 struct ChunkedBodyReader {
     enum Step: Equatable {
         case needMore
@@ -122,21 +123,78 @@ struct ChunkedBodyReader {
                 ))
         }
         guard index < end else { return .success(size) }
-        // Extensions: each after optional whitespace and a `;`; their bytes may not be controls.
-        var probe = index
-        while probe < end, base[probe] == RequestHeadParser.space || base[probe] == RequestHeadParser.tab { probe += 1 }
-        guard probe < end, base[probe] == UInt8(ascii: ";") else {
-            return .failure(
-                .badRequest(
-                    "the chunk size `\(RequestHeadParser.text(base, from: 0, to: min(end, 40)))` is followed by something other than `;` and an extension (RFC 9112 §7.1.1)"
-                ))
-        }
-        if let bad = RequestHeadParser.firstControl(base, from: probe, to: end) {
-            return .failure(
-                .badRequest(
-                    "a chunk extension has a control character \(RequestHeadParser.hex(base[bad])) (RFC 9112 §7.1.1)"))
-        }
+        if let refusal = checkExtensions(base, from: index, to: end) { return .failure(refusal) }
         return .success(size)
+    }
+
+    /// `chunk-ext = *( BWS ";" BWS chunk-ext-name [ BWS "=" BWS chunk-ext-val ] )` with
+    /// `chunk-ext-val = token / quoted-string` (RFC 9112 §7.1.1, RFC 9110 §5.6.4), read exactly and
+    /// then ignored. Whitespace is allowed only where BWS is: a `;` with no name after it (`2;`), a
+    /// value left open (`a="b`) or anything else after the size is refused, because parsers that
+    /// read a chunk line differently disagree on where the body ends (llhttp's strict mode agrees).
+    static func checkExtensions(_ base: UnsafePointer<UInt8>, from: Int, to end: Int) -> HTTPRefusal? {
+        func skipWhitespace(_ index: inout Int) {
+            while index < end, base[index] == RequestHeadParser.space || base[index] == RequestHeadParser.tab {
+                index += 1
+            }
+        }
+        func line() -> String { RequestHeadParser.text(base, from: 0, to: min(end, 40)) }
+        var index = from
+        while index < end {
+            skipWhitespace(&index)
+            guard index < end, base[index] == UInt8(ascii: ";") else {
+                return .badRequest(
+                    "the chunk size `\(line())` is followed by something other than `;` and an extension (RFC 9112 §7.1.1)"
+                )
+            }
+            index += 1
+            skipWhitespace(&index)
+            let nameStart = index
+            while index < end, RequestHeadParser.isTokenByte(base[index]) { index += 1 }
+            guard index > nameStart else {
+                return .badRequest(
+                    "a `;` in the chunk-size line `\(line())` is not followed by an extension name (RFC 9112 §7.1.1)")
+            }
+            var probe = index
+            skipWhitespace(&probe)
+            guard probe < end, base[probe] == UInt8(ascii: "=") else { continue }
+            index = probe + 1
+            skipWhitespace(&index)
+            if index < end, base[index] == UInt8(ascii: "\"") {
+                // quoted-string = DQUOTE *( qdtext / quoted-pair ) DQUOTE: any byte but controls
+                // (HTAB allowed) and DEL, with `"` and `\` only escaped by a `\`.
+                index += 1
+                while true {
+                    guard index < end else {
+                        return .badRequest(
+                            "a quoted chunk-extension value in `\(line())` has no closing quote (RFC 9112 §7.1.1, RFC 9110 §5.6.4)"
+                        )
+                    }
+                    var byte = base[index]
+                    if byte == UInt8(ascii: "\"") { break }
+                    if byte == UInt8(ascii: "\\"), index + 1 < end {
+                        index += 1
+                        byte = base[index]
+                    }
+                    guard byte >= RequestHeadParser.space && byte != 0x7F || byte == RequestHeadParser.tab else {
+                        return .badRequest(
+                            "a chunk extension has a control character \(RequestHeadParser.hex(byte)) (RFC 9112 §7.1.1)"
+                        )
+                    }
+                    index += 1
+                }
+                index += 1
+            } else {
+                let valueStart = index
+                while index < end, RequestHeadParser.isTokenByte(base[index]) { index += 1 }
+                guard index > valueStart else {
+                    return .badRequest(
+                        "the chunk extension in `\(line())` has `=` but no token or quoted value after it (RFC 9112 §7.1.1)"
+                    )
+                }
+            }
+        }
+        return nil
     }
 
     /// A trailer field line: `name ":" value` as in a head (RFC 9112 §7.1.2); its value is dropped.

@@ -178,11 +178,17 @@ struct RequestHeadParser {
         methodEnd = index
         index += 1
         targetStart = index
-        // request-target: visible characters (obs-text allowed, checked as UTF-8 later); no
-        // whitespace or control characters (RFC 9112 §3.2).
+        // request-target: visible ASCII characters only (RFC 9112 §3.2, RFC 3986 §2: other bytes
+        // are percent-encoded; llhttp's strict mode refuses them too). Whitespace or a control
+        // character ends the scan; the first byte from 0x80 up is remembered and refused once the
+        // target is delimited, so the journal still gets the method and the target as sent.
+        var nonASCII = -1
         while index < end {
             let byte = base[index]
-            if byte <= Self.space || byte == 0x7F { break }
+            if byte &- 0x21 >= 0x5E {  // not 0x21...0x7E (one comparison on the common path)
+                if byte < 0x80 { break }
+                if nonASCII < 0 { nonASCII = index }
+            }
             index += 1
         }
         guard index > targetStart, index < end, base[index] == Self.space else {
@@ -195,6 +201,11 @@ struct RequestHeadParser {
         }
         targetEnd = index
         targetRead = true
+        if nonASCII >= 0 {
+            return .badRequest(
+                "the request target has a raw non-ASCII byte \(Self.hex(base[nonASCII])); bytes outside ASCII must be percent-encoded (RFC 3986 §2.1, RFC 9112 §3.2)"
+            )
+        }
         index += 1
         // HTTP-version = "HTTP/" DIGIT "." DIGIT, then the line's end.
         guard end - index == 8, base[index] == 0x48, base[index + 1] == 0x54, base[index + 2] == 0x54,
@@ -204,14 +215,16 @@ struct RequestHeadParser {
         else {
             return .badRequest("the request line does not end in an HTTP version such as HTTP/1.1 (RFC 9112 §2.3)")
         }
-        guard base[index + 5] == UInt8(ascii: "1"), base[index + 7] <= UInt8(ascii: "1") else {
+        // Another major version is not spoken here (505). A higher minor version of HTTP/1 is read
+        // as the highest this server implements, 1.1 (RFC 9110 §2.5: minor versions are compatible).
+        guard base[index + 5] == UInt8(ascii: "1") else {
             return HTTPRefusal(
                 status: 505,
                 reason:
-                    "HTTP version \(Character(UnicodeScalar(base[index + 5]))).\(Character(UnicodeScalar(base[index + 7]))) is not supported; this server speaks HTTP/1.0 and HTTP/1.1"
+                    "HTTP version \(Character(UnicodeScalar(base[index + 5]))).\(Character(UnicodeScalar(base[index + 7]))) is not supported; this server speaks HTTP/1.x (RFC 9110 §2.5)"
             )
         }
-        minorVersion = Int(base[index + 7] - UInt8(ascii: "0"))
+        minorVersion = base[index + 7] == UInt8(ascii: "0") ? 0 : 1
         return nil
     }
 
@@ -274,6 +287,7 @@ struct RequestHeadParser {
         switch nameLength {
         case 4 where Self.equalsIgnoringCase(base + from, "host"):
             hostCount += 1
+            return Self.checkHost(base, from: valueStart, to: valueEnd)
         case 6 where Self.equalsIgnoringCase(base + from, "expect"):
             if valueEnd - valueStart == 12, Self.equalsIgnoringCase(base + valueStart, "100-continue") {
                 expectsContinue = true
@@ -356,6 +370,145 @@ struct RequestHeadParser {
             if !isChunked && unsupportedCoding == nil { unsupportedCoding = coding }
         }
         return nil
+    }
+
+    /// `Host = uri-host [ ":" port ]` (RFC 9112 §3.2): the host is an IP literal in brackets or a
+    /// reg-name (RFC 3986 §3.2.2; a dotted IPv4 address is one), the port digits (§3.2.3). Any
+    /// other value is refused with 400, as RFC 9112 §3.2 requires: a `/`, `@` or space in it would
+    /// make the effective request URI differ between parties that read it differently. An empty
+    /// value is allowed (a target without an authority, §3.2).
+    static func checkHost(_ base: UnsafePointer<UInt8>, from: Int, to end: Int) -> HTTPRefusal? {
+        var index = from
+        if index < end, base[index] == UInt8(ascii: "[") {
+            guard let close = ByteScan.firstIndex(of: UInt8(ascii: "]"), in: base, from: index + 1, to: end),
+                isIPLiteral(base, from: index + 1, to: close)
+            else {
+                return .badRequest(
+                    "the Host value `\(text(base, from: from, to: end))` has no valid IP literal in its brackets (RFC 3986 §3.2.2, RFC 9112 §3.2)"
+                )
+            }
+            index = close + 1
+        } else {
+            // reg-name = *( unreserved / pct-encoded / sub-delims )
+            while index < end {
+                let byte = base[index]
+                if isRegNameByte(byte) {
+                    index += 1
+                } else if byte == UInt8(ascii: "%"), index + 2 < end,
+                    ChunkedBodyReader.hexValue(base[index + 1]) != nil,
+                    ChunkedBodyReader.hexValue(base[index + 2]) != nil
+                {
+                    index += 3
+                } else {
+                    break
+                }
+            }
+        }
+        if index < end, base[index] == colon {
+            index += 1
+            while index < end, isDigit(base[index]) { index += 1 }
+            if index < end {
+                return .badRequest(
+                    "the Host value `\(text(base, from: from, to: end))` has a port that is not a number (RFC 3986 §3.2.3, RFC 9112 §3.2)"
+                )
+            }
+        }
+        guard index == end else {
+            let byte = base[index]
+            let shown = byte > space && byte < 0x7F ? "`\(Character(UnicodeScalar(byte)))`" : hex(byte)
+            return .badRequest(
+                "the Host value `\(text(base, from: from, to: end))` is not `host[:port]`: \(shown) cannot appear in a host name (RFC 3986 §3.2.2, RFC 9112 §3.2)"
+            )
+        }
+        return nil
+    }
+
+    /// unreserved and sub-delims (RFC 3986 §2.2, §2.3): ALPHA, DIGIT and ``-._~!$&'()*+,;=``.
+    @inline(__always)
+    static func isRegNameByte(_ byte: UInt8) -> Bool {
+        let word: UInt64
+        switch byte >> 6 {
+        case 0: word = 0x2BFF_7FD2_0000_0000  // ! $ & ' ( ) * + , - . 0-9 ; =
+        case 1: word = 0x47FF_FFFE_87FF_FFFE  // A-Z _ a-z ~
+        default: return false
+        }
+        return word >> UInt64(byte & 63) & 1 == 1
+    }
+
+    /// `IP-literal = "[" ( IPv6address / IPvFuture ) "]"`, the part between the brackets (RFC 3986
+    /// §3.2.2). No zone identifier: RFC 9110's URIs do not have one.
+    static func isIPLiteral(_ base: UnsafePointer<UInt8>, from: Int, to end: Int) -> Bool {
+        guard from < end else { return false }
+        if base[from] | 0x20 == UInt8(ascii: "v") {
+            // IPvFuture = "v" 1*HEXDIG "." 1*( unreserved / sub-delims / ":" )
+            var index = from + 1
+            while index < end, ChunkedBodyReader.hexValue(base[index]) != nil { index += 1 }
+            guard index > from + 1, index < end, base[index] == UInt8(ascii: ".") else { return false }
+            index += 1
+            guard index < end else { return false }
+            while index < end {
+                guard isRegNameByte(base[index]) || base[index] == colon else { return false }
+                index += 1
+            }
+            return true
+        }
+        return isIPv6(base, from: from, to: end)
+    }
+
+    /// `IPv6address` (RFC 3986 §3.2.2): eight groups of 1 to 4 hex digits separated by `:`, the
+    /// last two of which may be a dotted IPv4 address, with at most one `::` standing for one or
+    /// more groups of zeros.
+    static func isIPv6(_ base: UnsafePointer<UInt8>, from: Int, to end: Int) -> Bool {
+        var index = from
+        var groups = 0
+        var elided = false
+        if end - index >= 2, base[index] == colon, base[index + 1] == colon {
+            elided = true
+            index += 2
+            if index == end { return true }  // "::"
+        }
+        while index < end {
+            let groupStart = index
+            while index < end, index - groupStart < 5, ChunkedBodyReader.hexValue(base[index]) != nil { index += 1 }
+            if index < end, base[index] == UInt8(ascii: ".") {
+                // ls32 as an IPv4 address: the rest of the literal, counted as two groups.
+                guard isIPv4(base, from: groupStart, to: end) else { return false }
+                groups += 2
+                break
+            }
+            guard index > groupStart, index - groupStart <= 4 else { return false }
+            groups += 1
+            if index == end { break }
+            guard base[index] == colon, index + 1 < end else { return false }
+            index += 1
+            if base[index] == colon {
+                guard !elided else { return false }
+                elided = true
+                index += 1
+            }
+        }
+        return elided ? groups <= 7 : groups == 8
+    }
+
+    /// `IPv4address = dec-octet "." dec-octet "." dec-octet "." dec-octet`, each 0 to 255 without
+    /// leading zeros (RFC 3986 §3.2.2).
+    static func isIPv4(_ base: UnsafePointer<UInt8>, from: Int, to end: Int) -> Bool {
+        var index = from
+        for octet in 0..<4 {
+            if octet > 0 {
+                guard index < end, base[index] == UInt8(ascii: ".") else { return false }
+                index += 1
+            }
+            let digitsStart = index
+            var value = 0
+            while index < end, index - digitsStart < 3, isDigit(base[index]) {
+                value = value * 10 + Int(base[index] - UInt8(ascii: "0"))
+                index += 1
+            }
+            let length = index - digitsStart
+            guard length > 0, value <= 255, length == 1 || base[digitsStart] != UInt8(ascii: "0") else { return false }
+        }
+        return index == end
     }
 
     private static func isParameterStart(_ base: UnsafePointer<UInt8>, from: Int, to end: Int) -> Bool {

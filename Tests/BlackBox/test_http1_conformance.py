@@ -167,6 +167,96 @@ CASES = [
          b"GET /c/x HTTP/2.0\r\nHost: x\r\n\r\n" + SMUGGLED, refused=505),
     case("lowercase http in the version", "llhttp test/request/invalid.md; RFC 9112 §2.3 (HTTP-name is case-sensitive)",
          b"GET /c/x http/1.1\r\nHost: x\r\n\r\n" + SMUGGLED, refused=400),
+
+    # --- Issue 39: rules added or relaxed after the independent HTTP/1.1 corpus ---
+    # Chunk extensions follow RFC 9112 §7.1.1's grammar exactly:
+    # chunk-ext = *( BWS ";" BWS chunk-ext-name [ BWS "=" BWS chunk-ext-val ] ), chunk-ext-val = token / quoted-string.
+    case("; with no extension name", "llhttp test/request/transfer-encoding.md: No extension after semicolon; RFC 9112 §7.1.1",
+         b"POST /c/x HTTP/1.1\r\nHost: localhost\r\nTransfer-encoding: chunked\r\n\r\n2;\r\naa\r\n0\r\n\r\n" + SMUGGLED, refused=400),
+    case("; and whitespace with no extension name", "RFC 9112 §7.1.1 (BWS around `;`, then a chunk-ext-name is required)",
+         b"POST /c/x HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5 ; \r\nhello\r\n0\r\n\r\n" + SMUGGLED, refused=400),
+    case("; with no name on the last chunk", "RFC 9112 §7.1.1 (last-chunk = 1*\"0\" [ chunk-ext ] CRLF)",
+         b"POST /c/x HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0;\r\n\r\n" + SMUGGLED, refused=400),
+    case("chunk extension with = and no value", "RFC 9112 §7.1.1 (chunk-ext-val = token / quoted-string)",
+         b"POST /c/x HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5;a=\r\nhello\r\n0\r\n\r\n" + SMUGGLED, refused=400),
+    case("chunk extension value with a space in a token", "RFC 9112 §7.1.1 (an unquoted value is a token)",
+         b"POST /c/x HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5;a=b c\r\nhello\r\n0\r\n\r\n" + SMUGGLED, refused=400),
+    case("unbalanced chunk extension quoting", "llhttp test/request/transfer-encoding.md: Unbalanced chunk extensions quoting; RFC 9110 §5.6.4",
+         b"POST /c/x HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+         b"5;ilovew3=\"abc\";somuchlove=\"def; ghi\r\nhello\r\n6;blahblah;blah\r\n world\r\n0\r\n\r\n" + SMUGGLED, refused=400),
+    case("chunk extension 5;ext=value", "RFC 9112 §7.1.1 (a recipient MUST ignore unrecognized chunk extensions)",
+         b"POST /c/ext HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=value\r\nhello\r\n0\r\n\r\n" + SMUGGLED,
+         [("POST", "/c/ext", "hello"), ("GET", "/smuggled", "")]),
+    case("quoted chunk extension 5;ext=\"a b\"", "RFC 9112 §7.1.1; RFC 9110 §5.6.4 (quoted-string)",
+         b"POST /c/ext HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=\"a b\"\r\nhello\r\n0\r\n\r\n" + SMUGGLED,
+         [("POST", "/c/ext", "hello"), ("GET", "/smuggled", "")]),
+    case("chunk extensions with BWS around ; and =", "RFC 9112 §7.1.1 (BWS before and after `;` and `=`)",
+         b"POST /c/ext HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5 ; a = b\t;\tc\r\nhello\r\n0 ; d=\"e\"\r\n\r\n" + SMUGGLED,
+         [("POST", "/c/ext", "hello"), ("GET", "/smuggled", "")]),
+    case("chunk extensions quoting", "llhttp test/request/transfer-encoding.md: Chunk extensions quoting (Host added, RFC 9112 §3.2)",
+         b"POST /chunked_w_unicorns_after_length HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+         b"5;ilovew3=\"I \\\"love\\\"; \\\\extensions\\\\\";somuchlove=\"aretheseparametersfor\";blah;foo=bar\r\nhello\r\n"
+         b"6;blahblah;blah\r\n world\r\n0\r\n\r\n",
+         [("POST", "/chunked_w_unicorns_after_length", "hello world")]),
+    case("chunked head, then its last chunk", "llhttp test/request/transfer-encoding.md: Parsing and setting flag (Host added, RFC 9112 §3.2; "
+         "the head alone is a complete head with chunked framing, and the body follows)",
+         b"PUT /url HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n" + b"0\r\n\r\n" + SMUGGLED,
+         [("PUT", "/url", ""), ("GET", "/smuggled", "")]),
+    # Content-Length: OWS around a field value is not part of it (RFC 9110 §5.5); whitespace inside the
+    # number, or a list of differing values, is still refused (the cases above).
+    case("Content-Length with spaces around its value", "RFC 9110 §5.5; RFC 9110 §8.6",
+         b"POST /c/cl HTTP/1.1\r\nHost: x\r\nContent-Length:  5 \r\n\r\nhello" + SMUGGLED,
+         [("POST", "/c/cl", "hello"), ("GET", "/smuggled", "")]),
+    case("Content-Length with tabs around its value", "RFC 9110 §5.5 (OWS is SP or HTAB)",
+         b"POST /c/cl HTTP/1.1\r\nHost: x\r\nContent-Length:\t5\t\r\n\r\nhello" + SMUGGLED,
+         [("POST", "/c/cl", "hello"), ("GET", "/smuggled", "")]),
+    case("Content-Length list of differing values with OWS", "RFC 9112 §6.3",
+         b"POST /c/x HTTP/1.1\r\nHost: x\r\nContent-Length:  5 ,\t6 \r\n\r\nhello!" + SMUGGLED, refused=400),
+    # HTTP-version: a higher minor version of HTTP/1 is processed as 1.1 (RFC 9110 §2.5); another major is 505.
+    case("HTTP/1.2 request line", "RFC 9110 §2.5 (a higher minor version is processed as the highest one implemented)",
+         b"GET /c/v12 HTTP/1.2\r\nHost: x\r\n\r\nPOST /c/after HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nok",
+         [("GET", "/c/v12", ""), ("POST", "/c/after", "ok")]),
+    case("HTTP/1.9 request line without Host", "RFC 9110 §2.5; RFC 9112 §3.2 (processed as 1.1, so Host is required)",
+         b"GET /c/v19 HTTP/1.9\r\n\r\n" + SMUGGLED, refused=400),
+    case("HTTP/3.0 request line", "RFC 9112 §2.3; RFC 9110 §15.6.6 (505 for an unsupported major version)",
+         b"GET /c/x HTTP/3.0\r\nHost: x\r\n\r\n" + SMUGGLED, refused=505),
+    # Host = uri-host [ ":" port ] (RFC 9112 §3.2: a server MUST answer 400 to an invalid one; RFC 3986 §3.2.2, §3.2.3).
+    case("Host with a /", "RFC 9112 §3.2; RFC 3986 §3.2.2 (reg-name has no `/`)",
+         b"GET /c/x HTTP/1.1\r\nHost: a/b\r\n\r\n" + SMUGGLED, refused=400),
+    case("Host with userinfo", "RFC 9112 §3.2 (uri-host [\":\" port], no userinfo); RFC 3986 §3.2.2",
+         b"GET /c/x HTTP/1.1\r\nHost: user@x\r\n\r\n" + SMUGGLED, refused=400),
+    case("Host with a space inside", "RFC 9112 §3.2; RFC 3986 §3.2.2",
+         b"GET /c/x HTTP/1.1\r\nHost: a b\r\n\r\n" + SMUGGLED, refused=400),
+    case("Host with characters outside the grammar", "RFC 9112 §3.2; RFC 3986 §3.2.2",
+         b"GET /c/x HTTP/1.1\r\nHost: <x>\"{}\r\n\r\n" + SMUGGLED, refused=400),
+    case("Host with raw UTF-8", "RFC 9112 §3.2; RFC 3986 §3.2.2 (a reg-name is ASCII; others are percent-encoded)",
+         "GET /c/x HTTP/1.1\r\nHost: caf\u00e9.example\r\n\r\n".encode() + SMUGGLED, refused=400),
+    case("Host with a port that is not a number", "RFC 9112 §3.2; RFC 3986 §3.2.3 (port = *DIGIT)",
+         b"GET /c/x HTTP/1.1\r\nHost: x:8o\r\n\r\n" + SMUGGLED, refused=400),
+    case("Host with a bad percent-encoding", "RFC 9112 §3.2; RFC 3986 §2.1 (pct-encoded = \"%\" HEXDIG HEXDIG)",
+         b"GET /c/x HTTP/1.1\r\nHost: a%zz\r\n\r\n" + SMUGGLED, refused=400),
+    case("Host with a bad IP literal", "RFC 9112 §3.2; RFC 3986 §3.2.2 (IP-literal = \"[\" ( IPv6address / IPvFuture ) \"]\")",
+         b"GET /c/x HTTP/1.1\r\nHost: [1:2:3]:80\r\n\r\n" + SMUGGLED, refused=400),
+    case("Host with text after an IP literal", "RFC 9112 §3.2; RFC 3986 §3.2.2",
+         b"GET /c/x HTTP/1.1\r\nHost: [::1]x\r\n\r\n" + SMUGGLED, refused=400),
+    case("valid Host forms", "RFC 9112 §3.2; RFC 3986 §3.2.2 (reg-name, IPv4, IPv6 and IPvFuture literals, a port, empty)",
+         b"GET /c/h1 HTTP/1.1\r\nHost: ex-am_ple.test.:8080\r\n\r\n"
+         b"GET /c/h2 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+         b"GET /c/h3 HTTP/1.1\r\nHost: [::1]:80\r\n\r\n"
+         b"GET /c/h4 HTTP/1.1\r\nHost: [2001:db8::ffff:192.0.2.1]\r\n\r\n"
+         b"GET /c/h5 HTTP/1.1\r\nHost: [v1.fe80::a+en1]\r\n\r\n"
+         b"GET /c/h6 HTTP/1.1\r\nHost: %41b!$&'()*+,;=~\r\n\r\n"
+         b"GET /c/h7 HTTP/1.1\r\nHost:\r\n\r\n",
+         [("GET", "/c/h%d" % number, "") for number in range(1, 8)]),
+    # request-target: ASCII only (RFC 3986 §2.1; llhttp's strict mode refuses other bytes).
+    case("raw UTF-8 in the request target", "llhttp test/request/uri.md: Disallow UTF-8 in URI path in strict mode; RFC 3986 §2.1",
+         "GET /\u03b4\u00b6/\u03b4t/pope?q=1#narf HTTP/1.1\r\nHost: github.com\r\n\r\n".encode() + SMUGGLED, refused=400),
+    case("raw UTF-8 in a short request target", "RFC 3986 §2.1; RFC 9112 §3.2",
+         "GET /caf\u00e9 HTTP/1.1\r\nHost: x\r\n\r\n".encode() + SMUGGLED, refused=400),
+    case("a raw non-UTF-8 byte in the query", "RFC 3986 §2.1, §3.4; RFC 9112 §3.2",
+         b"GET /c/x?q=\xff HTTP/1.1\r\nHost: x\r\n\r\n" + SMUGGLED, refused=400),
+    case("percent-encoded UTF-8 in the request target", "RFC 3986 §2.1 (the encoded form is accepted)",
+         b"GET /caf%C3%A9 HTTP/1.1\r\nHost: x\r\n\r\n", [("GET", "/caf%C3%A9", "")]),
 ]
 
 
@@ -284,6 +374,52 @@ class HTTP1ConformanceTests(unittest.TestCase):
         self.assertEqual(entries[0]["outcome"], "refused")
         self.assertEqual(entries[0]["response"]["status"], 400)
         self.assertEqual(entries[0]["reason"], "whitespace before the colon in `Content-Length` (RFC 9112 §5.1)")
+
+    def test_host_and_target_refusals_are_journaled_with_their_reason(self):
+        """Issue 39, item 7: an invalid Host (RFC 9112 §3.2) and a raw non-ASCII target (RFC 3986 §2.1) are
+        refused like every other rule: 400 with the rule in the body, journaled once as `refused` with the
+        method and the target as sent, and the same sentence as the journal's reason."""
+        for data, path, reason in [
+            (b"GET /c/host HTTP/1.1\r\nHost: a/b\r\n\r\n", "/c/host",
+             "the Host value `a/b` is not `host[:port]`: `/` cannot appear in a host name (RFC 3986 §3.2.2, RFC 9112 §3.2)"),
+            (b"GET /c/port HTTP/1.1\r\nHost: x:8o\r\n\r\n", "/c/port",
+             "the Host value `x:8o` has a port that is not a number (RFC 3986 §3.2.3, RFC 9112 §3.2)"),
+            ("GET /c/caf\u00e9 HTTP/1.1\r\nHost: x\r\n\r\n".encode(), "/c/caf\u00e9",
+             "the request target has a raw non-ASCII byte 0xC3; bytes outside ASCII must be percent-encoded "
+             "(RFC 3986 §2.1, RFC 9112 §3.2)"),
+        ]:
+            with self.subTest(path):
+                self.clear()
+                received = self.exchange(data, bytewise=False)
+                self.assertTrue(received.startswith(b"HTTP/1.1 400 "), received)
+                self.assertIn(reason.encode(), received)
+                entries = [entry for entry in self.journal() if not entry["path"].startswith("/__admin")]
+                self.assertEqual(len(entries), 1, entries)
+                self.assertEqual((entries[0]["method"], entries[0]["path"]), ("GET", path))
+                self.assertEqual(entries[0]["outcome"], "refused")
+                self.assertEqual(entries[0]["response"]["status"], 400)
+                self.assertEqual(entries[0]["reason"], reason)
+
+    def test_http_1_2_is_answered_as_http_1_1(self):
+        """RFC 9110 §2.5: an HTTP/1.2 request is processed as HTTP/1.1 (the reply is HTTP/1.1 and the
+        connection stays open, as an HTTP/1.1 one does)."""
+        with socket.create_connection(("127.0.0.1", self.daemon.port), timeout=10) as sock:
+            sock.sendall(b"GET /ok HTTP/1.2\r\nHost: x\r\n\r\n")
+            reply = b""
+            while not reply.endswith(b"\r\n\r\nok"):
+                chunk = sock.recv(65536)
+                self.assertTrue(chunk, reply)
+                reply += chunk
+            self.assertTrue(reply.startswith(b"HTTP/1.1 200 "), reply)
+            self.assertNotIn(b"connection: close", reply.lower())
+            sock.sendall(b"GET /ok HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            rest = b""
+            while True:
+                chunk = sock.recv(65536)
+                if not chunk:
+                    break
+                rest += chunk
+        self.assertTrue(rest.startswith(b"HTTP/1.1 200 "), rest)
 
     def test_expect_100_continue_gets_an_interim_response(self):
         with socket.create_connection(("127.0.0.1", self.daemon.port), timeout=10) as sock:

@@ -84,4 +84,89 @@ final class RequestHeadParserTests: XCTestCase {
             XCTAssertEqual(size(bad), "refused 400", bad)
         }
     }
+
+    /// Issue 39: chunk extensions are read by RFC 9112 §7.1.1's grammar, then ignored.
+    func testChunkExtensionsFollowTheGrammar() {
+        func size(_ line: String) -> String {
+            let bytes = Array(line.utf8)
+            return bytes.withUnsafeBufferPointer {
+                switch ChunkedBodyReader.chunkSize($0.baseAddress!, end: $0.count) {
+                case .success(let size): return "\(size)"
+                case .failure(let refusal): return "refused \(refusal.status): \(refusal.reason)"
+                }
+            }
+        }
+        for good in [
+            "5;ext=value", #"5;ext="a b""#, "5 ; a = b\t;\tc", "5;a;b=c;d", #"5;q="";r=s"#,
+            #"5;ilovew3="I \"love\"; \\extensions\\";somuchlove="aretheseparametersfor";blah;foo=bar"#,
+        ] {
+            XCTAssertEqual(size(good), "5", good)
+        }
+        XCTAssertEqual(
+            size("2;"),
+            "refused 400: a `;` in the chunk-size line `2;` is not followed by an extension name (RFC 9112 §7.1.1)")
+        XCTAssertEqual(
+            size(#"5;a="b"#),
+            #"refused 400: a quoted chunk-extension value in `5;a="b` has no closing quote (RFC 9112 §7.1.1, RFC 9110 §5.6.4)"#
+        )
+        for bad in [
+            "5; ", "5;;a", "5;a;", "5;=b", "5;a=", "5;a= ", "5;a=b c", "5;a ", "5;a=b ", #"5;a="b"c"#, #"5;a="b\"#,
+            "5;a=\"b\u{1}\"", "5;a=b\u{7F}", #"5;ilovew3="abc";somuchlove="def; ghi"#,
+        ] {
+            XCTAssertTrue(size(bad).hasPrefix("refused 400"), bad)
+        }
+    }
+
+    /// Issue 39: `Host = uri-host [ ":" port ]` (RFC 9112 §3.2, RFC 3986 §3.2.2, §3.2.3).
+    func testHostMustBeAHostAndPort() {
+        for good in [
+            "x", "localhost:8080", "127.0.0.1:1", "ex-am_ple.test.", "%41b!$&'()*+,;=~", "", "x:", "[::1]", "[::1]:9",
+            "[2001:db8::ffff:192.0.2.1]", "[1:2:3:4:5:6:7:8]", "[1:2:3:4:5:6:1.2.3.4]", "[1::]", "[::]",
+            "[v1.fe80::a+en1]",
+        ] {
+            XCTAssertTrue(read("GET / HTTP/1.1\r\nHost: \(good)\r\n\r\n").0.hasPrefix("complete"), good)
+        }
+        XCTAssertEqual(
+            read("GET / HTTP/1.1\r\nHost: a/b\r\n\r\n").0,
+            "refused 400: the Host value `a/b` is not `host[:port]`: `/` cannot appear in a host name (RFC 3986 §3.2.2, RFC 9112 §3.2)"
+        )
+        XCTAssertEqual(
+            read("GET / HTTP/1.1\r\nHost: x:8o\r\n\r\n").0,
+            "refused 400: the Host value `x:8o` has a port that is not a number (RFC 3986 §3.2.3, RFC 9112 §3.2)")
+        XCTAssertTrue(read("GET / HTTP/1.1\r\nHost: caf\u{E9}\r\n\r\n").0.contains("0xC3 cannot appear"))
+        for bad in [
+            "a b", "user@x", "x:80:80", "x:-1", "a%zz", "a%4", "<x>", "[1:2:3]", "[::1]x", "[::1",
+            "[1:2:3:4:5:6:7:8:9]",
+            "[1::2::3]", "[:1]", "[1:]", "[12345::]", "[::256.1.1.1]", "[::1.2.3]", "[::01.2.3.4]", "[1.2.3.4]",
+            "[fe80::1%25eth0]", "[v1]", "[v.x]", "[vx.y]", "[v1.]", "[]",
+        ] {
+            XCTAssertTrue(read("GET / HTTP/1.1\r\nHost: \(bad)\r\n\r\n").0.hasPrefix("refused 400"), bad)
+        }
+    }
+
+    /// Issue 39: the request target is ASCII (RFC 3986 §2.1); the method and target are still read
+    /// (`targetRead`), so the refusal is journaled with them.
+    func testRawNonASCIIInTheTargetIsRefused() {
+        let (outcome, parser) = read("GET /caf\u{E9}?q HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertEqual(
+            outcome,
+            "refused 400: the request target has a raw non-ASCII byte 0xC3; bytes outside ASCII must be percent-encoded (RFC 3986 §2.1, RFC 9112 §3.2)"
+        )
+        XCTAssertTrue(parser.targetRead)
+        XCTAssertEqual(parser.targetEnd - parser.targetStart, "/caf\u{E9}?q".utf8.count)
+        XCTAssertTrue(read("GET /caf%C3%A9 HTTP/1.1\r\nHost: x\r\n\r\n").0.hasPrefix("complete"))
+        XCTAssertTrue(read("GET /a\u{7F} HTTP/1.1\r\nHost: x\r\n\r\n").0.contains("control character 0x7F"))
+    }
+
+    /// Issue 39: RFC 9110 §2.5, a higher minor version of HTTP/1 is processed as 1.1; another major is 505.
+    func testHigherMinorVersionsAreReadAsHTTP11() {
+        let (outcome, parser) = read("GET / HTTP/1.2\r\nHost: x\r\n\r\n")
+        XCTAssertTrue(outcome.hasPrefix("complete"), outcome)
+        XCTAssertEqual(parser.minorVersion, 1)
+        XCTAssertTrue(parser.keepAlive)
+        XCTAssertTrue(read("GET / HTTP/1.9\r\n\r\n").0.contains("without a Host"))
+        for version in ["0.9", "2.0", "3.0"] {
+            XCTAssertTrue(read("GET / HTTP/\(version)\r\nHost: x\r\n\r\n").0.hasPrefix("refused 505"), version)
+        }
+    }
 }
