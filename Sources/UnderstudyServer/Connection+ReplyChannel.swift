@@ -51,7 +51,8 @@ extension Connection: ReplyChannel {
 
     private func performNow(_ fault: Fault, head: (status: Int, reason: String?, headers: HTTPHeaders)?) {
         // The head as planned (and journaled): written by the faults that send one.
-        let headBytes = head.map { HTTPServer.headBytes(status: $0.status, reason: $0.reason, fields: $0.headers) } ?? []
+        let headBytes =
+            head.map { HTTPServer.headBytes(status: $0.status, reason: $0.reason, fields: $0.headers) } ?? []
         switch fault {
         case .connectionReset:
             // Linger 0 makes close(2) send RST instead of FIN.
@@ -74,7 +75,9 @@ extension Connection: ReplyChannel {
         case .flowControlStall:
             // The head, then nothing: the connection stays open, reading and dropping what the
             // client sends, until it gives up (or the idle timeout closes it).
-            headBytes.withUnsafeBytes { _ = evbuffer_add(bufferevent_get_output(bufferevent), $0.baseAddress, $0.count) }
+            headBytes.withUnsafeBytes {
+                _ = evbuffer_add(bufferevent_get_output(bufferevent), $0.baseAddress, $0.count)
+            }
             phase = .lingering
             closeWhenFlushed = false
             resumeReading()

@@ -180,6 +180,9 @@ final class HTTP2Session {
     /// A stream's request is whole (END_STREAM on its HEADERS or DATA): hand it to the server.
     private func requestComplete(_ id: Int32) {
         guard let stream = streams[id], !stream.dispatched, let server = connection.server else { return }
+        // Opened before a `goaway` fault's GOAWAY but whole only after it, above its last-stream id:
+        // the client was told it was not processed, so it is not (RFC 9113 §6.8).
+        if let last = goawayLastStream, id > last { return }
         stream.dispatched = true
         highestDispatched = max(highestDispatched, id)
         let request = stream.makeRequest()
@@ -202,10 +205,13 @@ final class HTTP2Session {
     }
 
     /// The last-stream id a `goaway` fault on stream `faulted` sends: `stated` (the stub's, resolved),
-    /// raised when the stub named it by position (`previous`, `this`) and a later stream was already
-    /// handed to the server (it arrived during the fault's delay): RFC 9113 §6.8 has the id be the
-    /// highest stream the sender might have acted on, and that one was. A number is sent as given.
-    func lastStream(covering stated: Int32, for choice: GoawayLastStream, faulted: Int32) -> Int32 {
+    /// raised to `highestDispatched` when the stub named it by position (`previous`, `this`) and a
+    /// later stream was already handed to the server (it arrived during the fault's delay): RFC 9113
+    /// §6.8 has the id be the highest stream the sender might have acted on, and that one was. A
+    /// number is sent as given.
+    static func lastStream(
+        covering stated: Int32, for choice: GoawayLastStream, faulted: Int32, highestDispatched: Int32
+    ) -> Int32 {
         if case .id = choice { return stated }
         return highestDispatched > faulted ? max(stated, highestDispatched) : stated
     }

@@ -162,18 +162,21 @@ final class HTTP2Stream: ReplyChannel {
     /// unless the stub has one, and a `content-length` only for `flow-control-stall` (whose body
     /// never comes); the head-then-break faults (`rst-stream-after-headers`, `close-after-headers`,
     /// `malformed-response-chunk`) announce no length. A `GOAWAY`'s last-stream id is the stub's,
-    /// raised by ``HTTP2Session/lastStream(covering:for:)`` to cover streams already acted on.
+    /// raised by ``HTTP2Session/lastStream(covering:for:faulted:highestDispatched:)`` to cover streams
+    /// already acted on.
     func plan(_ fault: Fault, for response: HTTPResponse) -> FaultPlan {
         var plan = FaultPlan(head: nil, frame: FaultParameters.frame(of: fault, response.faultParameters, stream: id))
         if let frame = plan.frame, let last = frame.lastStreamID, let session {
-            plan.frame?.lastStreamID = session.lastStream(
-                covering: last, for: response.faultParameters?.lastStream ?? .previous, faulted: id)
+            plan.frame?.lastStreamID = HTTP2Session.lastStream(
+                covering: last, for: response.faultParameters?.lastStream ?? .previous, faulted: id,
+                highestDispatched: session.highestDispatched)
         }
         guard fault.sendsHead else { return plan }
         var fields = HTTPHeaders()
         var hasDate = false
         for field in response.headers where !Self.isDropped(field.name) {
-            let name = String(decoding: field.name.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+            let name = String(
+                decoding: field.name.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
             if name == "date" { hasDate = true }
             fields.append(name: name, value: field.value)
         }
