@@ -21,13 +21,26 @@ extension Connection: ReplyChannel {
         if closing { closeAfterFlush() }
     }
 
+    /// The head some faults write first: the stub's status line (its reason phrase, if any) and
+    /// fields with a Content-Length the body never fills, or announcing a chunked body.
+    func plan(_ fault: Fault, for response: HTTPResponse) -> FaultPlan {
+        let fields: HTTPHeaders? =
+            switch fault {
+            case .malformedResponseChunk: HTTPServer.chunkedHeadFields(of: response)
+            case _ where fault.sendsHead: HTTPServer.headFields(of: response)
+            default: nil
+            }
+        // HTTP/1.1 sends no RST_STREAM or GOAWAY.
+        return FaultPlan(head: fields.map { (response.status, response.reason, $0) }, frame: nil)
+    }
+
     /// Replies queued before the fault (pipelined requests) go out first; then the fault's bytes
     /// are written straight to the socket (inside the TLS stream on HTTPS) and the connection closes.
-    func perform(_ fault: Fault, response: HTTPResponse) {
+    func perform(_ fault: Fault, response: HTTPResponse, plan: FaultPlan) {
         closeWhenFlushed = true  // nothing more is read on this connection
         let act = { [weak self] in
             guard let self, !self.closed else { return }
-            self.performNow(fault, response: response)
+            self.performNow(fault, head: plan.head)
         }
         if evbuffer_get_length(bufferevent_get_output(bufferevent)) == 0 {
             act()
@@ -36,7 +49,10 @@ extension Connection: ReplyChannel {
         }
     }
 
-    private func performNow(_ fault: Fault, response: HTTPResponse) {
+    private func performNow(_ fault: Fault, head: (status: Int, reason: String?, headers: HTTPHeaders)?) {
+        // The head as planned (and journaled): written by the faults that send one.
+        let headBytes =
+            head.map { HTTPServer.headBytes(status: $0.status, reason: $0.reason, fields: $0.headers) } ?? []
         switch fault {
         case .connectionReset:
             // Linger 0 makes close(2) send RST instead of FIN.
@@ -51,16 +67,17 @@ extension Connection: ReplyChannel {
         case .malformedResponse:
             writeAll(HTTPServer.garbage, to: fd)
         case .closeAfterHeaders, .rstStreamAfterHeaders:
-            writeAll(HTTPServer.headBytes(of: response), to: fd)
+            writeAll(headBytes, to: fd)
         case .randomDataThenClose:
             writeAll(HTTPServer.brokenChunk, to: fd)
         case .malformedResponseChunk:
-            writeAll(HTTPServer.chunkedHeadBytes(of: response) + HTTPServer.brokenChunk, to: fd)
+            writeAll(headBytes + HTTPServer.brokenChunk, to: fd)
         case .flowControlStall:
             // The head, then nothing: the connection stays open, reading and dropping what the
             // client sends, until it gives up (or the idle timeout closes it).
-            let head = HTTPServer.headBytes(of: response)
-            head.withUnsafeBytes { _ = evbuffer_add(bufferevent_get_output(bufferevent), $0.baseAddress, $0.count) }
+            headBytes.withUnsafeBytes {
+                _ = evbuffer_add(bufferevent_get_output(bufferevent), $0.baseAddress, $0.count)
+            }
             phase = .lingering
             closeWhenFlushed = false
             resumeReading()

@@ -31,6 +31,12 @@ final class HTTP2Session {
     var goawayLastStream: Int32?
     /// The stream whose `goaway` fault sent the GOAWAY: not waited for.
     private var goawayFaultedStream: Int32 = 0
+    /// A `goaway-now` GOAWAY was queued while nghttp2 was reading: the connection closes once
+    /// the read returns and the GOAWAY is out (closing inside nghttp2's callback would free it).
+    private var closeOnceSent = false
+    /// The highest stream whose request went to the server (the responder, or a 413 refusal):
+    /// the highest the server has acted on, which a GOAWAY must not claim less than (RFC 9113 §6.8).
+    private(set) var highestDispatched: Int32 = 0
 
     /// `SETTINGS_MAX_CONCURRENT_STREAMS` as announced and enforced.
     let maxConcurrentStreams: Int
@@ -51,6 +57,21 @@ final class HTTP2Session {
             guard let frame, let user, understudy_h2_is_request_headers(frame) != 0 else { return 0 }
             let owner = Unmanaged<HTTP2Session>.fromOpaque(user).takeUnretainedValue()
             let id = understudy_h2_frame_stream_id(frame)
+            if let last = owner.goawayLastStream, id > last {
+                // Above the last-stream id of a GOAWAY already queued (a `goaway` fault carried out
+                // earlier in this same read): ignored, as RFC 9113 §6.8 has the sender of a GOAWAY do
+                // (nghttp2 does so itself only once the GOAWAY is sent). Never processed, so never
+                // journaled, and no stub's sequence moves for it; the client learns from the GOAWAY
+                // that it may retry it.
+                return 0
+            }
+            if owner.connection.server?.draining ?? true {
+                // The server is stopping: the shutdown notice is out (or on its way), and a stream the
+                // client opened before reading it is refused, not processed, so safe to retry
+                // (RFC 9113 §8.7). Never journaled: no request was read.
+                _ = nghttp2_submit_rst_stream(session, 0, id, UInt32(UNDERSTUDY_H2_REFUSED_STREAM))
+                return Int32(UNDERSTUDY_H2_ERR_TEMPORAL_CALLBACK_FAILURE)
+            }
             guard owner.streams.count < owner.maxConcurrentStreams else {
                 // Over the announced cap: the stream is refused, not processed, so the client may
                 // retry it (RFC 9113 §5.1.2, `REFUSED_STREAM`); the connection and its other
@@ -159,7 +180,11 @@ final class HTTP2Session {
     /// A stream's request is whole (END_STREAM on its HEADERS or DATA): hand it to the server.
     private func requestComplete(_ id: Int32) {
         guard let stream = streams[id], !stream.dispatched, let server = connection.server else { return }
+        // Opened before a `goaway` fault's GOAWAY but whole only after it, above its last-stream id:
+        // the client was told it was not processed, so it is not (RFC 9113 §6.8).
+        if let last = goawayLastStream, id > last { return }
         stream.dispatched = true
+        highestDispatched = max(highestDispatched, id)
         let request = stream.makeRequest()
         if let limit = stream.refusal {
             let (response, journal) = stream.responder.rejectAwaitingDelivery(request, status: 413, reason: limit)
@@ -168,6 +193,27 @@ final class HTTP2Session {
             return
         }
         server.handle(request, on: stream)
+        // A `goaway` fault due now is carried out now, not on the next loop pass: the streams the
+        // client sent after this one in the same read are then above its last-stream id and are
+        // ignored as they are parsed, instead of being answered (and moving stubs' sequences) by a
+        // server whose GOAWAY then says it did not process them.
+        if let pending = stream.current, !pending.sent, pending.response.delayMs <= 0,
+            pending.response.proxy == nil, let fault = pending.response.fault, fault == .goaway || fault == .goawayNow
+        {
+            withExtendedLifetime(pending) { server.send(pending, on: stream) }
+        }
+    }
+
+    /// The last-stream id a `goaway` fault on stream `faulted` sends: `stated` (the stub's, resolved),
+    /// raised to `highestDispatched` when the stub named it by position (`previous`, `this`) and a
+    /// later stream was already handed to the server (it arrived during the fault's delay): RFC 9113
+    /// §6.8 has the id be the highest stream the sender might have acted on, and that one was. A
+    /// number is sent as given.
+    static func lastStream(
+        covering stated: Int32, for choice: GoawayLastStream, faulted: Int32, highestDispatched: Int32
+    ) -> Int32 {
+        if case .id = choice { return stated }
+        return highestDispatched > faulted ? max(stated, highestDispatched) : stated
     }
 
     // MARK: - Writing
@@ -199,19 +245,35 @@ final class HTTP2Session {
             connection.queued = 0
             connection.server?.finishRequest(count: count)
         }
-        if nghttp2_session_want_read(session) == 0 && nghttp2_session_want_write(session) == 0 {
+        if closeOnceSent || nghttp2_session_want_read(session) == 0 && nghttp2_session_want_write(session) == 0 {
             connection.closeAfterFlush()
         } else if let last = goawayLastStream,
             !streams.keys.contains(where: { $0 <= last && $0 != goawayFaultedStream })
         {
             connection.closeAfterFlush()  // after a `goaway` fault, once the streams it let finish have
         } else if connection.server?.draining ?? true, streams.isEmpty {
-            _ = nghttp2_submit_goaway(
-                session, 0, nghttp2_session_get_last_proc_stream_id(session),
-                UInt32(UNDERSTUDY_H2_NO_ERROR), nil, 0)
-            goawayLastStream = 0
+            // The server is stopping and nothing is left in flight here: the final GOAWAY names the
+            // highest stream the server acted on (not nghttp2's last processed one, which counts the
+            // streams refused during the drain), then the connection closes once it is out.
+            _ = nghttp2_submit_goaway(session, 0, highestDispatched, UInt32(UNDERSTUDY_H2_NO_ERROR), nil, 0)
+            goawayLastStream = highestDispatched
+            goawayFaultedStream = 0
             flush()
         }
+    }
+
+    /// The server begins to stop (SIGTERM): a GOAWAY goes out now, as RFC 9113 §6.8 has a server
+    /// do as shutdown begins, so the client opens no more streams here. It is the graceful-shutdown
+    /// notice (last-stream id 2^31-1, `NO_ERROR`): streams in flight still finish, and one the client
+    /// opened before reading it is refused with `REFUSED_STREAM` (see `on_begin_headers`). Once no
+    /// stream is left, ``flush()`` sends the final GOAWAY naming the highest stream acted on, and
+    /// closes. The connection holds the server's stop (as a queued reply does) until that is written.
+    func drain() {
+        guard let session, !connection.closed, let server = connection.server else { return }
+        _ = nghttp2_submit_shutdown_notice(session)
+        connection.queued += 1
+        server.inFlight += 1
+        flush()
     }
 
     /// Writes `cap` as the `SETTINGS_MAX_CONCURRENT_STREAMS` value of the first SETTINGS frame (not
@@ -257,8 +319,10 @@ final class HTTP2Session {
         _ = nghttp2_submit_goaway(session, 0, lastStream, errorCode, nil, 0)
         goawayLastStream = lastStream
         goawayFaultedStream = faulted
+        if closeNow { closeOnceSent = true }
+        // Inside nghttp2's read (a fault carried out as its request completed), this sends nothing:
+        // the read's own flush sends the GOAWAY, then closes for `closeNow`.
         flush()
-        if closeNow { connection.closeAfterFlush() }
     }
 
     /// Sends what nghttp2 has queued, then `bytes` (not HTTP/2: the client's framing breaks), then closes.

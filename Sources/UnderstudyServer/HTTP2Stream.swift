@@ -28,6 +28,8 @@ final class HTTP2Stream: ReplyChannel {
     private var authority: String?
     private var headers = HTTPHeaders()
     private var headerBytes = 0
+    /// How many `cookie` fields arrived: more than one are joined for the engine (RFC 9113 §8.2.3).
+    private var cookieFields = 0
     private var body: [UInt8] = []
     /// Why the request is refused (its body is over the limit), once it is.
     private(set) var refusal: String?
@@ -72,6 +74,8 @@ final class HTTP2Stream: ReplyChannel {
             default: break  // :scheme: the port says whether it is TLS
             }
         } else {
+            // HTTP/2 field names are lower-case (nghttp2 refuses others), so a byte compare will do.
+            if name.elementsEqual("cookie".utf8) { cookieFields += 1 }
             headers.append(name: String(decoding: name, as: UTF8.self), value: text)
         }
         return true
@@ -89,13 +93,18 @@ final class HTTP2Stream: ReplyChannel {
     }
 
     /// The engine's request. `:authority` becomes the `host` field HTTP/1.1 would have carried
-    /// (RFC 9113 §8.3.1), first, unless the client also sent `host`.
+    /// (RFC 9113 §8.3.1), first, unless the client also sent `host`. Split `cookie` fields are
+    /// joined with `"; "` into one (RFC 9113 §8.2.3), so matchers and templates see the one `Cookie`
+    /// an HTTP/1.1 client sends; the journal keeps them as received (``HTTPRequest/receivedHeaders``).
     func makeRequest() -> HTTPRequest {
         var fields = headers
         if let authority, !headers.contains("host") {
             fields = HTTPHeaders([HTTPHeaders.Field(name: "host", value: authority)] + Array(headers))
         }
+        let received = fields
+        if cookieFields > 1 { fields = fields.joiningCookieFields() }
         var request = RequestTarget.request(method: method, target: path.isEmpty ? "/" : path, headers: fields)
+        if cookieFields > 1 { request.receivedHeaders = received }
         request.body = body
         request.streamID = id
         if secure { request.isSecure = true }
@@ -148,29 +157,58 @@ final class HTTP2Stream: ReplyChannel {
         current = nil
     }
 
-    func perform(_ fault: Fault, response: HTTPResponse) {
+    /// The HEADERS a fault sends first, exactly as they go out: `:status` (HTTP/2 has no reason
+    /// phrase), the stub's fields with lower-case names and no connection-specific field, a `date`
+    /// unless the stub has one, and a `content-length` only for `flow-control-stall` (whose body
+    /// never comes); the head-then-break faults (`rst-stream-after-headers`, `close-after-headers`,
+    /// `malformed-response-chunk`) announce no length. A `GOAWAY`'s last-stream id is the stub's,
+    /// raised by ``HTTP2Session/lastStream(covering:for:faulted:highestDispatched:)`` to cover streams
+    /// already acted on.
+    func plan(_ fault: Fault, for response: HTTPResponse) -> FaultPlan {
+        var plan = FaultPlan(head: nil, frame: FaultParameters.frame(of: fault, response.faultParameters, stream: id))
+        if let frame = plan.frame, let last = frame.lastStreamID, let session {
+            plan.frame?.lastStreamID = HTTP2Session.lastStream(
+                covering: last, for: response.faultParameters?.lastStream ?? .previous, faulted: id,
+                highestDispatched: session.highestDispatched)
+        }
+        guard fault.sendsHead else { return plan }
+        var fields = HTTPHeaders()
+        var hasDate = false
+        for field in response.headers where !Self.isDropped(field.name) {
+            let name = String(
+                decoding: field.name.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+            if name == "date" { hasDate = true }
+            fields.append(name: name, value: field.value)
+        }
+        if !hasDate, let server {
+            fields.append(name: "date", value: server.dateHeader.withCurrentValue { String(cString: $0) })
+        }
+        if fault == .flowControlStall { fields.append(name: "content-length", value: String(response.body.count)) }
+        plan.head = (min(max(response.status, 200), 999), nil, fields)
+        return plan
+    }
+
+    func perform(_ fault: Fault, response: HTTPResponse, plan: FaultPlan) {
         guard let session, let handle = session.session, !closed else { return }
         // The error code and last-stream id as the journal recorded them (`HTTPServer.carryOut`).
-        let frame = FaultParameters.frame(of: fault, response.faultParameters, stream: id)
-        let code = frame?.errorCode.code ?? UInt32(UNDERSTUDY_H2_INTERNAL_ERROR)
+        let code = plan.frame?.errorCode.code ?? UInt32(UNDERSTUDY_H2_INTERNAL_ERROR)
+        let head = plan.head ?? (status: 200, reason: nil, headers: HTTPHeaders())
         switch fault {
         case .rstStream, .rstStreamRefused, .rstStreamCancel:
             _ = nghttp2_submit_rst_stream(handle, 0, id, code)
         case .rstStreamAfterHeaders:
             // The HEADERS must be on their way first: nghttp2 sends a queued RST_STREAM ahead of them.
-            submitHeadersOnly(HTTPServer.headFields(of: response), status: response.status)
+            submitPlannedHead(head.headers, status: head.status, withBody: false)
             session.flush()
             _ = nghttp2_submit_rst_stream(handle, 0, id, code)
         case .goaway, .goawayNow:
-            // By default the stream before this one is the last processed: this request is safe to retry.
             session.goAway(
-                lastStream: frame?.lastStreamID ?? max(0, id - 2), errorCode: code, closeNow: fault == .goawayNow,
-                faulted: id)
+                lastStream: plan.frame?.lastStreamID ?? max(0, id - 2), errorCode: code,
+                closeNow: fault == .goawayNow, faulted: id)
             return
         case .flowControlStall:
             stalled = true
-            submitHead(
-                response, length: response.body.count, journal: nil, journalBody: [], refusal: nil, withBody: true)
+            submitPlannedHead(head.headers, status: head.status, withBody: true)
         // The HTTP/1.1 faults break the whole connection, as a network failure would every stream on it.
         case .connectionReset:
             let fd = bufferevent_getfd(session.connection.bufferevent)
@@ -189,11 +227,11 @@ final class HTTP2Stream: ReplyChannel {
             session.writeRawThenClose(HTTPServer.brokenChunk)
             return
         case .closeAfterHeaders:
-            submitHeadersOnly(HTTPServer.headFields(of: response), status: response.status)
+            submitPlannedHead(head.headers, status: head.status, withBody: false)
             session.writeRawThenClose([])
             return
         case .malformedResponseChunk:
-            submitHeadersOnly(HTTPServer.headFields(of: response), status: response.status)
+            submitPlannedHead(head.headers, status: head.status, withBody: false)
             session.writeRawThenClose(HTTPServer.brokenChunk)
             return
         }
@@ -240,22 +278,31 @@ final class HTTP2Stream: ReplyChannel {
         }
     }
 
-    /// HEADERS without END_STREAM, for the faults that send a head and then something else.
-    private func submitHeadersOnly(_ headers: HTTPHeaders, status: Int) {
-        guard let handle = session?.session else { return }
+    /// A fault's HEADERS with exactly `fields` (its ``plan(_:for:)``, already journaled): without
+    /// END_STREAM, and with a data provider when `withBody` (`flow-control-stall`'s, which never
+    /// gives a byte).
+    private func submitPlannedHead(_ fields: HTTPHeaders, status: Int, withBody: Bool) {
+        guard let session, let handle = session.session else { return }
         var response = HTTPResponse(status: status)
-        response.headers = headers
-        withHead(response, status: min(max(status, 200), 999), length: nil) { nameValues, _ in
-            _ = understudy_h2_submit_headers_only(handle, id, nameValues.baseAddress, nameValues.count)
+        response.headers = fields
+        withHead(response, status: status, length: nil, verbatim: true) { nameValues, _ in
+            if withBody {
+                _ = understudy_h2_submit_response(
+                    handle, id, nameValues.baseAddress, nameValues.count, Unmanaged.passUnretained(session).toOpaque(),
+                    Self.readBody)
+            } else {
+                _ = understudy_h2_submit_headers_only(handle, id, nameValues.baseAddress, nameValues.count)
+            }
         }
     }
 
     /// nghttp2's name/value array and the journal's raw fields over the same bytes: `:status`
     /// first, then the response's fields as sent (lower-case names, no connection-specific field),
-    /// a `date` unless it has one, and `content-length` when `length` is known. One byte buffer
-    /// holds them all; the arrays of pointers into it live on the stack.
+    /// a `date` unless it has one, and `content-length` when `length` is known; `verbatim`: the
+    /// response's fields alone, as given (a fault's planned head). One byte buffer holds them all;
+    /// the arrays of pointers into it live on the stack.
     private func withHead(
-        _ response: HTTPResponse, status: Int, length: Int?,
+        _ response: HTTPResponse, status: Int, length: Int?, verbatim: Bool = false,
         _ body: (UnsafeBufferPointer<nghttp2_nv>, UnsafeBufferPointer<RawHeaderField>) -> Void
     ) {
         let headers = response.headers
@@ -269,7 +316,7 @@ final class HTTP2Stream: ReplyChannel {
             offsets[0] = (0, 7, 7, 3)
             var count = 1
             var hasDate = false
-            for field in headers where !Self.isDropped(field.name) {
+            for field in headers where verbatim || !Self.isDropped(field.name) {
                 if field.name.utf8.count == 4 && HTTPHeaders.namesMatch(field.name, "date") { hasDate = true }
                 let nameStart = bytes.count
                 for byte in field.name.utf8 { bytes.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) }
@@ -278,7 +325,7 @@ final class HTTP2Stream: ReplyChannel {
                 offsets[count] = (nameStart, valueStart - nameStart, valueStart, bytes.count - valueStart)
                 count += 1
             }
-            if !hasDate, let server {
+            if !hasDate, !verbatim, let server {
                 let nameStart = bytes.count
                 bytes.append(contentsOf: "date".utf8)
                 server.dateHeader.withCurrentValue { value in

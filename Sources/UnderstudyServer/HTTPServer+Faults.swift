@@ -17,26 +17,20 @@ extension HTTPServer {
     static let garbage: [UInt8] = Array("\u{1}\u{2}UNDERSTUDY-MALFORMED-RESPONSE this is not HTTP\r\n\r\n".utf8)
 
     func carryOut(_ fault: Fault, for pending: PendingReply, on channel: any ReplyChannel) {
-        // Some faults send a status line and headers first; the journal records that head.
-        let head: HTTPHeaders? =
-            switch fault {
-            case .malformedResponseChunk: Self.chunkedHeadFields(of: pending.response)
-            case _ where fault.sendsHead: Self.headFields(of: pending.response)
-            default: nil
-            }
+        // The channel decides what goes out (a head, a RST_STREAM or GOAWAY); the journal records
+        // that, and the channel then sends that very plan.
+        let plan = channel.plan(fault, for: pending.response)
         // The fault's bytes (or reset) go out below, so the entry must be in the file first:
         // commit, then write out any batch this loop pass has collected.
-        if head != nil, let reason = pending.response.reason { pending.journal?.sentReason = reason }
-        // An HTTP/2 fault's RST_STREAM or GOAWAY, journaled as sent (HTTP/1.1 sends neither: stream 0).
-        let frame = FaultParameters.frame(
-            of: fault, pending.response.faultParameters, stream: (channel as? HTTP2Stream)?.id ?? 0)
-        pending.journal?.commit(.faulted(fault, head: head.map { (pending.response.status, $0) }, frame: frame))
+        if let reason = plan.head?.reason { pending.journal?.sentReason = reason }
+        pending.journal?.commit(
+            .faulted(fault, head: plan.head.map { ($0.status, $0.headers) }, frame: plan.frame))
         closeJournalBatch()
-        log(pending, status: head == nil ? nil : pending.response.status, fault: fault, outcome: .fault)
+        log(pending, status: plan.head?.status, fault: fault, outcome: .fault)
         channel.current = nil
         pending.timer = nil
         finishRequest()
-        channel.perform(fault, response: pending.response)
+        channel.perform(fault, response: pending.response, plan: plan)
     }
 
     /// The header fields `close-after-headers` sends: the stub's, with a Content-Length the body
@@ -54,10 +48,11 @@ extension HTTPServer {
         return fields
     }
 
-    /// The status line and ``headFields(of:)`` of `response`, as bytes.
-    static func headBytes(of response: HTTPResponse) -> [UInt8] {
-        var text = "HTTP/1.1 \(response.status) \(response.reason ?? ReasonPhrase.of(response.status))\r\n"
-        for field in headFields(of: response) {
+    /// A status line and `fields`, as bytes: the head an HTTP/1.1 fault writes (see
+    /// ``Connection/plan(_:for:)``).
+    static func headBytes(status: Int, reason: String?, fields: HTTPHeaders) -> [UInt8] {
+        var text = "HTTP/1.1 \(status) \(reason ?? ReasonPhrase.of(status))\r\n"
+        for field in fields {
             text += "\(field.name): \(field.value)\r\n"
         }
         return Array((text + "\r\n").utf8)
@@ -80,15 +75,6 @@ extension HTTPServer {
         }
         fields.append(name: "Transfer-Encoding", value: "chunked")
         return fields
-    }
-
-    /// The status line and headers of `response` announcing a chunked body.
-    static func chunkedHeadBytes(of response: HTTPResponse) -> [UInt8] {
-        var text = "HTTP/1.1 \(response.status) \(response.reason ?? ReasonPhrase.of(response.status))\r\n"
-        for field in chunkedHeadFields(of: response) {
-            text += "\(field.name): \(field.value)\r\n"
-        }
-        return Array((text + "\r\n").utf8)
     }
 
     /// Writes everything to a fresh socket; the bytes are few, so the send buffer takes them.

@@ -110,7 +110,7 @@ extension HTTPServer {
                 channel.finishStream(chunked: relay.chunked, closing: relay.closing)
             } else {
                 // The upstream broke off mid-body: so does the client's answer (no last chunk).
-                channel.perform(.emptyResponse, response: pending.response)
+                channel.perform(.emptyResponse, response: pending.response, plan: FaultPlan())
             }
             return
         }

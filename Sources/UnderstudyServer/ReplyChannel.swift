@@ -33,6 +33,20 @@ protocol ReplyChannel: AnyObject {
     func finishStream(chunked: Bool, closing: Bool)
     /// The request being answered is done: the channel may take the next one.
     func answered()
-    /// Carries out `fault` on the wire (its journal entry is already committed).
-    func perform(_ fault: Fault, response: HTTPResponse)
+    /// What carrying out `fault` for `response` will put on the wire before it breaks off: the
+    /// head as this codec writes it, and HTTP/2's frame. `carryOut` journals exactly this and
+    /// ``perform(_:response:plan:)`` sends exactly this, so the entry cannot say other than the wire.
+    func plan(_ fault: Fault, for response: HTTPResponse) -> FaultPlan
+    /// Carries out `fault` on the wire as `plan` says (its journal entry is already committed).
+    func perform(_ fault: Fault, response: HTTPResponse, plan: FaultPlan)
+}
+
+/// What a fault sends before it breaks off, decided once by the channel (``ReplyChannel/plan(_:for:)``)
+/// and then both journaled and written.
+struct FaultPlan {
+    /// The status line or `:status`, the reason phrase sent (nil when none, or over HTTP/2), and
+    /// the header fields exactly as they go out; nil when the fault sends no head.
+    var head: (status: Int, reason: String?, headers: HTTPHeaders)?
+    /// The `RST_STREAM` or `GOAWAY` sent (HTTP/2 only), with the last-stream id it names.
+    var frame: FaultParameters.Frame?
 }

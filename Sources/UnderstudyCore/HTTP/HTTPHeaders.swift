@@ -57,6 +57,36 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         fields.contains { Self.namesMatch($0.name, name) }
     }
 
+    /// The fields with every `cookie` field joined into one, at the first one's place, their values
+    /// separated by `"; "`: what RFC 9113 §8.2.3 has an HTTP/2 server do with the split `cookie`
+    /// fields a client may send (one per cookie pair) before handing the request on as one field.
+    /// Unchanged when there is at most one `cookie` field.
+    public func joiningCookieFields() -> HTTPHeaders {
+        var first: Int?
+        var joined = ""
+        var repeated = false
+        for (index, field) in fields.enumerated() where Self.namesMatch(field.name, "cookie") {
+            if first == nil {
+                first = index
+                joined = field.value
+            } else {
+                repeated = true
+                joined += "; " + field.value
+            }
+        }
+        guard repeated, let first else { return self }
+        var out: [Field] = []
+        out.reserveCapacity(fields.count)
+        for (index, field) in fields.enumerated() {
+            if index == first {
+                out.append(Field(name: field.name, value: joined))
+            } else if !Self.namesMatch(field.name, "cookie") {
+                out.append(field)
+            }
+        }
+        return HTTPHeaders(out)
+    }
+
     /// How many fields there are, each repeat of a name counted.
     public var count: Int { fields.count }
 

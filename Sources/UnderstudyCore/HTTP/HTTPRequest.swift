@@ -26,6 +26,14 @@ public struct HTTPRequest: Sendable {
         get { storage.fields.headers }
         set { storage.modify { $0.headers = newValue } }
     }
+    /// The header fields exactly as received, when they differ from ``headers``: over HTTP/2, the
+    /// split `cookie` fields a client sent, which ``headers`` carries joined into one (RFC 9113
+    /// §8.2.3) for matching, templates and proxying. The journal records these; nil (the usual
+    /// case) when ``headers`` is what was received.
+    public var receivedHeaders: HTTPHeaders? {
+        get { storage.fields.receivedHeaders }
+        set { storage.modify { $0.receivedHeaders = newValue } }
+    }
     /// The request body bytes (empty when there was none).
     public var body: [UInt8] {
         get { storage.fields.body }
@@ -51,6 +59,7 @@ public struct HTTPRequest: Sendable {
         var path: String
         var query: String?
         var headers: HTTPHeaders
+        var receivedHeaders: HTTPHeaders? = nil
         var body: [UInt8]
         var isSecure = false
         var streamID: Int32 = 0

@@ -57,7 +57,10 @@ extension JournalEntry {
         out.append(#","query":"# as StaticString)
         out.optionalJSONString(request.query)
         out.append(#","headers":"# as StaticString)
-        if let headerCache {
+        if let received = request.receivedHeaders {
+            // The fields as they came (HTTP/2's split `cookie` fields), not the joined view matching used.
+            encodeHeaders(received, into: out)
+        } else if let headerCache {
             headerCache.append(request.headers, into: out)
         } else {
             encodeHeaders(request.headers, into: out)
