@@ -27,11 +27,16 @@ struct GenerateCommand: ParsableCommand {
             throw ExitCode(1)
         }
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-        let files = StubGenerator(spec: spec).files()
+        let output = StubGenerator(spec: spec).output()
+        // What could not be generated as the spec asks, each with the spec pointer of its constraint.
+        for warning in output.warnings { ToolOutput.error(warning.description) }
+        let files = output.files
         for file in files {
             try Data(file.text.utf8).write(to: URL(fileURLWithPath: out).appendingPathComponent(file.name))
         }
         let count = files.map(\.stubs).reduce(0, +)
-        ToolOutput.out("understudy generate: \(count) stubs in \(files.count) files in \(out) from \(openAPI)")
+        let warnings = output.warnings.isEmpty ? "" : " (\(output.warnings.count) warnings)"
+        ToolOutput.out(
+            "understudy generate: \(count) stubs in \(files.count) files in \(out) from \(openAPI)\(warnings)")
     }
 }
