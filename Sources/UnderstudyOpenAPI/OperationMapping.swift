@@ -38,7 +38,9 @@ enum OperationMapping {
                 // No sample value fits (`ev_[a-z0-9]+`): read the pattern segment by segment.
                 var isTarget = false
                 if case .targetPattern(_)? = request.path { isTarget = true }
-                let templates = spec.operations.reduce(into: [String]()) { if !$0.contains($1.path) { $0.append($1.path) } }
+                let templates = spec.operations.reduce(into: [String]()) {
+                    if !$0.contains($1.path) { $0.append($1.path) }
+                }
                 switch PathPatternSegments.reached(
                     pattern: regex.pattern, isTarget: isTarget, templates: templates, basePaths: spec.basePaths)
                 {
@@ -47,7 +49,8 @@ enum OperationMapping {
                 case .undecided(let why):
                     return .undecided(
                         "cannot tell which path of the spec \(shown) reaches (\(why)), so its responses are not "
-                            + "checked; give `path`, or a pattern whose segments are literal or confined to one segment")
+                            + "checked; give `path`, or a pattern whose segments are literal or confined to one segment"
+                    )
                 }
             }
         }

@@ -147,7 +147,9 @@ enum PathPatternSegments {
             if character == "\\", index + 1 < text.count {
                 let next = text[index + 1]
                 if next == "/" && depth == 0 && !inClass {
-                    if isQuantifier(at: index + 2, in: text) { return .failure(Unreadable(text: "a `/` is quantified")) }
+                    if isQuantifier(at: index + 2, in: text) {
+                        return .failure(Unreadable(text: "a `/` is quantified"))
+                    }
                     close()
                     index += 2
                     continue
@@ -168,8 +170,9 @@ enum PathPatternSegments {
             case "[":
                 inClass = true
             case "(":
-                if isTarget, depth == 0, Array(text[index...]).starts(with: Array("(\\?"))
-                    || Array(text[index...]).starts(with: Array("(?:\\?"))
+                if isTarget, depth == 0,
+                    Array(text[index...]).starts(with: Array("(\\?"))
+                        || Array(text[index...]).starts(with: Array("(?:\\?"))
                 {
                     // `(\?.*)?`: an optional query part.
                     index = text.count

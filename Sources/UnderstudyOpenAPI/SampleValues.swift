@@ -142,7 +142,11 @@ struct SampleValues {
         let count = Int(schema["minItems"]?.doubleValue ?? 0)
         if items.count < count {
             let itemSchema: JSONValue
-            if let items = schema["items"], case .object = items { itemSchema = items } else { itemSchema = .object([]) }
+            if let items = schema["items"], case .object = items {
+                itemSchema = items
+            } else {
+                itemSchema = .object([])
+            }
             for index in items.count..<count {
                 // Distinct items, so `uniqueItems` holds where the item schema allows.
                 items.append(value(itemSchema, document: document, depth: depth + 1, variant: index))

@@ -86,7 +86,8 @@ public struct StubChecker: Sendable {
         case .undecided(let message):
             let key = ["pathPattern", "urlPattern"].first { requestNode.member($0) != nil }
             let node = key.flatMap { requestNode.member($0) } ?? requestNode
-            var finding = at(node, key.map { requestPath.member($0) } ?? requestPath, message, pointer: spec.file + "#/paths")
+            var finding = at(
+                node, key.map { requestPath.member($0) } ?? requestPath, message, pointer: spec.file + "#/paths")
             finding.severity = .warning
             return [finding]
         case .unreachable(let message):

@@ -86,9 +86,10 @@ public struct StubGenerator: Sendable {
     /// that gets none maps to `nil`.
     static func statuses(for keys: [String]) -> [(key: String, status: Int?)] {
         let explicit = Set(keys.compactMap { Int($0) })
-        let ranges = Set(keys.compactMap { key -> Int? in
-            key.count == 3 && key.uppercased().hasSuffix("XX") ? Int(key.prefix(1)) : nil
-        })
+        let ranges = Set(
+            keys.compactMap { key -> Int? in
+                key.count == 3 && key.uppercased().hasSuffix("XX") ? Int(key.prefix(1)) : nil
+            })
         var used: Set<Int> = []
         var result: [(key: String, status: Int?)] = []
         for key in keys {
@@ -115,7 +116,8 @@ public struct StubGenerator: Sendable {
         guard case .object(let responses)? = operation.responses else { return [] }
         let base = spec.basePaths.first ?? ""
         let samplePath = base + self.samplePath(operation)
-        let idBase = operation.operation["operationId"]?.stringValue ?? "\(operation.method.lowercased())\(operation.path)"
+        let idBase =
+            operation.operation["operationId"]?.stringValue ?? "\(operation.method.lowercased())\(operation.path)"
         let assigned = Self.statuses(for: responses.map(\.key))
         let given = assigned.compactMap(\.status)
         let primary = given.filter { (200...299).contains($0) }.min() ?? given.first
@@ -156,11 +158,14 @@ public struct StubGenerator: Sendable {
                         warnings.append(
                             Warning(
                                 stubID: id, pointer: spec.label(problem.schemaDocument, problem.schemaPointer),
-                                message: "cannot generate a valid body: \(problem.instancePathText): \(problem.message)"))
+                                message: "cannot generate a valid body: \(problem.instancePathText): \(problem.message)"
+                            ))
                     }
-                    skip = "generate could not satisfy: " + problems.map {
-                        "\($0.instancePathText): \($0.message) (\(spec.label($0.schemaDocument, $0.schemaPointer)))"
-                    }.joined(separator: "; ")
+                    skip =
+                        "generate could not satisfy: "
+                        + problems.map {
+                            "\($0.instancePathText): \($0.message) (\(spec.label($0.schemaDocument, $0.schemaPointer)))"
+                        }.joined(separator: "; ")
                 }
                 if Self.isJSON(first.key) {
                     if first.key.lowercased() != "application/json" {

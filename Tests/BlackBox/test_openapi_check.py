@@ -190,7 +190,8 @@ class StubKeyHeaderAndPathPatternTests(unittest.TestCase):
             "required response header `RateLimit-Limit` is missing", "required response header `RateLimit-Remaining` is missing",
             "required response header `RateLimit-Reset` is missing", "required response header `Retry-After` is missing",
             "required response header `RateLimit-Limit` is missing"]), result.stdout)
-        self.assertEqual(sum("(at stubs[0].rateLimit;" in m["rest"] for m in found), 2, result.stdout)
+        # The refusal's findings point into the `rateLimit` object (at its `headers` dialect when given).
+        self.assertEqual(sum("(at stubs[0].rateLimit.headers;" in m["rest"] for m in found), 2, result.stdout)
         plain = dict(self.RATE_LIMITED, rateLimit={"limit": 2, "window": 60})
         found = errors(self.check(plain).stdout)
         self.assertEqual(len(found), 1, found)

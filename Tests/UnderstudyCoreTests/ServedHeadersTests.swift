@@ -24,7 +24,8 @@ final class ServedHeadersTests: XCTestCase {
                 let refusal = try XCTUnwrap(ServedHeaders.refusal(of: stub, now: clock.now))
                 // The engine's fields plus the transport's `Date` and `Content-Length`.
                 XCTAssertEqual(
-                    names(answer), (names(served.headers) + ["content-length", "date"]).sorted(), "\(dialect) \(retryAfter)")
+                    names(answer), (names(served.headers) + ["content-length", "date"]).sorted(),
+                    "\(dialect) \(retryAfter)")
                 XCTAssertEqual(
                     names(refusal.headers), (names(refused.headers) + ["content-length", "date"]).sorted(),
                     "\(dialect) \(retryAfter)")
@@ -58,7 +59,8 @@ final class ServedHeadersTests: XCTestCase {
             XCTAssertTrue(regex.matchesWhole(sample), pattern)
             XCTAssertGreaterThanOrEqual(sample.count, minimum, pattern)
         }
-        XCTAssertEqual(try CompiledRegex("^[A-Z]{3}$").sample(minimumLength: 10), "AAA", "bounded: as long as it can be")
+        XCTAssertEqual(
+            try CompiledRegex("^[A-Z]{3}$").sample(minimumLength: 10), "AAA", "bounded: as long as it can be")
         XCTAssertNil(try CompiledRegex("a^b").sample(), "nothing matches it whole")
     }
 }

@@ -80,7 +80,8 @@ public enum ServedHeaders {
         case .seconds(let text)?:
             headers.append(name: "Retry-After", value: text)
         case .httpDateIn(let seconds)?:
-            headers.append(name: "Retry-After", value: TimeFormatting.imfFixdate(Int64((sentAt + seconds).rounded(.up))))
+            headers.append(
+                name: "Retry-After", value: TimeFormatting.imfFixdate(Int64((sentAt + seconds).rounded(.up))))
         case nil:
             break
         }
