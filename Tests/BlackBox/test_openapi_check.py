@@ -178,6 +178,19 @@ class StubKeyHeaderAndPathPatternTests(unittest.TestCase):
         self.assertIn("2 stubs (4 responses) checked against events.yaml", result.stdout)
         self.assertIn("0 warnings", result.stdout)
 
+    def test_retry_after_and_the_transport_s_date_are_credited_on_an_exact_path(self):
+        # Item 2 alone: no pattern, no rate limit; `Date` and `Content-Length` come from the transport.
+        stub = {"id": "exact", "request": {"method": "GET", "path": "/v1/events/ev_1"}, "responses": [
+            {"status": 429, "retryAfter": 2, "headers": {"RateLimit-Limit": "10"}, "json": {"error": "wait"}},
+            {"status": 200, "json": {"id": "ev_1"},
+             "headers": {"RateLimit-Limit": "10", "RateLimit-Remaining": "9", "RateLimit-Reset": "60"}}]}
+        result = self.check(stub)
+        self.assertEqual(errors(result.stdout), [], result.stdout)
+        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+        without = dict(stub, responses=[{"status": 429, "headers": {"RateLimit-Limit": "10"}, "json": {"error": "wait"}}])
+        found = errors(self.check(without).stdout)
+        self.assertEqual([m["rest"].split(" (at ")[0] for m in found], ["required response header `Retry-After` is missing"])
+
     def test_the_refusal_is_checked_with_the_headers_of_its_dialect(self):
         github = dict(self.RATE_LIMITED, rateLimit={"limit": 2, "window": 60, "headers": "github", "status": 429,
                                                     "json": {"error": "slow down"}})
