@@ -15,9 +15,11 @@ final class PathPatternAndStatusTests: XCTestCase {
         XCTAssertEqual(reached("^/v1/events/ev_\\d+$"), .templates(["/events/{eventId}"]), "anchors and a base path")
         XCTAssertEqual(reached("/v1/events/ev_[0-9]{3}(\\?.*)?", target: true), .templates(["/events/{eventId}"]))
         XCTAssertEqual(reached("/v1/events/ev_1\\?page=[0-9]+", target: true), .templates(["/events/{eventId}"]))
-        XCTAssertEqual(reached("/accounts/acct_[0-9]+/events/(ev|evt)_[a-z]{4}"), .templates(["/accounts/{id}/events/{eventId}"]))
+        XCTAssertEqual(
+            reached("/accounts/acct_[0-9]+/events/(ev|evt)_[a-z]{4}"), .templates(["/accounts/{id}/events/{eventId}"]))
         XCTAssertEqual(reached("/(events)"), .templates(["/events"]), "a constructed segment matching a literal one")
-        XCTAssertEqual(reached("/files/report\\.json"), .templates(["/files/{name}.json"]), "a literal in a mixed segment")
+        XCTAssertEqual(
+            reached("/files/report\\.json"), .templates(["/files/{name}.json"]), "a literal in a mixed segment")
         XCTAssertEqual(reached("/events/[a-z]+/?"), .templates(["/events/{eventId}"]), "a trailing `/?` is dropped")
     }
 
@@ -46,8 +48,10 @@ final class PathPatternAndStatusTests: XCTestCase {
     func testEveryResponseKeyGetsItsOwnStatus() {
         let assigned = StubGenerator.statuses(for: ["201", "400", "5XX", "default"])
         XCTAssertEqual(assigned.map(\.status), [201, 400, 500, 401])
-        XCTAssertEqual(StubGenerator.statuses(for: ["200", "500", "5XX", "default"]).map(\.status), [200, 500, 501, 400])
+        XCTAssertEqual(
+            StubGenerator.statuses(for: ["200", "500", "5XX", "default"]).map(\.status), [200, 500, 501, 400])
         XCTAssertEqual(StubGenerator.statuses(for: ["200", "default"]).map(\.status), [200, 500])
-        XCTAssertEqual(StubGenerator.statuses(for: ["2XX", "4XX", "5XX", "default"]).map(\.status), [200, 400, 500, nil])
+        XCTAssertEqual(
+            StubGenerator.statuses(for: ["2XX", "4XX", "5XX", "default"]).map(\.status), [200, 400, 500, nil])
     }
 }
