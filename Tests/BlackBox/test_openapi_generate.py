@@ -205,8 +205,15 @@ class GenerateTests(unittest.TestCase):
                 self.assertEqual(entry.get("stub"), f"{operations[(method, template)]}-{status}", entry)
                 answer_violations = [v for v in entry.get("openapiViolations", []) if v["where"].startswith("response")]
                 self.assertEqual(answer_violations, [], "the daemon's own check accepts the answer")
+        # A status the operation does not declare: the primary answer.
+        connection = http.client.HTTPConnection("127.0.0.1", daemon.port, timeout=10)
+        self.addCleanup(connection.close)
+        connection.request("GET", paths["/pets"], headers={"Prefer": "code=418"})
+        response = connection.getresponse()
+        response.read()
+        self.assertEqual(response.status, 200)
 
-    def test_a_prefer_for_a_status_the_operation_lacks_gets_the_primary_answer(self):
+    def test_the_other_statuses_are_selected_by_a_prefer_header_at_priority_4(self):
         stub = self.stub("listPets-401")
         self.assertEqual(stub["priority"], 4)
         self.assertEqual(stub["request"]["headers"], {"Prefer": {"matches": "(.*[ ,;])?code=401([ ,;].*)?"}})
