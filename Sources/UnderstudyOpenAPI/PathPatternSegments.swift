@@ -146,7 +146,10 @@ enum PathPatternSegments {
             let character = text[index]
             if character == "\\", index + 1 < text.count {
                 let next = text[index + 1]
-                if next == "/" && depth == 0 && !inClass {
+                if next == "/" && (depth > 0 || inClass) {
+                    return .failure(Unreadable(text: "a `/` is inside a group or a character class"))
+                }
+                if next == "/" {
                     if isQuantifier(at: index + 2, in: text) {
                         return .failure(Unreadable(text: "a `/` is quantified"))
                     }

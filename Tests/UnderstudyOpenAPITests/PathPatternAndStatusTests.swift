@@ -35,6 +35,7 @@ final class PathPatternAndStatusTests: XCTestCase {
         for (pattern, reason) in [
             ("/events/[^x]+", "can match a `/`"), ("/events(/[a-z]+)?", "inside a group"),
             ("/events|/accounts", "top-level `|`"), ("/events/[a-z/]+", "character class"),
+            ("/events(\\/x)?", "inside a group"),
             ("events/[a-z]+", "does not start with `/`"), ("/files/[a-z]+\\.json", "template segment `{name}.json`"),
         ] {
             guard case .undecided(let why) = reached(pattern) else {
