@@ -221,6 +221,7 @@ let package = Package(
             dependencies: ["UnderstudyServer", "UnderstudyCore", "understudy"],
             exclude: ["Fixtures"]  // stub files the tests load by path, not resources
         ),
+        .testTarget(name: "UnderstudyOpenAPITests", dependencies: ["UnderstudyOpenAPI"]),
         .testTarget(
             name: "UnderstudyJSONSchemaTests",
             dependencies: ["UnderstudyJSONSchema", "UnderstudyJSON"],

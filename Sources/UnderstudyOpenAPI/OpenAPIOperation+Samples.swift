@@ -31,7 +31,7 @@ extension OpenAPIOperation {
     }
 
     /// The path parameter's `enum[0]`, `example` or `default` (its own or its schema's).
-    private func declaredSample(_ name: String) -> String? {
+    func declaredSample(_ name: String) -> String? {
         guard
             let parameter = parameters.first(where: {
                 $0["name"]?.stringValue == name && $0["in"]?.stringValue == "path"

@@ -4,11 +4,13 @@ import UnderstudyRegex
 
 /// Which of the spec's operations a stub's request pattern can reach: its method, and its path
 /// (`path`/`url` against each template after a `servers` base path; `pathPattern`/`urlPattern`
-/// against sample paths of each template).
+/// against sample paths of each template, then segment by segment, ``PathPatternSegments``).
 enum OperationMapping {
     enum Result {
         case reached([OpenAPIOperation])
         case unreachable(String)
+        /// The pattern cannot be mapped with certainty (a warning, not an error): why.
+        case undecided(String)
     }
 
     static func operations(for request: RequestPattern, in spec: OpenAPISpec) -> Result {
@@ -30,6 +32,25 @@ enum OperationMapping {
                     spec.basePaths.contains { base in
                         regex.matchesWhole(base + sample) || regex.matchesWhole(base + sample + "?x=1")
                     }
+                }
+            }
+            if byPath.isEmpty {
+                // No sample value fits (`ev_[a-z0-9]+`): read the pattern segment by segment.
+                var isTarget = false
+                if case .targetPattern(_)? = request.path { isTarget = true }
+                let templates = spec.operations.reduce(into: [String]()) {
+                    if !$0.contains($1.path) { $0.append($1.path) }
+                }
+                switch PathPatternSegments.reached(
+                    pattern: regex.pattern, isTarget: isTarget, templates: templates, basePaths: spec.basePaths)
+                {
+                case .templates(let found):
+                    byPath = spec.operations.filter { found.contains($0.path) }
+                case .undecided(let why):
+                    return .undecided(
+                        "cannot tell which path of the spec \(shown) reaches (\(why)), so its responses are not "
+                            + "checked; give `path`, or a pattern whose segments are literal or confined to one segment"
+                    )
                 }
             }
         }

@@ -52,7 +52,7 @@ struct ResponseCheck {
                 let definition = spec.dereference(
                     header.value, document: resolved.document,
                     pointer: resolved.pointer + "/headers/" + JSONPointer.escape(header.key))
-                if definition.schema["required"] == .bool(true), !response.headers.contains(header.key) {
+                if definition.schema["required"] == .bool(true), !context.sent.contains(header.key) {
                     findings.append(
                         at(
                             headersNode, headersPath, "required response header `\(header.key)` is missing",
@@ -77,7 +77,7 @@ struct ResponseCheck {
                     pointer: spec.label(resolved.document, resolved.pointer)))
             return findings
         }
-        let sent = response.headers["Content-Type"].map(Self.mediaType)
+        let sent = context.sent["Content-Type"].map(Self.mediaType)
         let declaredTypes = content.map { Self.mediaType($0.key) }
         guard let chosen = OpenAPIContract.chosenMediaType(sent: sent, declared: declaredTypes) else {
             let node =

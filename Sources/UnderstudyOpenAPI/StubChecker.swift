@@ -83,6 +83,13 @@ public struct StubChecker: Sendable {
         switch OperationMapping.operations(for: stub.request, in: spec) {
         case .reached(let operations):
             reached = operations
+        case .undecided(let message):
+            let key = ["pathPattern", "urlPattern"].first { requestNode.member($0) != nil }
+            let node = key.flatMap { requestNode.member($0) } ?? requestNode
+            var finding = at(
+                node, key.map { requestPath.member($0) } ?? requestPath, message, pointer: spec.file + "#/paths")
+            finding.severity = .warning
+            return [finding]
         case .unreachable(let message):
             let pathNode = ["path", "pathPattern", "url", "urlPattern"].lazy.compactMap { requestNode.member($0) }.first
             let key = ["path", "pathPattern", "url", "urlPattern"].first { requestNode.member($0) != nil }
@@ -94,12 +101,26 @@ public struct StubChecker: Sendable {
         }
         let rawResponses = raw.member("responses")?.elements ?? []
         var findings: [OpenAPIFinding] = []
+        var contexts: [ResponseContext] = []
         for (index, response) in stub.responses.enumerated() where index < rawResponses.count {
             if response.fault != nil { continue }
+            // The headers as the daemon sends them (`retryAfter`, `rateLimit`'s, `Date`, …), from
+            // the code that serves them.
+            contexts.append(
+                ResponseContext(
+                    stubFile: file, node: rawResponses[index], path: path.member("responses").element(index),
+                    response: response, sent: ServedHeaders.answer(of: stub, response: index)))
+        }
+        if let refusal = ServedHeaders.refusal(of: stub), let node = raw.member("rateLimit") {
+            // A request over the limit gets the refusal: it is an answer of the stub too.
+            let response = StubResponse(status: refusal.status, headers: refusal.headers, body: refusal.body)
+            contexts.append(
+                ResponseContext(
+                    stubFile: file, node: node, path: path.member("rateLimit"), response: response,
+                    sent: refusal.headers))
+        }
+        for context in contexts {
             report.checkedResponses += 1
-            let context = ResponseContext(
-                stubFile: file, node: rawResponses[index],
-                path: path.member("responses").element(index), response: response)
             var best: [OpenAPIFinding]?
             for operation in reached {
                 let found = ResponseCheck(spec: spec, operation: operation, strictExtraFields: strictExtraFields).check(
@@ -123,6 +144,8 @@ struct ResponseContext {
     var node: JSONNode
     var path: JSONPath
     var response: StubResponse
+    /// The header fields the daemon sends with it (``ServedHeaders``).
+    var sent: HTTPHeaders
 }
 
 extension JSONNode {

@@ -8,7 +8,10 @@ struct GenerateCommand: ParsableCommand {
         commandName: "generate",
         abstract: "Write stub files from an OpenAPI document: one stub per operation and declared status.",
         discussion:
-            "Bodies are the spec's examples, or minimal values its schemas accept. The output passes `check --openapi`."
+            "Each operation's lowest 2XX answers the plain request; every other status answers a request with "
+            + "`Prefer: code=STATUS`. Bodies are the spec's examples when valid, else values generated to satisfy "
+            + "the schema (pattern, format, lengths, bounds); a constraint that cannot be met is a warning naming "
+            + "its spec pointer. The output passes `check --openapi`."
     )
 
     @Option(name: .customLong("openapi"), help: "The OpenAPI 3.0/3.1 document (YAML or JSON).")
@@ -27,11 +30,16 @@ struct GenerateCommand: ParsableCommand {
             throw ExitCode(1)
         }
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-        let files = StubGenerator(spec: spec).files()
+        let output = StubGenerator(spec: spec).output()
+        // What could not be generated as the spec asks, each with the spec pointer of its constraint.
+        for warning in output.warnings { ToolOutput.error(warning.description) }
+        let files = output.files
         for file in files {
             try Data(file.text.utf8).write(to: URL(fileURLWithPath: out).appendingPathComponent(file.name))
         }
         let count = files.map(\.stubs).reduce(0, +)
-        ToolOutput.out("understudy generate: \(count) stubs in \(files.count) files in \(out) from \(openAPI)")
+        let warnings = output.warnings.isEmpty ? "" : " (\(output.warnings.count) warnings)"
+        ToolOutput.out(
+            "understudy generate: \(count) stubs in \(files.count) files in \(out) from \(openAPI)\(warnings)")
     }
 }

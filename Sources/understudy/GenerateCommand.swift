@@ -6,7 +6,10 @@ struct GenerateCommand: ParsableCommand {
         commandName: "generate",
         abstract: "Write stub files from an OpenAPI document: one stub per operation and declared status.",
         discussion:
-            "Bodies are the spec's examples, or minimal values its schemas accept. The output passes `check --openapi`."
+            "Each operation's lowest 2XX answers the plain request; every other status answers a request with "
+            + "`Prefer: code=STATUS`. Bodies are the spec's examples when valid, else values generated to satisfy "
+            + "the schema (pattern, format, lengths, bounds); a constraint that cannot be met is a warning naming "
+            + "its spec pointer. The output passes `check --openapi`."
     )
 
     @Option(name: .customLong("openapi"), help: "The OpenAPI 3.0/3.1 document (YAML or JSON).")

@@ -103,6 +103,138 @@ class CrossFileTests(unittest.TestCase):
         self.assertIn("spec schemas/thing.yaml#/Size/minimum", found[0]["rest"])
 
 
+EVENTS_SPEC = """\
+openapi: 3.1.0
+info: {title: events, version: '1'}
+servers: [{url: 'https://api.example.com/v1'}]
+paths:
+  /events:
+    get:
+      responses:
+        '200': {description: all, content: {application/json: {schema: {type: array}}}}
+  /events/{eventId}:
+    get:
+      parameters: [{name: eventId, in: path, required: true, schema: {type: string, pattern: '^ev_[a-z0-9]+$'}}]
+      responses:
+        '200':
+          description: an event
+          headers:
+            Date: {required: true, schema: {type: string}}
+            Content-Length: {required: true, schema: {type: string}}
+            RateLimit-Limit: {required: true, schema: {type: integer}}
+            RateLimit-Remaining: {required: true, schema: {type: integer}}
+            RateLimit-Reset: {required: true, schema: {type: integer}}
+          content:
+            application/json:
+              schema: {type: object, required: [id], properties: {id: {type: string}}}
+        '429':
+          description: slow down
+          headers:
+            Retry-After: {required: true, schema: {type: integer}}
+            RateLimit-Limit: {required: true, schema: {type: integer}}
+          content:
+            application/json:
+              schema: {type: object, required: [error], properties: {error: {type: string}}}
+  /accounts/{accountId}/events/{eventId}:
+    get:
+      parameters:
+        - {name: accountId, in: path, required: true, schema: {type: string}}
+        - {name: eventId, in: path, required: true, schema: {type: string}}
+      responses:
+        '200': {description: ok}
+"""
+
+
+class StubKeyHeaderAndPathPatternTests(unittest.TestCase):
+    """Issue 48, items 2 and 3: a stub's own keys (`retryAfter`, `rateLimit`, `json`) are credited with
+    the headers the daemon sends from them, the rate limit's refusal is checked as the answer it is,
+    and a `pathPattern`/`urlPattern` maps to the template its segments fall inside."""
+
+    def setUp(self):
+        directory = tempfile.TemporaryDirectory()
+        self.addCleanup(directory.cleanup)
+        self.root = pathlib.Path(directory.name)
+        (self.root / "events.yaml").write_text(EVENTS_SPEC)
+
+    def check(self, *stubs):
+        (self.root / "stubs.json").write_text(json.dumps({"stubs": list(stubs)}, indent=2))
+        return run_cli("check", "--openapi", "events.yaml", "stubs.json", cwd=self.root)
+
+    RATE_LIMITED = {
+        "id": "limited", "request": {"method": "GET", "pathPattern": "/v1/events/ev_[a-z0-9]+"},
+        "rateLimit": {"limit": 2, "window": 60, "json": {"error": "slow down"}},
+        "responses": [{"status": 200, "json": {"id": "ev_1"}}]}
+    RETRY_AFTER = {
+        "id": "retry-then-event", "request": {"method": "GET", "urlPattern": "/v1/events/ev_[0-9]{3}(\\?.*)?"},
+        "responses": [{"status": 429, "retryAfter": 2, "headers": {"RateLimit-Limit": "10"}, "json": {"error": "wait"}},
+                      {"status": 200, "json": {"id": "ev_123"}, "headers": {"RateLimit-Limit": "10",
+                       "RateLimit-Remaining": "9", "RateLimit-Reset": "60"}}]}
+
+    def test_stubs_using_retry_after_rate_limit_and_path_patterns_conform(self):
+        result = self.check(self.RATE_LIMITED, self.RETRY_AFTER)
+        self.assertEqual(errors(result.stdout), [], result.stdout)
+        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+        # The two responses, the second stub's two, and the first stub's refusal.
+        self.assertIn("2 stubs (4 responses) checked against events.yaml", result.stdout)
+        self.assertIn("0 warnings", result.stdout)
+
+    def test_retry_after_and_the_transport_s_date_are_credited_on_an_exact_path(self):
+        # Item 2 alone: no pattern, no rate limit; `Date` and `Content-Length` come from the transport.
+        stub = {"id": "exact", "request": {"method": "GET", "path": "/v1/events/ev_1"}, "responses": [
+            {"status": 429, "retryAfter": 2, "headers": {"RateLimit-Limit": "10"}, "json": {"error": "wait"}},
+            {"status": 200, "json": {"id": "ev_1"},
+             "headers": {"RateLimit-Limit": "10", "RateLimit-Remaining": "9", "RateLimit-Reset": "60"}}]}
+        result = self.check(stub)
+        self.assertEqual(errors(result.stdout), [], result.stdout)
+        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+        without = dict(stub, responses=[{"status": 429, "headers": {"RateLimit-Limit": "10"}, "json": {"error": "wait"}}])
+        found = errors(self.check(without).stdout)
+        self.assertEqual([m["rest"].split(" (at ")[0] for m in found], ["required response header `Retry-After` is missing"])
+
+    def test_the_refusal_is_checked_with_the_headers_of_its_dialect(self):
+        github = dict(self.RATE_LIMITED, rateLimit={"limit": 2, "window": 60, "headers": "github", "status": 429,
+                                                    "json": {"error": "slow down"}})
+        result = self.check(github)
+        self.assertEqual(result.returncode, 1, result.stdout + result.stderr)
+        found = errors(result.stdout)
+        # The github dialect sends X-RateLimit-* and, by default, no Retry-After: on the 200 and on the 429.
+        messages = sorted(m["rest"].split(" (at ")[0] for m in found)
+        self.assertEqual(messages, sorted([
+            "required response header `RateLimit-Limit` is missing", "required response header `RateLimit-Remaining` is missing",
+            "required response header `RateLimit-Reset` is missing", "required response header `Retry-After` is missing",
+            "required response header `RateLimit-Limit` is missing"]), result.stdout)
+        # The refusal's findings point into the `rateLimit` object (at its `headers` dialect when given).
+        self.assertEqual(sum("(at stubs[0].rateLimit.headers;" in m["rest"] for m in found), 2, result.stdout)
+        plain = dict(self.RATE_LIMITED, rateLimit={"limit": 2, "window": 60})
+        found = errors(self.check(plain).stdout)
+        self.assertEqual(len(found), 1, found)
+        self.assertIn("media type text/plain is not declared for status 429", found[0]["rest"])
+
+    def test_a_pattern_whose_segments_fit_no_template_is_still_an_error(self):
+        stub = {"id": "nowhere", "request": {"method": "GET", "pathPattern": "/v1/evnts/ev_[a-z0-9]+"},
+                "responses": [{"status": 200, "json": {"id": "x"}}]}
+        result = self.check(stub)
+        self.assertEqual(result.returncode, 1, result.stdout)
+        self.assertIn("no path of the spec matches /", result.stdout)
+
+    def test_patterns_segments_map_through_literals_parameters_and_the_base_path(self):
+        deep = {"id": "deep", "request": {"method": "GET",
+                                          "pathPattern": "^/v1/accounts/acct_[0-9]+/events/(ev|evt)_[a-z]{4}$"},
+                "responses": [{"status": 200}]}
+        result = self.check(deep)
+        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+        self.assertIn("0 errors, 0 warnings", result.stdout)
+
+    def test_a_pattern_that_can_span_segments_is_a_warning_that_says_why_not_a_false_alarm(self):
+        stub = {"id": "any", "request": {"method": "GET", "pathPattern": "/v1/events/ev_.*"},
+                "responses": [{"status": 200, "json": {"id": "x"}}]}
+        result = self.check(stub)
+        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+        self.assertEqual(errors(result.stdout), [], result.stdout)
+        self.assertIn("warning: cannot tell which path of the spec //v1/events/ev_.*/ reaches "
+                      "(its segment `ev_.*` can match a `/` or more than one segment)", result.stdout)
+
+
 class SinceTests(unittest.TestCase):
     """`check --openapi NEW --since OLD` lists the stubs the new version breaks and the old one accepted."""
 

@@ -245,15 +245,9 @@ public final class StubEngine {
         if let distribution = responses[responseIndex].delayDistribution {
             delayMs += distribution.sample(&delayGenerator)
         }
-        switch responses[responseIndex].retryAfter {
-        case .seconds(let text)?:
-            headers.append(name: "Retry-After", value: text)
-        case .httpDateIn(let seconds)?:
-            let at = clock.now.timeIntervalSince1970 + delayMs / 1000 + seconds
-            headers.append(name: "Retry-After", value: TimeFormatting.imfFixdate(Int64(at.rounded(.up))))
-        case nil:
-            break
-        }
+        ServedHeaders.addRetryAfter(
+            responses[responseIndex].retryAfter, to: &headers,
+            sentAt: clock.now.timeIntervalSince1970 + delayMs / 1000)
         limitHeaders?.add(to: &headers, now: { self.clock.now })
         if responses[responseIndex].template != nil || responses[responseIndex].streaming != nil
             || responses[responseIndex].proxy != nil
@@ -280,31 +274,11 @@ public final class StubEngine {
         _ stub: Stub, _ rule: RateLimitRule, _ decision: RateLimitState.Decision,
         _ context: MatchContext
     ) -> (HTTPResponse, JournalRecord) {
-        var headers = HTTPHeaders()
-        headers.append(name: "Content-Type", value: rule.refusalContentType ?? "text/plain; charset=utf-8")
-        let retryAfter: String?
-        switch rule.retryAfter {
-        case .seconds:
-            retryAfter = String(max(1, Int((decision.retryAfter - 1e-9).rounded(.up))))
-        case .fractional:
-            retryAfter = TimeFormatting.fractionalSeconds(decision.retryAfter)
-        case .httpDate:
-            let at = clock.now.timeIntervalSince1970 + decision.retryAfter
-            retryAfter = TimeFormatting.imfFixdate(Int64(at.rounded(.up)))
-        case .none:
-            retryAfter = nil
-        }
-        if let retryAfter { headers.append(name: "Retry-After", value: retryAfter) }
-        RateLimitHeaders(rule: rule, decision: decision).add(to: &headers, now: { self.clock.now })
-        let body =
-            rule.refusalBody
-            ?? Array(
-                ("Rate limit exceeded for stub \(stub.id): \(rule.limit) requests per "
-                    + "\(Self.formatSeconds(rule.window)) s; retry after \(retryAfter ?? "the reset")\n").utf8)
+        let response = ServedHeaders.refusal(stub, rule, decision, now: clock.now)
         let record = JournalRecord(
             request: context.request, matched: true, stubID: stub.id, responseIndex: nil,
             scenario: nil, rateLimited: true)
-        return (HTTPResponse(status: rule.status, headers: headers, body: body, stubID: stub.id), record)
+        return (response, record)
     }
 
     private func unmatched(_ context: MatchContext) -> (HTTPResponse, JournalRecord) {
