@@ -83,34 +83,44 @@ final class ConnectionResetRetryIntegrationTests: XCTestCase {
         }
     }
 
-    func testURLSessionOnAFreshConnectionReportsTheResetAndDoesNotRetry() async throws {
-        for method in ["GET", "POST"] {
-            let outcome = try await urlSessionCall(method, reused: false)
-            XCTAssertEqual(outcome.code, .networkConnectionLost, method)
-            let count = try await resets(method: method)
-            XCTAssertEqual(count, 1, "\(method) on a fresh connection is sent once")
+    /// Each row of docs/cli.md's table for URLSession, measured: how many times the daemon
+    /// journals the request, and the error the caller sees (`-1005` at once, or `-1001` once the
+    /// timeout ran out).
+    private func checkURLSession(_ method: String, reused: Bool) async throws {
+        let documented = try Self.documented("URLSession", method, reused: reused)
+        let outcome = try await urlSessionCall(method, reused: reused)
+        let what = "URLSession \(method) on a \(reused ? "reused" : "fresh") connection (docs/cli.md: \(documented.cell))"
+        let count = try await resets(method: method)
+        XCTAssertEqual(count, documented.times, what)
+        if documented.cell.contains("`-1001`") {
+            XCTAssertEqual(outcome.code, .timedOut, what)
+            XCTAssertGreaterThanOrEqual(outcome.seconds, Self.timeout - 0.5, "\(what): it waited out the timeout")
+        } else {
+            XCTAssertTrue(documented.cell.contains("`-1005`"), what)
+            XCTAssertEqual(outcome.code, .networkConnectionLost, what)
         }
+    }
+
+    func testURLSessionGETOnAFreshConnection() async throws {
+        try await checkURLSession("GET", reused: false)
+    }
+
+    func testURLSessionPOSTOnAFreshConnection() async throws {
+        try await checkURLSession("POST", reused: false)
     }
 
     /// libcurl sends a request again, once, on a new connection when a reused one dies before
     /// any answer byte: the GET is journaled twice and the caller sees the second reset.
-    func testURLSessionRetriesAGETOnceOnAReusedConnection() async throws {
-        let outcome = try await urlSessionCall("GET", reused: true)
-        XCTAssertEqual(outcome.code, .networkConnectionLost, "the retry's reset, long before the timeout")
-        let count = try await resets(method: "GET")
-        XCTAssertEqual(count, 2, "the GET is sent twice: once on the reused connection, once on a new one")
+    func testURLSessionGETOnAReusedConnection() async throws {
+        try await checkURLSession("GET", reused: true)
     }
 
     /// libcurl retries the POST too, but FoundationNetworking cannot rewind an `httpBody` for it:
     /// the retry sends the head with `Content-Length` and no body, the daemon waits for the body
     /// that never comes, and the caller waits for its timeout. The daemon journals the first
     /// attempt only (the second never reached it whole).
-    func testURLSessionHangsAReusedConnectionsPOSTUntilItsTimeout() async throws {
-        let outcome = try await urlSessionCall("POST", reused: true)
-        XCTAssertEqual(outcome.code, .timedOut, "not the reset: the retried POST without its body timed out")
-        XCTAssertGreaterThanOrEqual(outcome.seconds, Self.timeout - 0.5, "it waited out the timeout")
-        let count = try await resets(method: "POST")
-        XCTAssertEqual(count, 1, "only the first attempt reached the daemon whole")
+    func testURLSessionPOSTOnAReusedConnection() async throws {
+        try await checkURLSession("POST", reused: true)
     }
 
     // MARK: - AsyncHTTPClient
@@ -157,19 +167,61 @@ final class ConnectionResetRetryIntegrationTests: XCTestCase {
         }
     }
 
-    /// AsyncHTTPClient never sends a request again on its own: one journal entry whatever the
-    /// method or connection, and the reset reaches the caller at once.
-    func testAsyncHTTPClientNeverRetriesAReset() async throws {
-        for method in ["GET", "POST"] {
-            for reused in [false, true] {
-                let outcome = try await asyncHTTPClientCall(method, reused: reused)
-                let what = "\(method) on a \(reused ? "reused" : "fresh") connection"
-                print("AsyncHTTPClient \(what): \(String(reflecting: outcome.error)) after \(outcome.seconds) s")
-                XCTAssertLessThan(outcome.seconds, Self.timeout, "\(what): the reset, not the timeout")
-                let count = try await resets(method: method)
-                XCTAssertEqual(count, reused ? 2 : 1, what)
-                _ = try await understudy.admin.clearRequests()
-            }
+    /// Each row of docs/cli.md's table for AsyncHTTPClient, measured.
+    private func checkAsyncHTTPClient(_ method: String, reused: Bool) async throws {
+        let documented = try Self.documented("AsyncHTTPClient", method, reused: reused)
+        let outcome = try await asyncHTTPClientCall(method, reused: reused)
+        let what = "AsyncHTTPClient \(method) on a \(reused ? "reused" : "fresh") connection (docs/cli.md: \(documented.cell))"
+        print("\(what): \(String(reflecting: outcome.error)) after \(outcome.seconds) s")
+        let count = try await resets(method: method)
+        XCTAssertEqual(count, documented.times, what)
+        XCTAssertTrue(documented.cell.contains(Self.described(outcome.error)), "\(what): \(outcome.error)")
+    }
+
+    /// How docs/cli.md names an AsyncHTTPClient error.
+    static func described(_ error: any Error) -> String {
+        String(describing: error)
+    }
+
+    func testAsyncHTTPClientGETOnAFreshConnection() async throws {
+        try await checkAsyncHTTPClient("GET", reused: false)
+    }
+
+    func testAsyncHTTPClientPOSTOnAFreshConnection() async throws {
+        try await checkAsyncHTTPClient("POST", reused: false)
+    }
+
+    func testAsyncHTTPClientGETOnAReusedConnection() async throws {
+        try await checkAsyncHTTPClient("GET", reused: true)
+    }
+
+    func testAsyncHTTPClientPOSTOnAReusedConnection() async throws {
+        try await checkAsyncHTTPClient("POST", reused: true)
+    }
+
+    // MARK: - The page
+
+    /// What docs/cli.md's retry table says for `client` (the start of its first cell) sending
+    /// `method` (the start of its second) on a fresh or a reused connection: the `journaled N×`
+    /// its cell starts with, and the cell.
+    static func documented(_ client: String, _ method: String, reused: Bool) throws -> (times: Int, cell: String) {
+        let page = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("docs/cli.md")
+        for line in try String(contentsOf: page, encoding: .utf8).split(separator: "\n") {
+            let cells = line.trimmingCharacters(in: CharacterSet(charactersIn: " |"))
+                .split(separator: "|", omittingEmptySubsequences: false)
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count == 4, cells[0].hasPrefix(client), cells[1].hasPrefix(method) else { continue }
+            let cell = cells[reused ? 3 : 2]
+            guard cell.hasPrefix("journaled "), let times = cell.dropFirst("journaled ".count).first?.wholeNumberValue
+            else { throw PageError(message: "docs/cli.md: \(client) \(method): no `journaled N×` in \(cell)") }
+            return (times, cell)
         }
+        throw PageError(message: "docs/cli.md has no retry-table row for \(client) \(method)")
+    }
+
+    struct PageError: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
     }
 }
