@@ -1,7 +1,7 @@
 """What curl and Python's HTTP clients do when a `connection-reset` fault hits a request, on a fresh connection and
 on a reused keep-alive one, for a GET and for a POST with a body: whether the request is sent again behind the
-caller's back, how many times the daemon journals it, and what the caller sees. docs/cli.md ("Faults and client
-retries") states these results; this file keeps that page true for curl, http.client and requests, as
+caller's back, how many times the daemon journals it, and what the caller sees. docs/cli.md ("A reset on a reused
+connection") holds these results in a table; this file measures its rows for curl, http.client and requests, as
 Tests/RESTNetworkingTests/Integration/ConnectionResetRetryIntegrationTests.swift does for URLSession and
 AsyncHTTPClient.
 

@@ -10,7 +10,7 @@ import FoundationNetworking
 /// What URLSession and AsyncHTTPClient really do when a `connection-reset` fault hits a request,
 /// on a fresh connection and on a reused keep-alive one, for a GET and for a POST with a body:
 /// whether the request is sent again behind the caller's back, how many times the daemon journals
-/// it, and what the caller sees. docs/cli.md ("Faults and client retries") states these results;
+/// it, and what the caller sees. docs/cli.md ("A reset on a reused connection") states these results;
 /// this suite keeps that page true. curl and Python's clients are held to the same page by
 /// `Tests/BlackBox/test_fault_retries.py`.
 ///
@@ -89,7 +89,8 @@ final class ConnectionResetRetryIntegrationTests: XCTestCase {
     private func checkURLSession(_ method: String, reused: Bool) async throws {
         let documented = try Self.documented("URLSession", method, reused: reused)
         let outcome = try await urlSessionCall(method, reused: reused)
-        let what = "URLSession \(method) on a \(reused ? "reused" : "fresh") connection (docs/cli.md: \(documented.cell))"
+        let connection = reused ? "reused" : "fresh"
+        let what = "URLSession \(method) on a \(connection) connection (docs/cli.md: \(documented.cell))"
         let count = try await resets(method: method)
         XCTAssertEqual(count, documented.times, what)
         if documented.cell.contains("`-1001`") {
@@ -171,7 +172,8 @@ final class ConnectionResetRetryIntegrationTests: XCTestCase {
     private func checkAsyncHTTPClient(_ method: String, reused: Bool) async throws {
         let documented = try Self.documented("AsyncHTTPClient", method, reused: reused)
         let outcome = try await asyncHTTPClientCall(method, reused: reused)
-        let what = "AsyncHTTPClient \(method) on a \(reused ? "reused" : "fresh") connection (docs/cli.md: \(documented.cell))"
+        let connection = reused ? "reused" : "fresh"
+        let what = "AsyncHTTPClient \(method) on a \(connection) connection (docs/cli.md: \(documented.cell))"
         print("\(what): \(String(reflecting: outcome.error)) after \(outcome.seconds) s")
         let count = try await resets(method: method)
         XCTAssertEqual(count, documented.times, what)
