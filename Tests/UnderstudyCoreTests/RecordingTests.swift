@@ -270,7 +270,7 @@ import Testing
                 Self.exchange(
                     "POST", "/charges", headers: sent, body: #"{"amount":5}"#,
                     responseHeaders: [("X-Request-Id", "req-7f3a9c2e"), ("Api-Version", "2023-10-16")],
-                    response: #"{"requestId":"req-7f3a9c2e","note":"req-7f3a9c2e done","type":"application/json","#
+                    response: #"{"requestId":"req-7f3a9c2e","note":"id req-7f3a9c2e done","type":"application/json","#
                         + #""host":"api.example.com","ua":"client/1.2.3","v":"2023-10-16"}"#)
             ], options: options)
         let matcher = recorded.stubs[0]["request"]?["headers"]
@@ -286,7 +286,7 @@ import Testing
         let replayed = Self.send(engine, "POST", "/charges", headers: headers, body: #"{"amount":5}"#)
         #expect(replayed.status == 200)
         #expect(
-            replayed.text == #"{"requestId":"req-b2c90d11","note":"req-b2c90d11 done","type":"application/json","#
+            replayed.text == #"{"requestId":"req-b2c90d11","note":"id req-b2c90d11 done","type":"application/json","#
                 + #""host":"api.example.com","ua":"client/1.2.3","v":"2023-10-16"}"#)
         #expect(replayed.headers["X-Request-Id"] == "req-b2c90d11")
         #expect(replayed.headers["Api-Version"] == "2023-10-16")
