@@ -57,7 +57,7 @@ struct RecordingOptionsGroup: ParsableArguments {
     @Flag(
         name: .customLong("echo-ids"),
         help:
-            "Turn response values that echo a request value (a path segment, a query value, a JSON field) into templates that echo it."
+            "Turn response values that echo a request value (a path segment, a query value, a JSON field, an id-like header value such as X-Request-Id) into templates that echo it."
     )
     var echoIDs = false
 

@@ -279,6 +279,59 @@ class RecordingTests(unittest.TestCase):
         stubs = json.loads((out / "recorded.json").read_text())["stubs"]
         self.assertEqual([stub["request"]["path"] for stub in stubs], ["/api/new"])
 
+    def test_echo_ids_echoes_a_request_header_id_on_replay(self):
+        """`--echo-ids` and request headers: the API echoes the request's `X-Request-Id` in a response header, a
+        JSON body field and a sentence; the recording answers a new id in all three places, is matched with
+        `--match-header X-Request-Id` on the header's presence only, and leaves values that only look like ids
+        (a date-like version header, the media type, the Host) as recorded."""
+        (self.dir / "api" / "echo.json").write_text(json.dumps({"stubs": [
+            {"id": "charge", "request": {"method": "POST", "path": "/api/charges"},
+             "responses": [{"template": True, "status": 201,
+                            "headers": {"X-Request-Id": "{{request.headers.x-request-id}}",
+                                        "Api-Version": "2023-10-16", "Content-Type": "application/json"},
+                            "body": '{"id": "ch_1", "requestId": "{{request.headers.x-request-id}}", '
+                                    '"note": "request {{request.headers.x-request-id}} accepted", '
+                                    '"version": "2023-10-16", "accepted": "{{request.headers.accept}}", '
+                                    '"host": "{{request.headers.host}}"}'}]}]}))
+        out = self.dir / "echoed"
+        headers = {"X-Request-Id": "req-7f3a9c2e", "Api-Version": "2023-10-16", "Accept": "application/json",
+                   "Content-Type": "application/json"}
+        charge = json.dumps({"amount": 500}).encode()
+        with self.upstream() as api:
+            command = [binary(), "record", "--to", f"http://127.0.0.1:{api.port}", "--out", str(out), "--port", "0",
+                       "--quiet", "--echo-ids", "--match-header", "X-Request-Id"]
+            with Daemon(command=command, name="record") as recorder:
+                status, kept, body = call(recorder.port, "POST", "/api/charges", headers, charge)
+                self.assertEqual(status, 201, body)
+                self.assertIn(("x-request-id", "req-7f3a9c2e"), kept)
+                self.assertEqual(json.loads(body)["requestId"], "req-7f3a9c2e")
+                recorded_host = json.loads(body)["host"]
+                self.assertEqual(recorder.stop(), 0)
+        stubs = json.loads((out / "recorded.json").read_text())["stubs"]
+        [stub] = stubs
+        self.assertEqual(stub["request"]["headers"], {"X-Request-Id": {"present": True}},
+                         "the recorded id is one request's: the stub must not demand it")
+        self.assertNotIn("req-7f3a9c2e", (out / "recorded.json").read_text())
+        checked = run_cli("check", out)
+        self.assertEqual(checked.returncode, 0, checked.stdout + checked.stderr)
+        with Daemon([str(out), "--quiet"], name="replay") as replay:
+            status, kept, body = call(replay.port, "POST", "/api/charges",
+                                      dict(headers, **{"X-Request-Id": "req-b2c90d11"}), charge)
+            self.assertEqual(status, 201, body)
+            self.assertIn(("x-request-id", "req-b2c90d11"), kept, "the response header echoes the new id")
+            answer = json.loads(body)
+            self.assertEqual(answer["requestId"], "req-b2c90d11", "the JSON field echoes the new id")
+            self.assertEqual(answer["note"], "request req-b2c90d11 accepted", "so does the id inside a string")
+            # Not ids: a version with no letter, a media type, the Host; recorded as they were.
+            self.assertIn(("api-version", "2023-10-16"), kept)
+            self.assertEqual(answer["version"], "2023-10-16")
+            self.assertEqual(answer["accepted"], "application/json")
+            self.assertEqual(answer["host"], recorded_host)
+            # Without the header: the stub asked for its presence, so no match.
+            status, _, _ = call(replay.port, "POST", "/api/charges",
+                                {name: value for name, value in headers.items() if name != "X-Request-Id"}, charge)
+            self.assertEqual(status, 404)
+
     # record --session: one shared daemon, one session recording; the daemon's own port and stubs are untouched.
 
     def own_daemon(self, *extra):

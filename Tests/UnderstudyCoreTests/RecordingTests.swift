@@ -257,6 +257,60 @@ import Testing
         #expect(echoed.contains("pathSegments.1"))
     }
 
+    @Test func anEchoedRequestHeaderIdBecomesATemplateAndIsMatchedOnPresence() throws {
+        var options = RecordingOptions()
+        options.echoIDs = true
+        options.matchHeaders = ["X-Request-Id", "Api-Version"]
+        let sent = [
+            ("X-Request-Id", "req-7f3a9c2e"), ("Api-Version", "2023-10-16"), ("Accept", "application/json"),
+            ("Host", "api.example.com"), ("User-Agent", "client/1.2.3"), ("X-Session", "abc"),
+        ]
+        let recorded = StubRecorder.record(
+            [
+                Self.exchange(
+                    "POST", "/charges", headers: sent, body: #"{"amount":5}"#,
+                    responseHeaders: [("X-Request-Id", "req-7f3a9c2e"), ("Api-Version", "2023-10-16")],
+                    response: #"{"requestId":"req-7f3a9c2e","note":"id req-7f3a9c2e done","type":"application/json","#
+                        + #""host":"api.example.com","ua":"client/1.2.3","v":"2023-10-16"}"#)
+            ], options: options)
+        let matcher = recorded.stubs[0]["request"]?["headers"]
+        #expect(matcher?["X-Request-Id"] == ["present": true])
+        #expect(matcher?["Api-Version"] == "2023-10-16")
+        let engine = try Self.replay(recorded)
+        var headers = HTTPHeaders()
+        headers.append(name: "X-Request-Id", value: "req-b2c90d11")
+        headers.append(name: "Api-Version", value: "2023-10-16")
+        headers.append(name: "Accept", value: "text/plain")
+        headers.append(name: "Host", value: "other.example.com")
+        headers.append(name: "User-Agent", value: "client/9.9.9")
+        let replayed = Self.send(engine, "POST", "/charges", headers: headers, body: #"{"amount":5}"#)
+        #expect(replayed.status == 200)
+        #expect(
+            replayed.text == #"{"requestId":"req-b2c90d11","note":"id req-b2c90d11 done","type":"application/json","#
+                + #""host":"api.example.com","ua":"client/1.2.3","v":"2023-10-16"}"#)
+        #expect(replayed.headers["X-Request-Id"] == "req-b2c90d11")
+        #expect(replayed.headers["Api-Version"] == "2023-10-16")
+    }
+
+    @Test func onlyIdLikeHeaderValuesCountAsEchoes() {
+        for (name, value) in [
+            ("x-request-id", "req-7f3a9c2e"), ("idempotency-key", "5d7c1e0a-3b8f-4c62-9a1e-0f2b3c4d5e6f"),
+            ("traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"),
+            ("x-correlation-id", "corr42ab"),
+        ] {
+            #expect(RecordingTemplater.isHeaderIDLike(name: name, value: value), "\(name): \(value)")
+        }
+        for (name, value) in [
+            ("host", "api9.example.com"), ("content-length", "12345678"), ("accept", "application/vnd.v2+json"),
+            ("user-agent", "client/1.2.3"), ("x-request-id", "req-7f3"), ("x-request-id", "12345678901"),
+            ("api-version", "2023-10-16"), ("x-forwarded-for", "10.0.0.12"), ("authorization", "Bearer abc12345"),
+            ("x-token", "Basic dXNlcjpwYXNz1"), ("if-none-match", "W/abc123456"), ("x-weird", "a1{{b}}cdefg"),
+            ("cookie", "session=abc123456"), (":authority", "localhost8080"),
+        ] {
+            #expect(!RecordingTemplater.isHeaderIDLike(name: name, value: value), "\(name): \(value)")
+        }
+    }
+
     @Test func aResponseHoldingBracesIsKeptAsRecorded() throws {
         var options = RecordingOptions()
         options.templateDates = true

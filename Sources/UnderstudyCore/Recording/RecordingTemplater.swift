@@ -115,10 +115,11 @@ struct RecordingTemplater {
     // MARK: - Echoed ids
 
     /// Request values a response may echo, each with the template that renders it: fields of a
-    /// JSON body (`request.json.a.b`), query parameters (`request.query.NAME`) and path segments
-    /// (`request.pathSegments.N`), in that order of preference. Only id-like values count (three
-    /// characters or more, a digit among them, nothing a JSON string would escape), so a word
-    /// that happens to recur is not taken for an echo.
+    /// JSON body (`request.json.a.b`), query parameters (`request.query.NAME`), path segments
+    /// (`request.pathSegments.N`) and header values (`request.headers.name`), in that order of
+    /// preference. Only id-like values count (three characters or more, a digit among them, nothing
+    /// a JSON string would escape), so a word that happens to recur is not taken for an echo; a
+    /// header value must look more like an id still (``isHeaderIDLike(name:value:)``).
     static func echoCandidates(_ exchange: RecordedExchange) -> [(value: String, template: String)] {
         var found: [(value: String, template: String)] = []
         var seen: Set<String> = []
@@ -137,7 +138,70 @@ struct RecordingTemplater {
         for (index, segment) in segments.enumerated() {
             add(String(segment), "request.pathSegments.\(index)")
         }
+        // Headers last: a value the body, query or path also sent keeps that template. The first
+        // value of a name only, since that is the one `request.headers.NAME` renders.
+        var headerNames: Set<String> = []
+        for field in exchange.headers {
+            let name = field.name.lowercased()
+            guard headerNames.insert(name).inserted, isHeaderIDLike(name: name, value: field.value) else { continue }
+            add(field.value, "request.headers.\(name)")
+        }
         return found
+    }
+
+    /// Request headers whose values are never taken for an echoed id, whatever they hold: they
+    /// describe the transfer, the client or the content (`Host: 127.0.0.1:8080`, `User-Agent:
+    /// curl/8.5.0`, `Content-Length: 1234`, an `If-None-Match` etag), or are credentials, which a
+    /// template would copy from request to response.
+    static let headersNeverEchoed: Set<String> = [
+        "host", "content-length", "content-type", "content-encoding", "content-language", "content-md5",
+        "content-range", "transfer-encoding", "connection", "keep-alive", "upgrade", "te", "trailer", "expect",
+        "accept", "accept-charset", "accept-encoding", "accept-language", "accept-datetime", "user-agent", "referer",
+        "origin", "date", "range", "if-match", "if-none-match", "if-modified-since", "if-unmodified-since",
+        "if-range", "cache-control", "pragma", "authorization", "proxy-authorization", "proxy-connection", "cookie",
+        "forwarded", "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "x-forwarded-port", "x-real-ip",
+        "via", "dnt", "priority",
+    ]
+
+    /// Whether a request header's value may be an id a response echoes (`X-Request-Id:
+    /// req-7f3a9c2e`, a correlation id, an `Idempotency-Key`, a `traceparent`): stricter than a body
+    /// field's rule, since every request carries headers whose values recur in answers. Eight
+    /// characters or more, letters and digits both, one token (no space, `/`, `;`, `,` or `=`, so no
+    /// media type, product token, parameter list or credential), and not a header of
+    /// ``headersNeverEchoed``, a pseudo-header (`:authority`) or a `Sec-`/`Access-Control-` one.
+    /// A date (`2024-01-01`), a version (`1.2.3`) or an address (`127.0.0.1`) has no letter and so
+    /// is never one; neither is a numeric id, which is left as recorded.
+    static func isHeaderIDLike(name: String, value: String) -> Bool {
+        guard isSafeName(name), !headersNeverEchoed.contains(name), !name.hasPrefix("sec-"),
+            !name.hasPrefix("access-control-"), value.utf8.count >= 8, isIDLike(value)
+        else { return false }
+        let bytes = value.utf8
+        let hasLetter = bytes.contains { ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) }
+        let oneToken = bytes.allSatisfy { $0 > 0x20 && $0 < 0x7F && !"/;,=".utf8.contains($0) }
+        return hasLetter && oneToken
+    }
+
+    /// Whether `exchange`'s response echoes its request header `name` as ``apply(to:headers:body:)``
+    /// would template it: the header's value is id-like and stands in the response's kept headers or
+    /// its body. A `--match-header` matcher on such a header asks only for its presence, since the
+    /// recorded value is one request's id, not what the stub is for.
+    static func echoesHeader(_ name: String, of exchange: RecordedExchange, keptHeaders: [HTTPHeaders.Field]) -> Bool {
+        let key = name.lowercased()
+        guard let value = exchange.headers.first(where: { $0.name.lowercased() == key })?.value,
+            isHeaderIDLike(name: key, value: value)
+        else { return false }
+        // Only when no body field, query parameter or path segment claims the value first.
+        guard
+            echoCandidates(exchange).contains(where: {
+                $0.value == value && $0.template == "{{request.headers.\(key)}}"
+            })
+        else { return false }
+        let body = String(validating: exchange.responseBody, as: UTF8.self)
+        // A response holding `{{` is kept untemplated (apply's rule), so it echoes nothing.
+        if (body ?? "").contains("{{") || keptHeaders.contains(where: { $0.value.contains("{{") }) { return false }
+        if keptHeaders.contains(where: { echoingInHeader(value, as: "", in: $0.value) != $0.value }) { return true }
+        guard let body else { return false }
+        return echoing(value, as: "", in: body) != body
     }
 
     private static func walk(_ value: JSONValue, path: String, depth: Int, _ add: (String, String) -> Void) {
