@@ -248,7 +248,15 @@ public enum HTTPClientError: HTTPError {
         switch self {
         case .tooManyRequests(let wait): wait?.headers ?? HTTPHeaderFields()
         case .other(_, let headers): headers
-        case .badRequest(let headers), .unauthorized(let headers), .paymentRequired(let headers), .forbidden(let headers), .notFound(let headers), .methodNotAllowed(let headers), .notAcceptable(let headers), .proxyAuthenticationRequired(let headers), .requestTimeout(let headers), .conflict(let headers), .gone(let headers), .lengthRequired(let headers), .preconditionFailed(let headers), .payloadTooLarge(let headers), .uriTooLong(let headers), .unsupportedMediaType(let headers), .rangeNotSatisfiable(let headers), .expectationFailed(let headers), .misdirectedRequest(let headers), .unprocessableContent(let headers), .locked(let headers), .failedDependency(let headers), .tooEarly(let headers), .upgradeRequired(let headers), .preconditionRequired(let headers), .requestHeaderFieldsTooLarge(let headers), .unavailableForLegalReasons(let headers):
+        case .badRequest(let headers), .unauthorized(let headers), .paymentRequired(let headers),
+            .forbidden(let headers), .notFound(let headers), .methodNotAllowed(let headers),
+            .notAcceptable(let headers), .proxyAuthenticationRequired(let headers), .requestTimeout(let headers),
+            .conflict(let headers), .gone(let headers), .lengthRequired(let headers), .preconditionFailed(let headers),
+            .payloadTooLarge(let headers), .uriTooLong(let headers), .unsupportedMediaType(let headers),
+            .rangeNotSatisfiable(let headers), .expectationFailed(let headers), .misdirectedRequest(let headers),
+            .unprocessableContent(let headers), .locked(let headers), .failedDependency(let headers),
+            .tooEarly(let headers), .upgradeRequired(let headers), .preconditionRequired(let headers),
+            .requestHeaderFieldsTooLarge(let headers), .unavailableForLegalReasons(let headers):
             headers
         }
     }

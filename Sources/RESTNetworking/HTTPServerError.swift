@@ -62,7 +62,9 @@ public enum HTTPServerError: HTTPError {
     /// 510 Not Extended, carrying no headers: equal to every 510.
     public static var notExtended: HTTPServerError { .notExtended(HTTPHeaderFields()) }
     /// 511 Network Authentication Required, carrying no headers: equal to every 511.
-    public static var networkAuthenticationRequired: HTTPServerError { .networkAuthenticationRequired(HTTPHeaderFields()) }
+    public static var networkAuthenticationRequired: HTTPServerError {
+        .networkAuthenticationRequired(HTTPHeaderFields())
+    }
 
     /// The error for any 5xx code: its named case when it has one (`.other(statusCode: 502)` is
     /// `.badGateway`), else `.other` carrying no headers. A code outside 500–599 is a programming error.
@@ -136,7 +138,10 @@ public enum HTTPServerError: HTTPError {
         switch self {
         case .serviceUnavailable(let wait): wait?.headers ?? HTTPHeaderFields()
         case .other(_, let headers): headers
-        case .internalServerError(let headers), .notImplemented(let headers), .badGateway(let headers), .gatewayTimeout(let headers), .httpVersionNotSupported(let headers), .variantAlsoNegotiates(let headers), .insufficientStorage(let headers), .loopDetected(let headers), .notExtended(let headers), .networkAuthenticationRequired(let headers):
+        case .internalServerError(let headers), .notImplemented(let headers), .badGateway(let headers),
+            .gatewayTimeout(let headers), .httpVersionNotSupported(let headers), .variantAlsoNegotiates(let headers),
+            .insufficientStorage(let headers), .loopDetected(let headers), .notExtended(let headers),
+            .networkAuthenticationRequired(let headers):
             headers
         }
     }

@@ -15,7 +15,8 @@ extension HTTPURLResponse {
         let retryAfter =
             (statusCode == 429 || statusCode == 503 || statusCode == 403) ? retryAfterSeconds(now: now) : nil
         let headers = HTTPHeaderFields(self)
-        if let clientError = HTTPClientError(statusCode: statusCode, retryAfter: retryAfter, headers: headers, now: now) {
+        if let clientError = HTTPClientError(statusCode: statusCode, retryAfter: retryAfter, headers: headers, now: now)
+        {
             return clientError
         }
         return HTTPServerError(statusCode: statusCode, retryAfter: retryAfter, headers: headers, now: now)

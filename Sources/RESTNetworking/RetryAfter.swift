@@ -31,7 +31,9 @@ public struct RetryAfter: Sendable, Hashable, Comparable, CustomStringConvertibl
     public let source: Source
 
     /// A wait of `seconds`, with the header fields of the response that asked for it.
-    public init(seconds: TimeInterval, headers: HTTPHeaderFields = HTTPHeaderFields(), source: Source = .retryAfterField) {
+    public init(
+        seconds: TimeInterval, headers: HTTPHeaderFields = HTTPHeaderFields(), source: Source = .retryAfterField
+    ) {
         self.seconds = seconds
         self.headers = headers
         self.source = source

@@ -156,10 +156,12 @@ final class SeedPatternTests: DaemonTestCase {
     func testATooManyRequestsWithOnlyRateLimitFieldsBindsTheirResetAndKeepsTheHeaders() async throws {
         try await stub(
             "/seed/dialect",
-            [#"{"status": 429, "headers": {"X-RateLimit-Limit": "10", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "3"}}"#])
+            [
+                #"{"status": 429, "headers": {"X-RateLimit-Limit": "10", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "3"}}"#
+            ])
 
-        let failure = try await XCTUnwrap(
-            api.get(endpoint: "seed/dialect").catchHTTPErrors().awaitResult().failure as? HTTPClientError)
+        let result = await api.get(endpoint: "seed/dialect").catchHTTPErrors().awaitResult()
+        let failure = try XCTUnwrap(result.failure as? HTTPClientError, "\(result)")
 
         guard case .tooManyRequests(let retryAfter) = failure else {
             return XCTFail("expected a 429, got \(failure)")
