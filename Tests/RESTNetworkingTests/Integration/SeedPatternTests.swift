@@ -200,9 +200,12 @@ extension Publisher where Output == HTTPResponseOutput, Failure == any Error {
             .eraseToAnyPublisher()
     }
 
+    // A serial queue: `delay` schedules the value and the completion separately, and on a
+    // concurrent queue (the seed used a global one) the completion can overtake the value, ending
+    // the `flatMap` before the retry is sent.
     #if canImport(Combine)
-    private static var seedScheduler: DispatchQueue { DispatchQueue.global(qos: .userInitiated) }
+    private static var seedScheduler: DispatchQueue { DispatchQueue(label: "SeedPatternTests.delay") }
     #else
-    private static var seedScheduler: DispatchQueue.OCombine { DispatchQueue.global(qos: .userInitiated).ocombine }
+    private static var seedScheduler: DispatchQueue.OCombine { DispatchQueue(label: "SeedPatternTests.delay").ocombine }
     #endif
 }
