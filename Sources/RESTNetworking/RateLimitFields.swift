@@ -56,11 +56,7 @@ public struct RateLimitFields: Sendable, Equatable {
     public init(headers: HTTPHeaderFields, statusCode: Int, now: Date = Date()) {
         self.init(
             header: { headers[$0] }, statusCode: statusCode, now: now,
-            retryAfter: {
-                guard let value = headers["Retry-After"] else { return nil }
-                let responseDate = headers["Date"].flatMap { HTTPDate.parse($0, now: now) }
-                return RetryAfter.seconds(from: value, responseDate: responseDate, now: now)
-            })
+            retryAfter: { RetryAfter.seconds(in: headers, now: now) })
     }
 
     /// The fields given header lookup by name (case-insensitive is the caller's business).

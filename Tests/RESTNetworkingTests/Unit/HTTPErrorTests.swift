@@ -173,4 +173,63 @@ final class HTTPErrorTests: XCTestCase {
             XCTFail()
         } catch HTTPServerError.serviceUnavailable {} catch { XCTFail("\(error)") }
     }
+
+    // MARK: Enum cases and their payloads (issue 48)
+
+    func testAStatusCodeAlwaysGetsItsNamedCase() {
+        if case .other = HTTPClientError.other(statusCode: 404) { XCTFail("404 has a name: .notFound") }
+        if case .other = HTTPServerError.other(statusCode: 503) { XCTFail("503 has a name: .serviceUnavailable") }
+        guard case .other(statusCode: 418, _) = HTTPClientError(statusCode: 418) else {
+            return XCTFail("418 has no name here")
+        }
+        guard case .notFound(let headers) = HTTPClientError(statusCode: 404, headers: HTTPHeaderFields(["A": "b"]))
+        else {
+            return XCTFail("404 is .notFound")
+        }
+        XCTAssertEqual(headers["a"], "b", "a named status carries the headers as its payload")
+    }
+
+    func testA429OrA503CarriesAWaitOnlyWhenItAskedForOne() throws {
+        guard
+            case HTTPClientError.tooManyRequests(.some(let wait)) = try error(
+                429, ["Retry-After": "2", "X-Request-Id": "r1"])
+        else {
+            return XCTFail("a 429 with Retry-After carries the wait")
+        }
+        XCTAssertEqual(wait, 2)
+        XCTAssertEqual(wait.source, .retryAfterField)
+        XCTAssertEqual(wait.headers["x-request-id"], "r1")
+        guard
+            case HTTPClientError.tooManyRequests(.some(let reset)) = try error(
+                429, ["RateLimit-Remaining": "0", "RateLimit-Reset": "7"])
+        else { return XCTFail("a 429 whose fields announce a reset carries that wait") }
+        XCTAssertEqual(reset, 7)
+        XCTAssertEqual(reset.source, .rateLimitReset)
+        // Nowhere to keep headers in `.none`: a 429 that asked for no wait keeps none (documented).
+        guard case HTTPClientError.tooManyRequests(nil) = try error(429, ["X-Request-Id": "r2"]) else {
+            return XCTFail("a 429 without any wait carries nil")
+        }
+        XCTAssertTrue(try error(429, ["X-Request-Id": "r2"]).headers.isEmpty)
+        guard case HTTPServerError.serviceUnavailable(nil) = try error(503, ["RateLimit-Reset": "7"]) else {
+            return XCTFail("a 503 waits only for Retry-After")
+        }
+    }
+
+    func testARetryAfterIsItsSeconds() {
+        let wait = RetryAfter(seconds: 1.5, headers: HTTPHeaderFields(["Retry-After": "1.5"]))
+        XCTAssertEqual(wait, 1.5, "equal to a number, whatever headers it holds")
+        XCTAssertEqual(wait, RetryAfter(Measurement(value: 1_500, unit: UnitDuration.milliseconds)))
+        XCTAssertEqual(wait.converted(to: .milliseconds).value, 1_500)
+        XCTAssertLessThan(wait, 2)
+        let interval: TimeInterval = 3
+        XCTAssertEqual(HTTPClientError.tooManyRequests(retryAfter: RetryAfter(interval)).retryAfter, 3)
+    }
+
+    func testAForbiddenMadeInCodeKeepsItsRetryAfter() throws {
+        let limited = try XCTUnwrap(HTTPClientError(statusCode: 403, retryAfter: 60))
+        XCTAssertEqual(limited.retryAfter, 60)
+        XCTAssertTrue(limited.isRateLimited)
+        XCTAssertEqual(HTTPClientError(statusCode: 403, retryAfter: 0.25)?.retryAfter, 0.25)
+        XCTAssertNil(HTTPClientError.forbidden.retryAfter)
+    }
 }
