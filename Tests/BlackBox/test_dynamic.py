@@ -175,10 +175,16 @@ class DynamicResponseTests(unittest.TestCase):
                 self.assertEqual(self_url(port, host), f"http://{host}/echo/h")
         # Any other host, or a loopback name with another port, gets the listener's own address.
         for host in ("example.com", f"example.com:{port}", f"localhost:{port + 1 if port < 65535 else 1}",
-                     "localhost", f"[::2]:{port}", f"127.0.0.1.evil.test:{port}", f"localhost:{port}@evil.test",
-                     f"bad host:{port}"):
+                     "localhost", f"[::2]:{port}", f"127.0.0.1.evil.test:{port}"):
             with self.subTest(host=host):
                 self.assertEqual(self_url(port, host), f"http://127.0.0.1:{port}/echo/h")
+        # A Host that is not `host[:port]` never reaches a template: the transport refuses it with 400
+        # (RFC 9112 §3.2; docs/transport.md), saying which character is wrong.
+        for host, why in ((f"localhost:{port}@evil.test", "not a number"), (f"bad host:{port}", "0x20 cannot appear")):
+            with self.subTest(host=host):
+                status, _, body = call(port, "GET", "/echo/h", headers={"Host": host})
+                self.assertEqual(status, 400, body)
+                self.assertIn(why, body.decode() if isinstance(body, bytes) else body)
         # A session's port: the same rule with the session's own port.
         status, _, body = call(port, "POST", "/__admin/sessions", body=b"{}", headers={"Content-Type": "application/json"})
         self.assertEqual(status, 201, body)
