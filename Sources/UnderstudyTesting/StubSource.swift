@@ -1,11 +1,11 @@
 import UnderstudyStubFormat
 
 /// Something a test's session can start with: a stub file or directory, named by its path (a
-/// `String`), or a typed ``Stub``.
+/// `String`), or a typed `Stub`.
 ///
 /// It lets the `.understudy(...)` trait take both in one list, under one spelling:
 /// `.understudy(stubs: "stubs/weather.json", Stub.post("/v1/observations").respond(.status(201)))`.
-/// Only `String` and ``Stub`` conform: the requirement's type can be made by this module alone.
+/// Only `String` and `Stub` conform: the requirement's type can be made by this module alone.
 public protocol StubSource: Sendable {
     /// What this source adds to a session.
     var stubSourceKind: StubSourceKind { get }
