@@ -9,25 +9,30 @@ extension OpenAPIOperation {
     func samplePaths() -> [String] {
         let samples = ["", "1", "42", "abc", "a1b2c3", "00000000-0000-0000-0000-000000000000", "2024-01-01", "x"]
         return samples.map { sample in
-            var text = ""
-            var name: String?
-            for character in path {
-                if var current = name {
-                    if character == "}" {
-                        text += sample.isEmpty ? declaredSample(current) ?? "1" : sample
-                        name = nil
-                    } else {
-                        current.append(character)
-                        name = current
-                    }
-                } else if character == "{" {
-                    name = ""
-                } else {
-                    text.append(character)
-                }
-            }
-            return text
+            filledPath { sample.isEmpty ? declaredSample($0) ?? "1" : sample }
         }
+    }
+
+    /// The path template with each `{name}` replaced by `value(name)`; text outside braces kept.
+    func filledPath(_ value: (String) -> String) -> String {
+        var text = ""
+        var name: String?
+        for character in path {
+            if var current = name {
+                if character == "}" {
+                    text += value(current)
+                    name = nil
+                } else {
+                    current.append(character)
+                    name = current
+                }
+            } else if character == "{" {
+                name = ""
+            } else {
+                text.append(character)
+            }
+        }
+        return text
     }
 
     /// The path parameter's `enum[0]`, `example` or `default` (its own or its schema's).

@@ -226,24 +226,7 @@ public struct StubGenerator: Sendable {
     /// A concrete path for the operation: each path parameter's `enum`, `example` or `default`, else
     /// `1` when its schema accepts it, else a value generated from the schema.
     func samplePath(_ operation: OpenAPIOperation) -> String {
-        var text = ""
-        var name: String?
-        for character in operation.path {
-            if var current = name {
-                if character == "}" {
-                    text += pathValue(current, of: operation)
-                    name = nil
-                } else {
-                    current.append(character)
-                    name = current
-                }
-            } else if character == "{" {
-                name = ""
-            } else {
-                text.append(character)
-            }
-        }
-        return text
+        operation.filledPath { pathValue($0, of: operation) }
     }
 
     private func pathValue(_ name: String, of operation: OpenAPIOperation) -> String {
