@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 // Layers, one way: stub files → UnderstudyCore (loader, engine, journal, admin) → UnderstudyServer
@@ -14,6 +14,14 @@ let combineDependencies: [Target.Dependency] = [
     .product(
         name: "OpenCombineDispatch", package: "OpenCombine", condition: .when(platforms: [.linux, .windows, .android])),
 ]
+
+// Package traits (docs/development.md, "Package traits"): what a package depending on this one builds.
+// None is on by default, so a package that depends on UnderstudyTesting or RESTNetworking resolves and
+// builds neither SwiftNIO, swift-nio-ssl (BoringSSL), swift-crypto, AsyncHTTPClient, OpenAPIKit nor
+// Yams: SwiftPM leaves a package out of the graph when every target dependency on it is conditional on
+// a trait that is off. This package's scripts and CI turn both on (`--enable-all-traits`).
+let asyncHTTPClient: TargetDependencyCondition? = .when(traits: ["AsyncHTTPClient"])
+let openAPI: TargetDependencyCondition? = .when(traits: ["OpenAPI"])
 
 let package = Package(
     name: "Understudy",
@@ -32,6 +40,21 @@ let package = Package(
         // depending on RESTNetworking or UnderstudyTesting alone builds none of it.
         .library(name: "RESTNetworkingAsyncHTTPClient", targets: ["RESTNetworkingAsyncHTTPClient"]),
         .library(name: "UnderstudyTestingAsyncHTTPClient", targets: ["UnderstudyTestingAsyncHTTPClient"]),
+    ],
+    traits: [
+        .trait(
+            name: "AsyncHTTPClient",
+            description: """
+                RESTNetworkingAsyncHTTPClient and UnderstudyTestingAsyncHTTPClient on AsyncHTTPClient, SwiftNIO, \
+                swift-nio-ssl and swift-certificates. Off: those two modules are empty.
+                """),
+        .trait(
+            name: "OpenAPI",
+            description: """
+                understudy-openapi (`check --openapi`, `generate`, `serve --openapi`) on OpenAPIKit and Yams. Off: \
+                the binary only says how to build it with the trait.
+                """),
+        .default(enabledTraits: []),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -139,9 +162,9 @@ let package = Package(
                 "UnderstudyRegex",
                 "UnderstudyStubFormat",
                 "UnderstudyCore",
-                .product(name: "OpenAPIKit", package: "OpenAPIKit"),
-                .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
-                .product(name: "Yams", package: "Yams"),
+                .product(name: "OpenAPIKit", package: "OpenAPIKit", condition: openAPI),
+                .product(name: "OpenAPIKit30", package: "OpenAPIKit", condition: openAPI),
+                .product(name: "Yams", package: "Yams", condition: openAPI),
             ]
         ),
         // The one blocking HTTP/1.1 exchange with a daemon's admin API over loopback TCP (connect with a
@@ -195,20 +218,22 @@ let package = Package(
             name: "RESTNetworkingAsyncHTTPClient",
             dependencies: [
                 "RESTNetworking",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: asyncHTTPClient),
+                .product(name: "NIOCore", package: "swift-nio", condition: asyncHTTPClient),
+                .product(name: "NIOPosix", package: "swift-nio", condition: asyncHTTPClient),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: asyncHTTPClient),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: asyncHTTPClient),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: asyncHTTPClient),
+                .product(name: "X509", package: "swift-certificates", condition: asyncHTTPClient),
             ]
         ),
         // The kit's AsyncHTTPClient trust helper (`tlsConfiguration()`), apart so that UnderstudyTesting
         // users who never touch SwiftNIO don't build it.
         .target(
             name: "UnderstudyTestingAsyncHTTPClient",
-            dependencies: ["UnderstudyTesting", .product(name: "NIOSSL", package: "swift-nio-ssl")]
+            dependencies: [
+                "UnderstudyTesting", .product(name: "NIOSSL", package: "swift-nio-ssl", condition: asyncHTTPClient),
+            ]
         ),
 
         .testTarget(
@@ -232,8 +257,8 @@ let package = Package(
             dependencies: [
                 "RESTNetworking", "RESTNetworkingAsyncHTTPClient", "UnderstudyTesting",
                 "UnderstudyTestingAsyncHTTPClient", "understudy",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: asyncHTTPClient),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: asyncHTTPClient),
             ] + combineDependencies
         ),
         // The loopback client's response parser (no sockets) and one exchange with the real daemon.

@@ -1,3 +1,4 @@
+#if AsyncHTTPClient  // this module is empty without the AsyncHTTPClient trait (Package.swift)
 import AsyncHTTPClient
 import Foundation
 import NIOCore
@@ -123,3 +124,4 @@ public struct AsyncHTTPClientTransport: RESTTransport {
         return "\(inner)".contains("CERTIFICATE_VERIFY_FAILED")
     }
 }
+#endif

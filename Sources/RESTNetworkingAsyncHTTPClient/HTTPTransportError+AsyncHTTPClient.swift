@@ -1,3 +1,4 @@
+#if AsyncHTTPClient  // this module is empty without the AsyncHTTPClient trait (Package.swift)
 import AsyncHTTPClient
 import Foundation
 import NIOCore
@@ -87,3 +88,4 @@ extension HTTPTransportError {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if AsyncHTTPClient  // this module is empty without the AsyncHTTPClient trait (Package.swift)
 import AsyncHTTPClient
 import Foundation
 import NIOConcurrencyHelpers
@@ -42,3 +43,4 @@ final class ResponseCollector: HTTPClientResponseDelegate {
         return head
     }
 }
+#endif

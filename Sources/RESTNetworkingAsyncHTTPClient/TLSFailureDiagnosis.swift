@@ -1,3 +1,4 @@
+#if AsyncHTTPClient  // this module is empty without the AsyncHTTPClient trait (Package.swift)
 import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
@@ -167,3 +168,4 @@ private func ipAddressBytes(_ text: String) -> [UInt8]? {
     if inet_pton(AF_INET6, bare, &v6) == 1 { return withUnsafeBytes(of: &v6) { Array($0) } }
     return nil
 }
+#endif

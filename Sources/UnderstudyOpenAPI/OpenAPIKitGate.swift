@@ -1,3 +1,4 @@
+#if OpenAPI  // OpenAPIKit and Yams come with the OpenAPI trait; without it, WithoutOpenAPITrait.swift
 import Foundation
 import OpenAPIKit
 
@@ -20,3 +21,4 @@ enum OpenAPIKitGate31 {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if OpenAPI  // OpenAPIKit and Yams come with the OpenAPI trait; without it, WithoutOpenAPITrait.swift
 import Foundation
 import OpenAPIKit30
 
@@ -18,3 +19,4 @@ enum OpenAPIKitGate30 {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if OpenAPI  // OpenAPIKit and Yams come with the OpenAPI trait; without it, WithoutOpenAPITrait.swift
 import Foundation
 import UnderstudyJSON
 import Yams
@@ -101,3 +102,4 @@ enum SpecDocumentParser {
         return true
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if AsyncHTTPClient  // this module is empty without the AsyncHTTPClient trait (Package.swift)
 import NIOSSL
 import UnderstudyTesting
 
@@ -23,3 +24,4 @@ extension Understudy {
         return configuration
     }
 }
+#endif

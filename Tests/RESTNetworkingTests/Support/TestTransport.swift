@@ -1,7 +1,9 @@
-import AsyncHTTPClient
 import Foundation
 import RESTNetworking
+#if AsyncHTTPClient  // the package trait (Package.swift); scripts/test turns it on
+import AsyncHTTPClient
 import RESTNetworkingAsyncHTTPClient
+#endif
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -32,9 +34,15 @@ enum TestTransport: String {
         switch current {
         case .urlSession: return URLSessionTransport(session: session)
         case .asyncHTTPClient:
+            #if AsyncHTTPClient
             return AsyncHTTPClientTransport(client: client(connectionsPerHost: connectionsPerHost ?? 8))
+            #else
+            fatalError("\(variable)=\(rawValue): built without the AsyncHTTPClient trait (--traits AsyncHTTPClient)")
+            #endif
         }
     }
+
+    #if AsyncHTTPClient
 
     /// One client per connection limit for the whole run (never shut down, so none is torn down
     /// under a request still in flight). Each test's session has its own port, so no pooled
@@ -52,4 +60,5 @@ enum TestTransport: String {
     }
 
     private static let clients = Locked<[Int: HTTPClient]>([:])
+    #endif
 }
