@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import Foundation
 import PackageDescription
 
@@ -8,7 +8,9 @@ import PackageDescription
 //
 // Understudy is a path dependency (`../..`) named after its folder, so the package name below is
 // computed (see Examples/WeatherClientExample/Package.swift). AsyncHTTPClient and swift-nio-ssl are
-// declared because the client's API names their types (`HTTPClient`, `TLSConfiguration`).
+// declared because the client's API names their types (`HTTPClient`, `TLSConfiguration`). The
+// AsyncHTTPClient trait turns on Understudy's AsyncHTTPClient modules (RESTNetworkingAsyncHTTPClient,
+// UnderstudyTestingAsyncHTTPClient): without it they are empty, and SwiftNIO is not in the graph.
 let understudyRoot = URL(fileURLWithPath: Context.packageDirectory).appendingPathComponent("../..").standardizedFileURL
 let understudyPackage = understudyRoot.lastPathComponent
 
@@ -17,7 +19,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [.library(name: "StatusClient", targets: ["StatusClient"])],
     dependencies: [
-        .package(path: "../.."),
+        .package(path: "../..", traits: ["AsyncHTTPClient"]),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],

@@ -45,8 +45,9 @@ enum OpenAPICompanion {
 
     private static func missing() -> ExitCode {
         Console.error(
-            "understudy: --openapi needs \(name), which `swift build` builds beside understudy "
-                + "(`swift build --product \(name)` builds it alone); it is neither beside this binary nor on PATH")
+            "understudy: --openapi needs \(name), which `swift build --traits OpenAPI` builds beside understudy "
+                + "(`swift build --traits OpenAPI --product \(name)` builds it alone); it is neither beside this "
+                + "binary nor on PATH")
         return ExitCode(1)
     }
 

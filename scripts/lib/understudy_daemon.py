@@ -28,10 +28,12 @@ def binary() -> str:
         return explicit
     scratch = os.environ.get("UNDERSTUDY_SCRATCH", ".build")
     # understudy-openapi too: `check --openapi`, `generate` and `serve --openapi` run it from beside understudy.
+    # With the package's traits on, as scripts/test builds .build (the OpenAPI trait for understudy-openapi).
     for product in ("understudy", "understudy-openapi"):
-        subprocess.run(["swift", "build", "--scratch-path", scratch, "--product", product], cwd=ROOT, check=True,
-                       stdout=subprocess.DEVNULL)
-    out = subprocess.run(["swift", "build", "--scratch-path", scratch, "--show-bin-path"], cwd=ROOT, check=True,
+        subprocess.run(["swift", "build", "--enable-all-traits", "--scratch-path", scratch, "--product", product],
+                       cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    out = subprocess.run(["swift", "build", "--enable-all-traits", "--scratch-path", scratch, "--show-bin-path"],
+                         cwd=ROOT, check=True,
                          capture_output=True, text=True).stdout.strip()
     return os.path.join(out, "understudy")
 
