@@ -1,4 +1,4 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 import PackageDescription
 
 // Layers, one way: stub files → UnderstudyCore (loader, engine, journal, admin) → UnderstudyServer
@@ -22,6 +22,11 @@ let combineDependencies: [Target.Dependency] = [
 // a trait that is off. This package's scripts and CI turn both on (`--enable-all-traits`).
 let asyncHTTPClient: TargetDependencyCondition? = .when(traits: ["AsyncHTTPClient"])
 let openAPI: TargetDependencyCondition? = .when(traits: ["OpenAPI"])
+
+/// The modules a package using the test kit or the client library compiles: warnings are errors in them,
+/// since each one shows in every package that depends on them (and SwiftPM passes no warning settings
+/// to a package fetched by URL, so dependents are not held to this).
+let dependentFacing: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 
 let package = Package(
     name: "Understudy",
@@ -76,10 +81,10 @@ let package = Package(
         // Pure Swift: stub model, loader/validator, matching engine, journal, admin API. No sockets, no C.
         // The one JSON value type, shared by the engine and the test kit (which must not depend on the engine).
         // JSON reading and writing: the value type, the parser (positions kept), the one writer and escaper.
-        .target(name: "UnderstudyJSON"),
+        .target(name: "UnderstudyJSON", swiftSettings: dependentFacing),
         // The stub file format: its vocabulary (every object's keys, every enumerated value) and the
         // typed builders that write it. Depends only on the JSON value; the loader validates against it.
-        .target(name: "UnderstudyStubFormat", dependencies: ["UnderstudyJSON"]),
+        .target(name: "UnderstudyStubFormat", dependencies: ["UnderstudyJSON"], swiftSettings: dependentFacing),
         // The linear-time regex engine stubs' `matches` patterns compile with. Depends on nothing.
         .target(name: "UnderstudyRegex"),
         // swift-mustache 2.1.1, vendored with a small patch so that it imports FoundationEssentials, not
@@ -170,7 +175,7 @@ let package = Package(
         // The one blocking HTTP/1.1 exchange with a daemon's admin API over loopback TCP (connect with a
         // deadline, Content-Length, chunked and close-delimited replies): the CLI's `record --session` and the
         // test kit both call it. No Foundation, no C shim, so either may link it without weight.
-        .target(name: "UnderstudyLoopbackHTTP"),
+        .target(name: "UnderstudyLoopbackHTTP", swiftSettings: dependentFacing),
         // The CLI only parses arguments and calls the libraries.
         .executableTarget(
             name: "understudy",
@@ -202,7 +207,8 @@ let package = Package(
         ),
         .target(
             name: "UnderstudyTesting",
-            dependencies: ["UnderstudyJSON", "UnderstudyStubFormat", "UnderstudyLoopbackHTTP"]),
+            dependencies: ["UnderstudyJSON", "UnderstudyStubFormat", "UnderstudyLoopbackHTTP"],
+            swiftSettings: dependentFacing),
         // Micro-benchmark of the engine alone (requests/s through `handle`), run by scripts/bench-engine.
         .executableTarget(name: "understudy-engine-bench", dependencies: ["UnderstudyCore"]),
         // RFC 9651 structured fields: the IETF RateLimit draft's `RateLimit`/`RateLimit-Policy` headers.
@@ -210,7 +216,8 @@ let package = Package(
             name: "RESTNetworking",
             dependencies: combineDependencies + [
                 .product(name: "RawStructuredFieldValues", package: "swift-http-structured-headers")
-            ]
+            ],
+            swiftSettings: dependentFacing
         ),
         // RESTTransport on AsyncHTTPClient. swift-certificates classifies a refused chain (expired, not
         // yet valid, untrusted): NIOSSL reports all of them as one CERTIFICATE_VERIFY_FAILED.
@@ -225,7 +232,8 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: asyncHTTPClient),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: asyncHTTPClient),
                 .product(name: "X509", package: "swift-certificates", condition: asyncHTTPClient),
-            ]
+            ],
+            swiftSettings: dependentFacing
         ),
         // The kit's AsyncHTTPClient trust helper (`tlsConfiguration()`), apart so that UnderstudyTesting
         // users who never touch SwiftNIO don't build it.
@@ -233,7 +241,8 @@ let package = Package(
             name: "UnderstudyTestingAsyncHTTPClient",
             dependencies: [
                 "UnderstudyTesting", .product(name: "NIOSSL", package: "swift-nio-ssl", condition: asyncHTTPClient),
-            ]
+            ],
+            swiftSettings: dependentFacing
         ),
 
         .testTarget(

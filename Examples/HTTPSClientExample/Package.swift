@@ -1,4 +1,4 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 import Foundation
 import PackageDescription
 
@@ -9,6 +9,8 @@ import PackageDescription
 // Understudy is a path dependency (`../..`) named after its folder, so the package name below is
 // computed (see Examples/WeatherClientExample/Package.swift). AsyncHTTPClient and swift-nio-ssl are
 // declared because the client's API names their types (`HTTPClient`, `TLSConfiguration`). The
+// AsyncHTTPClient trait turns on Understudy's AsyncHTTPClient modules (RESTNetworkingAsyncHTTPClient,
+// UnderstudyTestingAsyncHTTPClient): without it they are empty, and SwiftNIO is not in the graph. The
 // AsyncHTTPClient trait turns on Understudy's AsyncHTTPClient modules (RESTNetworkingAsyncHTTPClient,
 // UnderstudyTestingAsyncHTTPClient): without it they are empty, and SwiftNIO is not in the graph.
 let understudyRoot = URL(fileURLWithPath: Context.packageDirectory).appendingPathComponent("../..").standardizedFileURL
@@ -41,3 +43,15 @@ let package = Package(
             ]),
     ]
 )
+
+// CI, and the scripts, build the examples in the package's own .build (scripts/test, step
+// examples-build), with UNDERSTUDY_EXAMPLES_IN_PACKAGE_BUILD set: Understudy with every trait on, as
+// that build has it, so an example compiles only its own targets (SwiftPM passes a package's traits to
+// all of its modules as compilation conditions: another set would compile them all again), and
+// warnings as errors in the example's modules, as in the package's modules its users compile.
+if Context.environment["UNDERSTUDY_EXAMPLES_IN_PACKAGE_BUILD"] != nil {
+    package.dependencies[0] = .package(path: "../..", traits: ["AsyncHTTPClient", "OpenAPI"])
+    for target in package.targets {
+        target.swiftSettings = (target.swiftSettings ?? []) + [.treatAllWarnings(as: .error)]
+    }
+}
