@@ -37,7 +37,7 @@ enum TestTransport: String {
             #if AsyncHTTPClient
             return AsyncHTTPClientTransport(client: client(connectionsPerHost: connectionsPerHost ?? 8))
             #else
-            fatalError("\(variable)=\(rawValue): built without the AsyncHTTPClient trait (--traits AsyncHTTPClient)")
+            fatalError("\(variable)=\(current.rawValue): built without the AsyncHTTPClient trait")
             #endif
         }
     }
