@@ -45,6 +45,11 @@ def static_stdlib():
     return os.environ.get("BENCH_STATIC", "1") not in ("0", "no", "false")
 
 
+# The package's traits (static-link-flags has --enable-all-traits) reach the compiler in a stable order
+# only with this, so the build here is the one scripts/serve made (scripts/lib/ensure-deps.sh).
+os.environ.setdefault("SWIFT_DETERMINISTIC_HASHING", "1")
+
+
 def build_flags():
     """scripts/lib/static-link-flags (the one list, shared with scripts/serve), or none with BENCH_STATIC=0."""
     if not static_stdlib():

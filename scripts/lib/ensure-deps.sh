@@ -19,6 +19,14 @@ ensure_libevent() {
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq libevent-dev libssl-dev libnghttp2-dev libcurl4-openssl-dev libmimalloc-dev libxml2 pkg-config >&2
 }
 
+# SwiftPM passes a package's enabled traits to the compiler as -D flags in the order of a Swift Set,
+# which is random per process unless hashing is deterministic: with two traits on (every build here
+# has --enable-all-traits) half of all `swift build` runs would see "new" flags and recompile every
+# module of the package (measured: .build, then an example in it, then .build again, each recompiled
+# UnderstudyJSON, UnderstudyTesting, RESTNetworking and more). With this, the order is the same in
+# every run. Sourced by the scripts that build; scripts/lib/understudy_daemon.py sets it too.
+export SWIFT_DETERMINISTIC_HASHING=1
+
 # Installs a Debian package if the command it provides is missing.
 ensure_command() {
     local command_name=$1 package=$2

@@ -19,6 +19,8 @@ import tempfile
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+# The package's traits reach the compiler in a stable order only with this (scripts/lib/ensure-deps.sh).
+os.environ.setdefault("SWIFT_DETERMINISTIC_HASHING", "1")
 
 
 def binary() -> str:
