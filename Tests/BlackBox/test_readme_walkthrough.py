@@ -8,9 +8,17 @@ builds are the ones the developer already has: `scripts/serve` until it serves t
 stopped; `scripts/test --filter X` as written. A bare `scripts/test` runs this very test, so it is not
 run here: `.ci/run` runs it, and a test below holds CI to that.
 
-The clone builds from nothing, on purpose: it is the proof that a new checkout resolves and builds. It
-cannot be seeded from this checkout's build: SwiftPM keys every compile on absolute source paths, and
-the clone's README build has the package's default traits (none), this checkout's all of them."""
+Two modes. With UNDERSTUDY_WALKTHROUGH_SEED set to a directory of built binaries (scripts/test sets it
+to this checkout's bin path: `understudy` and `understudy-openapi`), the clone's `swift build` commands
+are answered from that directory instead of compiling: `swift build --show-bin-path` prints it, and
+`swift build [--traits …] --product P` checks that P is there (any other `swift` command runs the real
+one). Everything else in the blocks runs as written. A copied build directory cannot stand in (SwiftPM
+keys every compile on absolute source paths, so a clone recompiles everything), and the compiling is
+proven elsewhere: CI's own checkout is a fresh clone whose build is a superset of the README's, and the
+only code that differs with the traits (`#if OpenAPI`, `#if AsyncHTTPClient`) lives in modules the
+daemon does not link (scripts/check-layers holds that). Without the variable (or with
+UNDERSTUDY_WALKTHROUGH_FROM_NOTHING=1) the clone builds from nothing with the default traits, exactly as
+a new user's does: docs/development.md, "How CI is built"."""
 import json
 import os
 import pathlib
@@ -42,10 +50,43 @@ def section_blocks(heading):
     return re.findall(r"^```sh\n(.*?)^```$", section, re.S | re.M)
 
 
+# The seeded mode's answer to `swift build` (see the module's docstring): a shell function, so that the
+# blocks' own text runs unchanged.
+SEED = None if os.environ.get("UNDERSTUDY_WALKTHROUGH_FROM_NOTHING") else os.environ.get("UNDERSTUDY_WALKTHROUGH_SEED")
+SEEDED_SWIFT = r"""
+swift() {
+    if [ "${1:-}" != build ]; then command swift "$@"; return; fi
+    local product="" arg
+    for arg in "$@"; do
+        case $arg in --show-bin-path) echo "$UNDERSTUDY_SEED_BIN"; return 0 ;; esac
+    done
+    while [ $# -gt 0 ]; do
+        case $1 in --product) product=$2; shift ;; esac
+        shift
+    done
+    if [ -z "$product" ] || [ ! -x "$UNDERSTUDY_SEED_BIN/$product" ]; then
+        echo "walkthrough (seeded): no built '$product' in $UNDERSTUDY_SEED_BIN" >&2
+        return 1
+    fi
+    echo "walkthrough (seeded): $product from $UNDERSTUDY_SEED_BIN"
+}
+"""
+
+
 def bash(script, cwd, env, timeout):
     # A shell as a user's terminal would be, but stopping at the first command that fails.
+    if SEED:
+        script = SEEDED_SWIFT + script
+        env = dict(env, UNDERSTUDY_SEED_BIN=SEED)
     return subprocess.run(["bash", "-e", "-o", "pipefail", "-c", script], cwd=cwd, env=env, capture_output=True,
                           text=True, timeout=timeout)
+
+
+def swift_bin_path(cwd, env):
+    if SEED:
+        return SEED
+    return subprocess.run(["swift", "build", "--show-bin-path"], cwd=cwd, env=env, capture_output=True, text=True,
+                          check=True).stdout.strip()
 
 
 class FreshCheckoutShellBlockTests(unittest.TestCase):
@@ -66,6 +107,10 @@ class FreshCheckoutShellBlockTests(unittest.TestCase):
         result = self.walkthrough
         self.assertEqual(result.returncode, 0, f"the walkthrough failed:\n{result.stdout}\n{result.stderr}")
         out = result.stdout
+        if SEED:
+            # The seeded mode answered the README's build; nothing compiled in the clone.
+            self.assertIn(f"walkthrough (seeded): understudy from {SEED}", out)
+            self.assertFalse((self.clone / ".build").exists())
         self.assertRegex(out, r"HTTP/1\.1 200 OK[\s\S]*\{\"hello\":\"world\"\}")
         self.assertRegex(out, r"HTTP/1\.1 503 [\s\S]*busy")
         self.assertRegex(out, r"understudy listening on http://127\.0\.0\.1:\d+")
@@ -79,8 +124,7 @@ class FreshCheckoutShellBlockTests(unittest.TestCase):
 
     def test_every_docs_page_s_shell_blocks_run_in_the_clone(self):
         self.assertEqual(self.walkthrough.returncode, 0, "needs the walkthrough's build")
-        bin_path = subprocess.run(["swift", "build", "--show-bin-path"], cwd=self.clone, capture_output=True,
-                                  text=True, check=True).stdout.strip()
+        bin_path = swift_bin_path(self.clone, self.env)
         env = dict(self.env, PATH=f"{bin_path}:{self.env['PATH']}")
         ran = 0
         for page in sorted((ROOT / "docs").glob("*.md")):
@@ -122,6 +166,23 @@ def script_commands():
 
 class ScriptBlockTests(unittest.TestCase):
     """The blocks that run the repository's scripts, in this checkout (no clone, no walkthrough build)."""
+
+    # The modules whose code changes with the package's traits: the daemon links none of them, so the
+    # daemon built with every trait (CI's build, the seeded walkthrough's) is the daemon a new user's
+    # `swift build --product understudy` (no traits) compiles.
+    TRAIT_MODULES = {"RESTNetworkingAsyncHTTPClient", "UnderstudyTestingAsyncHTTPClient", "UnderstudyOpenAPI"}
+
+    def test_trait_conditions_live_only_in_modules_the_daemon_does_not_link(self):
+        condition = re.compile(r"^\s*#(?:if|elseif)\b.*\b(?:OpenAPI|AsyncHTTPClient)\b", re.M)
+        found = {path.relative_to(ROOT / "Sources").parts[0] for path in (ROOT / "Sources").rglob("*.swift")
+                 if condition.search(path.read_text())}
+        self.assertTrue(found, "no trait condition found: the pattern is stale")
+        self.assertLessEqual(found, self.TRAIT_MODULES)
+        manifest = (ROOT / "Package.swift").read_text()
+        daemon = re.search(r'\.executableTarget\(\s*name: "understudy",(.*?)\n        \),', manifest, re.S)
+        self.assertIsNotNone(daemon, "the daemon's target is not where this test reads it")
+        for module in self.TRAIT_MODULES:
+            self.assertNotIn(f'"{module}"', daemon.group(1))
 
     def test_blocks_that_run_scripts_hold_only_the_commands_run_below(self):
         commands = list(script_commands())

@@ -34,6 +34,16 @@ final class HTTPSIntegrationTests: XCTestCase {
                 "needs root and UNDERSTUDY_TEST_SYSTEM_TRUST=1: it installs a throwaway CA in the machine's trust store"
             )
         }
+        // The trust store is the machine's: scripts/test runs this suite in two processes at once (once per
+        // transport), and one's `update-ca-certificates --fresh` must not rewrite the bundle while the
+        // other's handshakes read it.
+        let lock = open("/tmp/understudy-system-trust.lock", O_CREAT | O_RDWR, 0o644)
+        XCTAssertGreaterThanOrEqual(lock, 0, "the trust store's lock file")
+        flock(lock, LOCK_EX)
+        defer {
+            flock(lock, LOCK_UN)
+            close(lock)
+        }
         let understudy = try await Understudy.launchHTTPS(stubs: [DaemonTestCase.stubDirectory])
         let https = try XCTUnwrap(understudy.httpsURL)
         let anchor = "/usr/local/share/ca-certificates/understudy-test-\(getpid()).crt"
