@@ -38,6 +38,7 @@ let package = Package(
             name: "StatusClientTests",
             dependencies: [
                 "StatusClient",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "UnderstudyTesting", package: understudyPackage),
                 .product(name: "UnderstudyTestingAsyncHTTPClient", package: understudyPackage),
             ]),

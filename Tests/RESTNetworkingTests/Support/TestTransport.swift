@@ -53,6 +53,11 @@ enum TestTransport: String {
             var configuration = HTTPClient.Configuration()
             configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = connectionsPerHost
             configuration.timeout.connect = .seconds(10)
+            // AsyncHTTPClient retries a failed connection establishment (a refused certificate
+            // included) with backoff until the request's deadline, then reports the last error: each
+            // TLS refusal cost the suite 10 s of waiting. A refusal is final here, and every failure
+            // the suite provokes is, so the first one is reported at once.
+            configuration.connectionPool.retryConnectionEstablishment = false
             let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
             clients[connectionsPerHost] = client
             return client

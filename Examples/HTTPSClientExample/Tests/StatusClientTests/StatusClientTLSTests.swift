@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import RESTNetworking
 import StatusClient
@@ -9,6 +10,15 @@ import UnderstudyTestingAsyncHTTPClient
 // cases run in parallel. The client trusts the daemon's CA through `tlsConfiguration()` (per
 // client: no trust store, no root), so `valid` is answered and each certificate that is wrong on
 // purpose is refused for its own reason, not for an unknown issuer.
+
+/// AsyncHTTPClient retries a failed connection establishment, a refused certificate included, with
+/// backoff until the request's deadline: with `HTTPClient.shared` each refused mode took 60 s to fail.
+/// A certificate refusal is final, so this client reports the first one.
+let noRetryClient: HTTPClient = {
+    var configuration = HTTPClient.Configuration()
+    configuration.connectionPool.retryConnectionEstablishment = false
+    return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+}()
 
 /// What each mode must end in: nil for an answer, else the typed TLS refusal.
 let expectations: [(TLSCertificateMode, HTTPTransportError.TLSFailure?)] = [
@@ -24,7 +34,8 @@ func eachCertificateModeEndsAsItShould(mode: TLSCertificateMode, refusal: HTTPTr
     let session = try await Understudy.session(tls: mode)
     defer { session.stopWithoutWaiting() }
     try await session.install(Stub.get("/v1/status").respond(.json(["service": "orders", "healthy": true])))
-    let client = StatusClient(baseURL: try #require(session.httpsURL), tls: try await session.tlsConfiguration())
+    let client = StatusClient(
+        baseURL: try #require(session.httpsURL), httpClient: noRetryClient, tls: try await session.tlsConfiguration())
 
     guard let refusal else {
         #expect(try await client.status() == ServiceStatus(service: "orders", healthy: true))
