@@ -84,5 +84,5 @@ public struct HTTPRequest: Sendable {
     }
 
     /// One shared empty request (a placeholder that costs no allocation).
-    static let empty = HTTPRequest(method: "", path: "")
+    package static let empty = HTTPRequest(method: "", path: "")
 }
