@@ -8,13 +8,18 @@
 /// journal; a delayed answer is journaled when it is sent.
 ///
 /// The transport sees only this class; the journal behind it (the engine's recorder, in
-/// UnderstudyCore) subclasses it, so a commit goes straight to whoever writes the entry, with no
-/// cast. Stored properties are `@exclusivity(unchecked)`: the event-loop thread alone touches a
-/// ticket, and no access overlaps another.
+/// UnderstudyCore) subclasses it and overrides ``commitOnce(_:reason:)``, so a commit goes
+/// straight to whoever writes the entry, with no cast. Stored properties are
+/// `@exclusivity(unchecked)`: the event-loop thread alone touches a ticket, and no access overlaps
+/// another. The attribute only holds for accesses compiled in this module (another module's access
+/// to a class's stored property is checked at run time, ~45 instructions each), so the per-request
+/// bookkeeping (``commit(_:)``, ``reopen()``) lives here and a subclass reads state through calls.
 open class JournalTicket {
+    /// See ``isCommitted``.
+    @exclusivity(unchecked) private var committed = false
     /// Whether the entry has been written; later commits are ignored, so a request is journaled
     /// exactly once whichever of its endings is reported first.
-    @exclusivity(unchecked) public final package(set) var isCommitted = false
+    public final var isCommitted: Bool { committed }
     /// The reason phrase of the status line sent, set by the transport just before ``commit(_:)``
     /// only when it was not the standard one (a stub's `statusMessage`, libevent's own error
     /// pages); journaled as `response.reason`, and cleared by the commit that uses it. Not a
@@ -35,11 +40,25 @@ open class JournalTicket {
     /// (`proxied`); call it before ``commit(_:)``. The base ticket journals nothing, so it drops it.
     open func noteProxied(_ exchange: ProxiedExchange) {}
 
-    /// Writes the journal entry for `delivery`, once (the base ticket journals nothing: it only
-    /// marks itself committed). ``sentReason`` is used once and cleared here.
-    open func commit(_ delivery: Delivery) {
-        isCommitted = true
-        sentReason = nil
+    /// Reports what became of the answer: the first call marks the ticket committed and hands
+    /// `delivery`, with ``sentReason`` (used once and cleared here, so the next request starts
+    /// without one and the common path, no phrase, never stores to it), to ``commitOnce(_:reason:)``;
+    /// later calls are ignored.
+    public final func commit(_ delivery: Delivery) {
+        guard !committed else { return }
+        committed = true
+        let reason = sentReason
+        if reason != nil { sentReason = nil }
+        commitOnce(delivery, reason: reason)
+    }
+
+    /// Writes the journal entry for `delivery` sent with the status line's phrase `reason` (nil:
+    /// the standard one). Called once per ticket by ``commit(_:)``; the base ticket journals nothing.
+    open func commitOnce(_ delivery: Delivery, reason: String?) {}
+
+    /// Makes a committed ticket outstanding again, for a subclass that reuses its tickets.
+    package final func reopen() {
+        committed = false
     }
 
     /// Commits what sending `response` as it stands amounts to (``Delivery/planned(_:)``), its

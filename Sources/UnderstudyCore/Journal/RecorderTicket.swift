@@ -26,7 +26,7 @@ final class RecorderTicket: JournalTicket {
     func reissue(recorder: JournalRecorder, record: consuming JournalRecord) {
         self.recorder = recorder
         self.record = record
-        isCommitted = false
+        reopen()
         recorder.awaitingDelivery += 1
     }
 
@@ -34,16 +34,12 @@ final class RecorderTicket: JournalTicket {
         record?.proxied = exchange
     }
 
-    /// Writes the journal entry (memory, then the journal sink) for `delivery`, once.
-    /// ``JournalTicket/sentReason`` is used once and cleared here, so the next request starts
-    /// without one and the common path (no phrase) never stores to it.
-    override func commit(_ delivery: Delivery) {
-        guard !isCommitted, let recorder else { return }
-        isCommitted = true
+    /// Writes the journal entry (memory, then the journal sink) for `delivery`; ``JournalTicket``
+    /// calls it once, on the first ``JournalTicket/commit(_:)``.
+    override func commitOnce(_ delivery: Delivery, reason: String?) {
+        guard let recorder else { return }
         self.recorder = nil
         recorder.awaitingDelivery -= 1
-        let reason = sentReason
-        if reason != nil { sentReason = nil }
         guard let record = record.take() else { return }
         if let reason {
             recorder.record(record, delivery, reason: reason)
