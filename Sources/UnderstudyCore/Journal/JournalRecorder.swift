@@ -62,17 +62,18 @@ final class JournalRecorder {
     func issueTicket(_ record: consuming JournalRecord) -> RecorderTicket {
         let slot = nextSpareTicket
         nextSpareTicket = (slot + 1) & (Self.spareTicketSlots - 1)
+        // `consume` in each branch: the record moves into the ticket, never copied.
         guard slot < spareTickets.count else {
-            let ticket = RecorderTicket(recorder: self, record: record)
+            let ticket = RecorderTicket(recorder: self, record: consume record)
             spareTickets.append(ticket)
             return ticket
         }
         if isKnownUniquelyReferenced(&spareTickets[slot]), spareTickets[slot].isCommitted {
             let spare = spareTickets[slot]
-            spare.reissue(recorder: self, record: record)
+            spare.reissue(recorder: self, record: consume record)
             return spare
         }
-        let ticket = RecorderTicket(recorder: self, record: record)
+        let ticket = RecorderTicket(recorder: self, record: consume record)
         spareTickets[slot] = ticket
         return ticket
     }

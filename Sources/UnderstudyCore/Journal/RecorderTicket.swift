@@ -15,7 +15,7 @@ final class RecorderTicket: JournalTicket {
 
     init(recorder: JournalRecorder, record: consuming JournalRecord) {
         self.recorder = recorder
-        self.record = record
+        self.record = consume record
         super.init(worldClock: recorder.clock)
         recorder.awaitingDelivery += 1
     }
@@ -24,9 +24,9 @@ final class RecorderTicket: JournalTicket {
     /// the recorder reuses one rather than allocate a ticket per request. Only `recorder`'s own
     /// tickets are reissued, so the ticket's ``JournalTicket/worldClock`` is already its clock.
     func reissue(recorder: JournalRecorder, record: consuming JournalRecord) {
-        self.recorder = recorder
-        self.record = record
         reopen()
+        self.recorder = recorder
+        self.record = consume record  // moved, not copied
         recorder.awaitingDelivery += 1
     }
 
@@ -41,11 +41,8 @@ final class RecorderTicket: JournalTicket {
         self.recorder = nil
         recorder.awaitingDelivery -= 1
         guard let record = record.take() else { return }
-        if let reason {
-            recorder.record(record, delivery, reason: reason)
-        } else {
-            recorder.record(record, delivery)
-        }
+        // `consume`: the record moves into the entry (without it, one copy of every field).
+        recorder.record(consume record, delivery, reason: reason)
     }
 
     /// Attaches what contract checking found to the entry still waiting here.
