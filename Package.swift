@@ -94,10 +94,15 @@ let package = Package(
         // that depends on a local package, and packages that use the test kit add Understudy by URL.
         // Named apart from upstream's `Mustache` so a package that also uses upstream can link both.
         .target(name: "UnderstudyMustache", path: "Vendor/swift-mustache/Sources/Mustache"),
+        // The vocabulary the transport and the engine share: requests, responses, header fields,
+        // deliveries and their outcomes, deferred replies, the world clock, and the responder seam
+        // (`HTTPResponder`, `JournalTicket`, `TransportHooks`). Below both; no sockets, no engine.
+        .target(name: "UnderstudyHTTP", dependencies: ["UnderstudyStubFormat"]),
         // UnderstudyMustache renders responses that opt in with `"template": true`.
         .target(
             name: "UnderstudyCore",
             dependencies: [
+                "UnderstudyHTTP",
                 "UnderstudyJSON",
                 "UnderstudyRegex",
                 "UnderstudyStubFormat",
@@ -146,7 +151,7 @@ let package = Package(
         // C shims; no C type in its public API.
         .target(
             name: "UnderstudyServer",
-            dependencies: ["UnderstudyCore", "CLibevent", "CLibeventTLS", "CNghttp2", "CCurl"]),
+            dependencies: ["UnderstudyCore", "UnderstudyHTTP", "CLibevent", "CLibeventTLS", "CNghttp2", "CCurl"]),
         // JSON Schema (draft 2020-12 as OpenAPI 3.1 uses it, and OpenAPI 3.0's schema object) over JSONValue.
         .target(name: "UnderstudyJSONSchema", dependencies: ["UnderstudyJSON", "UnderstudyRegex"]),
         // What an OpenAPI document promises as plain JSON values (documents, operations, base paths) and

@@ -1,3 +1,5 @@
+import UnderstudyHTTP
+
 /// The admin API on an engine alone (no responder, so no sessions): for embedders and tests.
 extension StubEngine {
     /// Answers one admin request now or later: `GET /__admin/requests/wait` is a long poll the

@@ -1,5 +1,8 @@
 // The engine's public API speaks in JSON values and compiled regexes (``ValueMatcher/matches(_:)``),
-// so its users see both modules through this one.
+// requests, responses and journal tickets (UnderstudyHTTP), so its users see those modules through
+// this one. These re-exports are edges of the layer table: ARCHITECTURE.md lists them under
+// "Re-exports" and scripts/check-layers holds every importer of Core to them.
+@_exported import UnderstudyHTTP
 @_exported import UnderstudyJSON
 @_exported import UnderstudyRegex
 
@@ -186,14 +189,16 @@ extension UnderstudyResponder: SessionResponder {
     }
 }
 
-/// The daemon's responder batches the writes of its engine's journal sink.
-extension UnderstudyResponder: JournalBatching {
-    public func beginJournalBatch() {
-        engine.beginJournalBatch()
-    }
-
-    public func endJournalBatch() {
-        engine.endJournalBatch()
+/// What the responder asks of its transport, announced rather than found by casting: the URLs it is
+/// served on (for `{{server.url}}`), batches for its journal file's writes, and its sessions' ports.
+extension UnderstudyResponder {
+    public var transportHooks: TransportHooks {
+        TransportHooks(
+            served: { [weak self] url, secure in
+                if secure { self?.secureServerURL = url } else { self?.serverURL = url }
+            },
+            journalBatching: engine.recorder.sinkBatching,
+            sessions: sessions)
     }
 }
 

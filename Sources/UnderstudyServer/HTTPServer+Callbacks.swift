@@ -43,7 +43,7 @@ extension HTTPServer {
                     guard let context else { return }
                     Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().flushReplies()
                 }, context))
-        batching = responder as? any JournalBatching
+        batching = responder.transportHooks.journalBatching
         if batching != nil {
             batchEnd = EventHandle(
                 event_new(

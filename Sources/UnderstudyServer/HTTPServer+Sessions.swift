@@ -11,10 +11,10 @@ import UnderstudyCore
 extension HTTPServer: SessionHosting {
     /// Hosts `registry`'s sessions on this loop: the registry opens ports through this server,
     /// and a timer reclaims sessions idle past the registry's timeout.
-    public func hostSessions(_ registry: SessionRegistry) {
+    public func hostSessions(_ registry: any HostedSessions) {
         registry.host = reference  // not `self`: see ServerReference
         sessionRegistry = registry
-        guard let interval = registry.limits.sweepIntervalSeconds else { return }
+        guard let interval = registry.sweepIntervalSeconds else { return }
         let context = Unmanaged.passUnretained(self).toOpaque()
         sessionSweep = EventHandle(
             event_new(

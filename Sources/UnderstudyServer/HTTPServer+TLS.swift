@@ -11,7 +11,7 @@ extension HTTPServer {
         guard httpsListener == nil else { throw .setupFailed("the HTTPS listener is already open") }
         httpsListener = try TLSPort(
             server: self, port: settings.port, tls: tls, mode: settings.mode, responder: responder)
-        (responder as? UnderstudyResponder)?.secureServerURL = httpsListener?.url  // `{{server.url}}` over TLS
+        if let url = httpsListener?.url { responder.transportHooks.served?(url, true) }  // `{{server.url}}` over TLS
         tlsContext = tls
     }
 

@@ -52,8 +52,8 @@ public final class HTTPServer {
     /// Closes the journal batch at the end of the loop pass that opened it (see ``JournalBatching``).
     var batchEnd: EventHandle?
     @exclusivity(unchecked) var batchOpen = false
-    /// `responder` as ``JournalBatching``, cast once at start-up: a dynamic cast to a protocol
-    /// costs a conformance lookup (~450 instructions) and this one ran twice per loop pass.
+    /// The responder's journal batching (``TransportHooks/journalBatching``), read once at
+    /// start-up: no cast, and nil when its journal has no file to batch.
     var batching: (any JournalBatching)?
     /// The idle timeout as libevent's common timeout for its length (one queue instead of the
     /// timer heap); nil when the timeout is off.
@@ -79,7 +79,7 @@ public final class HTTPServer {
     /// retain of it slow, and the responder retains it on every request. It makes no cycle
     /// (the registry refers to the server only through ``reference``, weakly), and it cannot
     /// outlive its main responder's use: the server holds that responder too.
-    var sessionRegistry: SessionRegistry?
+    var sessionRegistry: (any HostedSessions)?
     var sessionSweep: EventHandle?
     /// The HTTPS listener and its certificates, when open (see `HTTPServer+TLS.swift`), and every
     /// HTTPS port (that one and sessions'), each closed before the loop is freed.
@@ -150,9 +150,10 @@ public final class HTTPServer {
             server: self, socket: socket, port: port, url: url, responder: responder, sslContext: nil)
         installCallbacks()
         // Templates' `{{server.url}}`: the transport knows the scheme, host and port it listens on.
-        (responder as? UnderstudyResponder)?.serverURL = url
+        let hooks = responder.transportHooks
+        hooks.served?(url, false)
         // A responder that hosts sessions gets them on this loop (its registry opens ports here).
-        if let registry = (responder as? UnderstudyResponder)?.sessions {
+        if let registry = hooks.sessions {
             hostSessions(registry)
         }
     }

@@ -92,9 +92,10 @@ final class JournalTruthTests: XCTestCase {
             request: HTTPRequest(method: "GET", target: "/"), matched: false, stubID: nil,
             responseIndex: nil, scenario: nil, rateLimited: false)
         // "abcé" is 5 bytes: a, b, c, 0xC3 0xA9. A 4-byte cut would split é; the entry keeps "abc".
-        engine.record(record, .answered(status: 200, headers: [:], body: Array("abcé".utf8)))
-        engine.record(record, .answered(status: 200, headers: [:], body: Array("abcd".utf8)))
-        engine.record(record, .answered(status: 200, headers: [:], body: [0xFF, 0x00, 0x01, 0x02, 0x03, 0x04]))
+        engine.recorder.record(record, .answered(status: 200, headers: [:], body: Array("abcé".utf8)))
+        engine.recorder.record(record, .answered(status: 200, headers: [:], body: Array("abcd".utf8)))
+        engine.recorder.record(
+            record, .answered(status: 200, headers: [:], body: [0xFF, 0x00, 0x01, 0x02, 0x03, 0x04]))
         let responses = engine.journalObjects.map { $0["response"] as? [String: Any] ?? [:] }
         XCTAssertEqual(responses[0]["body"] as? String, "abc")
         XCTAssertEqual(responses[0]["bodySize"] as? Int, 5)

@@ -30,14 +30,14 @@ final class JournalWaitTests: XCTestCase {
         _ = engine.get("/other")
         _ = engine.get("/a")
         XCTAssertTrue(delivered().isEmpty, "two of three")
-        XCTAssertEqual(engine.waiters.count, 1)
+        XCTAssertEqual(engine.recorder.waiters.count, 1)
         _ = engine.get("/a")
         XCTAssertEqual(delivered().count, 1)
         let body = try XCTUnwrap(delivered().first).jsonObject
         XCTAssertEqual(body["timedOut"] as? Bool, false)
         XCTAssertEqual(body["total"] as? Int, 3)
         XCTAssertEqual((body["requests"] as? [[String: Any]])?.map { $0["seq"] as? Int }, [1, 3, 4])
-        XCTAssertTrue(engine.waiters.isEmpty)
+        XCTAssertTrue(engine.recorder.waiters.isEmpty)
         _ = engine.get("/a")
         reply.expire()
         reply.cancel()
@@ -52,7 +52,7 @@ final class JournalWaitTests: XCTestCase {
         guard case .now(let empty) = wait(engine, "count=2&timeoutMs=0") else { return XCTFail("deferred") }
         XCTAssertEqual(empty.jsonObject["timedOut"] as? Bool, true)
         XCTAssertEqual(empty.jsonObject["total"] as? Int, 1)
-        XCTAssertTrue(engine.waiters.isEmpty)
+        XCTAssertTrue(engine.recorder.waiters.isEmpty)
     }
 
     func testExpiryAnswersWithWhatThereIsAndCancelForgetsTheWaiter() throws {
@@ -66,7 +66,7 @@ final class JournalWaitTests: XCTestCase {
         XCTAssertEqual(delivered().first?.jsonObject["timedOut"] as? Bool, true)
         XCTAssertEqual(delivered().first?.jsonObject["total"] as? Int, 1)
         abandoned.cancel()
-        XCTAssertTrue(engine.waiters.isEmpty, "both waiters are gone")
+        XCTAssertTrue(engine.recorder.waiters.isEmpty, "both waiters are gone")
         _ = engine.get("/a")
         XCTAssertEqual(delivered().count, 1)
         XCTAssertTrue(neverDelivered().isEmpty)
@@ -107,7 +107,7 @@ final class JournalWaitTests: XCTestCase {
             return XCTFail("deferred")
         }
         XCTAssertEqual(wrongMethod.status, 405)
-        XCTAssertTrue(engine.waiters.isEmpty)
+        XCTAssertTrue(engine.recorder.waiters.isEmpty)
         XCTAssertEqual(engine.adminCall("GET", "/__admin/health").jsonObject["waiting"] as? Int, 0)
     }
 

@@ -1,3 +1,5 @@
+import UnderstudyHTTP
+
 /// The admin token check: `Authorization: Bearer <token>`, the token compared in constant time
 /// so its bytes cannot be guessed one at a time from response timings.
 struct AdminAuthorization {

@@ -1,3 +1,5 @@
+import UnderstudyHTTP
+
 /// What a handler gets: the request, the path's parameters, and the engine behind the narrow
 /// ``EngineControl`` interface (plus the responder's reload and sessions, which only some routes use).
 struct AdminCall {

@@ -1,3 +1,5 @@
+import UnderstudyHTTP
+
 /// Builders for admin API responses: every body is JSON; every error is
 /// `{"error":"why","errors":[...]?}`.
 enum AdminResponse {

@@ -1,3 +1,5 @@
+import UnderstudyHTTP
+
 /// One admin endpoint: a method, a path pattern under `/__admin`, the ports it exists on, and the
 /// handler that answers it. ``AdminRoutes`` lists them all.
 struct AdminRoute: Sendable {

@@ -1,3 +1,5 @@
+import UnderstudyHTTP
+
 /// The admin API's one route table: every native endpoint is listed here, with its method, path
 /// under `/__admin`, the ports it exists on and its handler; adapters' routes (another tool's admin
 /// API) are declared at the end of this file, each in its adapter's section, and registered by the

@@ -1,3 +1,5 @@
+import UnderstudyHTTP
+
 /// `GET /__admin/clock` and `POST /__admin/clock`: the world's clock (``WorldClock``), on the main
 /// port and on each session's.
 ///

@@ -1,3 +1,5 @@
+import UnderstudyHTTP
+
 /// `POST /__admin/recordings/snapshot` (stubs from what this world's journal holds) and
 /// `POST /__admin/recordings/stop` (`understudy record`'s stop: write the recording now).
 ///

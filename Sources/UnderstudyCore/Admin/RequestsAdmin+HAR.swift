@@ -1,3 +1,5 @@
+import UnderstudyHTTP
+
 /// `GET /__admin/requests.har`: the journal (with the usual filters) as HAR 1.2.
 extension RequestsAdmin {
     static func har(_ call: AdminCall) -> HTTPResponse {

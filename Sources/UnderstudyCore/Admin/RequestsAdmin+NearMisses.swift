@@ -1,3 +1,5 @@
+import UnderstudyHTTP
+
 /// `GET /__admin/requests/{seq}/near-misses`: why the stubs missed a journaled request, computed
 /// when asked (never on the request path) against the stubs and scenario states as they are now.
 /// The unmatched response the client got at the time is in the entry's `response` body.

@@ -1,3 +1,5 @@
+import UnderstudyHTTP
+
 /// `GET /__admin/requests/wait?count=N&timeoutMs=T&<filters>`: a long poll that answers as soon
 /// as at least N journaled entries pass the filters, or at the timeout with what there is.
 extension RequestsAdmin {

@@ -1,3 +1,5 @@
+import UnderstudyHTTP
+
 /// `GET|DELETE /__admin/requests`, `POST /__admin/requests/count` and `POST /__admin/requests/find`.
 enum RequestsAdmin {
     static func list(_ call: AdminCall) -> HTTPResponse {

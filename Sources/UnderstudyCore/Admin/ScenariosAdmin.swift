@@ -1,3 +1,5 @@
+import UnderstudyHTTP
+
 /// `GET /__admin/scenarios` and `PUT /__admin/scenarios/{name}`.
 enum ScenariosAdmin {
     /// Each scenario's name, state and known states, with the members adapters add

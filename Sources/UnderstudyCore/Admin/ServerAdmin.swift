@@ -1,3 +1,5 @@
+import UnderstudyHTTP
+
 /// The daemon-wide admin endpoints: `GET /__admin/health`, `GET /__admin/rate-limits`,
 /// `POST /__admin/reset`, `POST /__admin/reload` and `GET /__admin/tls/ca.pem`.
 enum ServerAdmin {

@@ -1,3 +1,5 @@
+import UnderstudyHTTP
+
 /// The sessions admin routes (`/__admin/sessions…`, main port only) talk to the session registry
 /// through this, so the admin API does not depend on how sessions are hosted.
 protocol SessionAdministration: AnyObject {

@@ -1,3 +1,5 @@
+import UnderstudyHTTP
+
 /// `GET|POST /__admin/stubs` and `DELETE /__admin/stubs/{id}`.
 enum StubsAdmin {
     static func list(_ call: AdminCall) -> HTTPResponse {

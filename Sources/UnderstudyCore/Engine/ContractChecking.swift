@@ -1,3 +1,5 @@
+import UnderstudyHTTP
+
 /// The seam serve-time contract checking plugs into (`serve --openapi`): the engine asks it about
 /// every request before answering, and about every answer a stub gives. The checker lives outside
 /// the engine (it needs the OpenAPI document and a JSON Schema validator); the engine only

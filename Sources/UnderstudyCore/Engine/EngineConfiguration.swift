@@ -1,3 +1,5 @@
+import UnderstudyHTTP
+
 /// How an engine behaves: the unmatched status, the journal cap, sink and body limit, the clock,
 /// and the admin token.
 ///

@@ -1,3 +1,5 @@
+import UnderstudyHTTP
+
 /// What the admin API may see and do to an engine: stubs, journal, waits, scenarios, reset. The
 /// handlers in ``AdminRoutes`` reach the engine only through this, so the engine's serving state
 /// stays its own. ``StubEngine`` conforms in `StubEngine+EngineControl.swift`.

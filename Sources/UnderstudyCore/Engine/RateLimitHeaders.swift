@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import UnderstudyHTTP
 
 /// The rate-limit headers for one decision, in the rule's dialect. A header the response already
 /// sets is left as the stub wrote it.

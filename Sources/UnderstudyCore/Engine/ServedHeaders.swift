@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import UnderstudyHTTP
 
 /// The header fields a stub's answers go out with: the one definition the engine serves from and
 /// `check --openapi` checks against, so a stub key that adds a header (`retryAfter`, `rateLimit`,

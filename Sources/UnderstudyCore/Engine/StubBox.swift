@@ -1,3 +1,5 @@
+import UnderstudyHTTP
+
 /// A stub held by reference for the request path: reading a field through the box does not copy
 /// the whole `Stub` (and retain each of its arrays and strings) as reading it out of an array does.
 final class StubBox {

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import UnderstudyHTTP
 
 /// Browsers ask every origin for `/favicon.ico` — when someone opens `/__admin/ui`, or views an admin
 /// JSON endpoint. That request is the browser's, not the client under test's, so it must not land

@@ -1,3 +1,5 @@
+import UnderstudyHTTP
+
 /// Serve-time contract checking (`serve --openapi`): every request is checked before it is
 /// answered, and every stub's answer after its template renders. In `warn` mode the violations
 /// are journaled (`openapiViolations`) and summed up in an `Understudy-OpenAPI-Violation` header;
@@ -55,15 +57,6 @@ extension StubEngine {
     }
 
     /// `delivery` journaled as refused for `reason` (a contract refusal is sent as an answer).
-    @inline(never)
-    static func refused(_ delivery: Delivery, _ reason: String) -> Delivery {
-        var refused = delivery
-        refused.outcome = .refused
-        refused.reason = reason
-        return refused
-    }
-
-    /// `the request does not match the OpenAPI document: request.query.limit: …; …`.
     static func refusalReason(_ what: String, _ violations: [ContractViolation]) -> String {
         "\(what) does not match the OpenAPI document: " + violations.map(\.summary).joined(separator: "; ")
     }

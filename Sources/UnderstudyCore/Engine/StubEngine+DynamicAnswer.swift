@@ -1,3 +1,5 @@
+import UnderstudyHTTP
+
 /// Answering a `"template": true` response (rendered by ``TemplateRenderer``), a paced one or a
 /// proxied one (the transport forwards ``HTTPResponse/proxy``);
 /// static responses never come here.

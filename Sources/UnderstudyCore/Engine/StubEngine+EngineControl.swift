@@ -36,19 +36,17 @@ extension StubEngine: EngineControl {
     }
 
     func clearJournal() -> Int {
-        let cleared = journal.clear()
-        if !waiters.isEmpty { recountWaiters() }
-        return cleared
+        recorder.clear()
     }
 
-    var waiterCount: Int { waiters.count }
+    var waiterCount: Int { recorder.waiters.count }
 
     func addWaiter(_ waiter: JournalWaiter) {
-        waiters.append(waiter)
+        recorder.waiters.append(waiter)
     }
 
     func removeWaiter(_ waiter: JournalWaiter) {
-        waiters.removeAll { $0 === waiter }
+        recorder.waiters.removeAll { $0 === waiter }
     }
 
     func setScenario(_ name: String, to state: String) {

@@ -1,11 +1,13 @@
-/// Forwards batches to the journal sink when it can batch (``JournalFileWriter`` can); other
-/// sinks keep getting every line as it is made.
+import UnderstudyHTTP
+
+/// Callers that hold the engine alone (tests, embedders without a transport) batch its journal
+/// file's writes here; the transport gets the sink's batching through ``TransportHooks`` instead.
 extension StubEngine: JournalBatching {
     public func beginJournalBatch() {
-        sinkBatching?.beginJournalBatch()
+        recorder.beginJournalBatch()
     }
 
     public func endJournalBatch() {
-        sinkBatching?.endJournalBatch()
+        recorder.endJournalBatch()
     }
 }

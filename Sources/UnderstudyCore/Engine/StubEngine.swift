@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import UnderstudyHTTP
 
 /// The stub engine: picks the stub for each request, steps its response sequence, scenario and rate
 /// limit, journals the request and returns the response to send.
@@ -23,23 +24,14 @@ public final class StubEngine {
     @exclusivity(unchecked) var runtimes: [StubRuntime]
     @exclusivity(unchecked) var index: StubIndex
     @exclusivity(unchecked) var scenarios: ScenarioBook
-    @exclusivity(unchecked) var journal: Journal
     let configuration: EngineConfiguration
     /// ``EngineConfiguration/contract``, read once per request (see ``ContractChecking``).
     let contract: (any ContractChecking)?
     /// The world's clock (``WorldClock``), read for everything time-based the engine does.
     public let clock: WorldClock
-    /// The monotonic reading at creation; `elapsedMs` counts from here, across resets.
-    let startNanoseconds: UInt64
-    /// Requests handed to the transport whose journal entry waits for their answer (a delay).
-    @exclusivity(unchecked) var awaitingDelivery = 0
-    /// The non-standard reason phrase of the response being committed (see
-    /// ``JournalTicket/sentReason``); nil between commits.
-    @exclusivity(unchecked) var sentReason: String?
-    /// Tickets issued before, reused once committed and held by no one else (see ``issueTicket(_:)``).
-    @exclusivity(unchecked) private var spareTickets: [JournalTicket] = []
-    /// The slot of `spareTickets` the next request tries.
-    @exclusivity(unchecked) private var nextSpareTicket = 0
+    /// Writes the journal: the tickets requests wait in until the transport reports what it
+    /// sent, the entries, their lines and the sink (see ``JournalRecorder``).
+    let recorder: JournalRecorder
     /// The context every request is matched in, reloaded per request (see ``MatchContext``).
     private let matchContext = MatchContext()
     /// Names stubs posted to the admin API without an id.
@@ -47,10 +39,6 @@ public final class StubEngine {
     /// The WireMock mappings loading left out (``StubSet/skipped``), named on a miss they might
     /// have answered and listed by `GET /__admin/health`.
     public private(set) var skippedMappings: [SkippedMapping]
-    /// Pending `GET /__admin/requests/wait` calls, completed as entries are journaled.
-    @exclusivity(unchecked) var waiters: [JournalWaiter] = []
-    @exclusivity(unchecked) private var cachedSecond: Int64 = .min
-    @exclusivity(unchecked) private var cachedTimePrefix = ""
     /// Draws random delays; seeded from `configuration.seed` when given, so runs repeat.
     var delayGenerator: SeededGenerator
     /// Renders templated responses (``TemplateRenderer``): `{{server.url}}`'s URLs and its own
@@ -66,13 +54,10 @@ public final class StubEngine {
         get { templates.secureServerURL }
         set { templates.secureServerURL = newValue }
     }
-    /// Scratch space journal lines are encoded into.
-    private let lineBuffer = JSONWriter()
-    /// The JSON of request header lists that repeat (a kept-alive client's), copied into lines.
-    private let headerJSON = JournalHeaderCache()
-    /// The journal sink as ``JournalBatching``, cast once (a protocol cast is a conformance
-    /// lookup, and batches open and close on every loop pass).
-    let sinkBatching: (any JournalBatching)?
+    /// The journal in memory (the recorder's).
+    var journal: Journal { recorder.journal }
+    /// Requests handed to the transport whose journal entry waits for their answer (a delay).
+    var awaitingDelivery: Int { recorder.awaitingDelivery }
 
     /// Creates an engine serving `stubs`.
     public init(stubs: StubSet, configuration: EngineConfiguration = EngineConfiguration()) {
@@ -82,12 +67,13 @@ public final class StubEngine {
         self.index = StubIndex(stubs: stubs.stubs)
         self.scenarios = ScenarioBook(stubs: stubs.stubs)
         self.skippedMappings = stubs.skipped
-        self.journal = Journal(limit: configuration.journalLimit)
         self.configuration = configuration
         self.contract = configuration.contract
-        self.clock = WorldClock(source: configuration.clock, start: configuration.clockStart)
-        self.sinkBatching = configuration.journalSink as? any JournalBatching
-        self.startNanoseconds = clock.monotonicNanoseconds
+        let clock = WorldClock(source: configuration.clock, start: configuration.clockStart)
+        self.clock = clock
+        self.recorder = JournalRecorder(
+            limit: configuration.journalLimit, sink: configuration.journalSink, sessionID: configuration.sessionID,
+            bodyLimit: configuration.journalBodyLimit, clock: clock)
         var system = SystemRandomNumberGenerator()
         self.delayGenerator = SeededGenerator(seed: configuration.seed ?? system.next())
         self.templates = TemplateRenderer(seed: configuration.seed ?? system.next())
@@ -113,7 +99,7 @@ public final class StubEngine {
 
     /// ``handle(_:awaitingDelivery:)`` without contract checking: match, serve, journal.
     @inline(__always)
-    func answer(_ request: HTTPRequest, awaitingDelivery: Bool) -> (response: HTTPResponse, journal: JournalTicket?) {
+    func answer(_ request: HTTPRequest, awaitingDelivery: Bool) -> (response: HTTPResponse, journal: RecorderTicket?) {
         let context = matchContext
         context.load(request)
         defer { context.unload() }
@@ -180,8 +166,7 @@ public final class StubEngine {
     public func reset() {
         runtimes = Array(repeating: StubRuntime(), count: stubs.count)
         scenarios.reset()
-        journal.reset()
-        if !waiters.isEmpty { recountWaiters() }
+        recorder.reset()
     }
 
     /// The journal in ascending `seq`.
@@ -189,7 +174,7 @@ public final class StubEngine {
 
     /// Requests received and not journaled yet because their answer is still pending (waiting
     /// out a delay); each is journaled once its fate is known.
-    public var pendingRequests: Int { awaitingDelivery }
+    public var pendingRequests: Int { recorder.awaitingDelivery }
 
     /// How many entries the in-memory cap has evicted since start or reset.
     public var droppedJournalEntries: Int { journal.dropped }
@@ -320,11 +305,11 @@ public final class StubEngine {
     func journal(
         _ response: consuming HTTPResponse, _ record: consuming JournalRecord, awaitingDelivery: Bool,
         arrival: UInt64
-    ) -> (response: HTTPResponse, journal: JournalTicket?) {
-        record.arrivalElapsed = arrival &- startNanoseconds
+    ) -> (response: HTTPResponse, journal: RecorderTicket?) {
+        record.arrivalElapsed = arrival &- recorder.startNanoseconds
         record.arrivalMilliseconds = Int64((clock.now.timeIntervalSince1970 * 1000).rounded(.down))
         if clock.isVirtual { stampVirtualTime(&response, &record) }
-        let ticket = issueTicket(record)  // the record moves into the ticket
+        let ticket = recorder.issueTicket(record)  // the record moves into the ticket
         guard awaitingDelivery else {
             ticket.commit(planned: response)
             return (response, nil)
@@ -340,76 +325,6 @@ public final class StubEngine {
                 name: "Date", value: TimeFormatting.imfFixdate(Int64(clock.nowSeconds.rounded(.down))))
         }
         record.wallTime = TimeFormatting.iso8601Milliseconds(clock.source.now.timeIntervalSince1970)
-    }
-
-    /// A ticket for `record`. Tickets are kept in a small ring and handed out round-robin: the
-    /// slot's ticket is reused when its request is done with it (committed, and nothing else
-    /// holds it), else a new ticket takes the slot. One spare was not enough: with several
-    /// keep-alive connections, the ticket issued last is usually still held by another
-    /// connection's reply, and each request paid for a new ticket.
-    func issueTicket(_ record: consuming JournalRecord) -> JournalTicket {
-        let slot = nextSpareTicket
-        nextSpareTicket = (slot + 1) & (Self.spareTicketSlots - 1)
-        guard slot < spareTickets.count else {
-            let ticket = JournalTicket(engine: self, record: record)
-            spareTickets.append(ticket)
-            return ticket
-        }
-        if isKnownUniquelyReferenced(&spareTickets[slot]), spareTickets[slot].isCommitted {
-            let spare = spareTickets[slot]
-            spare.reissue(engine: self, record: record)
-            return spare
-        }
-        let ticket = JournalTicket(engine: self, record: record)
-        spareTickets[slot] = ticket
-        return ticket
-    }
-
-    /// How many tickets ``issueTicket(_:)`` keeps for reuse (a power of two): more than the
-    /// requests usually in flight at once.
-    static let spareTicketSlots = 32
-
-    /// Writes one entry: `record` (the request, as it arrived) with `delivery` (what was sent).
-    /// `seq` is given now, so the JSONL file is in `seq` order; `time` and `elapsedMs` are the
-    /// arrival's, `outcomeMs` is now.
-    /// The record is consumed: its request moves into the entry.
-    func record(_ record: consuming JournalRecord, _ delivery: Delivery, reason: String? = nil) {
-        // `serve --openapi`'s findings (nil without it): a refusal it made (`--openapi-mode fail`) is
-        // sent as an answer but journaled as what it is.
-        if let findings = record.contract, let refusal = findings.refusal, delivery.outcome == .answered {
-            return self.record(record, Self.refused(delivery, refusal), reason: reason)
-        }
-        let milliseconds = record.arrivalMilliseconds
-        let second = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
-        if second != cachedSecond {
-            // The part up to the seconds changes once a second; reuse it in between.
-            let full = TimeFormatting.iso8601Milliseconds(Double(second))
-            cachedTimePrefix = String(full.dropLast(4))
-            cachedSecond = second
-        }
-        let fraction = Int(milliseconds - second * 1000)
-        let outcomeElapsed = clock.monotonicNanoseconds &- startNanoseconds
-        let seq = journal.nextSeq
-        let line = JournalEntry.encode(
-            seq: seq, session: configuration.sessionID, timePrefix: cachedTimePrefix, milliseconds: fraction,
-            record: record, delivery: delivery, reason: reason, outcomeElapsed: outcomeElapsed,
-            bodyLimit: configuration.journalBodyLimit, into: lineBuffer, headerCache: headerJSON,
-            reusing: journal.takeLineToEvict())
-        let entry = JournalEntry(
-            seq: seq, request: record.request, matched: record.matched, stubID: record.stubID,
-            status: delivery.status, outcome: delivery.outcome, rateLimited: record.rateLimited,
-            line: line)
-        // Memory, then the sink, then waiters; the sink gets the same bytes as the in-memory
-        // entry (encoded once, never copied). The entry moves into the journal when no waiter
-        // needs it afterwards.
-        if waiters.isEmpty {
-            journal.append(consume entry)
-            configuration.journalSink?.write(line: line)
-        } else {
-            journal.append(entry)
-            configuration.journalSink?.write(line: line)
-            wakeWaiters(for: entry)
-        }
     }
 }
 

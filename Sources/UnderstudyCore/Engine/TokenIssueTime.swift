@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import UnderstudyHTTP
 
 /// When a request's bearer token was issued, for `tokenExpiresIn`: the `iat` claim of a JWT, else
 /// the epoch the token ends with (10 digits: seconds; 13: milliseconds), which is what a token

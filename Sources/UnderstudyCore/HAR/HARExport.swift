@@ -8,6 +8,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import UnderstudyHTTP
 
 /// Journal entries → HAR 1.2 (the HTTP Archive format browser devtools and HAR viewers open).
 ///

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import UnderstudyHTTP
 
 extension JournalEntry {
     /// Encodes an entry as one JSON Lines line (newline included) in the documented field order:

@@ -1,3 +1,5 @@
+import UnderstudyHTTP
+
 /// One journaled request and how it was answered. The JSON line is encoded once, when the entry
 /// is made, and the same bytes serve the in-memory journal, the admin API and the JSONL file.
 public struct JournalEntry: Sendable {

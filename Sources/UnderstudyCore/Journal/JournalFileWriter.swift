@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import UnderstudyHTTP
 
 /// Appends journal lines to a JSON Lines file with plain `write(2)`.
 ///

@@ -1,3 +1,5 @@
+import UnderstudyHTTP
+
 /// The `"headers"` JSON of request header lists that repeat, so a journal line copies it instead
 /// of encoding the fields again.
 ///

@@ -1,3 +1,5 @@
+import UnderstudyHTTP
+
 /// What the engine knows about a request when it decides its answer. The entry is written from
 /// it and a ``Delivery`` once the transport reports what happened on the wire.
 struct JournalRecord {

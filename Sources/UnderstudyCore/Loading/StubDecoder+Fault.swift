@@ -1,4 +1,5 @@
 import UnderstudyStubFormat
+import UnderstudyHTTP
 
 /// Decoding of a response's `fault`: a name (`"connection-reset"`, `"rst-stream-refused"`…), or
 /// the object form that parameterises HTTP/2's `RST_STREAM` and `GOAWAY`:

@@ -1,4 +1,5 @@
 import UnderstudyStubFormat
+import UnderstudyHTTP
 
 /// Decoding of a stub's `request` object and its matchers.
 extension StubDecoder {

@@ -4,6 +4,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import UnderstudyHTTP
 
 /// Decoding of one entry of a stub's `responses`.
 extension StubDecoder {

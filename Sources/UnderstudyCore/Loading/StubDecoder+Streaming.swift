@@ -1,4 +1,5 @@
 import UnderstudyStubFormat
+import UnderstudyHTTP
 
 /// `dribble`, `bytesPerSecond` and `events`: how a response's body is paced.
 extension StubDecoder {

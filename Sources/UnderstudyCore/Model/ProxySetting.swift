@@ -1,3 +1,5 @@
+import UnderstudyHTTP
+
 /// A response's `proxy`: answer by forwarding the request to an upstream server and passing its
 /// answer back (status, headers and body as they come, redirects not followed).
 public struct ProxySetting: Sendable, Equatable {

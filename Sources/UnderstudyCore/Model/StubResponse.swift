@@ -1,3 +1,5 @@
+import UnderstudyHTTP
+
 /// One response in a stub's sequence.
 public struct StubResponse: Sendable {
     /// The status code, 100–599.

@@ -1,3 +1,5 @@
+import UnderstudyHTTP
+
 /// How recorded exchanges become stubs: what requests match on, which response headers are kept,
 /// which secrets are redacted, and which values become templates. `understudy record`,
 /// `understudy import-har` and `POST /__admin/recordings/snapshot` take the same options

@@ -1,3 +1,5 @@
+import UnderstudyHTTP
+
 /// Secrets out of recorded exchanges, before anything is matched or written.
 ///
 /// The values found where the options declare secrets (named headers, request and response;

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import UnderstudyHTTP
 
 /// Recorded exchanges → native stubs: the one recording writer behind `understudy record`,
 /// `understudy import-har` and `POST /__admin/recordings/snapshot`. Pure: it reads exchanges and

@@ -1,3 +1,5 @@
+import UnderstudyHTTP
+
 /// One session: a private Understudy (its own responder and engine) behind its own port. It stands between the transport and the responder to note activity for the idle
 /// timeout and to count the requests it was sent.
 ///

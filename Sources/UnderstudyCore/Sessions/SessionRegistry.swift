@@ -1,3 +1,5 @@
+import UnderstudyHTTP
+
 /// The live sessions of a daemon and the `/__admin/sessions` endpoints of its main port.
 ///
 /// A session is a second engine built from the daemon's file-loaded stubs in fresh state, plus
@@ -7,7 +9,7 @@
 /// session go to the daemon's one journal sink, tagged with `"session"`.
 ///
 /// Not `Sendable`: the event loop drives it.
-public final class SessionRegistry {
+public final class SessionRegistry: HostedSessions {
     /// The cap and idle timeout.
     public let limits: SessionLimits
     /// Opens and closes session ports; set by the transport (``SessionHosting``).
@@ -130,6 +132,9 @@ public final class SessionRegistry {
         }
         return idle
     }
+
+    /// How often the transport reclaims idle sessions (``SessionLimits/sweepIntervalSeconds``).
+    public var sweepIntervalSeconds: Double? { limits.sweepIntervalSeconds }
 
     /// Closes every session (the server is stopping).
     public func closeAll() {

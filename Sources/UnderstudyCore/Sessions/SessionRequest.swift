@@ -1,3 +1,5 @@
+import UnderstudyHTTP
+
 /// The body of `POST /__admin/sessions`: `{"name": "...", "stubs": [stub objects], "tls": "valid",
 /// "clock": {"frozenAt": "2030-01-01T00:00:00Z"}, "recording": {"out": "DIR", …options}}`, each
 /// optional, an empty body meaning none.

@@ -1,3 +1,5 @@
+import UnderstudyHTTP
+
 /// The templated parts of a response with `"template": true`, compiled at load time. Strings
 /// without `{{` stay literal, so only the parts that can vary are rendered per request.
 /// A class: a response carries it as one pointer, so copying a static response costs nothing more.

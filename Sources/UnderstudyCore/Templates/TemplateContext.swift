@@ -1,4 +1,5 @@
 import UnderstudyMustache
+import UnderstudyHTTP
 
 /// Everything a response template's variables read for one request: the request itself, the
 /// base URL it arrived on, the time, its journal `seq` and the engine's seeded generator.

@@ -1,3 +1,5 @@
+import UnderstudyHTTP
+
 /// Renders `"template": true` responses for an engine: the URLs `{{server.url}}` names and the
 /// generator random values come from, kept across requests. Its own type beside the engine, which
 /// only calls it for a templated response (static responses never reach it).

@@ -1,3 +1,5 @@
+import UnderstudyHTTP
+
 /// `/__admin/ui`: the journal, live, in a browser. One static page, written as the files beside
 /// this one (`index.html`, `app.js`, `app.css`, `icon.svg`) and embedded in the binary at build
 /// time by the `EmbedAdminPage` plugin (``AdminPage/html`` and friends): no CDN, nothing fetched

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import UnderstudyHTTP
 
 /// WireMock's admin API, served beside Understudy's own for WireMock's clients (docs/wiremock.md):
 /// an adapter that registers its routes (``routes``, declared in the one route table file,

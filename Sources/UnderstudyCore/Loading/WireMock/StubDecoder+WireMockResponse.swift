@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import UnderstudyHTTP
 
 /// WireMock's `response` object, decoded into a native ``StubResponse``.
 extension StubDecoder {

@@ -12,7 +12,7 @@ public struct Delivery {
     public var headers: HTTPHeaders
     /// The header fields sent, lent as raw bytes by a transport (see
     /// ``answered(status:rawHeaders:body:)``); when set, they stand for ``headers``.
-    var rawHeaders: UnsafeBufferPointer<RawHeaderField>?
+    package var rawHeaders: UnsafeBufferPointer<RawHeaderField>?
     /// The body bytes sent (empty for HEAD, 1xx, 204, 304, and every fault).
     public var body: [UInt8]
     /// The fault carried out, for ``ReplyOutcome/fault``.

@@ -31,11 +31,18 @@ public protocol HTTPResponder: AnyObject {
     /// The HTTP/2 stream cap (`SETTINGS_MAX_CONCURRENT_STREAMS`) for connections this responder
     /// answers; nil (the default) leaves the daemon's (`--max-concurrent-streams`).
     var maxConcurrentStreams: Int? { get }
+
+    /// What else the responder asks of the transport that serves it (where it is served, journal
+    /// batches, sessions' ports), read once when the transport starts; the default asks nothing.
+    var transportHooks: TransportHooks { get }
 }
 
 extension HTTPResponder {
     /// No stream cap of its own: the daemon's applies.
     public var maxConcurrentStreams: Int? { nil }
+
+    /// Asks nothing of the transport beyond answering requests.
+    public var transportHooks: TransportHooks { TransportHooks() }
 
     public func answerAwaitingDelivery(_ request: HTTPRequest) -> (answer: HTTPAnswer, journal: JournalTicket?) {
         (answer(request), nil)

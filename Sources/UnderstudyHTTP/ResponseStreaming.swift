@@ -130,13 +130,3 @@ public struct ServerSentEvent: Sendable, Equatable {
         return lines
     }
 }
-
-/// A ``ResponseStreaming`` in a box of its own, so responses carry it as one plain pointer (not an
-/// `indirect` enum, whose tag bits hide the pointer from LeakSanitizer).
-final class Pacing: Sendable {
-    let streaming: ResponseStreaming
-
-    init(_ streaming: ResponseStreaming) {
-        self.streaming = streaming
-    }
-}

@@ -1,3 +1,5 @@
+import UnderstudyHTTP
+
 /// A pending `GET /__admin/requests/wait`: answers once `count` journal entries pass `filter`.
 ///
 /// It counts matches as entries are journaled, so waiting costs nothing per request beyond the
@@ -20,7 +22,7 @@ final class JournalWaiter {
     }
 }
 
-extension StubEngine {
+extension JournalRecorder {
     /// Called for each new entry while someone waits: completes the waiters it satisfies.
     func wakeWaiters(for entry: JournalEntry) {
         var done: [JournalWaiter] = []

@@ -43,13 +43,13 @@ public final class WorldClock: EngineClock {
     /// The held delays and paced pieces of a frozen clock.
     public let schedule = ClockSchedule()
     /// Frozen mode: the instant (seconds since 1970) and the monotonic reading it stands at.
-    @exclusivity(unchecked) private var frozenSeconds = 0.0
-    @exclusivity(unchecked) private var frozenNanoseconds: UInt64 = 0
+    @usableFromInline @exclusivity(unchecked) var frozenSeconds = 0.0
+    @usableFromInline @exclusivity(unchecked) var frozenNanoseconds: UInt64 = 0
     /// Offset mode: seconds added to the source's wall reading.
-    @exclusivity(unchecked) private var offsetSeconds = 0.0
+    @usableFromInline @exclusivity(unchecked) var offsetSeconds = 0.0
     /// Added to the source's monotonic reading outside frozen mode; it only grows, so the reading
     /// never goes backwards after a freeze or an advance.
-    @exclusivity(unchecked) private var monotonicShift: UInt64 = 0
+    @usableFromInline @exclusivity(unchecked) var monotonicShift: UInt64 = 0
 
     /// A clock reading `source`, started as `start` says.
     public init(source: any EngineClock = SystemEngineClock(), start: Start = .real) {
@@ -64,9 +64,11 @@ public final class WorldClock: EngineClock {
     }
 
     /// The world's wall-clock time.
+    @inlinable
     public var now: Date { Date(timeIntervalSince1970: nowSeconds) }
 
     /// The world's wall-clock time in seconds since 1970.
+    @inlinable
     public var nowSeconds: Double {
         switch mode {
         case .real: return source.now.timeIntervalSince1970
@@ -76,6 +78,7 @@ public final class WorldClock: EngineClock {
     }
 
     /// The world's monotonic reading in nanoseconds.
+    @inlinable
     public var monotonicNanoseconds: UInt64 {
         // Real mode with no shift is the daemon's usual case: one compare, then the source.
         if mode == .frozen { return frozenNanoseconds }
@@ -84,9 +87,11 @@ public final class WorldClock: EngineClock {
 
     /// Whether the world's time differs from real time (then the journal also writes `wallTime`
     /// and the engine writes the `Date` header itself).
+    @inlinable
     public var isVirtual: Bool { mode != .real }
 
     /// Whether delays and paced bodies wait for ``advance(byNanoseconds:)`` instead of a real timer.
+    @inlinable
     public var holdsTimers: Bool { mode == .frozen }
 
     /// Stops the clock at `seconds` since 1970 (now when nil). The monotonic reading stays where it is.

@@ -7,21 +7,25 @@
 /// and array (about 260 instructions a copy, measured).
 public struct HTTPRequest: Sendable {
     /// The method exactly as sent (`GET`, `PATCH`, or any custom token).
+    @inlinable
     public var method: String {
         get { storage.fields.method }
         set { storage.modify { $0.method = newValue } }
     }
     /// The path as sent, still percent-encoded, without the query string.
+    @inlinable
     public var path: String {
         get { storage.fields.path }
         set { storage.modify { $0.path = newValue } }
     }
     /// The raw query string after `?`, or `nil` when the target had no `?`.
+    @inlinable
     public var query: String? {
         get { storage.fields.query }
         set { storage.modify { $0.query = newValue } }
     }
     /// Header fields in arrival order; repeated names are kept.
+    @inlinable
     public var headers: HTTPHeaders {
         get { storage.fields.headers }
         set { storage.modify { $0.headers = newValue } }
@@ -30,16 +34,19 @@ public struct HTTPRequest: Sendable {
     /// split `cookie` fields a client sent, which ``headers`` carries joined into one (RFC 9113
     /// §8.2.3) for matching, templates and proxying. The journal records these; nil (the usual
     /// case) when ``headers`` is what was received.
+    @inlinable
     public var receivedHeaders: HTTPHeaders? {
         get { storage.fields.receivedHeaders }
         set { storage.modify { $0.receivedHeaders = newValue } }
     }
     /// The request body bytes (empty when there was none).
+    @inlinable
     public var body: [UInt8] {
         get { storage.fields.body }
         set { storage.modify { $0.body = newValue } }
     }
     /// Whether it arrived over TLS (the HTTPS listener); the journal then records `"scheme": "https"`.
+    @inlinable
     public var isSecure: Bool {
         get { storage.fields.isSecure }
         set { storage.modify { $0.isSecure = newValue } }
@@ -47,22 +54,24 @@ public struct HTTPRequest: Sendable {
 
     /// The HTTP/2 stream it arrived on; 0 for HTTP/1.1. The journal then records
     /// `"protocol": "HTTP/2"` and `"streamId"`.
+    @inlinable
     public var streamID: Int32 {
         get { storage.fields.streamID }
         set { storage.modify { $0.streamID = newValue } }
     }
 
-    private var storage: CopyOnWriteFields<Fields>
+    @usableFromInline var storage: CopyOnWriteFields<Fields>
 
-    private struct Fields: Sendable {
-        var method: String
-        var path: String
-        var query: String?
-        var headers: HTTPHeaders
-        var receivedHeaders: HTTPHeaders? = nil
-        var body: [UInt8]
-        var isSecure = false
-        var streamID: Int32 = 0
+    @usableFromInline
+    struct Fields: Sendable {
+        @usableFromInline var method: String
+        @usableFromInline var path: String
+        @usableFromInline var query: String?
+        @usableFromInline var headers: HTTPHeaders
+        @usableFromInline var receivedHeaders: HTTPHeaders? = nil
+        @usableFromInline var body: [UInt8]
+        @usableFromInline var isSecure = false
+        @usableFromInline var streamID: Int32 = 0
     }
 
     /// Creates a request from its parts.
@@ -84,5 +93,5 @@ public struct HTTPRequest: Sendable {
     }
 
     /// One shared empty request (a placeholder that costs no allocation).
-    static let empty = HTTPRequest(method: "", path: "")
+    package static let empty = HTTPRequest(method: "", path: "")
 }

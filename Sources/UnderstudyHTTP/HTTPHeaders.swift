@@ -43,16 +43,19 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     }
 
     /// The first value for `name`, compared case-insensitively.
+    @inlinable
     public subscript(name: String) -> String? {
         fields.first { Self.namesMatch($0.name, name) }?.value
     }
 
     /// Every value for `name`, in order.
+    @inlinable
     public func values(for name: String) -> [String] {
         fields.filter { Self.namesMatch($0.name, name) }.map(\.value)
     }
 
     /// Whether any field is named `name`.
+    @inlinable
     public func contains(_ name: String) -> Bool {
         fields.contains { Self.namesMatch($0.name, name) }
     }
@@ -88,8 +91,10 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     }
 
     /// How many fields there are, each repeat of a name counted.
+    @inlinable
     public var count: Int { fields.count }
 
+    @inlinable
     public func makeIterator() -> IndexingIterator<[Field]> {
         fields.makeIterator()
     }

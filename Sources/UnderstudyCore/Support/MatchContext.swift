@@ -1,3 +1,5 @@
+import UnderstudyHTTP
+
 /// One request prepared for matching. Derived forms (decoded path, query pairs, body text and JSON)
 /// are computed at most once, and only if some stub asks for them.
 ///

@@ -14,72 +14,83 @@ public typealias Fault = StubFormat.Fault
 /// and hands out copies of it, so such an answer allocates nothing.
 public struct HTTPResponse: Sendable {
     /// The status code (100–599).
+    @inlinable
     public var status: Int {
         get { storage.fields.status }
         set { storage.modify { $0.status = newValue } }
     }
     /// Header fields in the order they are to be written.
+    @inlinable
     public var headers: HTTPHeaders {
         get { storage.fields.headers }
         set { storage.modify { $0.headers = newValue } }
     }
     /// The body bytes.
+    @inlinable
     public var body: [UInt8] {
         get { storage.fields.body }
         set { storage.modify { $0.body = newValue } }
     }
     /// Milliseconds to wait before answering; 0 answers at once. The transport waits on a timer,
     /// so a delayed response never holds up other requests.
+    @inlinable
     public var delayMs: Double {
         get { storage.fields.delayMs }
         set { storage.modify { $0.delayMs = newValue } }
     }
     /// A fault to carry out instead of (or part-way through) a normal response.
+    @inlinable
     public var fault: Fault? {
         get { storage.fields.fault }
         set { storage.modify { $0.fault = newValue } }
     }
     /// What `fault`'s object form adds to it (an HTTP/2 error code, a `GOAWAY`'s last-stream id).
+    @inlinable
     public var faultParameters: FaultParameters? {
         get { storage.fields.faultParameters }
         set { storage.modify { $0.faultParameters = newValue } }
     }
     /// How the transport paces the body (a dribble, a throttle or server-sent events); nil
     /// writes it at once.
+    @inlinable
     public var streaming: ResponseStreaming? {
         get { storage.fields.streaming }
         set { storage.modify { $0.streaming = newValue } }
     }
     /// A request to forward upstream: the transport answers with what the upstream sends back
     /// (a stub's `proxy`); nil for every other answer.
+    @inlinable
     public var proxy: UpstreamRequest? {
         get { storage.fields.proxy }
         set { storage.modify { $0.proxy = newValue } }
     }
     /// The reason phrase for the status line; `nil` uses the standard phrase.
+    @inlinable
     public var reason: String? {
         get { storage.fields.reason }
         set { storage.modify { $0.reason = newValue } }
     }
     /// The id of the stub that answered, for the access log; `nil` for unmatched and admin requests.
+    @inlinable
     public var stubID: String? {
         get { storage.fields.stubID }
         set { storage.modify { $0.stubID = newValue } }
     }
 
-    private var storage: CopyOnWriteFields<Fields>
+    @usableFromInline var storage: CopyOnWriteFields<Fields>
 
-    private struct Fields: Sendable {
-        var status: Int
-        var headers: HTTPHeaders
-        var body: [UInt8]
-        var delayMs: Double
-        var fault: Fault?
-        var faultParameters: FaultParameters?
-        var streaming: ResponseStreaming?
-        var proxy: UpstreamRequest?
-        var reason: String?
-        var stubID: String?
+    @usableFromInline
+    struct Fields: Sendable {
+        @usableFromInline var status: Int
+        @usableFromInline var headers: HTTPHeaders
+        @usableFromInline var body: [UInt8]
+        @usableFromInline var delayMs: Double
+        @usableFromInline var fault: Fault?
+        @usableFromInline var faultParameters: FaultParameters?
+        @usableFromInline var streaming: ResponseStreaming?
+        @usableFromInline var proxy: UpstreamRequest?
+        @usableFromInline var reason: String?
+        @usableFromInline var stubID: String?
     }
 
     /// Creates a response.
