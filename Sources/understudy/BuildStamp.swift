@@ -24,7 +24,9 @@ enum BuildStamp {
     @_optimize(none)
     private static func stamped() -> String {
         slot.withUTF8Buffer { buffer in
-            let marker = "UNDERSTUDY-BUILD-STAMP:".utf8.count
+            // The marker's length as a number: the marker spelled a second time here would be a second
+            // copy of it in the binary, and the stamp must find exactly one.
+            let marker = 23
             var end = marker
             while end < buffer.count, buffer[end] != 0 { end += 1 }
             return String(decoding: UnsafeBufferPointer(rebasing: buffer[marker..<end]), as: UTF8.self)
