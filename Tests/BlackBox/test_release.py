@@ -72,6 +72,7 @@ def unpack(archive, into):
 
 def minimal_root(binaries, root):
     """`root` holding only `binaries` (at /) and the libraries ldd resolves for them, at their own paths."""
+    root.mkdir(parents=True, exist_ok=True)
     for binary in binaries:
         shutil.copy2(binary, root / binary.name)
         for _, path in ldd(binary):
@@ -88,12 +89,19 @@ def serve_in_chroot(test, root, userspec=None, command=None):
     (root / "stubs" / "hello.json").write_text(json.dumps(STUB))
     (root / "run").mkdir(exist_ok=True)
     os.chmod(root / "run", 0o777)
+    # /proc, as every container runtime mounts it: the Swift runtime finds argv through /proc/self/maps
+    # (without it the daemon sees no arguments at all and prints its usage), and the daemon finds
+    # understudy-openapi through /proc/self/exe. Nothing is copied into the root for it.
+    (root / "proc").mkdir(exist_ok=True)
+    subprocess.run(["mount", "-t", "proc", "proc", str(root / "proc")], check=True)
+    test.addCleanup(subprocess.run, ["umount", "-l", str(root / "proc")], check=False)
     chroot = ["chroot"] + ([f"--userspec={userspec}"] if userspec else []) + [str(root)]
     command = command or ["/understudy", "serve", "/stubs"]
     process = subprocess.Popen(
         chroot + command + ["--port", "0", "--port-file", "/run/port", "--pid-file", "/run/pid", "--journal", "/run/journal.jsonl"],
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
     )
+    test.addCleanup(process.stdout.close)
     test.addCleanup(lambda: process.poll() is None and process.kill())
     deadline = time.monotonic() + 30
     while not (root / "run" / "port").exists():  # written atomically once the daemon listens
