@@ -71,12 +71,13 @@ def unpack(archive, into):
 
 
 def minimal_root(binaries, root):
-    """`root` holding only `binaries` (at /) and the libraries ldd resolves for them, at their own paths."""
+    """`root` holding only `binaries` (at /) and, of the libraries ldd resolves for them, glibc's, the
+    loader and the C++ runtime (ALLOWED), at their own paths: a binary that needs another fails to start."""
     root.mkdir(parents=True, exist_ok=True)
     for binary in binaries:
         shutil.copy2(binary, root / binary.name)
-        for _, path in ldd(binary):
-            if path:
+        for name, path in ldd(binary):
+            if path and ALLOWED.match(name):
                 target = root / path.lstrip("/")
                 target.parent.mkdir(parents=True, exist_ok=True)
                 shutil.copy2(os.path.realpath(path), target)
