@@ -54,10 +54,10 @@ class ImageTests(unittest.TestCase):
         print(f"\nimage compressed size: {size} bytes ({size / 1e6:.1f} MB)")
         self.assertLessEqual(size, LIMIT)
 
-    def test_it_holds_only_the_binaries_their_libraries_and_a_non_root_user(self):
+    def test_it_holds_only_the_daemon_its_libraries_and_a_non_root_user(self):
         root = self.unpack_layers()
         files = sorted(str(path.relative_to(root)) for path in root.rglob("*") if not path.is_dir())
-        binaries = {"usr/local/bin/understudy", "usr/local/bin/understudy-openapi"}
+        binaries = {"usr/local/bin/understudy"}
         self.assertTrue(binaries <= set(files), files)
         others = [path for path in files if path not in binaries and path not in ("etc/passwd", "etc/group")]
         self.assertTrue(others and all(ALLOWED.match(Path(path).name) for path in others), others)
