@@ -79,7 +79,7 @@ extension Connection {
     ) -> (chunked: Bool, closing: Bool) {
         let status = min(max(response.status, 100), 999)
         let carriesBody = !exchange.isHead && status >= 200 && status != 204 && status != 304
-        var closing = closeAfter || !exchange.keepAlive || (server?.draining ?? true)
+        var closing = closeAfter || !exchange.keepAlive || (server?.lifecycle.draining ?? true)
         var chunked = false
         if case .chunked = framing, carriesBody {
             // An HTTP/1.0 client cannot read chunks: the body ends when the connection closes.
@@ -159,7 +159,7 @@ extension Connection {
             if !hasDate, let server {
                 let name = writer.put("Date")
                 writer.put(": ")
-                let value = server.dateHeader.withCurrentValue { writer.put(cString: $0) }
+                let value = server.table.dateHeader.withCurrentValue { writer.put(cString: $0) }
                 writer.put("\r\n")
                 raw.initializeElement(at: filled, to: RawHeaderField(name: name, value: value))
                 filled += 1

@@ -26,8 +26,8 @@ extension Connection: ReplyChannel {
     func plan(_ fault: Fault, for response: HTTPResponse) -> FaultPlan {
         let fields: HTTPHeaders? =
             switch fault {
-            case .malformedResponseChunk: HTTPServer.chunkedHeadFields(of: response)
-            case _ where fault.sendsHead: HTTPServer.headFields(of: response)
+            case .malformedResponseChunk: ReplyScheduler.chunkedHeadFields(of: response)
+            case _ where fault.sendsHead: ReplyScheduler.headFields(of: response)
             default: nil
             }
         // HTTP/1.1 sends no RST_STREAM or GOAWAY.
@@ -52,7 +52,7 @@ extension Connection: ReplyChannel {
     private func performNow(_ fault: Fault, head: (status: Int, reason: String?, headers: HTTPHeaders)?) {
         // The head as planned (and journaled): written by the faults that send one.
         let headBytes =
-            head.map { HTTPServer.headBytes(status: $0.status, reason: $0.reason, fields: $0.headers) } ?? []
+            head.map { ReplyScheduler.headBytes(status: $0.status, reason: $0.reason, fields: $0.headers) } ?? []
         switch fault {
         case .connectionReset:
             // Linger 0 makes close(2) send RST instead of FIN.
@@ -65,13 +65,13 @@ extension Connection: ReplyChannel {
             // ends unanswered, as `empty-response` (docs/http2.md).
             if secure { understudy_tls_write_and_close(bufferevent, nil, 0) }
         case .malformedResponse:
-            writeAll(HTTPServer.garbage, to: fd)
+            writeAll(ReplyScheduler.garbage, to: fd)
         case .closeAfterHeaders, .rstStreamAfterHeaders:
             writeAll(headBytes, to: fd)
         case .randomDataThenClose:
-            writeAll(HTTPServer.brokenChunk, to: fd)
+            writeAll(ReplyScheduler.brokenChunk, to: fd)
         case .malformedResponseChunk:
-            writeAll(headBytes + HTTPServer.brokenChunk, to: fd)
+            writeAll(headBytes + ReplyScheduler.brokenChunk, to: fd)
         case .flowControlStall:
             // The head, then nothing: the connection stays open, reading and dropping what the
             // client sends, until it gives up (or the idle timeout closes it).
@@ -92,7 +92,7 @@ extension Connection: ReplyChannel {
         if secure {
             bytes.withUnsafeBytes { understudy_tls_write_and_close(bufferevent, $0.baseAddress, $0.count) }
         } else {
-            HTTPServer.writeAll(bytes, to: fd)
+            ReplyScheduler.writeAll(bytes, to: fd)
         }
     }
 }

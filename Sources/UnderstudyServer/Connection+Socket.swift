@@ -119,9 +119,9 @@ extension Connection {
     /// One `recv` into the server's read buffer, handed to ``readable()``. Returns false when
     /// nothing was there to read (the socket would block).
     private func receive(_ server: HTTPServer) -> Bool {
-        let count = recv(fd, server.readBuffer, HTTPServer.readBufferSize, 0)
+        let count = recv(fd, server.table.readBuffer, ConnectionTable.readBufferSize, 0)
         if count > 0 {
-            evbuffer_add(bufferevent_get_input(bufferevent), server.readBuffer, count)
+            evbuffer_add(bufferevent_get_input(bufferevent), server.table.readBuffer, count)
             readable()
             return true
         }

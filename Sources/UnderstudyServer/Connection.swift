@@ -54,7 +54,7 @@ final class Connection {
     let port: ListeningPort
     /// The server, while the connection is open.
     @exclusivity(unchecked) var server: HTTPServer?
-    /// Where the connection is in the server's table (``HTTPServer/connections``); -1 once it left.
+    /// Where the connection is in the server's table (``ConnectionTable/connections``); -1 once it left.
     @exclusivity(unchecked) var tableIndex = -1
     @exclusivity(unchecked) var head: RequestHeadParser
     @exclusivity(unchecked) var phase = Phase.head
@@ -639,6 +639,6 @@ final class Connection {
         if !reset && !closesCleanly { _ = shutdown(fd, Int32(SHUT_WR)) }
         bufferevent_free(bufferevent)  // closes the socket (BEV_OPT_CLOSE_ON_FREE)
         self.server = nil
-        server?.forget(self)
+        server?.table.forget(self)
     }
 }

@@ -65,7 +65,7 @@ final class HTTP2Session {
                 // that it may retry it.
                 return 0
             }
-            if owner.connection.server?.draining ?? true {
+            if owner.connection.server?.lifecycle.draining ?? true {
                 // The server is stopping: the shutdown notice is out (or on its way), and a stream the
                 // client opened before reading it is refused, not processed, so safe to retry
                 // (RFC 9113 §8.7). Never journaled: no request was read.
@@ -188,7 +188,7 @@ final class HTTP2Session {
         let request = stream.makeRequest()
         if let limit = stream.refusal {
             let (response, journal) = stream.responder.rejectAwaitingDelivery(request, status: 413, reason: limit)
-            server.inFlight += 1
+            server.lifecycle.inFlight += 1
             stream.writeReply(response, journal: journal, closeAfter: false, refusal: limit)
             return
         }
@@ -200,7 +200,7 @@ final class HTTP2Session {
         if let pending = stream.current, !pending.sent, pending.response.delayMs <= 0,
             pending.response.proxy == nil, let fault = pending.response.fault, fault == .goaway || fault == .goawayNow
         {
-            withExtendedLifetime(pending) { server.send(pending, on: stream) }
+            withExtendedLifetime(pending) { server.replies.send(pending, on: stream) }
         }
     }
 
@@ -251,7 +251,7 @@ final class HTTP2Session {
             !streams.keys.contains(where: { $0 <= last && $0 != goawayFaultedStream })
         {
             connection.closeAfterFlush()  // after a `goaway` fault, once the streams it let finish have
-        } else if connection.server?.draining ?? true, streams.isEmpty {
+        } else if connection.server?.lifecycle.draining ?? true, streams.isEmpty {
             // The server is stopping and nothing is left in flight here: the final GOAWAY names the
             // highest stream the server acted on (not nghttp2's last processed one, which counts the
             // streams refused during the drain), then the connection closes once it is out.
@@ -272,7 +272,7 @@ final class HTTP2Session {
         guard let session, !connection.closed, let server = connection.server else { return }
         _ = nghttp2_submit_shutdown_notice(session)
         connection.queued += 1
-        server.inFlight += 1
+        server.lifecycle.inFlight += 1
         flush()
     }
 

@@ -26,15 +26,15 @@ final class PendingReply {
     @exclusivity(unchecked) var timer: EventHandle?
     /// Monotonic nanoseconds before which a delayed reply must not be sent.
     var dueAt: UInt64 = 0
-    /// A paced body being written (see `HTTPServer+Streaming.swift`).
+    /// A paced body being written (see `ReplyScheduler+Streaming.swift`).
     var stream: ResponseStream?
-    /// A proxied request's upstream exchange and its answer (see `HTTPServer+Proxy.swift`).
+    /// A proxied request's upstream exchange and its answer (see `OutboundRequests.swift`).
     var relay: ProxyRelay?
     /// The clock of the world that answered (a delay or paced body is timed on it); nil for
     /// answers no engine journals (a long poll).
     var worldClock: WorldClock?
     /// The delay or next piece, held by a frozen world clock instead of a timer (see
-    /// `HTTPServer+Clock.swift`); dropped with this reply, so it never fires for a closed connection.
+    /// `ReplyScheduler+Clock.swift`); dropped with this reply, so it never fires for a closed connection.
     var held: ClockSchedule.Item? {
         didSet { oldValue?.cancel() }
     }
