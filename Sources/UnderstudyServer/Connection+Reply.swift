@@ -78,12 +78,12 @@ extension Connection {
         journal: JournalTicket?, refusal: String? = nil
     ) -> (chunked: Bool, closing: Bool) {
         let status = min(max(response.status, 100), 999)
-        let carriesBody = !exchange.isHead && status >= 200 && status != 204 && status != 304
-        var closing = closeAfter || !exchange.keepAlive || (server?.lifecycle.draining ?? true)
+        let carriesBody = !codec.exchange.isHead && status >= 200 && status != 204 && status != 304
+        var closing = closeAfter || !codec.exchange.keepAlive || (server?.lifecycle.draining ?? true)
         var chunked = false
         if case .chunked = framing, carriesBody {
             // An HTTP/1.0 client cannot read chunks: the body ends when the connection closes.
-            if exchange.minorVersion == 1 { chunked = true } else { closing = true }
+            if codec.exchange.minorVersion == 1 { chunked = true } else { closing = true }
         }
         let streaming: Bool
         if case .content = framing { streaming = false } else { streaming = true }
@@ -103,7 +103,7 @@ extension Connection {
                 hasLength = true
             case 17 where HTTPHeaders.namesMatch(field.name, "Transfer-Encoding"):
                 // A stub asking for chunks gets them (WireMock honours the header): one chunk.
-                if case .content = framing, carriesBody, exchange.minorVersion == 1,
+                if case .content = framing, carriesBody, codec.exchange.minorVersion == 1,
                     field.value.lowercased().contains("chunked")
                 {
                     chunked = true
@@ -180,7 +180,7 @@ extension Connection {
                 raw.initializeElement(at: filled, to: RawHeaderField(name: name, value: value))
                 filled += 1
             }
-            if closing || (exchange.minorVersion == 0 && !hasConnection) {
+            if closing || (codec.exchange.minorVersion == 0 && !hasConnection) {
                 let name = writer.put("Connection")
                 writer.put(": ")
                 let value = closing ? writer.put("close") : writer.put("keep-alive")

@@ -9,14 +9,14 @@ import UnderstudyCore
 
 // An HTTP/1.1 connection is the reply channel of the one request it is answering.
 extension Connection: ReplyChannel {
-    var requestMethod: String { exchange.method }
-    var requestTarget: String { exchange.target }
-    var isHeadRequest: Bool { exchange.isHead }
+    var requestMethod: String { codec.exchange.method }
+    var requestTarget: String { codec.exchange.target }
+    var isHeadRequest: Bool { codec.exchange.isHead }
 
     func finishStream(chunked: Bool, closing: Bool) {
         endStream(chunked: chunked)
         queued += 1  // in flight until flushed
-        if closing { closeWhenFlushed = true }
+        if closing { markClosingWhenFlushed() }
         answered()
         if closing { closeAfterFlush() }
     }
@@ -37,15 +37,17 @@ extension Connection: ReplyChannel {
     /// Replies queued before the fault (pipelined requests) go out first; then the fault's bytes
     /// are written straight to the socket (inside the TLS stream on HTTPS) and the connection closes.
     func perform(_ fault: Fault, response: HTTPResponse, plan: FaultPlan) {
-        closeWhenFlushed = true  // nothing more is read on this connection
+        guard !closed else { return }
         let act = { [weak self] in
             guard let self, !self.closed else { return }
             self.performNow(fault, head: plan.head)
         }
+        // Nothing more is read on this connection.
         if evbuffer_get_length(bufferevent_get_output(bufferevent)) == 0 {
+            markClosingWhenFlushed()
             act()
         } else {
-            whenFlushed = act
+            state = .closingWhenFlushed(then: act)
         }
     }
 
@@ -78,8 +80,8 @@ extension Connection: ReplyChannel {
             headBytes.withUnsafeBytes {
                 _ = evbuffer_add(bufferevent_get_output(bufferevent), $0.baseAddress, $0.count)
             }
-            phase = .lingering
-            closeWhenFlushed = false
+            codec.phase = .lingering
+            state = .open
             resumeReading()
             return
         }

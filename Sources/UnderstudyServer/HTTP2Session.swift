@@ -90,7 +90,7 @@ final class HTTP2Session {
             let accepted = stream.addHeader(
                 UnsafeBufferPointer(start: name, count: nameLength),
                 UnsafeBufferPointer(start: value, count: valueLength),
-                limit: owner.connection.head.limits.maxFieldBytes)
+                limit: owner.connection.codec.head.limits.maxFieldBytes)
             // Too many header bytes: nghttp2 resets this stream and carries on with the others.
             return accepted ? 0 : Int32(UNDERSTUDY_H2_ERR_TEMPORAL_CALLBACK_FAILURE)
         }
@@ -303,7 +303,7 @@ final class HTTP2Session {
     /// The output buffer has drained: send more.
     func flushed() {
         flush()
-        if connection.readPaused && !connection.closed {
+        if connection.reading == .paused && !connection.closed {
             connection.resumeReading()
             readable()
         }

@@ -72,7 +72,7 @@ extension HTTPServer {
         }
         let connection = Connection(
             bufferevent: bufferevent, fd: fd, responder: responder, secure: port.sslContext != nil,
-            port: port, limits: table.limits)
+            port: port, limits: table.limits, maxBodyBytes: configuration.maxBodyBytes)
         connection.server = self
         table.remember(connection)
         connection.start(timeout: table.requestTimeout)
@@ -117,40 +117,41 @@ extension HTTPServer {
     /// timeout restarts with every byte, so a client trickling a head would otherwise hold its
     /// connection forever (slowloris). On expiry the connection is closed.
     /// The timer is made once per connection and stays pending across requests (see
-    /// ``Connection/requestDeadline``); a full-length deadline goes in libevent's common-timeout
+    /// ``Connection/deadline``); a full-length deadline goes in libevent's common-timeout
     /// queue for that length (constant-time add) rather than the timer heap.
     func armRequestDeadline(on connection: Connection) {
         guard let timeout = table.requestTimeout else { return }
-        if connection.requestDeadline == nil {
+        if connection.deadline.timer == nil {
             let context = Unmanaged.passUnretained(connection).toOpaque()
-            connection.requestDeadline = EventHandle(
+            connection.deadline.timer = EventHandle(
                 event_new(
                     base, -1, 0,
                     { _, _, context in
                         guard let context else { return }
                         let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
-                        connection.deadlineTimerPending = false
-                        guard connection.deadlineArmed, let server = connection.server, !connection.answering else {
+                        connection.deadline.timerPending = false
+                        guard connection.deadline.armed, let server = connection.server, !connection.answering else {
                             return
                         }
                         // The timer may have been armed for an earlier request: expire only once this
                         // request's own deadline has passed, else wait out the rest of it.
                         let now = server.clock.nanoseconds()
                         let due =
-                            connection.requestBegan &+ UInt64(server.configuration.idleTimeoutSeconds) &* 1_000_000_000
+                            connection.deadline.began &+ UInt64(server.configuration.idleTimeoutSeconds)
+                            &* 1_000_000_000
                         if now < due {
-                            connection.deadlineTimerPending = true
-                            connection.requestDeadline?.add(afterSeconds: Double(due - now) / 1_000_000_000)
+                            connection.deadline.timerPending = true
+                            connection.deadline.timer?.add(afterSeconds: Double(due - now) / 1_000_000_000)
                             return
                         }
                         // Keep the timer's event alive until this callback returns.
-                        withExtendedLifetime((connection, connection.requestDeadline)) { connection.close() }
+                        withExtendedLifetime((connection, connection.deadline.timer)) { connection.close() }
                     }, context))
         }
-        connection.deadlineArmed = true
-        connection.requestBegan = clock.nanoseconds()
-        guard !connection.deadlineTimerPending, let timer = connection.requestDeadline else { return }
-        connection.deadlineTimerPending = true
+        connection.deadline.armed = true
+        connection.deadline.began = clock.nanoseconds()
+        guard !connection.deadline.timerPending, let timer = connection.deadline.timer else { return }
+        connection.deadline.timerPending = true
         timer.add(timeout: timeout)
     }
 

@@ -56,17 +56,18 @@ extension HTTPServer {
     /// reads the answer).
     func refuse(_ refusal: HTTPRefusal, on connection: Connection) {
         let receivedAt = clock.nanoseconds()
-        let request = connection.takeRefusedRequest()
-        connection.phase = .lingering
-        connection.exchange.keepAlive = false
-        connection.exchange.isHead = false
+        let request = connection.codec.takeRefusedRequest()
+        connection.codec.phase = .lingering
+        connection.codec.exchange.keepAlive = false
+        connection.codec.exchange.isHead = false
         lifecycle.inFlight += 1
         openJournalBatch()
         let (response, journal) = connection.responder.rejectAwaitingDelivery(
             request, status: refusal.status, reason: refusal.reason)
         if accessLog != nil {
             log(
-                method: connection.exchange.method, target: connection.exchange.target, stubID: response.stubID,
+                method: connection.codec.exchange.method, target: connection.codec.exchange.target,
+                stubID: response.stubID,
                 receivedAt: receivedAt, status: response.status, fault: nil, outcome: .refused)
         }
         connection.writeReply(response, journal: journal, closeAfter: true, refusal: refusal.reason)
