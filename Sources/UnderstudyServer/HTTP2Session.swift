@@ -138,6 +138,14 @@ final class HTTP2Session {
     static func startsWithPreface(_ input: OpaquePointer?) -> Bool? {
         let count = min(evbuffer_get_length(input), preface.count)
         guard count > 0, let bytes = evbuffer_pullup(input, count) else { return nil }
+        return startsWithPreface(UnsafeBufferPointer(start: bytes, count: count))
+    }
+
+    /// Whether `bytes` (the first bytes a client sent, at most the preface's length) are HTTP/2's
+    /// preface: nil while they are a proper prefix of it (or empty), so more must be read first.
+    static func startsWithPreface(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+        let count = min(bytes.count, preface.count)
+        guard count > 0 else { return nil }
         for index in 0..<count where bytes[index] != preface[index] { return false }
         return count == preface.count ? true : nil
     }

@@ -453,12 +453,15 @@ struct HTTP2OutgoingBody {
     /// `flow-control-stall`: the body never comes.
     var stalled = false
 
+    /// What ``read(into:length:endOfBody:)`` returns when no byte is ready: nghttp2's `NGHTTP2_ERR_DEFERRED`.
+    static let deferral = Int(UNDERSTUDY_H2_ERR_DEFERRED)
+
     /// Copies up to `length` ready bytes into `buffer`; returns how many, or nghttp2's
     /// `NGHTTP2_ERR_DEFERRED` when none is ready. `endOfBody` is set when the last byte is copied.
     mutating func read(into buffer: UnsafeMutablePointer<UInt8>, length: Int, endOfBody: inout Bool) -> Int {
         if stalled {
             deferred = true
-            return Int(UNDERSTUDY_H2_ERR_DEFERRED)
+            return Self.deferral
         }
         let available = bytes.count - sentOffset
         let count = min(available, length)
@@ -477,7 +480,7 @@ struct HTTP2OutgoingBody {
         }
         if count == 0 {
             deferred = true
-            return Int(UNDERSTUDY_H2_ERR_DEFERRED)
+            return Self.deferral
         }
         return count
     }
