@@ -16,6 +16,12 @@ import UnderstudyCore
 /// Other threads stop it through ``controller``. Each C handle (event base, listeners, events,
 /// bufferevents) is owned by this object, a ``ListeningPort``, a ``Connection`` or an
 /// ``EventHandle`` and freed once.
+///
+/// The server itself is the event loop and the request seam (`HTTPServer+Requests.swift`); each
+/// other job is a small type of its own: the ports (``ServerListeners``), answers that wait
+/// (``ReplyScheduler``: delays, clock holds, paced bodies, faults), requests the server makes
+/// (``OutboundRequests``, libcurl), stopping (``ServerLifecycle``), and what connections share
+/// (``ConnectionTable``, ``JournalBatch``).
 /// Hot stored properties are `@exclusivity(unchecked)`: only the event-loop thread touches them and
 /// no access overlaps another, so the runtime's dynamic exclusivity check (~65 instructions per
 /// access, several per request) buys nothing.
@@ -25,7 +31,7 @@ public final class HTTPServer {
     /// The bound port, read back from the socket (so port 0 gives the real one).
     public let port: Int
     /// Stops the server from any thread.
-    public let controller: ServerController
+    public var controller: ServerController { lifecycle.controller }
     /// Called once per answered or refused request, on the loop thread. Set it before `run()`:
     /// the loop reads it on every request without an exclusivity check.
     @exclusivity(unchecked) public var accessLog: ((AccessLogEntry) -> Void)?
@@ -93,8 +99,7 @@ public final class HTTPServer {
         self.responder = responder
         self.base = base
         self.port = port
-        self.lifecycle = ServerLifecycle(stopReadEnd: fds[0])
-        self.controller = ServerController(writeEnd: fds[1])
+        self.lifecycle = ServerLifecycle(stopReadEnd: fds[0], controller: ServerController(writeEnd: fds[1]))
         var requestTimeout: timeval?
         if configuration.idleTimeoutSeconds > 0 {
             var length = timeval(tv_sec: configuration.idleTimeoutSeconds, tv_usec: 0)

@@ -8,6 +8,8 @@ struct ServerLifecycle {
     var draining = false
     /// Released (``HTTPServer/close()``).
     var closed = false
+    /// Stops the server from any thread, through the write end of its pipe.
+    let controller: ServerController
     /// The read end of the controller's pipe and its watch.
     let stopReadEnd: Int32
     var stopWatch: EventHandle?
@@ -15,8 +17,9 @@ struct ServerLifecycle {
     var graceTimer: EventHandle?
     var onHangup: (() -> Void)?
 
-    init(stopReadEnd: Int32) {
+    init(stopReadEnd: Int32, controller: ServerController) {
         self.stopReadEnd = stopReadEnd
+        self.controller = controller
     }
 
     /// Drops the lifecycle's events before the loop is freed.
