@@ -47,7 +47,8 @@ extension Connection: ReplyChannel {
             markClosingWhenFlushed()
             act()
         } else {
-            state = .closingWhenFlushed(then: act)
+            markClosingWhenFlushed()
+            io.whenFlushed = act
         }
     }
 

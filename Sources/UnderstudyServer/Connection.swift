@@ -22,16 +22,17 @@ import UnderstudyCore
 final class Connection {
     /// Where the connection is in its life. One value instead of the flags it replaces
     /// (protocol known, close when flushed, closed): a transition is one assignment, and a state
-    /// the flags allowed but meant nothing (closed and closing at once) cannot be spelled.
+    /// the flags allowed but meant nothing (closed and closing at once) cannot be spelled. A plain
+    /// enum, so reading it costs no retain (the action a fault waits for the flush with is in
+    /// ``ConnectionIO/whenFlushed``, set only while closing).
     enum State {
         /// No byte yet has shown which protocol the client speaks (HTTP/1.1 or HTTP/2's preface).
         case detecting
         /// Reading and answering requests (HTTP/1.1, or HTTP/2 once ``http2`` is set).
         case open
         /// Closes once its output is flushed (a `Connection: close` reply, HTTP/1.0, a refusal, the
-        /// client's end of stream, a fault): nothing more is read as a request. `then` runs first
-        /// when the output is flushed (a fault that must follow earlier replies) instead.
-        case closingWhenFlushed(then: (() -> Void)?)
+        /// client's end of stream, a fault): nothing more is read as a request.
+        case closingWhenFlushed
         case closed
     }
 
@@ -188,7 +189,7 @@ final class Connection {
         // The deadline runs only while a request is partly in: one that arrived whole (nearly all)
         // is answered above and costs no timer and no clock read.
         if !deadline.armed && !answering && !closeWhenFlushed && !closed
-            && codec.isMidRequest(buffered: evbuffer_get_length(input))
+            && HTTP1Codec.isMidRequest(codec.phase, buffered: evbuffer_get_length(input))
         {
             server.armRequestDeadline(on: self)
         }
@@ -251,9 +252,9 @@ final class Connection {
             queued = 0
             server?.finishRequest(count: count)
         }
-        if case .closingWhenFlushed(let then) = state {
-            if let action = then {
-                state = .closingWhenFlushed(then: nil)
+        if case .closingWhenFlushed = state {
+            if let action = io.whenFlushed {
+                io.whenFlushed = nil
                 action()
             } else {
                 finishClosing()
@@ -282,7 +283,7 @@ final class Connection {
     func markClosingWhenFlushed() {
         switch state {
         case .closingWhenFlushed, .closed: break
-        case .detecting, .open: state = .closingWhenFlushed(then: nil)
+        case .detecting, .open: state = .closingWhenFlushed
         }
     }
 
@@ -389,7 +390,8 @@ final class Connection {
     /// input it sent that was never read (``closesCleanly`` says when there can be none). Idempotent.
     func close(reset: Bool = false) {
         guard !closed else { return }
-        state = .closed  // drops an action waiting for the flush
+        state = .closed
+        io.whenFlushed = nil
         deadline = RequestDeadline()
         io.lingerTimer = nil
         let server = self.server
@@ -443,6 +445,9 @@ struct ConnectionIO {
     var readTimeout: timeval?
     var outputWatch: OpaquePointer?
     var flush = Flush.idle
+    /// Run once the output is flushed, instead of closing (a fault that must follow earlier
+    /// replies); set only while the connection is closing once flushed.
+    var whenFlushed: (() -> Void)?
     /// Ends a lingering close.
     var lingerTimer: EventHandle?
 

@@ -28,6 +28,7 @@ final class HTTP1ReplyEncoderTests: XCTestCase {
         var chunked: Bool
         var closing: Bool
         var recordedStatus: Int
+        var recordedReason: String?
         var recordedFields: [String]
         var recordedBody: String
     }
@@ -36,15 +37,15 @@ final class HTTP1ReplyEncoderTests: XCTestCase {
         _ response: HTTPResponse, after request: String = "GET /a HTTP/1.1\r\nHost: x\r\n\r\n",
         framing: HTTP1Codec.BodyFraming = .content, closeAfter: Bool = false, draining: Bool = false
     ) -> Written {
-        let codec = codec(after: request)
+        var codec = codec(after: request)
         var output = ArrayOutput()
         var dateHeader = DateHeader()
-        var recorded = (0, [String](), "")
+        var recorded = (0, String?.none, [String](), "")
         let written = codec.writeHead(
             response, framing: framing, closeAfter: closeAfter, draining: draining, date: &dateHeader, into: &output
-        ) { status, fields, body in
+        ) { status, reason, fields, body in
             recorded = (
-                status,
+                status, reason,
                 fields.map {
                     String(decoding: $0.name, as: UTF8.self) + ": " + String(decoding: $0.value, as: UTF8.self)
                 },
@@ -53,7 +54,8 @@ final class HTTP1ReplyEncoderTests: XCTestCase {
         }
         return Written(
             text: output.text, chunked: written?.chunked ?? false, closing: written?.closing ?? false,
-            recordedStatus: recorded.0, recordedFields: recorded.1, recordedBody: recorded.2)
+            recordedStatus: recorded.0, recordedReason: recorded.1, recordedFields: recorded.2,
+            recordedBody: recorded.3)
     }
 
     private func response(_ status: Int, _ body: String = "", headers: [(String, String)] = [], reason: String? = nil)
@@ -121,19 +123,20 @@ final class HTTP1ReplyEncoderTests: XCTestCase {
     }
 
     func testAStubsOwnReasonPhraseAndContentLength() {
-        XCTAssertEqual(
-            write(response(201, "ok", headers: [("Content-Length", "2")], reason: "Made It")).text,
-            "HTTP/1.1 201 Made It\r\nDate: \(date)\r\nContent-Length: 2\r\n\r\nok")
+        let written = write(response(201, "ok", headers: [("Content-Length", "2")], reason: "Made It"))
+        XCTAssertEqual(written.text, "HTTP/1.1 201 Made It\r\nDate: \(date)\r\nContent-Length: 2\r\n\r\nok")
+        XCTAssertEqual(written.recordedReason, "Made It")  // journaled; the standard phrase is implied
+        XCTAssertNil(write(response(201, "ok")).recordedReason)
     }
 
     func testAPacedBodyInChunksThenItsLastChunk() {
-        let codec = codec(after: "GET /a HTTP/1.1\r\nHost: x\r\n\r\n")
+        var codec = codec(after: "GET /a HTTP/1.1\r\nHost: x\r\n\r\n")
         var output = ArrayOutput()
         var dateHeader = DateHeader()
         let written = codec.writeHead(
             response(200, "abcdef"), framing: .chunked, closeAfter: false, draining: false, date: &dateHeader,
             into: &output
-        ) { _, _, body in XCTAssertEqual(body, []) }  // a paced body is journaled whole by its caller
+        ) { _, _, _, body in XCTAssertEqual(body, []) }  // a paced body is journaled whole by its caller
         XCTAssertEqual(written?.chunked, true)
         HTTP1Codec.writePiece(Array("abc".utf8), chunked: true, into: &output)
         HTTP1Codec.writePiece(Array("defghijklmnopqrs".utf8), chunked: true, into: &output)
@@ -145,13 +148,13 @@ final class HTTP1ReplyEncoderTests: XCTestCase {
     }
 
     func testAPacedBodyToAnHTTP10ClientEndsWithTheConnection() {
-        let codec = codec(after: "GET /a HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+        var codec = codec(after: "GET /a HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
         var output = ArrayOutput()
         var dateHeader = DateHeader()
         let written = codec.writeHead(
             response(200, "abc"), framing: .chunked, closeAfter: false, draining: false, date: &dateHeader,
             into: &output
-        ) { _, _, _ in }
+        ) { _, _, _, _ in }
         XCTAssertEqual(written?.chunked, false)
         XCTAssertEqual(written?.closing, true)
         XCTAssertEqual(output.text, "HTTP/1.1 200 OK\r\nDate: \(date)\r\nConnection: close\r\n\r\n")

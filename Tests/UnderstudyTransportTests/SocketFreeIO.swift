@@ -149,7 +149,7 @@ func decode(
                 _ = codec.writeHead(
                     HTTPResponse(status: 200, body: Array("ok".utf8)), framing: .content, closeAfter: false,
                     draining: false, date: &date, into: &result.wire
-                ) { _, _, _ in }
+                ) { _, _, _, _ in }
             case .refused(let refusal):
                 result.refusal = refusal
                 result.refused = codec.takeRefusedRequest()
@@ -160,7 +160,7 @@ func decode(
                 _ = codec.writeHead(
                     HTTPResponse(status: refusal.status, body: Array((refusal.reason + "\n").utf8)),
                     framing: .content, closeAfter: true, draining: false, date: &date, into: &result.wire
-                ) { _, _, _ in }
+                ) { _, _, _, _ in }
                 break writing
             }
         }
