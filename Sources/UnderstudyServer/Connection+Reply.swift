@@ -46,7 +46,9 @@ extension Connection {
 
     /// Writes a head (and, for `.content`, the body) into the output with the codec and commits
     /// the journal entry from the bytes written, before they are committed to the buffer. Returns
-    /// whether the body is chunked and whether the connection closes after it.
+    /// whether the body is chunked and whether the connection closes after it. Never inlined: it
+    /// holds the codec's whole writer, and its two callers (a reply and a paced body's head) share it.
+    @inline(never)
     private func writeHead(
         _ response: HTTPResponse, framing: HTTP1Codec.BodyFraming, closeAfter: Bool,
         journal: JournalTicket?, refusal: String? = nil
@@ -57,25 +59,34 @@ extension Connection {
             return (false, true)
         }
         var output = EvbufferOutput(bufferevent)
+        var entry = JournalCommit(journal: journal, refusal: refusal)
         let written = codec.writeHead(
             response, framing: framing, closeAfter: closeAfter, draining: server.lifecycle.draining,
-            date: &server.table.dateHeader, into: &output
-        ) { status, customReason, fields, body in
-            // The entry first: nothing of this reply is in the buffer until the codec commits it.
-            guard let journal else { return }
-            // A stub's own phrase is journaled (`response.reason`); the standard one is implied.
-            if let customReason { journal.sentReason = customReason }
-            if let refusal {
-                journal.commit(.refused(status: status, rawHeaders: fields, body: body, reason: refusal))
-            } else {
-                journal.commit(.answered(status: status, rawHeaders: fields, body: body))
-            }
-        }
+            date: &server.table.dateHeader, into: &output, recorder: &entry)
         guard let written else {
             journal?.commit(.clientGone)
             return (false, true)
         }
         return written
+    }
+}
+
+/// The journal entry of a reply, committed from the head the codec has just written, before the
+/// head is committed to the buffer: nothing of the reply can reach the socket before its entry.
+struct JournalCommit: HTTP1ReplyRecorder {
+    let journal: JournalTicket?
+    /// The refusal's reason, when the reply refuses the request (the entry's outcome is `refused`).
+    let refusal: String?
+
+    func record(status: Int, reason: String?, fields: UnsafeBufferPointer<RawHeaderField>, body: [UInt8]) {
+        guard let journal else { return }
+        // A stub's own phrase is journaled (`response.reason`); the standard one is implied.
+        if let reason { journal.sentReason = reason }
+        if let refusal {
+            journal.commit(.refused(status: status, rawHeaders: fields, body: body, reason: refusal))
+        } else {
+            journal.commit(.answered(status: status, rawHeaders: fields, body: body))
+        }
     }
 }
 
@@ -160,6 +171,7 @@ struct ByteWriter {
     }
 
     /// A non-negative integer in decimal.
+    @inline(__always)
     mutating func putDecimal(_ value: Int) -> UnsafeBufferPointer<UInt8> {
         let start = out
         var magnitude = max(0, value)

@@ -40,22 +40,14 @@ final class HTTP1ReplyEncoderTests: XCTestCase {
         var codec = codec(after: request)
         var output = ArrayOutput()
         var dateHeader = DateHeader()
-        var recorded = (0, String?.none, [String](), "")
+        var recorded = Capture()
         let written = codec.writeHead(
-            response, framing: framing, closeAfter: closeAfter, draining: draining, date: &dateHeader, into: &output
-        ) { status, reason, fields, body in
-            recorded = (
-                status, reason,
-                fields.map {
-                    String(decoding: $0.name, as: UTF8.self) + ": " + String(decoding: $0.value, as: UTF8.self)
-                },
-                String(decoding: body, as: UTF8.self)
-            )
-        }
+            response, framing: framing, closeAfter: closeAfter, draining: draining, date: &dateHeader, into: &output,
+            recorder: &recorded)
         return Written(
             text: output.text, chunked: written?.chunked ?? false, closing: written?.closing ?? false,
-            recordedStatus: recorded.0, recordedReason: recorded.1, recordedFields: recorded.2,
-            recordedBody: recorded.3)
+            recordedStatus: recorded.status, recordedReason: recorded.reason, recordedFields: recorded.fields,
+            recordedBody: recorded.body)
     }
 
     private func response(_ status: Int, _ body: String = "", headers: [(String, String)] = [], reason: String? = nil)
@@ -133,10 +125,11 @@ final class HTTP1ReplyEncoderTests: XCTestCase {
         var codec = codec(after: "GET /a HTTP/1.1\r\nHost: x\r\n\r\n")
         var output = ArrayOutput()
         var dateHeader = DateHeader()
+        var recorded = Capture()
         let written = codec.writeHead(
             response(200, "abcdef"), framing: .chunked, closeAfter: false, draining: false, date: &dateHeader,
-            into: &output
-        ) { _, _, _, body in XCTAssertEqual(body, []) }  // a paced body is journaled whole by its caller
+            into: &output, recorder: &recorded)
+        XCTAssertEqual(recorded.body, "")  // a paced body is journaled whole by its caller
         XCTAssertEqual(written?.chunked, true)
         HTTP1Codec.writePiece(Array("abc".utf8), chunked: true, into: &output)
         HTTP1Codec.writePiece(Array("defghijklmnopqrs".utf8), chunked: true, into: &output)
@@ -151,10 +144,10 @@ final class HTTP1ReplyEncoderTests: XCTestCase {
         var codec = codec(after: "GET /a HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
         var output = ArrayOutput()
         var dateHeader = DateHeader()
+        var recorded = Capture()
         let written = codec.writeHead(
             response(200, "abc"), framing: .chunked, closeAfter: false, draining: false, date: &dateHeader,
-            into: &output
-        ) { _, _, _, _ in }
+            into: &output, recorder: &recorded)
         XCTAssertEqual(written?.chunked, false)
         XCTAssertEqual(written?.closing, true)
         XCTAssertEqual(output.text, "HTTP/1.1 200 OK\r\nDate: \(date)\r\nConnection: close\r\n\r\n")

@@ -140,6 +140,7 @@ func decode(
     var input = ChunkedInput()
     var result = DecodedExchange()
     var date = DateHeader()
+    var ignored = Capture()
     writing: for write in writes {
         input.append(write)
         while let arrival = codec.nextRequest(from: &input) {
@@ -148,8 +149,7 @@ func decode(
                 result.requests.append(request)
                 _ = codec.writeHead(
                     HTTPResponse(status: 200, body: Array("ok".utf8)), framing: .content, closeAfter: false,
-                    draining: false, date: &date, into: &result.wire
-                ) { _, _, _, _ in }
+                    draining: false, date: &date, into: &result.wire, recorder: &ignored)
             case .refused(let refusal):
                 result.refusal = refusal
                 result.refused = codec.takeRefusedRequest()
@@ -159,8 +159,8 @@ func decode(
                 codec.exchange.isHead = false
                 _ = codec.writeHead(
                     HTTPResponse(status: refusal.status, body: Array((refusal.reason + "\n").utf8)),
-                    framing: .content, closeAfter: true, draining: false, date: &date, into: &result.wire
-                ) { _, _, _, _ in }
+                    framing: .content, closeAfter: true, draining: false, date: &date, into: &result.wire,
+                    recorder: &ignored)
                 break writing
             }
         }
@@ -193,3 +193,20 @@ func text(_ pieces: String...) -> String { pieces.joined() }
 
 /// Literal pieces of one string, as UTF-8 bytes.
 func utf8(_ pieces: String...) -> [UInt8] { Array(pieces.joined().utf8) }
+
+/// What the codec handed its recorder for the last reply.
+struct Capture: HTTP1ReplyRecorder {
+    var status = 0
+    var reason: String?
+    var fields: [String] = []
+    var body = ""
+
+    mutating func record(status: Int, reason: String?, fields: UnsafeBufferPointer<RawHeaderField>, body: [UInt8]) {
+        self.status = status
+        self.reason = reason
+        self.fields = fields.map {
+            String(decoding: $0.name, as: UTF8.self) + ": " + String(decoding: $0.value, as: UTF8.self)
+        }
+        self.body = String(decoding: body, as: UTF8.self)
+    }
+}
