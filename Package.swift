@@ -260,6 +260,13 @@ let package = Package(
             dependencies: ["UnderstudyServer", "UnderstudyCore", "understudy"],
             exclude: ["Fixtures"]  // stub files the tests load by path, not resources
         ),
+        // The transport's protocol logic with no socket: the HTTP/1.1 codec byte for byte (every case of
+        // Tests/BlackBox/test_http1_conformance.py, mirrored by mirror_conformance.py) and the HTTP/2 session's.
+        .testTarget(
+            name: "UnderstudyTransportTests",
+            dependencies: ["UnderstudyServer", "UnderstudyCore"],
+            exclude: ["mirror_conformance.py"]
+        ),
         .testTarget(name: "UnderstudyOpenAPITests", dependencies: ["UnderstudyOpenAPI"]),
         .testTarget(
             name: "UnderstudyJSONSchemaTests",

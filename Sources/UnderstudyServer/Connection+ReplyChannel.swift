@@ -9,14 +9,14 @@ import UnderstudyCore
 
 // An HTTP/1.1 connection is the reply channel of the one request it is answering.
 extension Connection: ReplyChannel {
-    var requestMethod: String { exchange.method }
-    var requestTarget: String { exchange.target }
-    var isHeadRequest: Bool { exchange.isHead }
+    var requestMethod: String { codec.exchange.method }
+    var requestTarget: String { codec.exchange.target }
+    var isHeadRequest: Bool { codec.exchange.isHead }
 
     func finishStream(chunked: Bool, closing: Bool) {
         endStream(chunked: chunked)
         queued += 1  // in flight until flushed
-        if closing { closeWhenFlushed = true }
+        if closing { markClosingWhenFlushed() }
         answered()
         if closing { closeAfterFlush() }
     }
@@ -26,8 +26,8 @@ extension Connection: ReplyChannel {
     func plan(_ fault: Fault, for response: HTTPResponse) -> FaultPlan {
         let fields: HTTPHeaders? =
             switch fault {
-            case .malformedResponseChunk: HTTPServer.chunkedHeadFields(of: response)
-            case _ where fault.sendsHead: HTTPServer.headFields(of: response)
+            case .malformedResponseChunk: ReplyScheduler.chunkedHeadFields(of: response)
+            case _ where fault.sendsHead: ReplyScheduler.headFields(of: response)
             default: nil
             }
         // HTTP/1.1 sends no RST_STREAM or GOAWAY.
@@ -37,22 +37,25 @@ extension Connection: ReplyChannel {
     /// Replies queued before the fault (pipelined requests) go out first; then the fault's bytes
     /// are written straight to the socket (inside the TLS stream on HTTPS) and the connection closes.
     func perform(_ fault: Fault, response: HTTPResponse, plan: FaultPlan) {
-        closeWhenFlushed = true  // nothing more is read on this connection
+        guard !closed else { return }
         let act = { [weak self] in
             guard let self, !self.closed else { return }
             self.performNow(fault, head: plan.head)
         }
+        // Nothing more is read on this connection.
         if evbuffer_get_length(bufferevent_get_output(bufferevent)) == 0 {
+            markClosingWhenFlushed()
             act()
         } else {
-            whenFlushed = act
+            markClosingWhenFlushed()
+            io.whenFlushed = act
         }
     }
 
     private func performNow(_ fault: Fault, head: (status: Int, reason: String?, headers: HTTPHeaders)?) {
         // The head as planned (and journaled): written by the faults that send one.
         let headBytes =
-            head.map { HTTPServer.headBytes(status: $0.status, reason: $0.reason, fields: $0.headers) } ?? []
+            head.map { ReplyScheduler.headBytes(status: $0.status, reason: $0.reason, fields: $0.headers) } ?? []
         switch fault {
         case .connectionReset:
             // Linger 0 makes close(2) send RST instead of FIN.
@@ -65,21 +68,21 @@ extension Connection: ReplyChannel {
             // ends unanswered, as `empty-response` (docs/http2.md).
             if secure { understudy_tls_write_and_close(bufferevent, nil, 0) }
         case .malformedResponse:
-            writeAll(HTTPServer.garbage, to: fd)
+            writeAll(ReplyScheduler.garbage, to: fd)
         case .closeAfterHeaders, .rstStreamAfterHeaders:
             writeAll(headBytes, to: fd)
         case .randomDataThenClose:
-            writeAll(HTTPServer.brokenChunk, to: fd)
+            writeAll(ReplyScheduler.brokenChunk, to: fd)
         case .malformedResponseChunk:
-            writeAll(headBytes + HTTPServer.brokenChunk, to: fd)
+            writeAll(headBytes + ReplyScheduler.brokenChunk, to: fd)
         case .flowControlStall:
             // The head, then nothing: the connection stays open, reading and dropping what the
             // client sends, until it gives up (or the idle timeout closes it).
             headBytes.withUnsafeBytes {
                 _ = evbuffer_add(bufferevent_get_output(bufferevent), $0.baseAddress, $0.count)
             }
-            phase = .lingering
-            closeWhenFlushed = false
+            codec.phase = .lingering
+            state = .open
             resumeReading()
             return
         }
@@ -92,7 +95,7 @@ extension Connection: ReplyChannel {
         if secure {
             bytes.withUnsafeBytes { understudy_tls_write_and_close(bufferevent, $0.baseAddress, $0.count) }
         } else {
-            HTTPServer.writeAll(bytes, to: fd)
+            ReplyScheduler.writeAll(bytes, to: fd)
         }
     }
 }

@@ -30,13 +30,13 @@ extension Connection {
     /// Installs the plain connection's output watch and reads what the client has sent (see above).
     func startDirectIO(_ server: HTTPServer) {
         let context = Unmanaged.passUnretained(self).toOpaque()
-        outputWatch = evbuffer_add_cb(
+        io.outputWatch = evbuffer_add_cb(
             bufferevent_get_output(bufferevent),
             { _, info, context in
                 guard let info, info.pointee.n_added > 0, let context else { return }
                 Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue().outputAdded()
             }, context)
-        guard outputWatch != nil else {
+        guard io.outputWatch != nil else {
             close()
             return
         }
@@ -64,8 +64,8 @@ extension Connection {
         if closeWhenFlushed && !answering {
             // The reply is written and the connection closes once it is out: nothing more is read.
             // Paused, so a lingering close (after a refusal) resumes reading as it would.
-            readPaused = true
-        } else if !readPaused {
+            if reading == .on { reading = .paused }
+        } else if reading != .paused {
             enableReading()
         }
     }
@@ -80,7 +80,7 @@ extension Connection {
                     guard let context else { return }
                     let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
                     // Keep the event alive until its callback returns, whatever the callback closes.
-                    withExtendedLifetime((connection, connection.reader)) { connection.socketReadable(what) }
+                    withExtendedLifetime((connection, connection.io.reader)) { connection.socketReadable(what) }
                 }, context))
     }
 
@@ -90,19 +90,19 @@ extension Connection {
             bufferevent_enable(bufferevent, Int16(EV_READ))
             return
         }
-        if reader == nil, let server {
-            reader = makeReader(server)
-            guard reader != nil else {
+        if io.reader == nil, let server {
+            io.reader = makeReader(server)
+            guard io.reader != nil else {
                 close()
                 return
             }
         }
-        if let readTimeout { reader?.add(timeout: readTimeout) } else { reader?.add() }
+        if let timeout = io.readTimeout { io.reader?.add(timeout: timeout) } else { io.reader?.add() }
     }
 
     /// Stops reading until ``enableReading()``.
     func disableReading() {
-        if secure { bufferevent_disable(bufferevent, Int16(EV_READ)) } else { reader?.remove() }
+        if secure { bufferevent_disable(bufferevent, Int16(EV_READ)) } else { io.reader?.remove() }
     }
 
     /// The read event fired: the socket is readable, or the idle timeout passed without a byte.
@@ -119,9 +119,9 @@ extension Connection {
     /// One `recv` into the server's read buffer, handed to ``readable()``. Returns false when
     /// nothing was there to read (the socket would block).
     private func receive(_ server: HTTPServer) -> Bool {
-        let count = recv(fd, server.readBuffer, HTTPServer.readBufferSize, 0)
+        let count = recv(fd, server.table.readBuffer, ConnectionTable.readBufferSize, 0)
         if count > 0 {
-            evbuffer_add(bufferevent_get_input(bufferevent), server.readBuffer, count)
+            evbuffer_add(bufferevent_get_input(bufferevent), server.table.readBuffer, count)
             readable()
             return true
         }
@@ -135,16 +135,17 @@ extension Connection {
     /// Bytes were added to the output: unless the bufferevent is writing them already, the
     /// server's flush at the end of this loop pass will.
     private func outputAdded() {
-        guard !flushPosted, !writingLeftover, !closed, let server else { return }
-        flushPosted = true
+        guard case .idle = io.flush, !closed, let server else { return }
+        io.flush = .posted
         server.postFlush(self)
     }
 
     /// Writes the output to the socket now (the server's flush); what the kernel does not take is
     /// left to the bufferevent's write side.
     func flushNow() {
-        flushPosted = false
-        guard !closed, !writingLeftover else { return }
+        if case .writingLeftover = io.flush { return }
+        io.flush = .idle
+        guard !closed else { return }
         let output = bufferevent_get_output(bufferevent)
         guard evbuffer_get_length(output) > 0 else { return }
         // An error is left to the bufferevent too: its write fails the same way and reports it.
@@ -154,10 +155,10 @@ extension Connection {
         if evbuffer_get_length(output) == 0 {
             flushed()
         } else {
-            writingLeftover = true
+            io.flush = .writingLeftover
             // The write timeout (a client that stops reading) is set here, where it is first needed,
             // rather than on every accepted connection.
-            if var write = readTimeout { bufferevent_set_timeouts(bufferevent, nil, &write) }
+            if var write = io.readTimeout { bufferevent_set_timeouts(bufferevent, nil, &write) }
             bufferevent_enable(bufferevent, Int16(EV_WRITE))
         }
     }
@@ -165,17 +166,17 @@ extension Connection {
     /// The bufferevent wrote the leftover: its write side goes back to disabled (its write event
     /// is already out of the loop, so this costs no system call).
     func leftoverWritten() {
-        guard writingLeftover else { return }
-        writingLeftover = false
+        guard case .writingLeftover = io.flush else { return }
+        io.flush = .idle
         bufferevent_disable(bufferevent, Int16(EV_WRITE))
     }
 
     /// Before the bufferevent is freed: its output is no longer watched and the read event goes.
     func stopDirectIO() {
-        if let outputWatch {
-            evbuffer_remove_cb_entry(bufferevent_get_output(bufferevent), outputWatch)
-            self.outputWatch = nil
+        if let watch = io.outputWatch {
+            evbuffer_remove_cb_entry(bufferevent_get_output(bufferevent), watch)
+            io.outputWatch = nil
         }
-        reader?.remove()
+        io.reader?.remove()
     }
 }

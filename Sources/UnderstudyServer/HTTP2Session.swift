@@ -65,7 +65,7 @@ final class HTTP2Session {
                 // that it may retry it.
                 return 0
             }
-            if owner.connection.server?.draining ?? true {
+            if owner.connection.server?.lifecycle.draining ?? true {
                 // The server is stopping: the shutdown notice is out (or on its way), and a stream the
                 // client opened before reading it is refused, not processed, so safe to retry
                 // (RFC 9113 §8.7). Never journaled: no request was read.
@@ -90,7 +90,7 @@ final class HTTP2Session {
             let accepted = stream.addHeader(
                 UnsafeBufferPointer(start: name, count: nameLength),
                 UnsafeBufferPointer(start: value, count: valueLength),
-                limit: owner.connection.head.limits.maxFieldBytes)
+                limit: owner.connection.codec.head.limits.maxFieldBytes)
             // Too many header bytes: nghttp2 resets this stream and carries on with the others.
             return accepted ? 0 : Int32(UNDERSTUDY_H2_ERR_TEMPORAL_CALLBACK_FAILURE)
         }
@@ -138,6 +138,14 @@ final class HTTP2Session {
     static func startsWithPreface(_ input: OpaquePointer?) -> Bool? {
         let count = min(evbuffer_get_length(input), preface.count)
         guard count > 0, let bytes = evbuffer_pullup(input, count) else { return nil }
+        return startsWithPreface(UnsafeBufferPointer(start: bytes, count: count))
+    }
+
+    /// Whether `bytes` (the first bytes a client sent, at most the preface's length) are HTTP/2's
+    /// preface: nil while they are a proper prefix of it (or empty), so more must be read first.
+    static func startsWithPreface(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+        let count = min(bytes.count, preface.count)
+        guard count > 0 else { return nil }
         for index in 0..<count where bytes[index] != preface[index] { return false }
         return count == preface.count ? true : nil
     }
@@ -188,7 +196,7 @@ final class HTTP2Session {
         let request = stream.makeRequest()
         if let limit = stream.refusal {
             let (response, journal) = stream.responder.rejectAwaitingDelivery(request, status: 413, reason: limit)
-            server.inFlight += 1
+            server.lifecycle.inFlight += 1
             stream.writeReply(response, journal: journal, closeAfter: false, refusal: limit)
             return
         }
@@ -200,7 +208,7 @@ final class HTTP2Session {
         if let pending = stream.current, !pending.sent, pending.response.delayMs <= 0,
             pending.response.proxy == nil, let fault = pending.response.fault, fault == .goaway || fault == .goawayNow
         {
-            withExtendedLifetime(pending) { server.send(pending, on: stream) }
+            withExtendedLifetime(pending) { server.replies.send(pending, on: stream) }
         }
     }
 
@@ -251,7 +259,7 @@ final class HTTP2Session {
             !streams.keys.contains(where: { $0 <= last && $0 != goawayFaultedStream })
         {
             connection.closeAfterFlush()  // after a `goaway` fault, once the streams it let finish have
-        } else if connection.server?.draining ?? true, streams.isEmpty {
+        } else if connection.server?.lifecycle.draining ?? true, streams.isEmpty {
             // The server is stopping and nothing is left in flight here: the final GOAWAY names the
             // highest stream the server acted on (not nghttp2's last processed one, which counts the
             // streams refused during the drain), then the connection closes once it is out.
@@ -272,7 +280,7 @@ final class HTTP2Session {
         guard let session, !connection.closed, let server = connection.server else { return }
         _ = nghttp2_submit_shutdown_notice(session)
         connection.queued += 1
-        server.inFlight += 1
+        server.lifecycle.inFlight += 1
         flush()
     }
 
@@ -303,7 +311,7 @@ final class HTTP2Session {
     /// The output buffer has drained: send more.
     func flushed() {
         flush()
-        if connection.readPaused && !connection.closed {
+        if connection.reading == .paused && !connection.closed {
             connection.resumeReading()
             readable()
         }

@@ -22,28 +22,12 @@ final class HTTP2Stream: ReplyChannel {
     var current: PendingReply?
     var closed = false
 
-    // The request as it arrives.
-    private var method = ""
-    private var path = ""
-    private var authority: String?
-    private var headers = HTTPHeaders()
-    private var headerBytes = 0
-    /// How many `cookie` fields arrived: more than one are joined for the engine (RFC 9113 §8.2.3).
-    private var cookieFields = 0
-    private var body: [UInt8] = []
-    /// Why the request is refused (its body is over the limit), once it is.
-    private(set) var refusal: String?
+    /// The request as it arrives.
+    var arriving = HTTP2ArrivingRequest()
     /// The request has gone to the server.
     var dispatched = false
-
-    // The answer's body as nghttp2 reads it.
-    private var outgoing: [UInt8] = []
-    private var sentOffset = 0
-    private var bodyEnded = false
-    /// The data provider returned `NGHTTP2_ERR_DEFERRED`: resume it when there is more.
-    private var deferred = false
-    /// `flow-control-stall`: the body never comes.
-    private var stalled = false
+    /// The answer's body as nghttp2 reads it.
+    var outgoing = HTTP2OutgoingBody()
     /// An answer was submitted: the request counts as in flight until the stream closes.
     private var holdsInFlight = false
 
@@ -55,62 +39,27 @@ final class HTTP2Stream: ReplyChannel {
     }
 
     var server: HTTPServer? { closed ? nil : session?.connection.server }
-    var requestMethod: String { method }
-    var requestTarget: String { path }
-    var isHeadRequest: Bool { method == "HEAD" }
+    var requestMethod: String { arriving.method }
+    var requestTarget: String { arriving.path }
+    var isHeadRequest: Bool { arriving.method == "HEAD" }
+    /// Why the request is refused (its body is over the limit), once it is.
+    var refusal: String? { arriving.refusal }
 
     // MARK: - The request
 
     /// One header field (or pseudo-header) of the request; false when the header bytes pass `limit`.
     func addHeader(_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>, limit: Int) -> Bool {
-        headerBytes += name.count + value.count + 32
-        guard headerBytes <= limit else { return false }
-        let text = String(decoding: value, as: UTF8.self)
-        if name.first == UInt8(ascii: ":") {
-            switch String(decoding: name, as: UTF8.self) {
-            case ":method": method = text
-            case ":path": path = text
-            case ":authority": authority = text
-            default: break  // :scheme: the port says whether it is TLS
-            }
-        } else {
-            // HTTP/2 field names are lower-case (nghttp2 refuses others), so a byte compare will do.
-            if name.elementsEqual("cookie".utf8) { cookieFields += 1 }
-            headers.append(name: String(decoding: name, as: UTF8.self), value: text)
-        }
-        return true
+        arriving.addHeader(name, value, limit: limit)
     }
 
     /// A piece of the request body; past `limit` the request is refused (413) once it ends.
     func addBody(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) {
-        guard refusal == nil else { return }
-        if body.count + bytes.count > limit {
-            refusal = "the request body is larger than the \(limit)-byte limit"
-            body = []
-            return
-        }
-        body.append(contentsOf: bytes)
+        arriving.addBody(bytes, limit: limit)
     }
 
-    /// The engine's request. `:authority` becomes the `host` field HTTP/1.1 would have carried
-    /// (RFC 9113 §8.3.1), first, unless the client also sent `host`. Split `cookie` fields are
-    /// joined with `"; "` into one (RFC 9113 §8.2.3), so matchers and templates see the one `Cookie`
-    /// an HTTP/1.1 client sends; the journal keeps them as received (``HTTPRequest/receivedHeaders``).
+    /// The engine's request (see ``HTTP2ArrivingRequest/makeRequest(streamID:secure:)``).
     func makeRequest() -> HTTPRequest {
-        var fields = headers
-        if let authority, !headers.contains("host") {
-            fields = HTTPHeaders([HTTPHeaders.Field(name: "host", value: authority)] + Array(headers))
-        }
-        let received = fields
-        if cookieFields > 1 { fields = fields.joiningCookieFields() }
-        var request = RequestTarget.request(method: method, target: path.isEmpty ? "/" : path, headers: fields)
-        if cookieFields > 1 { request.receivedHeaders = received }
-        request.body = body
-        request.streamID = id
-        if secure { request.isSecure = true }
-        body = []
-        headers = HTTPHeaders()
-        return request
+        arriving.makeRequest(streamID: id, secure: secure)
     }
 
     // MARK: - ReplyChannel
@@ -119,8 +68,8 @@ final class HTTP2Stream: ReplyChannel {
         let carriesBody = !isHeadRequest && response.status >= 200 && response.status != 204 && response.status != 304
         let hasBody = carriesBody && !response.body.isEmpty
         if hasBody {
-            outgoing = response.body
-            bodyEnded = true
+            outgoing.bytes = response.body
+            outgoing.ended = true
         }
         submitHead(
             response, length: carriesBody ? response.body.count : nil, journal: journal,
@@ -142,12 +91,12 @@ final class HTTP2Stream: ReplyChannel {
 
     func writePiece(_ bytes: [UInt8], chunked: Bool) {
         guard !closed, !bytes.isEmpty else { return }
-        outgoing.append(contentsOf: bytes)
+        outgoing.bytes.append(contentsOf: bytes)
         resume()
     }
 
     func finishStream(chunked: Bool, closing: Bool) {
-        bodyEnded = true
+        outgoing.ended = true
         holdsInFlight = true
         answered()
         resume()
@@ -181,7 +130,7 @@ final class HTTP2Stream: ReplyChannel {
             fields.append(name: name, value: field.value)
         }
         if !hasDate, let server {
-            fields.append(name: "date", value: server.dateHeader.withCurrentValue { String(cString: $0) })
+            fields.append(name: "date", value: server.table.dateHeader.withCurrentValue { String(cString: $0) })
         }
         if fault == .flowControlStall { fields.append(name: "content-length", value: String(response.body.count)) }
         plan.head = (min(max(response.status, 200), 999), nil, fields)
@@ -190,7 +139,7 @@ final class HTTP2Stream: ReplyChannel {
 
     func perform(_ fault: Fault, response: HTTPResponse, plan: FaultPlan) {
         guard let session, let handle = session.session, !closed else { return }
-        // The error code and last-stream id as the journal recorded them (`HTTPServer.carryOut`).
+        // The error code and last-stream id as the journal recorded them (`ReplyScheduler.carryOut`).
         let code = plan.frame?.errorCode.code ?? UInt32(UNDERSTUDY_H2_INTERNAL_ERROR)
         let head = plan.head ?? (status: 200, reason: nil, headers: HTTPHeaders())
         switch fault {
@@ -207,7 +156,7 @@ final class HTTP2Stream: ReplyChannel {
                 closeNow: fault == .goawayNow, faulted: id)
             return
         case .flowControlStall:
-            stalled = true
+            outgoing.stalled = true
             submitPlannedHead(head.headers, status: head.status, withBody: true)
         // The HTTP/1.1 faults break the whole connection, as a network failure would every stream on it.
         case .connectionReset:
@@ -221,10 +170,10 @@ final class HTTP2Stream: ReplyChannel {
             session.connection.closeAfterFlush()
             return
         case .malformedResponse:
-            session.writeRawThenClose(HTTPServer.garbage)
+            session.writeRawThenClose(ReplyScheduler.garbage)
             return
         case .randomDataThenClose:
-            session.writeRawThenClose(HTTPServer.brokenChunk)
+            session.writeRawThenClose(ReplyScheduler.brokenChunk)
             return
         case .closeAfterHeaders:
             submitPlannedHead(head.headers, status: head.status, withBody: false)
@@ -232,7 +181,7 @@ final class HTTP2Stream: ReplyChannel {
             return
         case .malformedResponseChunk:
             submitPlannedHead(head.headers, status: head.status, withBody: false)
-            session.writeRawThenClose(HTTPServer.brokenChunk)
+            session.writeRawThenClose(ReplyScheduler.brokenChunk)
             return
         }
         session.flush()
@@ -328,7 +277,7 @@ final class HTTP2Stream: ReplyChannel {
             if !hasDate, !verbatim, let server {
                 let nameStart = bytes.count
                 bytes.append(contentsOf: "date".utf8)
-                server.dateHeader.withCurrentValue { value in
+                server.table.dateHeader.withCurrentValue { value in
                     bytes.append(
                         contentsOf: UnsafeBufferPointer(
                             start: UnsafeRawPointer(value).assumingMemoryBound(to: UInt8.self),
@@ -371,8 +320,8 @@ final class HTTP2Stream: ReplyChannel {
     /// There is more body (or its end): let nghttp2 read on, and send.
     private func resume() {
         guard let session, let handle = session.session, !closed else { return }
-        if deferred {
-            deferred = false
+        if outgoing.deferred {
+            outgoing.deferred = false
             _ = nghttp2_session_resume_data(handle, id)
         }
         session.flush()
@@ -383,33 +332,9 @@ final class HTTP2Stream: ReplyChannel {
         guard let user, let buffer, let flags else { return Int(UNDERSTUDY_H2_ERR_CALLBACK_FAILURE) }
         let owner = Unmanaged<HTTP2Session>.fromOpaque(user).takeUnretainedValue()
         guard let stream = owner.streams[streamID] else { return Int(UNDERSTUDY_H2_ERR_TEMPORAL_CALLBACK_FAILURE) }
-        return stream.read(into: buffer, length: length, flags: flags)
-    }
-
-    private func read(into buffer: UnsafeMutablePointer<UInt8>, length: Int, flags: UnsafeMutablePointer<UInt32>) -> Int
-    {
-        if stalled {
-            deferred = true
-            return Int(UNDERSTUDY_H2_ERR_DEFERRED)
-        }
-        let available = outgoing.count - sentOffset
-        let count = min(available, length)
-        if count > 0 {
-            outgoing.withUnsafeBufferPointer { buffer.update(from: $0.baseAddress! + sentOffset, count: count) }
-            sentOffset += count
-        }
-        if sentOffset == outgoing.count {
-            outgoing = []
-            sentOffset = 0
-            if bodyEnded {
-                flags.pointee |= UInt32(UNDERSTUDY_H2_DATA_FLAG_EOF)
-                return count
-            }
-        }
-        if count == 0 {
-            deferred = true
-            return Int(UNDERSTUDY_H2_ERR_DEFERRED)
-        }
+        var eof = false
+        let count = stream.outgoing.read(into: buffer, length: length, endOfBody: &eof)
+        if eof { flags.pointee |= UInt32(UNDERSTUDY_H2_DATA_FLAG_EOF) }
         return count
     }
 
@@ -445,5 +370,118 @@ final class HTTP2Stream: ReplyChannel {
                 server?.finishRequest(count: 1)
             }
         }
+    }
+}
+
+/// An HTTP/2 request as its HEADERS and DATA arrive: a value, so the session's request logic can be
+/// driven without nghttp2 or a socket (`Tests/UnderstudyTransportTests`).
+struct HTTP2ArrivingRequest {
+    var method = ""
+    var path = ""
+    var authority: String?
+    var headers = HTTPHeaders()
+    var headerBytes = 0
+    /// How many `cookie` fields arrived: more than one are joined for the engine (RFC 9113 §8.2.3).
+    var cookieFields = 0
+    var body: [UInt8] = []
+    /// Why the request is refused (its body is over the limit), once it is.
+    private(set) var refusal: String?
+
+    /// One header field (or pseudo-header) of the request; false when the header bytes pass `limit`.
+    mutating func addHeader(_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>, limit: Int) -> Bool
+    {
+        headerBytes += name.count + value.count + 32
+        guard headerBytes <= limit else { return false }
+        let text = String(decoding: value, as: UTF8.self)
+        if name.first == UInt8(ascii: ":") {
+            switch String(decoding: name, as: UTF8.self) {
+            case ":method": method = text
+            case ":path": path = text
+            case ":authority": authority = text
+            default: break  // :scheme: the port says whether it is TLS
+            }
+        } else {
+            // HTTP/2 field names are lower-case (nghttp2 refuses others), so a byte compare will do.
+            if name.elementsEqual("cookie".utf8) { cookieFields += 1 }
+            headers.append(name: String(decoding: name, as: UTF8.self), value: text)
+        }
+        return true
+    }
+
+    /// A piece of the request body; past `limit` the request is refused (413) once it ends.
+    mutating func addBody(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) {
+        guard refusal == nil else { return }
+        if body.count + bytes.count > limit {
+            refusal = "the request body is larger than the \(limit)-byte limit"
+            body = []
+            return
+        }
+        body.append(contentsOf: bytes)
+    }
+
+    /// The engine's request. `:authority` becomes the `host` field HTTP/1.1 would have carried
+    /// (RFC 9113 §8.3.1), first, unless the client also sent `host`. Split `cookie` fields are
+    /// joined with `"; "` into one (RFC 9113 §8.2.3), so matchers and templates see the one `Cookie`
+    /// an HTTP/1.1 client sends; the journal keeps them as received (``HTTPRequest/receivedHeaders``).
+    mutating func makeRequest(streamID id: Int32, secure: Bool) -> HTTPRequest {
+        var fields = headers
+        if let authority, !headers.contains("host") {
+            fields = HTTPHeaders([HTTPHeaders.Field(name: "host", value: authority)] + Array(headers))
+        }
+        let received = fields
+        if cookieFields > 1 { fields = fields.joiningCookieFields() }
+        var request = RequestTarget.request(method: method, target: path.isEmpty ? "/" : path, headers: fields)
+        if cookieFields > 1 { request.receivedHeaders = received }
+        request.body = body
+        request.streamID = id
+        if secure { request.isSecure = true }
+        body = []
+        headers = HTTPHeaders()
+        return request
+    }
+}
+
+/// An HTTP/2 answer's body as nghttp2's data provider reads it: what is ready, whether the end has
+/// come, and whether the provider deferred (to be resumed when there is more).
+struct HTTP2OutgoingBody {
+    var bytes: [UInt8] = []
+    var sentOffset = 0
+    /// The whole body is in `bytes` (or was sent).
+    var ended = false
+    /// The data provider returned `NGHTTP2_ERR_DEFERRED`: resume it when there is more.
+    var deferred = false
+    /// `flow-control-stall`: the body never comes.
+    var stalled = false
+
+    /// What ``read(into:length:endOfBody:)`` returns when no byte is ready: nghttp2's `NGHTTP2_ERR_DEFERRED`.
+    static let deferral = Int(UNDERSTUDY_H2_ERR_DEFERRED)
+
+    /// Copies up to `length` ready bytes into `buffer`; returns how many, or nghttp2's
+    /// `NGHTTP2_ERR_DEFERRED` when none is ready. `endOfBody` is set when the last byte is copied.
+    mutating func read(into buffer: UnsafeMutablePointer<UInt8>, length: Int, endOfBody: inout Bool) -> Int {
+        if stalled {
+            deferred = true
+            return Self.deferral
+        }
+        let available = bytes.count - sentOffset
+        let count = min(available, length)
+        if count > 0 {
+            let offset = sentOffset
+            bytes.withUnsafeBufferPointer { buffer.update(from: $0.baseAddress! + offset, count: count) }
+            sentOffset += count
+        }
+        if sentOffset == bytes.count {
+            bytes = []
+            sentOffset = 0
+            if ended {
+                endOfBody = true
+                return count
+            }
+        }
+        if count == 0 {
+            deferred = true
+            return Self.deferral
+        }
+        return count
     }
 }

@@ -8,7 +8,7 @@ import UnderstudyCore
 /// New session ports that no recently closed session used (see ``RecentPorts``).
 extension HTTPServer {
     /// A listening socket on a kernel-chosen port of the configured host, binding again while the
-    /// kernel offers a port in ``recentPorts``. The refused sockets stay bound until a fresh port
+    /// kernel offers a port in ``ServerListeners/recentPorts``. The refused sockets stay bound until a fresh port
     /// is found, so the kernel cannot offer them twice, and are closed before returning. After
     /// ``RecentPorts/maxBindAttempts`` the last port is taken anyway: a session is better than
     /// none.
@@ -21,7 +21,7 @@ extension HTTPServer {
                 return .failure(error)
             case .success(let socket):
                 let port = ListeningPort.localPort(of: socket) ?? 0
-                if !recentPorts.contains(port) || attempt == RecentPorts.maxBindAttempts {
+                if !listeners.recentPorts.contains(port) || attempt == RecentPorts.maxBindAttempts {
                     return .success((socket, port))
                 }
                 refused.append(socket)

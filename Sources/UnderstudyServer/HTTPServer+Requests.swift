@@ -27,7 +27,7 @@ extension HTTPServer {
             answerLater(deferral, receivedAt: receivedAt, on: channel)
             return
         }
-        inFlight += 1
+        lifecycle.inFlight += 1
         if response.delayMs <= 0, response.fault == nil, response.streaming == nil, response.proxy == nil {
             // Answered at once, the usual case: written now, with nothing kept for later.
             if accessLog != nil {
@@ -45,9 +45,9 @@ extension HTTPServer {
         pending.worldClock = journal?.worldClock
         channel.current = pending
         if response.delayMs > 0 || response.fault != nil {
-            schedule(pending, afterMilliseconds: response.delayMs)
+            replies.schedule(pending, afterMilliseconds: response.delayMs)
         } else {
-            send(pending, on: channel)  // a paced body, started now
+            replies.send(pending, on: channel)  // a paced body, started now
         }
     }
 
@@ -56,17 +56,18 @@ extension HTTPServer {
     /// reads the answer).
     func refuse(_ refusal: HTTPRefusal, on connection: Connection) {
         let receivedAt = clock.nanoseconds()
-        let request = connection.takeRefusedRequest()
-        connection.phase = .lingering
-        connection.exchange.keepAlive = false
-        connection.exchange.isHead = false
-        inFlight += 1
+        let request = connection.codec.takeRefusedRequest()
+        connection.codec.phase = .lingering
+        connection.codec.exchange.keepAlive = false
+        connection.codec.exchange.isHead = false
+        lifecycle.inFlight += 1
         openJournalBatch()
         let (response, journal) = connection.responder.rejectAwaitingDelivery(
             request, status: refusal.status, reason: refusal.reason)
         if accessLog != nil {
             log(
-                method: connection.exchange.method, target: connection.exchange.target, stubID: response.stubID,
+                method: connection.codec.exchange.method, target: connection.codec.exchange.target,
+                stubID: response.stubID,
                 receivedAt: receivedAt, status: response.status, fault: nil, outcome: .refused)
         }
         connection.writeReply(response, journal: journal, closeAfter: true, refusal: refusal.reason)
@@ -79,7 +80,7 @@ extension HTTPServer {
         let pending = PendingReply(
             response: HTTPResponse(status: 500), channel: channel, method: channel.requestMethod,
             target: channel.requestTarget, receivedAt: receivedAt, closeAfter: false)
-        inFlight += 1
+        lifecycle.inFlight += 1
         pending.deferral = deferral
         channel.current = pending
         if let seconds = deferral.timeoutSeconds {
@@ -103,86 +104,18 @@ extension HTTPServer {
             pending.response = response
             pending.timer = nil
             server.openJournalBatch()
-            server.send(pending, on: channel)
+            server.replies.send(pending, on: channel)
         }
         // A wait that arrives on a kept-alive connection while the server drains answers at once.
-        if draining { deferral.expire() }
+        if lifecycle.draining { deferral.expire() }
     }
 
     /// Answers every pending long poll with what it has (the server is stopping).
     func expireDeferredReplies() {
-        for connection in connections {  // a copy: an expiry may close its connection
+        for connection in table.connections {  // a copy: an expiry may close its connection
             connection.current?.deferral?.expire()
             connection.http2?.expireDeferredReplies()
         }
-    }
-
-    /// Answers after `milliseconds` on a loop timer, so other requests carry on meanwhile; on a
-    /// frozen world clock, when an advance passes the due time instead (``hold(_:afterNanoseconds:)``).
-    func schedule(_ pending: PendingReply, afterMilliseconds milliseconds: Double) {
-        if milliseconds > 0, let clock = pending.worldClock, clock.holdsTimers {
-            hold(pending, afterNanoseconds: UInt64(milliseconds * 1_000_000))
-            return
-        }
-        pending.dueAt = pending.receivedAt + UInt64(max(0, milliseconds) * 1_000_000)
-        armDelay(pending, afterSeconds: milliseconds / 1000)
-    }
-
-    /// The delay's loop timer, firing after `seconds` (and again until `dueAt` has passed).
-    func armDelay(_ pending: PendingReply, afterSeconds seconds: Double) {
-        let context = Unmanaged.passUnretained(pending).toOpaque()
-        let timer = EventHandle(
-            event_new(
-                base, -1, 0,
-                { _, _, context in
-                    guard let context else { return }
-                    let pending = Unmanaged<PendingReply>.fromOpaque(context).takeUnretainedValue()
-                    guard let channel = pending.channel, channel.current === pending, !channel.closed,
-                        let server = channel.server
-                    else { return }
-                    // libevent measures timers from the time it cached at the top of the loop iteration,
-                    // so a timer can fire a little before `delayMs` has passed since the request arrived;
-                    // a delay is a promise of "no earlier than", so wait out the remainder.
-                    let now = server.clock.nanoseconds()
-                    if now < pending.dueAt {
-                        if let clock = pending.worldClock, clock.holdsTimers {
-                            // The world's clock froze while this delay ran: the rest waits for an advance.
-                            withExtendedLifetime(pending.timer) {
-                                server.hold(pending, afterNanoseconds: pending.dueAt - now)
-                            }
-                            return
-                        }
-                        pending.timer?.add(afterSeconds: Double(pending.dueAt - now) / 1_000_000_000)
-                        return
-                    }
-                    withExtendedLifetime((channel, pending, pending.timer)) {
-                        if pending.response.fault == nil { server.openJournalBatch() }
-                        server.send(pending, on: channel)
-                    }
-                }, context))
-        pending.timer = timer
-        timer?.add(afterSeconds: seconds)
-    }
-
-    /// Writes the response (or carries out its fault, or starts its paced body).
-    func send(_ pending: PendingReply, on channel: any ReplyChannel) {
-        guard !pending.sent else { return }
-        if pending.response.proxy != nil {
-            // Forwarded upstream; its answer (or a 502) comes back here without `proxy`.
-            startProxy(pending, on: channel)
-            return
-        }
-        pending.sent = true
-        let response = pending.response
-        if let fault = response.fault {
-            carryOut(fault, for: pending, on: channel)
-            return
-        }
-        if response.streaming != nil, startStream(pending, on: channel) { return }
-        log(pending, status: response.status, fault: nil)
-        pending.timer = nil
-        channel.writeReply(response, journal: pending.journal, closeAfter: pending.closeAfter, refusal: nil)
-        channel.answered()
     }
 
     /// The client of a waiting answer has closed its connection: journal it as gone (nothing was

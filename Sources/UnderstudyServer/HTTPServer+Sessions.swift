@@ -13,23 +13,25 @@ extension HTTPServer: SessionHosting {
     /// and a timer reclaims sessions idle past the registry's timeout.
     public func hostSessions(_ registry: any HostedSessions) {
         registry.host = reference  // not `self`: see ServerReference
-        sessionRegistry = registry
+        listeners.sessionRegistry = registry
         guard let interval = registry.sweepIntervalSeconds else { return }
         let context = Unmanaged.passUnretained(self).toOpaque()
-        sessionSweep = EventHandle(
+        listeners.sessionSweep = EventHandle(
             event_new(
                 base, -1, Int16(EV_PERSIST),
                 { _, _, context in
                     guard let context else { return }
                     let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
-                    guard !server.closed, !server.draining else { return }
-                    server.sessionRegistry?.reclaimIdle()
+                    guard !server.lifecycle.closed, !server.lifecycle.draining else { return }
+                    server.listeners.sessionRegistry?.reclaimIdle()
                 }, context))
-        sessionSweep?.add(afterSeconds: interval)
+        listeners.sessionSweep?.add(afterSeconds: interval)
     }
 
     public func openListener(for responder: any HTTPResponder) -> Result<any SessionListener, SessionHostingError> {
-        guard !closed, !draining else { return .failure(SessionHostingError("the server is stopping")) }
+        guard !lifecycle.closed, !lifecycle.draining else {
+            return .failure(SessionHostingError("the server is stopping"))
+        }
         let socket: Int32, port: Int
         switch bindFreshPort() {
         case .success(let bound):
@@ -41,7 +43,7 @@ extension HTTPServer: SessionHosting {
         let session = SessionPort(
             server: self, socket: socket, port: port, url: "http://\(host):\(port)",
             responder: responder, sslContext: nil)
-        sessionPorts[ObjectIdentifier(session)] = session
+        listeners.sessionPorts[ObjectIdentifier(session)] = session
         return .success(session)
     }
 }

@@ -8,21 +8,21 @@ extension HTTPServer {
     /// Opens the HTTPS listener beside the plain one, presenting `settings.mode`'s certificate
     /// from `tls`. Call before ``run()``.
     public func openHTTPS(_ settings: TLSSettings, tls: TLSContext) throws(ServerError) {
-        guard httpsListener == nil else { throw .setupFailed("the HTTPS listener is already open") }
-        httpsListener = try TLSPort(
+        guard listeners.httpsListener == nil else { throw .setupFailed("the HTTPS listener is already open") }
+        listeners.httpsListener = try TLSPort(
             server: self, port: settings.port, tls: tls, mode: settings.mode, responder: responder)
-        if let url = httpsListener?.url { responder.transportHooks.served?(url, true) }  // `{{server.url}}` over TLS
-        tlsContext = tls
+        if let url = listeners.httpsListener?.url { responder.transportHooks.served?(url, true) }  // `{{server.url}}` over TLS
+        listeners.tlsContext = tls
     }
 
     /// Whether sessions can ask for an HTTPS port (`{"tls": MODE}`).
-    public var servesHTTPS: Bool { tlsContext != nil && !closed && !draining }
+    public var servesHTTPS: Bool { listeners.tlsContext != nil && !lifecycle.closed && !lifecycle.draining }
 
     /// A session's HTTPS port on a free port, presenting `mode`'s certificate from the daemon's CA.
     public func openSecureListener(for responder: any HTTPResponder, mode: String) -> Result<
         any SessionListener, SessionHostingError
     > {
-        guard let tlsContext, !closed, !draining else {
+        guard let tlsContext = listeners.tlsContext, !lifecycle.closed, !lifecycle.draining else {
             return .failure(SessionHostingError("the server serves no HTTPS or is stopping"))
         }
         guard let certificateMode = CertificateMode(rawValue: mode) else {
@@ -37,8 +37,11 @@ extension HTTPServer {
     }
 
     /// The HTTPS listener's bound port, when it is open.
-    public var httpsPort: Int? { httpsListener?.port }
+    public var httpsPort: Int? { listeners.httpsListener?.port }
 
     /// `https://127.0.0.1:PORT`, when the HTTPS listener is open.
-    public var httpsURL: String? { httpsListener?.url }
+    public var httpsURL: String? { listeners.httpsListener?.url }
+
+    /// The HTTPS listener, when open.
+    var httpsListener: TLSPort? { listeners.httpsListener }
 }

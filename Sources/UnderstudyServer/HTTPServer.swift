@@ -16,6 +16,12 @@ import UnderstudyCore
 /// Other threads stop it through ``controller``. Each C handle (event base, listeners, events,
 /// bufferevents) is owned by this object, a ``ListeningPort``, a ``Connection`` or an
 /// ``EventHandle`` and freed once.
+///
+/// The server itself is the event loop and the request seam (`HTTPServer+Requests.swift`); each
+/// other job is a small type of its own: the ports (``ServerListeners``), answers that wait
+/// (``ReplyScheduler``: delays, clock holds, paced bodies, faults), requests the server makes
+/// (``OutboundRequests``, libcurl), stopping (``ServerLifecycle``), and what connections share
+/// (``ConnectionTable``, ``JournalBatch``).
 /// Hot stored properties are `@exclusivity(unchecked)`: only the event-loop thread touches them and
 /// no access overlaps another, so the runtime's dynamic exclusivity check (~65 instructions per
 /// access, several per request) buys nothing.
@@ -25,74 +31,32 @@ public final class HTTPServer {
     /// The bound port, read back from the socket (so port 0 gives the real one).
     public let port: Int
     /// Stops the server from any thread.
-    public let controller: ServerController
+    public var controller: ServerController { lifecycle.controller }
     /// Called once per answered or refused request, on the loop thread. Set it before `run()`:
     /// the loop reads it on every request without an exclusivity check.
     @exclusivity(unchecked) public var accessLog: ((AccessLogEntry) -> Void)?
 
     let responder: any HTTPResponder
     let base: OpaquePointer
-    /// The main port (plain HTTP, the server's own responder); nil once closed.
-    var mainPort: ListeningPort?
-    /// Open connections, in no order: each knows its place (``Connection/tableIndex``), so adding
-    /// and removing one is constant time without hashing (a dictionary cost ~580 instructions a
-    /// connection). Iterate over a copy when the loop may close connections.
-    @exclusivity(unchecked) var connections: [Connection] = []
-    /// Requests handed over and not yet fully answered on the wire.
-    @exclusivity(unchecked) var inFlight = 0
-    @exclusivity(unchecked) var draining = false
-    var closed = false
-    var stopWatch: EventHandle?
-    var signalEvents: [EventHandle] = []
-    var graceTimer: EventHandle?
-    var onHangup: (() -> Void)?
-    let stopReadEnd: Int32
-    let clock = MonotonicClock()
-    @exclusivity(unchecked) var dateHeader = DateHeader()
-    /// Closes the journal batch at the end of the loop pass that opened it (see ``JournalBatching``).
-    var batchEnd: EventHandle?
-    @exclusivity(unchecked) var batchOpen = false
-    /// The responder's journal batching (``TransportHooks/journalBatching``), read once at
-    /// start-up: no cast, and nil when its journal has no file to batch.
-    var batching: (any JournalBatching)?
-    /// The idle timeout as libevent's common timeout for its length (one queue instead of the
-    /// timer heap); nil when the timeout is off.
-    var requestTimeout: timeval?
-    /// Plain connections with output to write at the end of this loop pass, and the event that
-    /// writes it (see `Connection+Socket.swift`).
-    @exclusivity(unchecked) var unflushed: [Connection] = []
-    var flushEvent: EventHandle?
-    /// Where plain connections `recv` into, on the loop thread (one read at a time), before the
-    /// bytes are appended to the connection's input buffer.
-    let readBuffer = UnsafeMutableRawPointer.allocate(byteCount: HTTPServer.readBufferSize, alignment: 16)
-    static let readBufferSize = 65_536
-    /// The parser's limits, from the configuration.
-    let limits: RequestHeadParser.Limits
-    /// Re-enables the listeners after one paused for lack of descriptors.
-    var acceptResume: EventHandle?
-    /// The ports of live sessions (see `HTTPServer+Sessions.swift`), each closed before the loop is freed.
-    var sessionPorts: [ObjectIdentifier: SessionPort] = [:]
-    /// Ports sessions closed lately, which new sessions are not given (see ``RecentPorts``).
-    var recentPorts = RecentPorts()
-    /// The registry whose sessions this server hosts, and the timer that reclaims idle ones.
-    /// Held strongly: a weak reference would give the registry a side table, which makes every
-    /// retain of it slow, and the responder retains it on every request. It makes no cycle
-    /// (the registry refers to the server only through ``reference``, weakly), and it cannot
-    /// outlive its main responder's use: the server holds that responder too.
-    var sessionRegistry: (any HostedSessions)?
-    var sessionSweep: EventHandle?
-    /// The HTTPS listener and its certificates, when open (see `HTTPServer+TLS.swift`), and every
-    /// HTTPS port (that one and sessions'), each closed before the loop is freed.
-    var httpsListener: TLSPort?
-    var tlsContext: TLSContext?
-    var tlsPorts: [ObjectIdentifier: TLSPort] = [:]
-    /// The client proxying stubs forward with, made when a stub first proxies (see
-    /// `HTTPServer+Proxy.swift`), and whether libcurl could not be loaded.
-    var upstream: UpstreamClient?
-    var upstreamUnavailable = false
+    /// The open connections and what they share on the loop: the table, the end-of-pass flush, the
+    /// read buffer, the `Date` header, the parser's limits and the request deadline.
+    @exclusivity(unchecked) var table: ConnectionTable
+    /// Signals, in-flight accounting, drain and shutdown.
+    @exclusivity(unchecked) var lifecycle: ServerLifecycle
+    /// The listening ports: main, HTTPS and sessions', and the session registry they serve.
+    var listeners = ServerListeners()
+    /// The journal batch of the current loop pass (see ``JournalBatching``).
+    @exclusivity(unchecked) var journalBatch = JournalBatch()
+    /// Answers that are not written at once: delays, clock holds, paced bodies, faults.
+    lazy var replies = ReplyScheduler(server: self)
+    /// Requests this server makes itself (libcurl on this loop): proxying stubs.
+    lazy var outbound = OutboundRequests(server: self)
     /// What refers to this server without keeping it alive refers to this instead (see
     /// ``ServerReference``): no weak reference may point at the server itself.
     let reference = ServerReference()
+
+    /// Monotonic time, for the access log, delays and deadlines (no state: a plain reading).
+    var clock: MonotonicClock { MonotonicClock() }
 
     /// How long a connection that was refused reads and drops what its client still sends.
     static let lingerSeconds = 2.0
@@ -135,18 +99,20 @@ public final class HTTPServer {
         self.responder = responder
         self.base = base
         self.port = port
-        self.stopReadEnd = fds[0]
-        self.controller = ServerController(writeEnd: fds[1])
-        self.limits = RequestHeadParser.Limits(
-            maxRequestLine: configuration.maxRequestLineBytes,
-            maxFieldBytes: configuration.maxHeaderBytes,
-            maxFields: configuration.maxHeaderCount)
+        self.lifecycle = ServerLifecycle(stopReadEnd: fds[0], controller: ServerController(writeEnd: fds[1]))
+        var requestTimeout: timeval?
         if configuration.idleTimeoutSeconds > 0 {
             var length = timeval(tv_sec: configuration.idleTimeoutSeconds, tv_usec: 0)
             requestTimeout = event_base_init_common_timeout(base, &length)?.pointee ?? length
         }
+        self.table = ConnectionTable(
+            limits: RequestHeadParser.Limits(
+                maxRequestLine: configuration.maxRequestLineBytes,
+                maxFieldBytes: configuration.maxHeaderBytes,
+                maxFields: configuration.maxHeaderCount),
+            requestTimeout: requestTimeout)
         reference.server = self
-        mainPort = ListeningPort(
+        listeners.mainPort = ListeningPort(
             server: self, socket: socket, port: port, url: url, responder: responder, sslContext: nil)
         installCallbacks()
         // Templates' `{{server.url}}`: the transport knows the scheme, host and port it listens on.
@@ -161,24 +127,24 @@ public final class HTTPServer {
     deinit {
         reference.server = nil  // as a weak reference to the server would read from now on
         close()
-        readBuffer.deallocate()
+        table.readBuffer.deallocate()
     }
 
     /// Serves until stopped (``ServerController/stop()`` or a signal from
     /// ``handleSignals(onReload:)``), then finishes in-flight responses within the grace period
     /// and releases everything.
     public func run() {
-        guard !closed else { return }
+        guard !lifecycle.closed else { return }
         event_base_dispatch(base)
         close()
     }
 
     /// Releases the loop, the listening sockets and every connection. Idempotent.
     public func close() {
-        guard !closed else { return }
-        closed = true
+        guard !lifecycle.closed else { return }
+        lifecycle.closed = true
         closeJournalBatch()
-        for connection in connections {
+        for connection in table.connections {
             // Answers still waiting out a delay when the grace period ran out are never sent.
             if let pending = connection.current, !pending.sent {
                 pending.sent = true
@@ -188,51 +154,22 @@ public final class HTTPServer {
             connection.current?.deferral?.cancel()
             connection.http2?.shutDownPendingStreams()
         }
-        // Session ports first: each closes its own connections.
-        sessionRegistry?.closeAll()
-        for port in Array(sessionPorts.values) { port.close() }
-        for port in Array(tlsPorts.values) { port.close() }
-        httpsListener = nil
-        sessionSweep = nil
-        mainPort?.close()
-        mainPort = nil
-        for connection in connections { connection.close() }  // a copy: closing removes them
-        connections.removeAll()
-        upstream?.close()  // its events are on the loop freed below
-        upstream = nil
-        graceTimer = nil
-        stopWatch = nil
-        batchEnd = nil
-        unflushed.removeAll()
-        flushEvent = nil
-        acceptResume = nil
-        signalEvents.removeAll()
+        closeListeners()  // session ports first: each closes its own connections
+        for connection in table.connections { connection.close() }  // a copy: closing removes them
+        table.connections.removeAll()
+        outbound.close()  // its events are on the loop freed below
+        lifecycle.releaseEvents()
+        journalBatch.end = nil
+        table.unflushed.removeAll()
+        table.flushEvent = nil
         event_base_free(base)
-        closeDescriptor(stopReadEnd)
-    }
-
-    /// A new connection joins the table.
-    func remember(_ connection: Connection) {
-        connection.tableIndex = connections.count
-        connections.append(connection)
-    }
-
-    /// A connection has closed: it leaves the table, the last one taking its place.
-    func forget(_ connection: Connection) {
-        let index = connection.tableIndex
-        guard index >= 0, index < connections.count, connections[index] === connection else { return }
-        connection.tableIndex = -1
-        let last = connections.removeLast()
-        if index < connections.count {
-            connections[index] = last
-            last.tableIndex = index
-        }
+        closeDescriptor(lifecycle.stopReadEnd)
     }
 
     /// Handles SIGTERM and SIGINT (graceful stop) and SIGHUP (`onReload`) on the loop thread.
     /// For the CLI; in-process servers leave signals to their host.
     public func handleSignals(onReload: @escaping () -> Void) {
-        onHangup = onReload
+        lifecycle.onHangup = onReload
         // A blocked signal mask survives exec: a parent that spawns us from a thread with these
         // blocked (libdispatch's worker threads block them) would leave SIGTERM pending forever.
         var unblock = sigset_t()
@@ -247,14 +184,14 @@ public final class HTTPServer {
                     guard let context else { return }
                     let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
                     if signalNumber == SIGHUP {
-                        server.onHangup?()
+                        server.lifecycle.onHangup?()
                     } else {
                         server.beginShutdown()
                     }
                 }, context)
             if let handle = EventHandle(event) {
                 handle.add()
-                signalEvents.append(handle)
+                lifecycle.signalEvents.append(handle)
             }
         }
     }

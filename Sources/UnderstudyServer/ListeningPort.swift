@@ -58,7 +58,7 @@ class ListeningPort: SessionListener {
                     let port = Unmanaged<ListeningPort>.fromOpaque(context).takeUnretainedValue()
                     if code == EMFILE || code == ENFILE || code == ENOBUFS || code == ENOMEM {
                         evconnlistener_disable(listener)
-                        port.server?.acceptResume?.add(afterSeconds: 0.1)
+                        port.server?.listeners.acceptResume?.add(afterSeconds: 0.1)
                         LibeventLog.note(
                             "accept() failed: \(String(cString: strerror(code))); pausing new connections for 100 ms")
                     } else {
@@ -90,7 +90,7 @@ class ListeningPort: SessionListener {
         stopAccepting()
         self.responder = nil
         guard let server else { return }
-        for connection in server.connections where connection.port === self {  // a copy
+        for connection in server.table.connections where connection.port === self {  // a copy
             connection.current?.deferral?.cancel()
             connection.close()
         }

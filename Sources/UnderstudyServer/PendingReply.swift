@@ -16,25 +16,21 @@ final class PendingReply {
     weak var channel: (any ReplyChannel)?
     /// Set while the responder has yet to answer (a long poll); cancelled if the client leaves.
     @exclusivity(unchecked) var deferral: DeferredReply?
-    let method: String
-    let target: String
-    /// When the request was complete (monotonic nanoseconds), for the access log and delays.
-    let receivedAt: UInt64
-    /// Whether the connection must close after this response.
-    let closeAfter: Bool
+    /// What the reply keeps of its request (for the access log, delays and framing).
+    let origin: Origin
     /// The timer for a delay, a fault or a long poll's timeout; freed with this object.
     @exclusivity(unchecked) var timer: EventHandle?
     /// Monotonic nanoseconds before which a delayed reply must not be sent.
     var dueAt: UInt64 = 0
-    /// A paced body being written (see `HTTPServer+Streaming.swift`).
+    /// A paced body being written (see `ReplyScheduler+Streaming.swift`).
     var stream: ResponseStream?
-    /// A proxied request's upstream exchange and its answer (see `HTTPServer+Proxy.swift`).
+    /// A proxied request's upstream exchange and its answer (see `OutboundRequests.swift`).
     var relay: ProxyRelay?
     /// The clock of the world that answered (a delay or paced body is timed on it); nil for
     /// answers no engine journals (a long poll).
     var worldClock: WorldClock?
     /// The delay or next piece, held by a frozen world clock instead of a timer (see
-    /// `HTTPServer+Clock.swift`); dropped with this reply, so it never fires for a closed connection.
+    /// `ReplyScheduler+Clock.swift`); dropped with this reply, so it never fires for a closed connection.
     var held: ClockSchedule.Item? {
         didSet { oldValue?.cancel() }
     }
@@ -49,11 +45,23 @@ final class PendingReply {
         self.response = response
         self.channel = channel
         self.journal = journal
-        self.method = method
-        self.target = target
-        self.receivedAt = receivedAt
-        self.closeAfter = closeAfter
+        self.origin = Origin(method: method, target: target, receivedAt: receivedAt, closeAfter: closeAfter)
     }
+
+    /// The facts of the request a reply answers, fixed when it is handed over.
+    struct Origin {
+        let method: String
+        let target: String
+        /// When the request was complete (monotonic nanoseconds), for the access log and delays.
+        let receivedAt: UInt64
+        /// Whether the connection must close after this response.
+        let closeAfter: Bool
+    }
+
+    var method: String { origin.method }
+    var target: String { origin.target }
+    var receivedAt: UInt64 { origin.receivedAt }
+    var closeAfter: Bool { origin.closeAfter }
 
     deinit {
         held?.cancel()

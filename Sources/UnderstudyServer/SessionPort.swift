@@ -6,7 +6,7 @@ import UnderstudyCore
 /// Only the loop thread touches it.
 final class SessionPort: ListeningPort {
     override func forget(in server: HTTPServer, responder: (any HTTPResponder)?) {
-        server.sessionPorts[ObjectIdentifier(self)] = nil
-        server.recentPorts.remember(port)
+        server.listeners.sessionPorts[ObjectIdentifier(self)] = nil
+        server.listeners.recentPorts.remember(port)
     }
 }

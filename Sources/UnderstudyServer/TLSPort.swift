@@ -32,12 +32,12 @@ final class TLSPort: ListeningPort {
         super.init(
             server: server, socket: socket, port: port, url: "https://\(host):\(port)", responder: responder,
             sslContext: sslContext)
-        server.tlsPorts[ObjectIdentifier(self)] = self
+        server.listeners.tlsPorts[ObjectIdentifier(self)] = self
     }
 
     override func forget(in server: HTTPServer, responder: (any HTTPResponder)?) {
-        server.tlsPorts[ObjectIdentifier(self)] = nil
+        server.listeners.tlsPorts[ObjectIdentifier(self)] = nil
         // The main HTTPS port shares the server's own responder; a session's port is remembered.
-        if let responder, responder !== server.responder { server.recentPorts.remember(port) }
+        if let responder, responder !== server.responder { server.listeners.recentPorts.remember(port) }
     }
 }

@@ -7,7 +7,7 @@ import UnderstudyCore
 // remains. A real clock never gets here: its replies are timed exactly as before. The reply's
 // own channel (an HTTP/1.1 connection or an HTTP/2 stream) is where it goes, so both are held alike.
 // The callbacks reach the server through its ``ServerReference``, never a weak `self`.
-extension HTTPServer {
+extension ReplyScheduler {
     /// Holds a delayed reply (or fault) for `nanoseconds` of the world's clock.
     func hold(_ pending: PendingReply, afterNanoseconds nanoseconds: UInt64) {
         guard let clock = pending.worldClock else { return }
@@ -23,7 +23,7 @@ extension HTTPServer {
                     request: pending.method + " " + pending.target)
                 withExtendedLifetime((channel, pending)) {
                     if pending.response.fault == nil { server.openJournalBatch() }
-                    server.send(pending, on: channel)
+                    server.replies.send(pending, on: channel)
                 }
                 return event
             },
@@ -32,7 +32,7 @@ extension HTTPServer {
                     channel.current === pending, !channel.closed, !pending.sent
                 else { return }
                 pending.dueAt = server.clock.nanoseconds() &+ remaining
-                server.armDelay(pending, afterSeconds: Double(remaining) / 1_000_000_000)
+                server.replies.armDelay(pending, afterSeconds: Double(remaining) / 1_000_000_000)
             })
     }
 
@@ -52,14 +52,14 @@ extension HTTPServer {
                     kind: kind, stubID: pending.response.stubID,
                     request: pending.method + " " + pending.target)
                 let before = stream.next
-                withExtendedLifetime((channel, pending)) { server.writeDuePieces(of: pending) }
+                withExtendedLifetime((channel, pending)) { server.replies.writeDuePieces(of: pending) }
                 return stream.next > before ? event : nil
             },
             release: { [reference, weak pending] _ in
                 guard let server = reference.server, let pending, let channel = pending.channel,
                     channel.current === pending
                 else { return }
-                withExtendedLifetime((channel, pending)) { server.writeDuePieces(of: pending) }
+                withExtendedLifetime((channel, pending)) { server.replies.writeDuePieces(of: pending) }
             })
     }
 }

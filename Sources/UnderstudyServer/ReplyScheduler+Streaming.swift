@@ -10,7 +10,7 @@ import UnderstudyCore
 // loop timer (as a chunk when the body is chunked), and the last chunk ends it. Nothing blocks: a
 // thousand streams are a thousand timers. A client that leaves between pieces is noticed at once:
 // the connection keeps reading while it writes, and its end of stream closes it (and the stream).
-extension HTTPServer {
+extension ReplyScheduler {
     /// Starts writing a paced response; false when it has no body to pace (HEAD, 204, 304), so
     /// the caller sends it as usual.
     func startStream(_ pending: PendingReply, on channel: any ReplyChannel) -> Bool {
@@ -27,7 +27,7 @@ extension HTTPServer {
         let wantsChunks =
             isEvents
             || response.headers.values(for: "Transfer-Encoding").contains { $0.lowercased().contains("chunked") }
-        log(pending, status: status, fault: nil)
+        server.log(pending, status: status, fault: nil)
         pending.timer = nil
         // The head goes into the output buffer now, its journal entry (with the whole body) first.
         let (chunked, closing) = channel.writeStreamHead(
@@ -73,7 +73,7 @@ extension HTTPServer {
                         let pending = Unmanaged<PendingReply>.fromOpaque(context).takeUnretainedValue()
                         guard let server = pending.channel?.server, let stream = pending.stream else { return }
                         // Ending the reply drops the pending reply and this timer: keep both alive until we return.
-                        withExtendedLifetime((pending, stream.timer)) { server.writeDuePieces(of: pending) }
+                        withExtendedLifetime((pending, stream.timer)) { server.replies.writeDuePieces(of: pending) }
                     }, Unmanaged.passUnretained(pending).toOpaque()))
         }
         stream.timer?.add(afterSeconds: Double(stream.dueAt(stream.next) - now) / 1_000_000_000)

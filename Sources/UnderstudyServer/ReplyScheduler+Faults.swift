@@ -12,7 +12,7 @@ import UnderstudyCore
 // HTTP/1.1 see `Connection+ReplyChannel.swift`, on HTTP/2 `HTTP2Stream.swift`.
 // Replies queued before the fault (pipelined requests) go out first; then the fault's bytes are
 // written straight to the socket (inside the TLS stream on HTTPS) and the connection is closed.
-extension HTTPServer {
+extension ReplyScheduler {
     /// Bytes that are not HTTP, for `malformed-response`.
     static let garbage: [UInt8] = Array("\u{1}\u{2}UNDERSTUDY-MALFORMED-RESPONSE this is not HTTP\r\n\r\n".utf8)
 
@@ -25,11 +25,11 @@ extension HTTPServer {
         if let reason = plan.head?.reason { pending.journal?.sentReason = reason }
         pending.journal?.commit(
             .faulted(fault, head: plan.head.map { ($0.status, $0.headers) }, frame: plan.frame))
-        closeJournalBatch()
-        log(pending, status: plan.head?.status, fault: fault, outcome: .fault)
+        server.closeJournalBatch()
+        server.log(pending, status: plan.head?.status, fault: fault, outcome: .fault)
         channel.current = nil
         pending.timer = nil
-        finishRequest()
+        server.finishRequest()
         channel.perform(fault, response: pending.response, plan: plan)
     }
 

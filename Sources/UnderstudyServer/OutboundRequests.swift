@@ -1,15 +1,39 @@
 import CCurl
 import UnderstudyCore
 
-// Proxying stubs (`proxy`): the engine answers with an ``UpstreamRequest`` and the transport
-// forwards it on ``UpstreamClient`` (libcurl's multi interface on this loop), then answers the
-// client with the upstream's status, headers (hop-by-hop ones dropped) and body: whole when the
-// upstream gave a length, relayed piece by piece otherwise (see ``ProxyRelay``). An upstream that
-// fails (refused, timed out, a certificate not trusted, a name that does not resolve) gets the
-// client a `502` whose body and `X-Understudy-Proxy-Error` header say why. Every proxied request
-// is journaled once, with `proxied` (the upstream URL, its status, the milliseconds it took, and
-// the error if any).
-extension HTTPServer {
+/// Requests the server makes itself, on its own loop through libcurl's multi interface
+/// (``UpstreamClient``, made and libcurl opened the first time one is needed). Proxying stubs are
+/// the first kind; webhooks (outbound requests on a schedule) belong here too, beside them.
+///
+/// Proxying (`proxy`): the engine answers with an ``UpstreamRequest`` and the transport forwards
+/// it here, then answers the client with the upstream's status, headers (hop-by-hop ones dropped)
+/// and body: whole when the upstream gave a length, relayed piece by piece otherwise (see
+/// ``ProxyRelay``). An upstream that fails (refused, timed out, a certificate not trusted, a name
+/// that does not resolve) gets the client a `502` whose body and `X-Understudy-Proxy-Error` header
+/// say why. Every proxied request is journaled once, with `proxied` (the upstream URL, its status,
+/// the milliseconds it took, and the error if any).
+///
+/// Only the loop thread touches it; it holds the server unowned (the server owns it).
+final class OutboundRequests {
+    unowned(unsafe) let server: HTTPServer
+    let reference: ServerReference
+    /// The libcurl client, once a request needed it; `unavailable` once libcurl could not be loaded.
+    private var upstream: UpstreamClient?
+    private var unavailable = false
+
+    init(server: HTTPServer) {
+        self.server = server
+        self.reference = server.reference
+    }
+
+    var clock: MonotonicClock { MonotonicClock() }
+
+    /// Closes the libcurl client: its events are on the loop, which is freed next.
+    func close() {
+        upstream?.close()
+        upstream = nil
+    }
+
     /// The header naming why an upstream exchange failed, on the `502` the client gets.
     static let proxyErrorHeader = "X-Understudy-Proxy-Error"
 
@@ -17,15 +41,15 @@ extension HTTPServer {
     /// libcurl cannot be loaded.
     func upstreamClient() -> UpstreamClient? {
         if let upstream { return upstream }
-        guard !upstreamUnavailable else { return nil }
-        upstream = UpstreamClient(base: base, caFile: configuration.proxyCAFile)
-        upstreamUnavailable = upstream == nil
+        guard !unavailable else { return nil }
+        upstream = UpstreamClient(base: server.base, caFile: server.configuration.proxyCAFile)
+        unavailable = upstream == nil
         return upstream
     }
 
     /// Sends the pending reply's ``HTTPResponse/proxy`` upstream; the answer comes back through
     /// the call's handlers below.
-    func startProxy(_ pending: PendingReply, on channel: any ReplyChannel) {
+    func proxy(_ pending: PendingReply, on channel: any ReplyChannel) {
         guard let request = pending.response.proxy, pending.relay == nil else { return }
         let startedAt = clock.nanoseconds()
         pending.timer = nil
@@ -40,7 +64,7 @@ extension HTTPServer {
         // The server through its ServerReference: a weak `self` would slow every retain of it.
         call.onHead = { [reference, weak pending] status, headers in
             guard let server = reference.server, let pending else { return }
-            server.proxyHead(pending, status: status, headers: headers)
+            server.outbound.proxyHead(pending, status: status, headers: headers)
         }
         call.onBody = { [weak pending] bytes in
             guard let pending, let relay = pending.relay else { return }
@@ -52,7 +76,7 @@ extension HTTPServer {
         }
         call.onEnd = { [reference, weak pending] result, reason in
             guard let server = reference.server, let pending else { return }
-            server.proxyEnded(pending, result: result, reason: reason)
+            server.outbound.proxyEnded(pending, result: result, reason: reason)
         }
         if !call.start() {
             pending.relay = nil
@@ -64,7 +88,7 @@ extension HTTPServer {
 
     /// The upstream's final head: an open-ended body is relayed from now on; a body of known
     /// length (or none) is gathered and answered at the end.
-    private func proxyHead(_ pending: PendingReply, status: Int, headers upstreamHeaders: HTTPHeaders) {
+    fileprivate func proxyHead(_ pending: PendingReply, status: Int, headers upstreamHeaders: HTTPHeaders) {
         guard let relay = pending.relay, let channel = pending.channel, channel.current === pending, !channel.closed
         else { return }
         var headers = UpstreamRequest.endToEnd(upstreamHeaders)
@@ -77,7 +101,7 @@ extension HTTPServer {
         guard carriesBody, !headers.contains("Content-Length") else { return }
         relay.relaying = true
         pending.sent = true
-        log(pending, status: status, fault: nil)
+        server.log(pending, status: status, fault: nil)
         let response = HTTPResponse(status: status, headers: headers, stubID: pending.response.stubID)
         // The head goes out now; the entry waits for the end, so it holds the whole body.
         let (chunked, closing) = channel.writeStreamHead(
@@ -91,12 +115,12 @@ extension HTTPServer {
     }
 
     /// The upstream exchange ended: answer with what it sent, end the relayed body, or `502`.
-    private func proxyEnded(_ pending: PendingReply, result: CURLcode, reason: String) {
+    fileprivate func proxyEnded(_ pending: PendingReply, result: CURLcode, reason: String) {
         guard let relay = pending.relay, let channel = pending.channel, channel.current === pending, !channel.closed
         else { return }
         let milliseconds = clock.milliseconds(since: relay.startedAt)
         let request = relay.call.request
-        openJournalBatch()
+        server.openJournalBatch()
         if relay.relaying {
             let failure = result == CURLE_OK ? nil : Self.proxyFailure(result)
             let proxied = ProxiedExchange(
@@ -123,7 +147,7 @@ extension HTTPServer {
         pending.journal?.noteProxied(ProxiedExchange(upstream: request.url, status: status, milliseconds: milliseconds))
         pending.response = HTTPResponse(
             status: status, headers: relay.headers, body: relay.body, stubID: pending.response.stubID)
-        send(pending, on: channel)
+        server.replies.send(pending, on: channel)
     }
 
     /// Answers `502` for an upstream exchange that failed, naming why in the body and in
@@ -143,7 +167,7 @@ extension HTTPServer {
             status: 502, headers: headers,
             body: Array("understudy: proxying to \(request.url) failed: \(error) (\(reason))\n".utf8),
             stubID: pending.response.stubID)
-        send(pending, on: channel)
+        server.replies.send(pending, on: channel)
     }
 
     /// The journal's and the `502`'s name for why curl gave up.
