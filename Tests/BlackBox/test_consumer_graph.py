@@ -10,6 +10,7 @@ clone of this checkout's HEAD, as a published package is added)."""
 import json
 import os
 import pathlib
+import re
 import subprocess
 import tempfile
 import textwrap
@@ -67,6 +68,19 @@ def resolved_identities(directory):
     if not path.exists():  # nothing remote in the graph
         return set()
     return {pin["identity"] for pin in json.loads(path.read_text())["pins"]}
+
+
+class CommittedGraphTests(unittest.TestCase):
+    def test_the_committed_package_resolved_pins_every_trait_s_packages(self):
+        # A `swift build` here without `--enable-all-traits` rewrites Package.resolved with the default
+        # traits' 5 pins; committed like that, every CI run would resolve the rest afresh.
+        manifest = (ROOT / "Package.swift").read_text()
+        direct = {url.rstrip("/").split("/")[-1].removesuffix(".git").lower()
+                  for url in re.findall(r'\.package\(url: "([^"]+)"', manifest)}
+        pinned = resolved_identities(ROOT)
+        self.assertTrue(direct, "no `.package(url:` found in Package.swift: this test reads it wrong")
+        self.assertLessEqual(direct, pinned, f"not pinned: {sorted(direct - pinned)}")
+        self.assertLessEqual({"swift-nio", "swift-nio-ssl", "swift-crypto", "yams"}, pinned)
 
 
 class ConsumerGraphTests(unittest.TestCase):
