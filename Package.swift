@@ -108,6 +108,12 @@ let package = Package(
             exclude: ["Admin/UI/index.html", "Admin/UI/app.js", "Admin/UI/app.css", "Admin/UI/icon.svg"],
             plugins: ["EmbedAdminPage"]
         ),
+        // WireMock's mapping files, roots, templates and admin API: an adapter that decodes into Core's
+        // stubs and registers its routes through Core's seams (StubFormatAdapters, AdminRoutes.install).
+        // Core does not import it; the CLIs install it (WireMockSupport.install) at start-up.
+        .target(
+            name: "UnderstudyWireMock",
+            dependencies: ["UnderstudyCore", "UnderstudyJSON", "UnderstudyStubFormat"]),
         // Writes text files as Swift string literals; the EmbedAdminPage plugin runs it.
         .executableTarget(name: "understudy-embed"),
         .plugin(name: "EmbedAdminPage", capability: .buildTool(), dependencies: ["understudy-embed"]),
@@ -184,6 +190,7 @@ let package = Package(
                 "UnderstudyServer",
                 "UnderstudyOpenAPIContract",
                 "UnderstudyXML",
+                "UnderstudyWireMock",
                 "UnderstudyLoopbackHTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -202,6 +209,7 @@ let package = Package(
                 "UnderstudyJSON",
                 "UnderstudyOpenAPI",
                 "UnderstudyXML",
+                "UnderstudyWireMock",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -249,6 +257,7 @@ let package = Package(
             name: "UnderstudyCoreTests",
             dependencies: [
                 "UnderstudyCore", "UnderstudyJSON", "UnderstudyRegex", "UnderstudyStubFormat", "UnderstudyXML",
+                "UnderstudyWireMock",
             ]),
         .testTarget(
             name: "UnderstudyServerTests",

@@ -1,20 +1,20 @@
 /// Builders for admin API responses: every body is JSON; every error is
 /// `{"error":"why","errors":[...]?}`.
-enum AdminResponse {
+package enum AdminResponse {
     /// An error response carried through `Result`.
-    struct Failure: Error {
+    package struct Failure: Error {
         var response: HTTPResponse
     }
 
-    static func json(_ status: Int, _ bytes: [UInt8]) -> HTTPResponse {
+    package static func json(_ status: Int, _ bytes: [UInt8]) -> HTTPResponse {
         HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: bytes)
     }
 
-    static func value(_ value: JSONValue, status: Int = 200) -> HTTPResponse {
+    package static func value(_ value: JSONValue, status: Int = 200) -> HTTPResponse {
         json(status, value.jsonBytes)
     }
 
-    static func error(_ status: Int, _ message: String, errors: [StubFileError]? = nil) -> HTTPResponse {
+    package static func error(_ status: Int, _ message: String, errors: [StubFileError]? = nil) -> HTTPResponse {
         var members = [JSONMember("error", .string(message))]
         if let errors {
             members.append(JSONMember("errors", .array(errors.map(encode))))
@@ -22,13 +22,13 @@ enum AdminResponse {
         return Self.value(.object(members), status: status)
     }
 
-    static func methodNotAllowed(_ method: String, allowed: [String]) -> HTTPResponse {
+    package static func methodNotAllowed(_ method: String, allowed: [String]) -> HTTPResponse {
         var response = error(405, "method \(method) is not allowed here; use \(allowed.joined(separator: " or "))")
         response.headers.append(name: "Allow", value: allowed.joined(separator: ", "))
         return response
     }
 
-    static func encode(_ error: StubFileError) -> JSONValue {
+    package static func encode(_ error: StubFileError) -> JSONValue {
         .object([
             JSONMember("file", .string(error.file)),
             JSONMember("line", .number(String(error.line))),
@@ -39,7 +39,7 @@ enum AdminResponse {
         ])
     }
 
-    static func loadFailure(_ failure: StubLoadFailure) -> HTTPResponse {
+    package static func loadFailure(_ failure: StubLoadFailure) -> HTTPResponse {
         let count = failure.errors.count
         let summary =
             count == 1

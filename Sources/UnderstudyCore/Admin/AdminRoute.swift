@@ -1,8 +1,8 @@
 /// One admin endpoint: a method, a path pattern under `/__admin`, the ports it exists on, and the
 /// handler that answers it. ``AdminRoutes`` lists them all.
-struct AdminRoute: Sendable {
+package struct AdminRoute: Sendable {
     /// Which admin API a route belongs to: the daemon's main port, a session's port, or both.
-    enum World: Sendable {
+    package enum World: Sendable {
         case main, session, both
 
         func includes(_ isSession: Bool) -> Bool {
@@ -15,27 +15,27 @@ struct AdminRoute: Sendable {
     }
 
     /// One segment of a pattern: a literal, or a parameter handed to the handler in order.
-    enum Segment: Equatable, Sendable {
+    package enum Segment: Equatable, Sendable {
         case literal(String)
         case parameter
     }
 
-    let method: String
+    package let method: String
     /// The pattern as written (`requests/{seq}/near-misses`), for messages and tests.
-    let pattern: String
-    let segments: [Segment]
-    let world: World
-    let handler: @Sendable (AdminCall) -> HTTPAnswer
+    package let pattern: String
+    package let segments: [Segment]
+    package let world: World
+    package let handler: @Sendable (AdminCall) -> HTTPAnswer
 
     /// A route whose handler answers now.
-    init(
+    package init(
         _ method: String, _ pattern: String, _ world: World, _ handler: @escaping @Sendable (AdminCall) -> HTTPResponse
     ) {
         self.init(method, pattern, world, answering: { .now(handler($0)) })
     }
 
     /// A route whose handler may answer later (a long poll).
-    init(
+    package init(
         _ method: String, _ pattern: String, _ world: World,
         answering handler: @escaping @Sendable (AdminCall) -> HTTPAnswer
     ) {
@@ -49,7 +49,7 @@ struct AdminRoute: Sendable {
     }
 
     /// The parameters when `path` (decoded segments after `/__admin`) fits the pattern; nil otherwise.
-    func parameters(_ path: [String]) -> [String]? {
+    package func parameters(_ path: [String]) -> [String]? {
         guard path.count == segments.count else { return nil }
         var parameters: [String] = []
         for (segment, part) in zip(segments, path) {
@@ -63,7 +63,7 @@ struct AdminRoute: Sendable {
 
     /// Literal segments count for more than parameters, so `scenarios/reset` wins over
     /// `scenarios/{name}` whatever order the table lists them in.
-    var specificity: Int {
+    package var specificity: Int {
         segments.reduce(0) { $0 + ($1 == .parameter ? 0 : 1) }
     }
 }

@@ -4,11 +4,11 @@
 /// Both go through ``StubRecorder``, the one recording writer. A bad call (a body that is not
 /// JSON, an unknown option, a journal entry whose body was cut, a directory that cannot be
 /// written) is a 400 that says why, and no file is written.
-enum RecordingsAdmin {
+package enum RecordingsAdmin {
     /// Body: `{"out": DIR, "since": SEQ?, …options}` (the options of ``RecordingOptions/init(json:ignoring:)``)
     /// → `{"out","files","stubs","exchanges","warnings"}`. The journal's answered, matched entries
     /// after `since` become stubs in `DIR/recorded.json` (relative paths are the daemon's).
-    static func snapshot(_ call: AdminCall) -> HTTPResponse {
+    package static func snapshot(_ call: AdminCall) -> HTTPResponse {
         let body = call.request.body
         let json: JSONValue
         if body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
@@ -39,7 +39,7 @@ enum RecordingsAdmin {
 
     /// Writes the recording `understudy record` was started with (``EngineConfiguration/recording``),
     /// then lets the command stop.
-    static func stop(_ call: AdminCall) -> HTTPResponse {
+    package static func stop(_ call: AdminCall) -> HTTPResponse {
         guard let plan = call.engine.configuration.recording else {
             return AdminResponse.error(
                 400,

@@ -1,6 +1,6 @@
 /// `GET /__admin/requests.har`: the journal (with the usual filters) as HAR 1.2.
 extension RequestsAdmin {
-    static func har(_ call: AdminCall) -> HTTPResponse {
+    package static func har(_ call: AdminCall) -> HTTPResponse {
         let request = call.request
         let filter: JournalFilter
         switch JournalFilter.parse(request.query) {

@@ -1,20 +1,20 @@
 /// `GET|DELETE /__admin/requests`, `POST /__admin/requests/count` and `POST /__admin/requests/find`.
-enum RequestsAdmin {
-    static func list(_ call: AdminCall) -> HTTPResponse {
+package enum RequestsAdmin {
+    package static func list(_ call: AdminCall) -> HTTPResponse {
         switch JournalFilter.parse(call.request.query) {
         case .success(let filter): return render(call, where: filter.matches, limit: filter.limit)
         case .failure(let invalid): return AdminResponse.error(400, invalid.message)
         }
     }
 
-    static func clear(_ call: AdminCall) -> HTTPResponse {
+    package static func clear(_ call: AdminCall) -> HTTPResponse {
         AdminResponse.value(.object([JSONMember("cleared", .int(call.engine.clearJournal()))]))
     }
 
     /// `{"requests":[...],"total":N,"dropped":N}` plus `extra` members: the entries that pass
     /// `include`, the first `limit` of them written out; `total` counts them all. Each entry is
     /// its journal line, with the fields adapters add (``AdminAdapter/journalEntryFields``).
-    static func render(
+    package static func render(
         _ call: AdminCall, where include: (JournalEntry) -> Bool, limit: Int = .max,
         extra: [(key: String, value: String)] = []
     ) -> HTTPResponse {
@@ -51,7 +51,7 @@ enum RequestsAdmin {
         return AdminResponse.json(200, writer.bytes)
     }
 
-    static func count(_ call: AdminCall) -> HTTPResponse {
+    package static func count(_ call: AdminCall) -> HTTPResponse {
         let pattern: RequestPattern
         switch decodePattern(call.request.body) {
         case .success(let decoded): pattern = decoded
@@ -65,7 +65,7 @@ enum RequestsAdmin {
     }
 
     /// `POST /__admin/requests/find`: the entries whose request the posted matcher matches.
-    static func find(_ call: AdminCall) -> HTTPResponse {
+    package static func find(_ call: AdminCall) -> HTTPResponse {
         switch decodePattern(call.request.body) {
         case .success(let pattern): return render(call, where: { pattern.matches(MatchContext($0.request)) })
         case .failure(let failure): return failure.response

@@ -1,8 +1,8 @@
 /// `GET /__admin/scenarios` and `PUT /__admin/scenarios/{name}`.
-enum ScenariosAdmin {
+package enum ScenariosAdmin {
     /// Each scenario's name, state and known states, with the members adapters add
     /// (``AdminAdapter/scenarioFields``).
-    static func list(_ call: AdminCall) -> HTTPResponse {
+    package static func list(_ call: AdminCall) -> HTTPResponse {
         let scenarios = call.engine.scenarios
         let decorations = call.routes.adapters.compactMap(\.scenarioFields)
         let items: [JSONValue] = scenarios.names.map { name in
@@ -17,7 +17,7 @@ enum ScenariosAdmin {
         return AdminResponse.value(.object([JSONMember("scenarios", .array(items))]))
     }
 
-    static func set(_ call: AdminCall) -> HTTPResponse {
+    package static func set(_ call: AdminCall) -> HTTPResponse {
         let name = call.parameter, body = call.request.body
         let scenarios = call.engine.scenarios
         guard let states = scenarios.knownStates[name] else {

@@ -1,6 +1,6 @@
 /// `GET|POST /__admin/stubs` and `DELETE /__admin/stubs/{id}`.
-enum StubsAdmin {
-    static func list(_ call: AdminCall) -> HTTPResponse {
+package enum StubsAdmin {
+    package static func list(_ call: AdminCall) -> HTTPResponse {
         let engine = call.engine
         let runtimes = engine.runtimes
         let items: [JSONValue] = engine.stubs.enumerated().map { index, stub in
@@ -47,7 +47,7 @@ enum StubsAdmin {
     }
 
     /// Adds the posted stubs, replacing any with the same id in place; all or nothing.
-    static func add(_ call: AdminCall) -> HTTPResponse {
+    package static func add(_ call: AdminCall) -> HTTPResponse {
         let body = call.request.body
         let posted: StubSet
         do {
@@ -63,7 +63,7 @@ enum StubsAdmin {
             ]), status: 201)
     }
 
-    static func delete(_ call: AdminCall) -> HTTPResponse {
+    package static func delete(_ call: AdminCall) -> HTTPResponse {
         delete(call.parameter, from: call.engine)
     }
 

@@ -2,7 +2,7 @@
 /// missing required keys — one error when a missing key was simply misspelt.
 extension StubDecoder {
     /// A key an object must have, with what to say when it is absent.
-    struct RequiredKey {
+    package struct RequiredKey {
         var key: String
         /// Follows "missing key `key`; ".
         var why: String
@@ -14,7 +14,7 @@ extension StubDecoder {
     /// keys. When a required key is missing and an unknown key looks like a misspelling of it,
     /// the two are one problem and get one error, at the unknown key: "unknown key `responsez`;
     /// did you mean `responses`? (`responses` is required)".
-    mutating func members(of node: JSONNode, _ path: JSONPath, known: [String], required: [RequiredKey] = [])
+    package mutating func members(of node: JSONNode, _ path: JSONPath, known: [String], required: [RequiredKey] = [])
         -> ObjectMembers
     {
         guard let members = node.members else { return ObjectMembers() }
@@ -65,7 +65,7 @@ extension StubDecoder {
     /// The key among `unknown` that is most plausibly a misspelling of the missing `key`: within
     /// a third of its length in edits (at least 2; `closest` allows only 2) or a prefix of it
     /// (`resp`), and no closer to another known key. `nil` when none is.
-    static func misspelling(of key: String, among unknown: [String], known: [String]) -> String? {
+    package static func misspelling(of key: String, among unknown: [String], known: [String]) -> String? {
         var best: (word: String, distance: Int)?
         let allowed = max(2, key.count / 3)
         func isPrefix(_ word: String, of key: String) -> Bool {

@@ -9,14 +9,14 @@ import Foundation
 /// query as sent), `equalsIgnoringCase`, `doesNotContain`, `doesNotMatch`, `allOf`, `anyOf`, `not`,
 /// and for bodies also `jsonEquals` (with options), `jsonPath` and `binary`.
 extension StubDecoder {
-    static let extraValueMatcherKeys = [
+    package static let extraValueMatcherKeys = [
         "equalsIgnoringCase", "doesNotContain", "doesNotMatch", "allOf", "anyOf", "not",
     ]
-    static let jsonEqualsKeys = StubFormat.Object.jsonEquals.keys
-    static let jsonPathKeys = StubFormat.Object.jsonPath.keys
+    package static let jsonEqualsKeys = StubFormat.Object.jsonEquals.keys
+    package static let jsonPathKeys = StubFormat.Object.jsonPath.keys
 
     /// `url` or `urlPattern`, refusing a second path condition beside it; nil when neither is given.
-    mutating func decodeTarget(_ keys: ObjectMembers, _ path: JSONPath) -> PathMatcher? {
+    package mutating func decodeTarget(_ keys: ObjectMembers, _ path: JSONPath) -> PathMatcher? {
         let given = ["path", "pathPattern", "url", "urlPattern"].compactMap { keys[$0] }
         guard let target = given.first(where: { $0.key == "url" || $0.key == "urlPattern" }) else { return nil }
         if given.count > 1 {
@@ -38,7 +38,7 @@ extension StubDecoder {
         return .exactTarget(text)
     }
 
-    mutating func extraValueMatcher(_ member: JSONNode.Member, _ path: JSONPath) -> ValueMatcher? {
+    package mutating func extraValueMatcher(_ member: JSONNode.Member, _ path: JSONPath) -> ValueMatcher? {
         switch member.key {
         case "equalsIgnoringCase": return string(member.value, path).map(ValueMatcher.equalsIgnoringCase)
         case "doesNotContain": return string(member.value, path).map(ValueMatcher.doesNotContain)
@@ -53,7 +53,7 @@ extension StubDecoder {
 
     /// The operands of `allOf`/`anyOf`: a non-empty array whose every element decodes, or nil
     /// (with the errors recorded) — shared by value and body matchers.
-    mutating func matcherList<Matcher>(
+    package mutating func matcherList<Matcher>(
         _ node: JSONNode, _ path: JSONPath, kind: String,
         decode: (inout StubDecoder, JSONNode, JSONPath) -> Matcher?
     ) -> [Matcher]? {
@@ -69,7 +69,7 @@ extension StubDecoder {
         return errors.count == before ? inner : nil
     }
 
-    mutating func extraBodyMatcher(_ member: JSONNode.Member, _ path: JSONPath) -> BodyMatcher? {
+    package mutating func extraBodyMatcher(_ member: JSONNode.Member, _ path: JSONPath) -> BodyMatcher? {
         switch member.key {
         case "equalsIgnoringCase": return string(member.value, path).map(BodyMatcher.equalsIgnoringCase)
         case "doesNotContain": return string(member.value, path).map(BodyMatcher.doesNotContain)
@@ -123,8 +123,9 @@ extension StubDecoder {
 
     /// `{"value": v, "ignoreArrayOrder": bool, "ignoreExtraElements": bool, "placeholders": bool}` (`jsonEquals`, also
     /// under `jsonPath`).
-    mutating func jsonEqualsOptions(_ node: JSONNode, _ path: JSONPath) -> (value: JSONValue, options: JSONComparison)?
-    {
+    package mutating func jsonEqualsOptions(_ node: JSONNode, _ path: JSONPath) -> (
+        value: JSONValue, options: JSONComparison
+    )? {
         guard node.members != nil else {
             typeMismatch(node, path, expected: "an object like {\"value\": ..., \"ignoreArrayOrder\": true}")
             return nil
@@ -147,7 +148,7 @@ extension StubDecoder {
         )
     }
 
-    mutating func jsonPathExpression(_ node: JSONNode, _ path: JSONPath) -> JSONPathExpression? {
+    package mutating func jsonPathExpression(_ node: JSONNode, _ path: JSONPath) -> JSONPathExpression? {
         guard let text = string(node, path) else { return nil }
         do {
             return try JSONPathExpression(text)
@@ -159,7 +160,7 @@ extension StubDecoder {
         return nil
     }
 
-    mutating func boolean(_ node: JSONNode, _ path: JSONPath) -> Bool? {
+    package mutating func boolean(_ node: JSONNode, _ path: JSONPath) -> Bool? {
         guard case .bool(let value) = node.kind else {
             typeMismatch(node, path, expected: "true or false")
             return nil

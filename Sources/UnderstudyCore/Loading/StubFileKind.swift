@@ -9,36 +9,37 @@
 ///
 /// Anything else must decode as stubs; a file that does not is reported (with a hint about this
 /// rule), never skipped. A loaded directory that is a WireMock root is walked by WireMock's rule
-/// instead (only `mappings/`; ``StubLoader/wireMockRoot(_:jsonFiles:)``) before any file is classified.
-enum StubFileKind: Equatable, Sendable {
+/// instead (only `mappings/`; ``StubFormatAdapter/rootFiles(_:jsonFiles:)``) before any file is classified.
+package enum StubFileKind: Equatable, Sendable {
     /// An Understudy stub file, `{"stubs": [...]}`. Also the answer for a file no format claims,
     /// so its errors are reported against the native format.
     case native
-    /// A WireMock mapping file: one mapping (`request` and `response`) or `{"mappings": [...]}`.
-    case wireMock
+    /// A file in the format of the installed ``StubFormatAdapter`` of that name (WireMock's mapping
+    /// files: one mapping, or `{"mappings": [...]}`).
+    case adapted(String)
     /// A response body kept in the stub tree: not loaded as stubs.
     case body
 
     /// Directories whose files are response bodies, never stubs (WireMock's `__files`).
-    static let bodyDirectoryName = "__files"
+    package static let bodyDirectoryName = "__files"
 
     /// Decided from where the file lies, before it is read: `.body` for a file under a `__files`
     /// directory below the loaded directory; `nil` when its content decides.
-    static func byLocation(_ source: StubSourceFile) -> StubFileKind? {
+    package static func byLocation(_ source: StubSourceFile) -> StubFileKind? {
         guard source.foundInDirectory else { return nil }
         return source.directoriesBelowRoot.contains { $0 == bodyDirectoryName } ? .body : nil
     }
 
     /// Decided from the parsed document: which decoder reads it. Native is the fallback, so a
     /// stub file with a typo (`"stubz"`) still gets native errors pointing at the typo.
-    static func byContent(_ document: JSONNode) -> StubFileKind {
-        StubDecoder.isWireMockDocument(document) ? .wireMock : .native
+    package static func byContent(_ document: JSONNode) -> StubFileKind {
+        StubFormatAdapters.claiming(document).map { .adapted($0.name) } ?? .native
     }
 
     /// Decided once every file of the run is decoded: a file found under a loaded directory that
     /// a stub names as its `bodyFile` is a body, whatever it holds. `bodies` comes from
     /// ``referencedBodies(_:)``.
-    static func byReference(_ source: StubSourceFile, bodies: Set<String>) -> StubFileKind? {
+    package static func byReference(_ source: StubSourceFile, bodies: Set<String>) -> StubFileKind? {
         guard source.foundInDirectory, !bodies.isEmpty,
             let real = BodyFileResolver.realPath(source.path), bodies.contains(real)
         else { return nil }
@@ -52,7 +53,7 @@ enum StubFileKind: Equatable, Sendable {
     /// body (named by another file) are ignored, and so is a file naming itself. Where that is
     /// circular (two files naming each other), both stay stub files: when in doubt a file is
     /// checked as stubs and any problem reported, never skipped.
-    static func referencedBodies(_ documents: [(file: String?, bodiesRead: [String])]) -> Set<String> {
+    package static func referencedBodies(_ documents: [(file: String?, bodiesRead: [String])]) -> Set<String> {
         let foreign = documents.map { document in Set(document.bodiesRead.filter { $0 != document.file }) }
         let namedByAnother = foreign.reduce(into: Set<String>()) { $0.formUnion($1) }
         var bodies: Set<String> = []
@@ -65,6 +66,6 @@ enum StubFileKind: Equatable, Sendable {
 
     /// Appended to the error for a file below a loaded directory that is not a stub file, so a
     /// user who keeps JSON bodies beside their stubs learns the rule.
-    static let notAStubFileHint =
+    package static let notAStubFileHint =
         "Below a loaded directory every `.json` is a stub file, except one that a stub names as its `bodyFile` and one under a `\(bodyDirectoryName)/` directory"
 }

@@ -10,13 +10,13 @@ public struct SkippedMapping: Sendable {
     /// Every problem found in the mapping; the first is where it starts.
     public var problems: [StubFileError]
     /// The mapping's method, when it names one (`nil`: any, or unreadable).
-    var method: String?
+    package var method: String?
     /// The mapping's URL condition, when it could be read (`nil`: any URL, or unreadable).
-    var path: PathMatcher?
+    package var path: PathMatcher?
 
     /// Creates the record of a skipped mapping; `method` and `path` are what the loader could still
     /// read of its request, for ``mightMatch(method:path:target:)``.
-    init(file: String, index: Int, problems: [StubFileError], method: String?, path: PathMatcher?) {
+    package init(file: String, index: Int, problems: [StubFileError], method: String?, path: PathMatcher?) {
         self.file = file
         self.index = index
         self.problems = problems
@@ -41,7 +41,7 @@ public struct SkippedMapping: Sendable {
 
     /// Whether a request could have been this mapping's, judged by method and URL only (the cheap
     /// part, read on a miss): a mapping whose URL condition could not be read counts as a maybe.
-    func mightMatch(method requestMethod: String, path requestPath: String, target: String) -> Bool {
+    package func mightMatch(method requestMethod: String, path requestPath: String, target: String) -> Bool {
         if let method, method != requestMethod { return false }
         switch path {
         case nil: return true

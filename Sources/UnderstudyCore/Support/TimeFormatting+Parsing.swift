@@ -1,7 +1,7 @@
 extension TimeFormatting {
     /// Milliseconds since 1970 for a UTC timestamp as the journal writes it
     /// (`2026-11-22T02:14:38.123Z`; fraction optional, any number of digits); nil otherwise.
-    static func parseISO8601Milliseconds(_ text: String) -> Double? {
+    package static func parseISO8601Milliseconds(_ text: String) -> Double? {
         let bytes = Array(text.utf8)
         func digits(_ start: Int, _ count: Int) -> Int? {
             guard start + count <= bytes.count else { return nil }
@@ -44,7 +44,7 @@ extension TimeFormatting {
 extension TimeFormatting {
     /// Seconds in an ISO-8601 duration of days, hours, minutes and seconds (`PT30S`, `PT1H30M`,
     /// `P1DT12H`, `PT0.5S`, `P2W`); nil for anything else (years and months have no fixed length).
-    static func parseISO8601Duration(_ text: String) -> Double? {
+    package static func parseISO8601Duration(_ text: String) -> Double? {
         var rest = Substring(text.uppercased())
         guard rest.hasPrefix("P"), rest.count > 1 else { return nil }
         rest = rest.dropFirst()

@@ -14,8 +14,8 @@ import UnderstudyMustache
 /// A node is also a mustache sequence, so `{{#request.json.items}}…{{/request.json.items}}` renders
 /// once per element of a JSON array (once for any other present value, never for a missing,
 /// `null` or `false` one).
-struct TemplateNode: MustacheParent, MustacheCustomRenderable, MustacheSequence {
-    enum Kind {
+package struct TemplateNode: MustacheParent, MustacheCustomRenderable, MustacheSequence {
+    package enum Kind {
         case root, request, server, random
         case pathSegments, query, headers
         /// `now`, shifted by seconds.
@@ -32,26 +32,28 @@ struct TemplateNode: MustacheParent, MustacheCustomRenderable, MustacheSequence 
         case anything
     }
 
-    static let rootNames = ["request", "server", "now", "seq", "random"]
-    static let requestNames = ["method", "path", "url", "port", "pathSegments", "query", "headers", "body", "json"]
-    static let nowNames = ["iso", "epoch", "epochMs", "format", "plus", "minus"]
-    static let randomNames = ["uuid", "int", "number"] + randomAlphabets.map(\.name)
+    package static let rootNames = ["request", "server", "now", "seq", "random"]
+    package static let requestNames = [
+        "method", "path", "url", "port", "pathSegments", "query", "headers", "body", "json",
+    ]
+    package static let nowNames = ["iso", "epoch", "epochMs", "format", "plus", "minus"]
+    package static let randomNames = ["uuid", "int", "number"] + randomAlphabets.map(\.name)
     /// `random.NAME.LENGTH`: a string of LENGTH characters drawn from the alphabet.
-    static let randomAlphabets: [(name: String, alphabet: [UInt8])] = [
+    package static let randomAlphabets: [(name: String, alphabet: [UInt8])] = [
         ("alphanumeric", Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)),
         ("alphabetic", Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".utf8)),
         ("numeric", Array("0123456789".utf8)), ("hex", Array("0123456789abcdef".utf8)),
     ]
 
-    let kind: Kind
-    let context: TemplateContext
+    package let kind: Kind
+    package let context: TemplateContext
 
-    init(_ kind: Kind, _ context: TemplateContext) {
+    package init(_ kind: Kind, _ context: TemplateContext) {
         self.kind = kind
         self.context = context
     }
 
-    func child(named name: String) -> Any? {
+    package func child(named name: String) -> Any? {
         let found = lookUp(name)
         if found == nil, let problems = context.problems { report(name, problems) }
         return found
@@ -155,7 +157,7 @@ struct TemplateNode: MustacheParent, MustacheCustomRenderable, MustacheSequence 
         }
     }
 
-    var renderText: String {
+    package var renderText: String {
         switch kind {
         case .now(let offset):
             return TimeFormatting.iso8601Milliseconds(context.now + offset)
@@ -193,7 +195,7 @@ struct TemplateNode: MustacheParent, MustacheCustomRenderable, MustacheSequence 
         }
     }
 
-    var isNull: Bool {
+    package var isNull: Bool {
         switch kind {
         case .json(let value):
             if case .null? = value { return true }
@@ -249,7 +251,7 @@ struct TemplateNode: MustacheParent, MustacheCustomRenderable, MustacheSequence 
 
     /// A section over the node: each element of a JSON array, the node itself once for any other
     /// present value, nothing for a missing, `null` or `false` JSON value.
-    func makeIterator() -> IndexingIterator<[TemplateNode]> {
+    package func makeIterator() -> IndexingIterator<[TemplateNode]> {
         switch kind {
         case .json(.array(let elements)?): return elements.map { TemplateNode(.json($0), context) }.makeIterator()
         case .json: return (isNull ? [] : [self]).makeIterator()
@@ -258,7 +260,7 @@ struct TemplateNode: MustacheParent, MustacheCustomRenderable, MustacheSequence 
     }
 
     /// `500ms`, `30s`, `5m`, `2h`, `1d` in seconds.
-    static func seconds(of duration: String) -> Double? {
+    package static func seconds(of duration: String) -> Double? {
         let digits = duration.prefix(while: { $0.isASCII && $0.isNumber })
         guard !digits.isEmpty, digits.count <= 9, let amount = Double(digits) else { return nil }
         switch duration.dropFirst(digits.count) {
@@ -272,7 +274,7 @@ struct TemplateNode: MustacheParent, MustacheCustomRenderable, MustacheSequence 
     }
 
     /// A version 4 UUID from the seeded generator, lower-case.
-    static func uuid(_ generator: inout SeededGenerator) -> String {
+    package static func uuid(_ generator: inout SeededGenerator) -> String {
         let high = (generator.next() & ~0xF000) | 0x4000
         let low = (generator.next() & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000
         let digits = Array("0123456789abcdef".utf8)

@@ -1,16 +1,16 @@
 /// Renders `"template": true` responses for an engine: the URLs `{{server.url}}` names and the
 /// generator random values come from, kept across requests. Its own type beside the engine, which
 /// only calls it for a templated response (static responses never reach it).
-struct TemplateRenderer {
+package struct TemplateRenderer {
     /// The base URL requests arrive on, set by the transport (see ``UnderstudyResponder/serverURL``).
-    var serverURL: String?
+    package var serverURL: String?
     /// The base URL TLS requests arrive on (`https://…`), set by the transport's HTTPS listener.
-    var secureServerURL: String?
+    package var secureServerURL: String?
     /// Draws template random values (`random.uuid`, …); seeded apart from the engine's delays, so
     /// adding a delay distribution does not change a template's values.
-    var generator: SeededGenerator
+    package var generator: SeededGenerator
 
-    init(seed: UInt64) {
+    package init(seed: UInt64) {
         generator = SeededGenerator(seed: seed ^ 0x7465_6D70_6C61_7465)
     }
 
@@ -18,7 +18,7 @@ struct TemplateRenderer {
     /// `seq`. Takes the request, not the engine's `MatchContext`: a template context keeps what it
     /// is given, and a match context that escaped into it could no longer live on the stack, which
     /// would cost every static request an allocation.
-    mutating func render(
+    package mutating func render(
         _ template: ResponseTemplate, _ request: HTTPRequest, now: Double, seq: Int,
         headers: inout HTTPHeaders, body: inout [UInt8], status: inout Int, streaming: inout ResponseStreaming?
     ) {
@@ -32,7 +32,7 @@ struct TemplateRenderer {
     }
 
     /// For an engine no transport serves (a test): the `Host` header's URL.
-    static func baseURL(fromHostOf request: HTTPRequest) -> String {
+    package static func baseURL(fromHostOf request: HTTPRequest) -> String {
         "http://" + (request.headers["Host"] ?? "localhost")
     }
 }

@@ -3,6 +3,8 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import UnderstudyCore
+import UnderstudyJSON
 
 /// WireMock's `response` object, decoded into a native ``StubResponse``.
 extension StubDecoder {

@@ -3,19 +3,21 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import UnderstudyCore
+import UnderstudyJSON
 
 /// WireMock's admin API, served beside Understudy's own for WireMock's clients (docs/wiremock.md):
-/// an adapter that registers its routes (``routes``, declared in the one route table file,
-/// `Admin/AdminRoutes.swift`) with its hooks in ``adapter``, and adds WireMock's names to the native
-/// answers that share a path with it. Mappings are stubs decoded from WireMock JSON; those created
+/// an adapter that registers its routes (``routes``, declared in `WireMockAdmin+Routes.swift`)
+/// with its hooks in ``adapter``, and adds WireMock's names to the native answers that share a path with it. Mappings are stubs decoded from WireMock JSON; those created
 /// here are marked with the file ``adminFile`` so a global reset removes them, as WireMock's does.
 enum WireMockAdmin {
     /// The `file` of mappings created through `POST /__admin/mappings`.
     static let adminFile = "<wiremock-admin>"
 
-    /// The adapter the daemon's table is composed with (`AdminRoutes.standard`): WireMock's
-    /// routes and its hooks on the native answers.
+    /// The adapter ``WireMockSupport/install()`` adds to the daemon's table (`AdminRoutes.standard`):
+    /// WireMock's routes and its hooks on the native answers.
     static let adapter = AdminAdapter(
+        name: "wiremock",
         routes: routes,
         journalEntryFields: serveEventFields,
         // WireMock's names for the same facts, so its clients read the native answer too.
@@ -32,7 +34,7 @@ enum WireMockAdmin {
 
     /// `POST /__admin/requests/reset`: empties the journal.
     static func clearRequests(_ call: AdminCall) -> HTTPResponse {
-        AdminResponse.value(.object([JSONMember("cleared", .int(call.engine.clearJournal()))]))
+        AdminResponse.value(.object([JSONMember("cleared", .int(call.adminEngine.clearJournal()))]))
     }
 
     /// `GET /__admin/requests/unmatched`: the journal's unmatched requests.
@@ -42,14 +44,12 @@ enum WireMockAdmin {
 
     /// `POST /__admin/scenarios/reset`: every scenario back to `Started`.
     static func resetScenarios(_ call: AdminCall) -> HTTPResponse {
-        call.engine.resetScenarios()
+        call.adminEngine.resetScenarios()
         return AdminResponse.value(.object([]))
     }
 
-    static func deleteMappings(_ engine: any EngineControl) -> HTTPResponse {
-        let stubs = engine.stubs, runtimes = engine.runtimes
-        let keep = stubs.indices.filter { WireMockMapping.of(stubs[$0]) == nil }
-        engine.install(keep.map { stubs[$0] }, runtimes: keep.map { runtimes[$0] })
+    static func deleteMappings(_ engine: AdminEngine) -> HTTPResponse {
+        engine.retainStubs { WireMockMapping.of($0) == nil }
         return AdminResponse.value(.object([]))
     }
 
@@ -62,7 +62,7 @@ enum WireMockAdmin {
     }
 
     static func getMapping(_ call: AdminCall) -> HTTPResponse {
-        guard let stub = call.engine.stubs.first(where: { $0.id == call.parameter }),
+        guard let stub = call.adminEngine.stubs.first(where: { $0.id == call.parameter }),
             let source = WireMockMapping.of(stub)?.json
         else {
             return AdminResponse.error(404, "no WireMock mapping with id `\(call.parameter)`")
@@ -71,28 +71,27 @@ enum WireMockAdmin {
     }
 
     static func putMapping(_ call: AdminCall) -> HTTPResponse {
-        guard call.engine.stubs.contains(where: { $0.id == call.parameter && WireMockMapping.of($0) != nil }) else {
+        guard call.adminEngine.stubs.contains(where: { $0.id == call.parameter && WireMockMapping.of($0) != nil })
+        else {
             return AdminResponse.error(404, "no WireMock mapping with id `\(call.parameter)`")
         }
-        return saveMapping(call.engine, call.request.body, id: call.parameter)
+        return saveMapping(call.adminEngine, call.request.body, id: call.parameter)
     }
 
     static func deleteMapping(_ call: AdminCall) -> HTTPResponse {
-        guard call.engine.stubs.contains(where: { $0.id == call.parameter && WireMockMapping.of($0) != nil }) else {
+        guard call.adminEngine.stubs.contains(where: { $0.id == call.parameter && WireMockMapping.of($0) != nil })
+        else {
             return AdminResponse.error(404, "no WireMock mapping with id `\(call.parameter)`")
         }
-        return StubsAdmin.delete(call.parameter, from: call.engine)
+        return call.adminEngine.deleteStub(call.parameter)
     }
 
     /// Removes the mappings created through the WireMock admin API (part of `POST /__admin/reset`).
-    static func removeAdminMappings(_ engine: any EngineControl) {
-        let stubs = engine.stubs, runtimes = engine.runtimes
-        let keep = stubs.indices.filter { stubs[$0].file != adminFile }
-        guard keep.count != stubs.count else { return }
-        engine.install(keep.map { stubs[$0] }, runtimes: keep.map { runtimes[$0] })
+    static func removeAdminMappings(_ engine: AdminEngine) {
+        engine.retainStubs { $0.file != adminFile }
     }
 
-    static func listMappings(_ engine: any EngineControl) -> HTTPResponse {
+    static func listMappings(_ engine: AdminEngine) -> HTTPResponse {
         let mappings = engine.stubs.compactMap { WireMockMapping.of($0)?.json }.reversed()
         return AdminResponse.value(
             .object([
@@ -102,7 +101,7 @@ enum WireMockAdmin {
     }
 
     /// Creates (`id` nil) or replaces a mapping; WireMock answers with the mapping, id included.
-    static func saveMapping(_ engine: any EngineControl, _ body: [UInt8], id fixedID: String?) -> HTTPResponse {
+    static func saveMapping(_ engine: AdminEngine, _ body: [UInt8], id fixedID: String?) -> HTTPResponse {
         let node: JSONNode
         do {
             node = try JSONParser.parse(body)
@@ -126,15 +125,7 @@ enum WireMockAdmin {
             members.append(JSONMember("uuid", .string(stub.id)))
             stub.annotation = WireMockMapping(json: .object(members), metadata: mapping.metadata)
         }
-        var newStubs = engine.stubs, newRuntimes = engine.runtimes
-        if let existing = newStubs.firstIndex(where: { $0.id == stub.id }) {
-            newStubs[existing] = stub
-            newRuntimes[existing] = StubRuntime()
-        } else {
-            newStubs.append(stub)
-            newRuntimes.append(StubRuntime())
-        }
-        engine.install(newStubs, runtimes: newRuntimes)
+        engine.save(stub)
         return AdminResponse.value(WireMockMapping.of(stub)?.json ?? .null, status: fixedID == nil ? 201 : 200)
     }
 

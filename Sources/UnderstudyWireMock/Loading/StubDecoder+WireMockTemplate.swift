@@ -1,3 +1,5 @@
+import UnderstudyCore
+import UnderstudyJSON
 /// WireMock's `response-template` transformer (or `--global-response-templating`): every string of
 /// the response that can be a template is translated from Handlebars into a native template
 /// (``WireMockHandlebars``) and compiled as native templates are; a tag with no native equivalent
@@ -75,7 +77,7 @@ extension StubDecoder {
         }
         guard let compiledName = compileTemplate(nativeName, at: member.value.position, path, .html) else { return nil }
         var files: [String: ResponseTemplate.FileChoice.File] = [:]
-        for (relative, bytes) in StubLoader.wireMockFiles(in: directory) {
+        for (relative, bytes) in BodyFileResolver.files(in: directory) {
             let text = String(decoding: bytes, as: UTF8.self)
             guard TemplateText.hasTags(text),
                 case .success(let translated) = WireMockHandlebars.translate(

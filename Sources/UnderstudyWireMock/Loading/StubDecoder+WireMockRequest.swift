@@ -3,6 +3,8 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import UnderstudyCore
+import UnderstudyJSON
 
 /// WireMock's `request` object and its matchers, decoded into a native ``RequestPattern``.
 extension StubDecoder {

@@ -3,6 +3,8 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import UnderstudyCore
+import UnderstudyJSON
 
 /// Decoding of the files ``StubFileKind`` classifies as WireMock's, where their body files live,
 /// and a WireMock root read as WireMock reads it: `mappings/` for mappings, `__files/` as a
@@ -102,7 +104,7 @@ extension StubLoader {
             stub.priority = staticFilePriority
             stubs.append(stub)
         }
-        let files = wireMockFiles(in: base)
+        let files = BodyFileResolver.files(in: base)
         let paths = Set(files.map(\.relative))
         for (relative, bytes) in files {
             add("/" + relative, relative, bytes)
@@ -115,29 +117,6 @@ extension StubLoader {
             }
         }
         return stubs
-    }
-
-    /// Every file below a `__files` directory with its path under it, read as body files are
-    /// (hidden files and anything leaving the directory through a symlink are left out).
-    static func wireMockFiles(in directory: String) -> [(relative: String, bytes: [UInt8])] {
-        guard isDirectory(directory) == true,
-            let resolver = BodyFileResolver(stubFile: directory + "/x", root: directory)
-        else { return [] }
-        var found: [(relative: String, bytes: [UInt8])] = []
-        func walk(_ relative: String) {
-            let here = relative.isEmpty ? directory : directory + "/" + relative
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: here) else { return }
-            for name in names.sorted() where !name.hasPrefix(".") {
-                let path = relative.isEmpty ? name : relative + "/" + name
-                if isDirectory(here + "/" + name, followingSymlinks: false) == true {
-                    walk(path)
-                } else if case .success(let file) = resolver.read(path) {
-                    found.append((path, file.bytes))
-                }
-            }
-        }
-        walk("")
-        return found
     }
 
     /// The `Content-Type` WireMock gives a file it serves from `__files/`, by extension; a name

@@ -1,3 +1,5 @@
+import UnderstudyCore
+import UnderstudyJSON
 /// What the WireMock adapter keeps with a stub it decoded from a mapping (the stub's
 /// ``Stub/annotation``): the mapping as written, which WireMock's admin API echoes, and its
 /// `metadata`, which the native format has no field for.

@@ -3,6 +3,8 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import UnderstudyCore
+import UnderstudyJSON
 
 /// WireMock mappings decoded into the native model: the WireMock format is an adapter, and the
 /// engine serves its stubs exactly as it serves native ones. What WireMock's rules add is carried

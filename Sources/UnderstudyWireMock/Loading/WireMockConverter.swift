@@ -3,6 +3,8 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import UnderstudyCore
+import UnderstudyJSON
 
 /// Converts loaded stubs (WireMock mappings among them) into one native stub document, for
 /// `understudy convert-wiremock`: what maps one to one is written; what does not is named in

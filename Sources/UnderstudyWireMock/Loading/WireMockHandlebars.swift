@@ -1,3 +1,5 @@
+import UnderstudyCore
+import UnderstudyJSON
 /// WireMock's Handlebars templates translated into native templates, tag by tag, at load time: the
 /// engine renders native names only, and does not learn Handlebars. What translates
 /// (docs/wiremock.md, "Response templates"):
