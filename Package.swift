@@ -259,6 +259,15 @@ let package = Package(
                 "UnderstudyCore", "UnderstudyJSON", "UnderstudyRegex", "UnderstudyStubFormat", "UnderstudyXML",
                 "UnderstudyWireMock",
             ]),
+        // One test target per library module: each module's tests build and run without Core's.
+        .testTarget(name: "UnderstudyJSONTests", dependencies: ["UnderstudyJSON"]),
+        .testTarget(name: "UnderstudyRegexTests", dependencies: ["UnderstudyRegex"]),
+        .testTarget(name: "UnderstudyStubFormatTests", dependencies: ["UnderstudyStubFormat", "UnderstudyCore"]),
+        .testTarget(
+            name: "UnderstudyXMLTests", dependencies: ["UnderstudyXML", "UnderstudyCore", "UnderstudyWireMock"]),
+        .testTarget(
+            name: "UnderstudyWireMockTests", dependencies: ["UnderstudyWireMock", "UnderstudyCore"]),
+        .testTarget(name: "UnderstudyRecordingTests", dependencies: ["UnderstudyCore"]),
         .testTarget(
             name: "UnderstudyServerTests",
             dependencies: ["UnderstudyServer", "UnderstudyCore", "understudy"],

@@ -1,5 +1,6 @@
 import XCTest
 @testable import UnderstudyCore
+import UnderstudyWireMock
 import UnderstudyXML
 
 /// XML body matching (`xmlEquals`, `xPath`; WireMock's `equalToXml`, `matchesXPath`) on the engine,
@@ -9,6 +10,8 @@ final class XMLMatchingTests: XCTestCase {
     override func setUp() {
         super.setUp()
         XMLSupport.install(LibXMLMatching())
+        // One test reads WireMock's `equalToXml` and `matchesXPath`, as the CLI installs them.
+        WireMockSupport.install()
     }
 
     private func native(_ body: String) throws -> StubEngine {

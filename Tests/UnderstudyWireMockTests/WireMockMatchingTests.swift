@@ -1,11 +1,17 @@
 import XCTest
 @testable import UnderstudyCore
+@testable import UnderstudyWireMock
 
 /// WireMock 2.35's matching rules that the differential suite found in real roots (issue 30): host,
 /// negative matchers on a missing header or query parameter, Java's DOTALL regexes, `urlPath`
 /// compared as sent, JSON path filters with `in`, `nin` and `=~`, and the first operator of a body
 /// pattern winning.
 final class WireMockMatchingTests: XCTestCase {
+    override func setUp() {
+        super.setUp()
+        WireMockSupport.install()
+    }
+
     func testHostMatchesTheHostHeaderWithoutItsPort() throws {
         let engine = try makeEngine(
             """

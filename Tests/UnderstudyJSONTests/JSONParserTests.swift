@@ -1,5 +1,5 @@
 import XCTest
-@testable import UnderstudyCore
+@testable import UnderstudyJSON
 
 /// The position-aware JSON parser and writer.
 final class JSONParserTests: XCTestCase {

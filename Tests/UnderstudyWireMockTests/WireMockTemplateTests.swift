@@ -1,9 +1,15 @@
 import XCTest
 @testable import UnderstudyCore
+@testable import UnderstudyWireMock
 
 /// WireMock's Handlebars templates, translated into native templates at load time and rendered by
 /// the native engine (the differential suite's templating corpus compares them with the jar).
 final class WireMockTemplateTests: XCTestCase {
+    override func setUp() {
+        super.setUp()
+        WireMockSupport.install()
+    }
+
     func testTranslationOfEachHelper() {
         let cases: [(String, String)] = [
             ("{{request.path.[1]}}", "{{request.pathSegments.1}}"),

@@ -1,10 +1,16 @@
 import XCTest
 @testable import UnderstudyCore
+@testable import UnderstudyWireMock
 
 /// WireMock mappings decode into the native model and serve by WireMock's rules; unsupported
 /// features are refused by name at file:line:col. (The differential suite in
 /// Tests/WireMockDifferential compares against the real WireMock jar.)
 final class WireMockMappingTests: XCTestCase {
+    override func setUp() {
+        super.setUp()
+        WireMockSupport.install()
+    }
+
     func testPriorityAndNewestFirstAmongEquals() throws {
         let engine = try makeEngine(
             """

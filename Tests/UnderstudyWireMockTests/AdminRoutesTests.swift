@@ -1,16 +1,24 @@
 import XCTest
 @testable import UnderstudyCore
+@testable import UnderstudyWireMock
 
 /// The admin API's one route table: every route is reachable through the router exactly as
-/// listed, nothing is listed twice, and the worlds (main port, session port) are kept apart.
+/// listed, nothing is listed twice, and the worlds (main port, session port) are kept apart. The
+/// table is the daemon's: the native routes composed with the WireMock adapter's, as the CLI
+/// installs it.
 final class AdminRoutesTests: XCTestCase {
-    private let table = AdminRoutes.standard
+    override func setUp() {
+        super.setUp()
+        WireMockSupport.install()
+    }
+
+    private var table: AdminRoutes { AdminRoutes.standard }
 
     func testTheTableListsEveryEndpointOnce() {
         let listed = table.routes.map { "\($0.method) /__admin/\($0.pattern)" }
         XCTAssertEqual(Set(listed).count, listed.count, "a method and path listed twice: \(listed)")
-        // Native endpoints, then the WireMock adapter's: listed in the table file's adapter section and
-        // registered by the adapter (`WireMockAdmin.adapter`), which the standard table is composed with.
+        // Native endpoints, then the WireMock adapter's: listed in its `WireMockAdmin+Routes.swift` and
+        // registered by `WireMockSupport.install()` (`WireMockAdmin.adapter`).
         XCTAssertEqual(
             listed,
             [
