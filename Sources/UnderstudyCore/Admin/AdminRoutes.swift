@@ -1,7 +1,7 @@
 /// The admin API's one route table: every native endpoint is listed here, with its method, path
 /// under `/__admin`, the ports it exists on and its handler; adapters' routes (another tool's admin
-/// API) are declared by their adapter, in its own module (`UnderstudyWireMock`'s
-/// `WireMockAdmin+Routes.swift`), and registered with ``install(_:)``. Routing is this table and nothing else: a path
+/// API) are declared by their adapter, in its own module's `Admin/*Admin+Routes.swift`, and
+/// registered with ``install(_:)``. Routing is this table and nothing else: a path
 /// no route has is a 404, a path some route has with another method a 405 naming the methods.
 ///
 /// Admin requests are not journaled. A malformed body or an unknown id gets 400/404 and changes
