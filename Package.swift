@@ -114,6 +114,12 @@ let package = Package(
         .target(
             name: "UnderstudyWireMock",
             dependencies: ["UnderstudyCore", "UnderstudyJSON", "UnderstudyStubFormat"]),
+        // Recording: exchanges (from a journal or a HAR file) into native stub files, HAR export, and their
+        // admin routes, registered through Core's AdminRoutes.install. Core does not import it; the CLI
+        // installs it (RecordingModule.install) at start-up.
+        .target(
+            name: "UnderstudyRecording",
+            dependencies: ["UnderstudyCore", "UnderstudyJSON", "UnderstudyStubFormat"]),
         // Writes text files as Swift string literals; the EmbedAdminPage plugin runs it.
         .executableTarget(name: "understudy-embed"),
         .plugin(name: "EmbedAdminPage", capability: .buildTool(), dependencies: ["understudy-embed"]),
@@ -191,6 +197,7 @@ let package = Package(
                 "UnderstudyOpenAPIContract",
                 "UnderstudyXML",
                 "UnderstudyWireMock",
+                "UnderstudyRecording",
                 "UnderstudyLoopbackHTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -266,8 +273,9 @@ let package = Package(
         .testTarget(
             name: "UnderstudyXMLTests", dependencies: ["UnderstudyXML", "UnderstudyCore", "UnderstudyWireMock"]),
         .testTarget(
-            name: "UnderstudyWireMockTests", dependencies: ["UnderstudyWireMock", "UnderstudyCore"]),
-        .testTarget(name: "UnderstudyRecordingTests", dependencies: ["UnderstudyCore"]),
+            name: "UnderstudyWireMockTests",
+            dependencies: ["UnderstudyWireMock", "UnderstudyCore", "UnderstudyRecording"]),
+        .testTarget(name: "UnderstudyRecordingTests", dependencies: ["UnderstudyRecording", "UnderstudyCore"]),
         .testTarget(
             name: "UnderstudyServerTests",
             dependencies: ["UnderstudyServer", "UnderstudyCore", "understudy"],

@@ -1,9 +1,16 @@
 import XCTest
 @testable import UnderstudyCore
+@testable import UnderstudyRecording
 
 /// Journal entries → HAR 1.2, without sockets: the admin endpoint over a real engine, and the JSON Lines
 /// conversion over hand-written lines in the documented journal shape (including `response`).
 final class HARExportTests: XCTestCase {
+    // `GET /__admin/requests.har` is the recording module's route, installed as the CLI installs it.
+    override func setUp() {
+        super.setUp()
+        RecordingModule.install()
+    }
+
     private func entries(_ har: [String: Any]) -> [[String: Any]] {
         ((har["log"] as? [String: Any])?["entries"] as? [[String: Any]]) ?? []
     }

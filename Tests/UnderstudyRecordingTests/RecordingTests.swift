@@ -1,10 +1,16 @@
 import Foundation
 import Testing
 @testable import UnderstudyCore
+@testable import UnderstudyRecording
 
 /// The recording writer (`StubRecorder`), socket-free: exchanges in, stub files out, and every
 /// rule proven by loading what it wrote into an engine and replaying the requests against it.
 @Suite struct RecordingTests {
+    // The snapshot route is the recording module's, installed as the CLI installs it.
+    init() {
+        RecordingModule.install()
+    }
+
     static let recordedAt = 1_767_225_600.0  // 2026-01-01T00:00:00Z, ManualEngineClock's default start
 
     static func exchange(

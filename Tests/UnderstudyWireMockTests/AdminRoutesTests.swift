@@ -1,15 +1,17 @@
 import XCTest
 @testable import UnderstudyCore
+@testable import UnderstudyRecording
 @testable import UnderstudyWireMock
 
 /// The admin API's one route table: every route is reachable through the router exactly as
 /// listed, nothing is listed twice, and the worlds (main port, session port) are kept apart. The
-/// table is the daemon's: the native routes composed with the WireMock adapter's, as the CLI
-/// installs it.
+/// table is the daemon's: the native routes composed with the WireMock adapter's and the recording
+/// module's, as the CLI installs them.
 final class AdminRoutesTests: XCTestCase {
     override func setUp() {
         super.setUp()
         WireMockSupport.install()
+        RecordingModule.install()
     }
 
     private var table: AdminRoutes { AdminRoutes.standard }
@@ -17,28 +19,31 @@ final class AdminRoutesTests: XCTestCase {
     func testTheTableListsEveryEndpointOnce() {
         let listed = table.routes.map { "\($0.method) /__admin/\($0.pattern)" }
         XCTAssertEqual(Set(listed).count, listed.count, "a method and path listed twice: \(listed)")
-        // Native endpoints, then the WireMock adapter's: listed in its `WireMockAdmin+Routes.swift` and
-        // registered by `WireMockSupport.install()` (`WireMockAdmin.adapter`).
+        // Native endpoints, then each adapter's in the order installed: WireMock's (listed in its
+        // `WireMockAdmin+Routes.swift`, registered by `WireMockSupport.install()`), then recording's
+        // (`RecordingsAdmin+Routes.swift`, `RecordingModule.install()`).
         XCTAssertEqual(
             listed,
             [
                 "GET /__admin/health", "GET /__admin/requests", "DELETE /__admin/requests",
                 "POST /__admin/requests/count",
                 "POST /__admin/requests/find", "GET /__admin/requests/wait", "GET /__admin/requests/{seq}/near-misses",
-                "GET /__admin/requests.har", "GET /__admin/stubs", "POST /__admin/stubs", "DELETE /__admin/stubs/{id}",
+                "GET /__admin/stubs", "POST /__admin/stubs", "DELETE /__admin/stubs/{id}",
                 "GET /__admin/scenarios", "PUT /__admin/scenarios/{name}", "GET /__admin/rate-limits",
                 "GET /__admin/clock",
                 "POST /__admin/clock", "POST /__admin/reset", "POST /__admin/reload", "GET /__admin/tls/ca.pem",
-                "POST /__admin/recordings/snapshot", "POST /__admin/recordings/stop",
                 "GET /__admin/sessions", "POST /__admin/sessions",
                 "GET /__admin/sessions/{id}", "DELETE /__admin/sessions/{id}",
                 "GET /__admin/", "GET /__admin/mappings", "POST /__admin/mappings", "DELETE /__admin/mappings",
                 "POST /__admin/mappings/reset", "GET /__admin/mappings/{id}", "PUT /__admin/mappings/{id}",
                 "DELETE /__admin/mappings/{id}", "POST /__admin/requests/reset", "GET /__admin/requests/unmatched",
                 "POST /__admin/scenarios/reset", "PUT /__admin/scenarios/{name}/state",
+                "GET /__admin/requests.har", "POST /__admin/recordings/snapshot", "POST /__admin/recordings/stop",
             ])
         XCTAssertEqual(WireMockAdmin.adapter.routes.map(\.pattern), WireMockAdmin.routes.map(\.pattern))
-        XCTAssertEqual(table.adapters.count, 1, "the daemon's table is composed with the WireMock adapter alone")
+        XCTAssertEqual(
+            table.adapters.map(\.name), ["wiremock", "recording"],
+            "the daemon's table is composed with the WireMock and recording adapters")
         XCTAssertEqual(
             Set(AdminRoutes.native.map(\.pattern)).intersection(WireMockAdmin.adapter.routes.map(\.pattern)),
             [], "the adapter adds routes; it does not take over native ones")

@@ -43,6 +43,33 @@ package struct AdminEngine {
 
     /// Every scenario back to `Started`.
     package func resetScenarios() { engine.resetScenarios() }
+
+    /// The journal's entries, oldest first.
+    package var journalEntries: [JournalEntry] {
+        var entries: [JournalEntry] = []
+        engine.journal.forEach { entries.append($0) }
+        return entries
+    }
+
+    /// The journal's entries that pass the filters in `query` (those of `GET /__admin/requests`:
+    /// `stub`, `method`, `path`, `matched`, `status`, `since`, `limit`), oldest first; `.failure`
+    /// says why the query was refused.
+    package func journalEntries(filteredBy query: String?) -> Result<[JournalEntry], RecordingSupport.Refusal> {
+        let filter: JournalFilter
+        switch JournalFilter.parse(query) {
+        case .success(let parsed): filter = parsed
+        case .failure(let invalid): return .failure(RecordingSupport.Refusal(invalid.message))
+        }
+        var entries: [JournalEntry] = []
+        engine.journal.forEach { entry in
+            guard entries.count < filter.limit, filter.matches(entry) else { return }
+            entries.append(entry)
+        }
+        return .success(entries)
+    }
+
+    /// The recording this world was started with (``EngineConfiguration/recording``), if any.
+    package var recording: RecordingPlan? { engine.configuration.recording }
 }
 
 extension AdminCall {

@@ -19,7 +19,6 @@ package struct AdminRoutes: Sendable {
         AdminRoute("POST", "requests/find", .both, RequestsAdmin.find),
         AdminRoute("GET", "requests/wait", .both, answering: RequestsAdmin.wait),
         AdminRoute("GET", "requests/{seq}/near-misses", .both, RequestsAdmin.nearMisses),
-        AdminRoute("GET", "requests.har", .both, RequestsAdmin.har),
         AdminRoute("GET", "stubs", .both, StubsAdmin.list),
         AdminRoute("POST", "stubs", .both, StubsAdmin.add),
         AdminRoute("DELETE", "stubs/{id}", .both, StubsAdmin.delete),
@@ -31,8 +30,6 @@ package struct AdminRoutes: Sendable {
         AdminRoute("POST", "reset", .both, ServerAdmin.reset),
         AdminRoute("POST", "reload", .both, ServerAdmin.reload),
         AdminRoute("GET", "tls/ca.pem", .both, ServerAdmin.certificateAuthority),
-        AdminRoute("POST", "recordings/snapshot", .both, RecordingsAdmin.snapshot),
-        AdminRoute("POST", "recordings/stop", .both, RecordingsAdmin.stop),
         AdminRoute(
             "GET", "sessions", .main, { call in call.sessions.map { $0.list() } ?? ServerAdmin.noSessions(call) }),
         AdminRoute(

@@ -27,7 +27,7 @@ public struct JSONPathExpression: Sendable {
     }
 
     package struct SyntaxError: Error {
-        var message: String
+        package var message: String
     }
 
     /// Parses `text`; the error says what is not in the supported subset.

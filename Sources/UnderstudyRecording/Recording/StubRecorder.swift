@@ -3,6 +3,8 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import UnderstudyCore
+import UnderstudyJSON
 
 /// Recorded exchanges → native stubs: the one recording writer behind `understudy record`,
 /// `understudy import-har` and `POST /__admin/recordings/snapshot`. Pure: it reads exchanges and

@@ -1,3 +1,6 @@
+import UnderstudyCore
+import UnderstudyJSON
+
 /// Secrets out of recorded exchanges, before anything is matched or written.
 ///
 /// The values found where the options declare secrets (named headers, request and response;

@@ -1,3 +1,6 @@
+import UnderstudyCore
+import UnderstudyJSON
+
 /// Turns recorded response values into templates (`--template-dates`, `--echo-ids`, the
 /// upstream's base URL), so a replayed answer says what the real API would say now.
 ///

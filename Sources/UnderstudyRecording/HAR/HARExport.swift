@@ -8,6 +8,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import UnderstudyCore
+import UnderstudyJSON
 
 /// Journal entries → HAR 1.2 (the HTTP Archive format browser devtools and HAR viewers open).
 ///

@@ -3,6 +3,8 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import UnderstudyCore
+import UnderstudyJSON
 
 /// One request and the answer it got, as recording reads it: from a journal entry (a snapshot, or
 /// `understudy record`) or from a HAR entry (`understudy import-har`). Bodies are the full bytes:

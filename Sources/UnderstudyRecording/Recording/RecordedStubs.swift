@@ -3,6 +3,8 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import UnderstudyCore
+import UnderstudyJSON
 
 /// One body file of a recording: its path relative to the stub file (`__files/…`) and its bytes.
 public struct RecordedFile: Sendable, Equatable {

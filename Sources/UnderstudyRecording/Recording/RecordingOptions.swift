@@ -1,8 +1,11 @@
+import UnderstudyCore
+import UnderstudyJSON
+
 /// How recorded exchanges become stubs: what requests match on, which response headers are kept,
 /// which secrets are redacted, and which values become templates. `understudy record`,
 /// `understudy import-har` and `POST /__admin/recordings/snapshot` take the same options
 /// (docs/recording.md).
-public struct RecordingOptions: Sendable {
+public struct RecordingOptions: RecordingSettings {
     /// Response headers never kept: they describe one transfer, not the answer (the daemon writes
     /// its own `Date`, `Content-Length` and framing).
     public static let volatileHeaders = [

@@ -1,8 +1,11 @@
+import UnderstudyCore
+import UnderstudyJSON
+
 extension StubRecorder {
     /// The stubs for what `journal` holds after `since`: every entry a stub answered (unmatched
     /// requests, faults, refusals and clients that left are not answers to record). An entry whose
     /// response body the journal cut throws, naming it: nothing is recorded from part of a body.
-    static func record(journal: Journal, options: RecordingOptions, since: Int = 0) throws(RecordingError)
+    static func record(journal: [JournalEntry], options: RecordingOptions, since: Int = 0) throws(RecordingError)
         -> RecordedStubs
     {
         var entries: [JSONValue] = []
@@ -34,27 +37,5 @@ extension StubRecorder {
         var recorded = record(exchanges, options: options)
         recorded.warnings = skipped + recorded.warnings
         return recorded
-    }
-}
-
-/// What `understudy record` was started with: where the stubs go and how they are made. The
-/// engine carries it (``EngineConfiguration/recording``) so `POST /__admin/recordings/stop` can
-/// write them; `stopped` then lets the command finish.
-public final class RecordingPlan {
-    /// The directory the stubs are written to.
-    public let out: String
-    /// How exchanges become stubs.
-    public let options: RecordingOptions
-    /// Called once the stop route has written the stubs (the command stops its server).
-    public let stopped: () -> Void
-    /// Whether `POST /__admin/recordings/stop` has written the stubs (a recording session shows
-    /// it, so `understudy record --session` knows to delete the session and finish).
-    public internal(set) var written = false
-
-    /// A plan writing to `out` with `options`; `stopped` runs after `POST /__admin/recordings/stop` wrote.
-    public init(out: String, options: RecordingOptions, stopped: @escaping () -> Void = {}) {
-        self.out = out
-        self.options = options
-        self.stopped = stopped
     }
 }

@@ -1,14 +1,20 @@
+import UnderstudyCore
+import UnderstudyJSON
+
 /// `POST /__admin/recordings/snapshot` (stubs from what this world's journal holds) and
 /// `POST /__admin/recordings/stop` (`understudy record`'s stop: write the recording now).
 ///
 /// Both go through ``StubRecorder``, the one recording writer. A bad call (a body that is not
 /// JSON, an unknown option, a journal entry whose body was cut, a directory that cannot be
 /// written) is a 400 that says why, and no file is written.
-package enum RecordingsAdmin {
+enum RecordingsAdmin {
+    /// The routes and nothing else: recording adds no fields to native answers.
+    static let adapter = AdminAdapter(name: "recording", routes: routes)
+
     /// Body: `{"out": DIR, "since": SEQ?, …options}` (the options of ``RecordingOptions/init(json:ignoring:)``)
     /// → `{"out","files","stubs","exchanges","warnings"}`. The journal's answered, matched entries
     /// after `since` become stubs in `DIR/recorded.json` (relative paths are the daemon's).
-    package static func snapshot(_ call: AdminCall) -> HTTPResponse {
+    static func snapshot(_ call: AdminCall) -> HTTPResponse {
         let body = call.request.body
         let json: JSONValue
         if body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
@@ -34,19 +40,19 @@ package enum RecordingsAdmin {
             }
             since = seq
         }
-        return write(call.engine, out: out, options: options, since: since)
+        return write(call.adminEngine, out: out, options: options, since: since)
     }
 
     /// Writes the recording `understudy record` was started with (``EngineConfiguration/recording``),
     /// then lets the command stop.
-    package static func stop(_ call: AdminCall) -> HTTPResponse {
-        guard let plan = call.engine.configuration.recording else {
+    static func stop(_ call: AdminCall) -> HTTPResponse {
+        guard let plan = call.adminEngine.recording, let options = plan.options as? RecordingOptions else {
             return AdminResponse.error(
                 400,
                 "this daemon is not recording: start one with `understudy record --to URL --out DIR`, or snapshot "
                     + "what a journal holds with POST /__admin/recordings/snapshot")
         }
-        let response = write(call.engine, out: plan.out, options: plan.options, since: 0)
+        let response = write(call.adminEngine, out: plan.out, options: options, since: 0)
         if response.status == 200 {
             plan.written = true
             plan.stopped()
@@ -54,10 +60,10 @@ package enum RecordingsAdmin {
         return response
     }
 
-    static func write(_ engine: any EngineControl, out: String, options: RecordingOptions, since: Int) -> HTTPResponse {
+    static func write(_ engine: AdminEngine, out: String, options: RecordingOptions, since: Int) -> HTTPResponse {
         let recorded: RecordedStubs
         do {
-            recorded = try StubRecorder.record(journal: engine.journal, options: options, since: since)
+            recorded = try StubRecorder.record(journal: engine.journalEntries, options: options, since: since)
         } catch {
             return AdminResponse.error(400, error.message)
         }

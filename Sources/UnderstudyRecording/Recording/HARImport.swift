@@ -3,6 +3,8 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import UnderstudyCore
+import UnderstudyJSON
 
 /// HAR 1.2 → recorded exchanges, for `understudy import-har`: a browser's or a proxy's HAR, or the
 /// one `understudy har` and `GET /__admin/requests.har` export.
