@@ -5,6 +5,7 @@ import Foundation
 #endif
 import UnderstudyCore
 import UnderstudyJSON
+import enum UnderstudyStubFormat.StubFormat
 
 /// Recorded exchanges → native stubs: the one recording writer behind `understudy record`,
 /// `understudy import-har` and `POST /__admin/recordings/snapshot`. Pure: it reads exchanges and
@@ -81,14 +82,14 @@ public enum StubRecorder {
                 + (recorded.count == 1 ? "" : ": \(recorded.count) exchanges, answered in the order seen")
             stubs.append(
                 .object([
-                    JSONMember("id", .string(id)),
-                    JSONMember("description", .string(description)),
-                    JSONMember("request", shape.matcher(absentQuery: absent)),
-                    JSONMember("responses", .array(responses)),
+                    JSONMember(.id, .string(id)),
+                    JSONMember(.description, .string(description)),
+                    JSONMember(.request, shape.matcher(absentQuery: absent)),
+                    JSONMember(.responses, .array(responses)),
                 ]))
         }
         return RecordedStubs(
-            document: .object([JSONMember("stubs", .array(stubs))]), bodyFiles: files.files, warnings: warnings,
+            document: .object([JSONMember(.stubs, .array(stubs))]), bodyFiles: files.files, warnings: warnings,
             exchangeCount: exchanges.count)
     }
 
@@ -109,7 +110,7 @@ public enum StubRecorder {
         _ exchange: RecordedExchange, options: RecordingOptions, templater: RecordingTemplater,
         files: inout BodyFiles, warnings: inout [String]
     ) -> JSONValue {
-        var members = [JSONMember("status", .number(String(exchange.status)))]
+        var members = [JSONMember(.status, .number(String(exchange.status)))]
         let kept = exchange.responseHeaders.filter { !$0.name.hasPrefix(":") && options.keepsResponseHeader($0.name) }
         let text = String(validating: exchange.responseBody, as: UTF8.self)
         let (templated, skipped) = templater.apply(to: exchange, headers: kept, body: text)
@@ -118,17 +119,17 @@ public enum StubRecorder {
                 "\(exchange.method) \(exchange.path): its response contains `{{`, so it is kept as recorded, untemplated"
             )
         }
-        if !templated.headers.isEmpty { members.append(JSONMember("headers", headerObject(templated.headers))) }
+        if !templated.headers.isEmpty { members.append(JSONMember(.headers, headerObject(templated.headers))) }
         let body: [UInt8] = templated.body.map { Array($0.utf8) } ?? exchange.responseBody
         if body.count > options.bodyFileThreshold {
             let name = files.add(body, method: exchange.method, path: exchange.path, headers: kept)
-            members.append(JSONMember("bodyFile", .string(name)))
+            members.append(JSONMember(.bodyFile, .string(name)))
         } else if let bodyText = templated.body {
-            if !bodyText.isEmpty { members.append(JSONMember("body", .string(bodyText))) }
+            if !bodyText.isEmpty { members.append(JSONMember(.body, .string(bodyText))) }
         } else {
-            members.append(JSONMember("base64", .string(Data(body).base64EncodedString())))
+            members.append(JSONMember(.base64, .string(Data(body).base64EncodedString())))
         }
-        if templated.templated { members.append(JSONMember("template", .bool(true))) }
+        if templated.templated { members.append(JSONMember(.template, .bool(true))) }
         return .object(members)
     }
 
@@ -164,7 +165,7 @@ struct RequestShape {
         let method = exchange.method.uppercased()
         route = "\(method) \(exchange.path)"
         idStem = "recorded-\(method.lowercased())-\(BodyFiles.slug(exchange.path))"
-        var members = [JSONMember("method", .string(method)), JSONMember("path", .string(exchange.path))]
+        var members = [JSONMember(.method, .string(method)), JSONMember(.path, .string(exchange.path))]
         var names: [String] = []
         var values: [String: [String]] = [:]
         for pair in exchange.queryPairs {
@@ -195,8 +196,8 @@ struct RequestShape {
             }
             headers.append(JSONMember(name, matcher))
         }
-        if !headers.isEmpty { members.append(JSONMember("headers", .object(headers))) }
-        if let body = Self.bodyMatcher(exchange.body, options: options) { members.append(JSONMember("body", body)) }
+        if !headers.isEmpty { members.append(JSONMember(.headers, .object(headers))) }
+        if let body = Self.bodyMatcher(exchange.body, options: options) { members.append(JSONMember(.body, body)) }
         self.members = members
     }
 
@@ -207,7 +208,7 @@ struct RequestShape {
         let allQuery = query + absentQuery.map { JSONMember($0, ["absent": true]) }
         guard !allQuery.isEmpty else { return .object(members) }
         var out = members
-        out.insert(JSONMember("query", .object(allQuery)), at: 2)
+        out.insert(JSONMember(.query, .object(allQuery)), at: 2)
         return .object(out)
     }
 
@@ -242,8 +243,8 @@ struct RequestShape {
         guard !redacted.isEmpty else { return ["jsonEquals": ["value": json]] }
         // Every other field as recorded; each secret only present, whatever its value.
         let others: JSONValue = ["jsonEquals": ["value": Self.removingPlaceholders(json), "ignoreExtraElements": true]]
-        let present: [JSONValue] = redacted.map { .object([JSONMember("jsonPath", .string($0))]) }
-        return .object([JSONMember("allOf", .array([others] + present))])
+        let present: [JSONValue] = redacted.map { .object([JSONMember(.jsonPath, .string($0))]) }
+        return .object([JSONMember(.allOf, .array([others] + present))])
     }
 
     static func removingPlaceholders(_ value: JSONValue) -> JSONValue {

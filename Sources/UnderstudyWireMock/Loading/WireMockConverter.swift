@@ -5,6 +5,7 @@ import Foundation
 #endif
 import UnderstudyCore
 import UnderstudyJSON
+import enum UnderstudyStubFormat.StubFormat
 
 /// Converts loaded stubs (WireMock mappings among them) into one native stub document, for
 /// `understudy convert-wiremock`: what maps one to one is written; what does not is named in
@@ -63,10 +64,10 @@ public enum WireMockConverter {
         let ranks = Stub.ranks(of: stubs)
         let ordered = stubs.indices.sorted { ranks[$0] < ranks[$1] }.map { stubs[$0] }
         let encoded = ordered.map { stub -> JSONValue in
-            var members: [JSONMember] = [JSONMember("id", .string(stub.id))]
-            if let description = stub.description { members.append(JSONMember("description", .string(description))) }
-            if let priority = stub.priority { members.append(JSONMember("priority", .int(priority))) }
-            members.append(JSONMember("request", encode(stub.request)))
+            var members: [JSONMember] = [JSONMember(.id, .string(stub.id))]
+            if let description = stub.description { members.append(JSONMember(.description, .string(description))) }
+            if let priority = stub.priority { members.append(JSONMember(.priority, .int(priority))) }
+            members.append(JSONMember(.request, encode(stub.request)))
             members.append(
                 JSONMember(
                     "responses",
@@ -76,26 +77,26 @@ public enum WireMockConverter {
                                 $0, stub: stub.id, wireMock: WireMockMapping.of(stub) != nil, notes: &notes,
                                 files: &files)
                         })))
-            if stub.afterLast != .repeat { members.append(JSONMember("afterLast", .string(stub.afterLast.rawValue))) }
-            if let scenario = stub.scenario { members.append(JSONMember("scenario", .string(scenario))) }
-            if let state = stub.whenState { members.append(JSONMember("whenState", .string(state))) }
-            if let state = stub.setState { members.append(JSONMember("setState", .string(state))) }
+            if stub.afterLast != .repeat { members.append(JSONMember(.afterLast, .string(stub.afterLast.rawValue))) }
+            if let scenario = stub.scenario { members.append(JSONMember(.scenario, .string(scenario))) }
+            if let state = stub.whenState { members.append(JSONMember(.whenState, .string(state))) }
+            if let state = stub.setState { members.append(JSONMember(.setState, .string(state))) }
             if WireMockMapping.of(stub)?.metadata != nil {
                 notes.append("\(stub.id): `metadata` is not converted (native stubs have no metadata)")
             }
             return .object(members)
         }
-        return Result(document: .object([JSONMember("stubs", .array(encoded))]), notes: notes, files: files)
+        return Result(document: .object([JSONMember(.stubs, .array(encoded))]), notes: notes, files: files)
     }
 
     static func encode(_ pattern: RequestPattern) -> JSONValue {
         var members: [JSONMember] = []
-        if let method = pattern.method { members.append(JSONMember("method", .string(method))) }
+        if let method = pattern.method { members.append(JSONMember(.method, .string(method))) }
         switch pattern.path {
-        case .exact(let path)?: members.append(JSONMember("path", .string(path)))
-        case .pattern(let regex)?: members.append(JSONMember("pathPattern", .string(regex.pattern)))
-        case .exactTarget(let target)?: members.append(JSONMember("url", .string(target)))
-        case .targetPattern(let regex)?: members.append(JSONMember("urlPattern", .string(regex.pattern)))
+        case .exact(let path)?: members.append(JSONMember(.path, .string(path)))
+        case .pattern(let regex)?: members.append(JSONMember(.pathPattern, .string(regex.pattern)))
+        case .exactTarget(let target)?: members.append(JSONMember(.url, .string(target)))
+        case .targetPattern(let regex)?: members.append(JSONMember(.urlPattern, .string(regex.pattern)))
         case nil: break
         }
         for (key, matchers) in [("query", pattern.query), ("headers", pattern.headers), ("cookies", pattern.cookies)]
@@ -123,7 +124,7 @@ public enum WireMockConverter {
                                     ? group.matchers[0].jsonValue : ValueMatcher.allOf(group.matchers).jsonValue)
                         })))
         }
-        if let body = pattern.body { members.append(JSONMember("body", body.jsonValue)) }
+        if let body = pattern.body { members.append(JSONMember(.body, body.jsonValue)) }
         return .object(members)
     }
 
@@ -155,23 +156,23 @@ public enum WireMockConverter {
         var members: [JSONMember] = []
         if let proxy = response.proxy {
             // `proxyBaseUrl`: the native `proxy` (its header changes included), with only the delay beside it.
-            var fields = [JSONMember("to", .string(proxy.to))]
-            if let prefix = proxy.stripPrefix { fields.append(JSONMember("stripPrefix", .string(prefix))) }
+            var fields = [JSONMember(.to, .string(proxy.to))]
+            if let prefix = proxy.stripPrefix { fields.append(JSONMember(.stripPrefix, .string(prefix))) }
             if proxy.timeoutMs != ProxySetting.defaultTimeoutMs {
-                fields.append(JSONMember("timeoutMs", JSONValue(proxy.timeoutMs)))
+                fields.append(JSONMember(.timeoutMs, JSONValue(proxy.timeoutMs)))
             }
             if !proxy.setHeaders.fields.isEmpty {
-                fields.append(JSONMember("setHeaders", headersObject(proxy.setHeaders)))
+                fields.append(JSONMember(.setHeaders, headersObject(proxy.setHeaders)))
             }
             if !proxy.removeHeaders.isEmpty {
-                fields.append(JSONMember("removeHeaders", .array(proxy.removeHeaders.map(JSONValue.string))))
+                fields.append(JSONMember(.removeHeaders, .array(proxy.removeHeaders.map(JSONValue.string))))
             }
             if !proxy.addResponseHeaders.fields.isEmpty {
-                fields.append(JSONMember("addResponseHeaders", headersObject(proxy.addResponseHeaders)))
+                fields.append(JSONMember(.addResponseHeaders, headersObject(proxy.addResponseHeaders)))
             }
-            members.append(JSONMember("proxy", .object(fields)))
+            members.append(JSONMember(.proxy, .object(fields)))
         } else {
-            members.append(JSONMember("status", .int(response.status)))
+            members.append(JSONMember(.status, .int(response.status)))
         }
         var bodyFile: String?
         if let template = response.template {
@@ -180,7 +181,7 @@ public enum WireMockConverter {
                 // template; the comment tag makes it one, naming the file that is not there, so the
                 // stub answers WireMock's 500 (its page by `Accept`) per request as the mapping did.
                 bodyFile = filesDirectory + choice.nameSource + "{{! missing in the WireMock root }}"
-                members.append(JSONMember("template", .string("html")))
+                members.append(JSONMember(.template, .string("html")))
             } else if case .file(let choice)? = template.body {
                 // A templated `bodyFileName`: the native templated `bodyFile`, beside the files it can pick.
                 bodyFile = filesDirectory + choice.nameSource
@@ -190,39 +191,39 @@ public enum WireMockConverter {
                     case .template(_, let source): files[filesDirectory + relative] = Array(source.utf8)
                     }
                 }
-                members.append(JSONMember("template", wireMock ? .string("html") : .bool(true)))
+                members.append(JSONMember(.template, wireMock ? .string("html") : .bool(true)))
             } else {
                 // The body and headers hold the template translated into native syntax; a
                 // translated WireMock template escapes `{{x}}` for HTML as Handlebars does.
-                members.append(JSONMember("template", wireMock ? .string("html") : .bool(true)))
+                members.append(JSONMember(.template, wireMock ? .string("html") : .bool(true)))
             }
         }
-        if let message = response.statusMessage { members.append(JSONMember("statusMessage", .string(message))) }
+        if let message = response.statusMessage { members.append(JSONMember(.statusMessage, .string(message))) }
         if !response.headers.fields.isEmpty {
-            members.append(JSONMember("headers", headersObject(response.headers)))
+            members.append(JSONMember(.headers, headersObject(response.headers)))
         }
         if let bodyFile {
-            members.append(JSONMember("bodyFile", .string(bodyFile)))
+            members.append(JSONMember(.bodyFile, .string(bodyFile)))
         } else if !response.body.isEmpty {
             if let text = String(validating: response.body, as: UTF8.self) {
-                members.append(JSONMember("body", .string(text)))
+                members.append(JSONMember(.body, .string(text)))
             } else {
-                members.append(JSONMember("base64", .string(Data(response.body).base64EncodedString())))
+                members.append(JSONMember(.base64, .string(Data(response.body).base64EncodedString())))
             }
         }
         switch (response.delayMs, response.delayDistribution) {
         case (0, nil): break
-        case (let fixed, nil): members.append(JSONMember("delayMs", JSONValue(fixed)))
-        case (0, let distribution?): members.append(JSONMember("delayMs", distribution.json))
+        case (let fixed, nil): members.append(JSONMember(.delayMs, JSONValue(fixed)))
+        case (0, let distribution?): members.append(JSONMember(.delayMs, distribution.json))
         case (let fixed, .uniform(let low, let high)?):
-            members.append(JSONMember("delayMs", DelayDistribution.uniform(min: low + fixed, max: high + fixed).json))
+            members.append(JSONMember(.delayMs, DelayDistribution.uniform(min: low + fixed, max: high + fixed).json))
         case (let fixed, let distribution?):
             notes.append(
                 "\(stub): `fixedDelayMilliseconds` (\(JSONValue(fixed).jsonText) ms) beside a lognormal `delayDistribution` is not converted; only the distribution is kept"
             )
-            members.append(JSONMember("delayMs", distribution.json))
+            members.append(JSONMember(.delayMs, distribution.json))
         }
-        if let fault = response.fault { members.append(JSONMember("fault", .string(fault.rawValue))) }
+        if let fault = response.fault { members.append(JSONMember(.fault, .string(fault.rawValue))) }
         return .object(members)
     }
 }
@@ -245,52 +246,52 @@ extension BodyMatcher {
                 "jsonEquals",
                 .object(
                     [
-                        JSONMember("value", v), JSONMember("ignoreArrayOrder", .bool(options.ignoreArrayOrder)),
-                        JSONMember("ignoreExtraElements", .bool(options.ignoreExtraElements)),
-                    ] + (options.placeholders ? [JSONMember("placeholders", true)] : [])))
+                        JSONMember(.value, v), JSONMember(.ignoreArrayOrder, .bool(options.ignoreArrayOrder)),
+                        JSONMember(.ignoreExtraElements, .bool(options.ignoreExtraElements)),
+                    ] + (options.placeholders ? [JSONMember(.placeholders, true)] : [])))
         case .jsonPath(let expression, let matcher?):
             return one(
                 "jsonPath",
-                .object([JSONMember("expression", .string(expression.text)), JSONMember("matcher", matcher.jsonValue)]))
+                .object([JSONMember(.expression, .string(expression.text)), JSONMember(.matcher, matcher.jsonValue)]))
         case .jsonPath(let expression, nil): return one("jsonPath", .string(expression.text))
         case .jsonPathEquals(let expression, let value, let options):
             return one(
                 "jsonPath",
                 .object([
-                    JSONMember("expression", .string(expression.text)),
+                    JSONMember(.expression, .string(expression.text)),
                     JSONMember(
                         "jsonEquals",
                         .object(
                             [
-                                JSONMember("value", value),
-                                JSONMember("ignoreArrayOrder", .bool(options.ignoreArrayOrder)),
-                                JSONMember("ignoreExtraElements", .bool(options.ignoreExtraElements)),
-                            ] + (options.placeholders ? [JSONMember("placeholders", true)] : []))),
+                                JSONMember(.value, value),
+                                JSONMember(.ignoreArrayOrder, .bool(options.ignoreArrayOrder)),
+                                JSONMember(.ignoreExtraElements, .bool(options.ignoreExtraElements)),
+                            ] + (options.placeholders ? [JSONMember(.placeholders, true)] : []))),
                 ]))
         case .xmlEquals(let expectation):
             let options = expectation.options
             guard options != XMLComparison() else { return one("xmlEquals", .string(expectation.document)) }
-            var members = [JSONMember("value", .string(expectation.document))]
-            if options.placeholders { members.append(JSONMember("placeholders", true)) }
+            var members = [JSONMember(.value, .string(expectation.document))]
+            if options.placeholders { members.append(JSONMember(.placeholders, true)) }
             if let opening = options.openingDelimiter {
-                members.append(JSONMember("placeholderOpening", .string(opening)))
+                members.append(JSONMember(.placeholderOpening, .string(opening)))
             }
             if let closing = options.closingDelimiter {
-                members.append(JSONMember("placeholderClosing", .string(closing)))
+                members.append(JSONMember(.placeholderClosing, .string(closing)))
             }
             if !options.exemptedComparisons.isEmpty {
                 members.append(
-                    JSONMember("exemptedComparisons", .array(options.exemptedComparisons.map(JSONValue.string))))
+                    JSONMember(.exemptedComparisons, .array(options.exemptedComparisons.map(JSONValue.string))))
             }
             return one("xmlEquals", .object(members))
         case .xPath(let query, let matcher):
             guard matcher != nil || !query.namespaces.isEmpty else { return one("xPath", .string(query.expression)) }
-            var members = [JSONMember("expression", .string(query.expression))]
+            var members = [JSONMember(.expression, .string(query.expression))]
             if !query.namespaces.isEmpty {
                 members.append(
-                    JSONMember("namespaces", .object(query.namespaces.map { JSONMember($0.prefix, .string($0.uri)) })))
+                    JSONMember(.namespaces, .object(query.namespaces.map { JSONMember($0.prefix, .string($0.uri)) })))
             }
-            if let matcher { members.append(JSONMember("matcher", matcher.jsonValue)) }
+            if let matcher { members.append(JSONMember(.matcher, matcher.jsonValue)) }
             return one("xPath", .object(members))
         case .binaryEquals(let bytes): return one("binary", .string(Data(bytes).base64EncodedString()))
         case .allOf(let all): return one("allOf", .array(all.map(\.jsonValue)))
