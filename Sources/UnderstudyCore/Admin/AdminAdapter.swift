@@ -5,12 +5,12 @@ package struct AdminAdapter: Sendable {
     /// The adapter's name; installing another with the same name replaces it.
     package var name: String
     /// Routes registered in the table beside the native ones.
-    package var routes: [AdminRoute]
+    var routes: [AdminRoute]
     /// Fields spliced into each entry `GET /__admin/requests` lists: the bytes of a JSON
     /// object (its members are appended to the native entry's).
-    package var journalEntryFields: (@Sendable (JournalEntry) -> [UInt8])?
+    var journalEntryFields: (@Sendable (JournalEntry) -> [UInt8])?
     /// Members added to each scenario `GET /__admin/scenarios` lists (name, known states).
-    package var scenarioFields: (@Sendable (String, [String]) -> [JSONMember])?
+    var scenarioFields: (@Sendable (String, [String]) -> [JSONMember])?
     /// Runs on `POST /__admin/reset`, after the engine's own reset.
     package var onReset: (@Sendable (AdminEngine) -> Void)?
 

@@ -1,14 +1,14 @@
 /// The admin token check: `Authorization: Bearer <token>`, the token compared in constant time
 /// so its bytes cannot be guessed one at a time from response timings.
-package struct AdminAuthorization {
+struct AdminAuthorization {
     private let expected: [UInt8]
 
-    package init(token: String) {
+    init(token: String) {
         expected = Array(token.utf8)
     }
 
     /// nil when `request` carries the token; otherwise the 401 to send.
-    package func refusal(for request: HTTPRequest) -> HTTPResponse? {
+    func refusal(for request: HTTPRequest) -> HTTPResponse? {
         guard let header = request.headers["Authorization"] else {
             return Self.unauthorized(
                 "the admin API needs `Authorization: Bearer <token>` (the daemon was started with an admin token)",
@@ -33,7 +33,7 @@ package struct AdminAuthorization {
     }
 
     /// Equal bytes, in a time that depends only on the expected token's length.
-    package static func constantTimeEqual(_ given: [UInt8], _ expected: [UInt8]) -> Bool {
+    static func constantTimeEqual(_ given: [UInt8], _ expected: [UInt8]) -> Bool {
         var difference: UInt8 = given.count == expected.count ? 0 : 1
         for index in expected.indices {
             let byte = index < given.count ? given[index] : 0

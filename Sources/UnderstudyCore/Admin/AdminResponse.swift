@@ -2,7 +2,7 @@
 /// `{"error":"why","errors":[...]?}`.
 package enum AdminResponse {
     /// An error response carried through `Result`.
-    package struct Failure: Error {
+    struct Failure: Error {
         var response: HTTPResponse
     }
 
@@ -22,13 +22,13 @@ package enum AdminResponse {
         return Self.value(.object(members), status: status)
     }
 
-    package static func methodNotAllowed(_ method: String, allowed: [String]) -> HTTPResponse {
+    static func methodNotAllowed(_ method: String, allowed: [String]) -> HTTPResponse {
         var response = error(405, "method \(method) is not allowed here; use \(allowed.joined(separator: " or "))")
         response.headers.append(name: "Allow", value: allowed.joined(separator: ", "))
         return response
     }
 
-    package static func encode(_ error: StubFileError) -> JSONValue {
+    static func encode(_ error: StubFileError) -> JSONValue {
         .object([
             JSONMember("file", .string(error.file)),
             JSONMember("line", .number(String(error.line))),

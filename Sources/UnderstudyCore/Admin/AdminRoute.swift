@@ -15,17 +15,17 @@ package struct AdminRoute: Sendable {
     }
 
     /// One segment of a pattern: a literal, or a parameter handed to the handler in order.
-    package enum Segment: Equatable, Sendable {
+    enum Segment: Equatable, Sendable {
         case literal(String)
         case parameter
     }
 
-    package let method: String
+    let method: String
     /// The pattern as written (`requests/{seq}/near-misses`), for messages and tests.
-    package let pattern: String
-    package let segments: [Segment]
-    package let world: World
-    package let handler: @Sendable (AdminCall) -> HTTPAnswer
+    let pattern: String
+    let segments: [Segment]
+    let world: World
+    let handler: @Sendable (AdminCall) -> HTTPAnswer
 
     /// A route whose handler answers now.
     package init(
@@ -35,7 +35,7 @@ package struct AdminRoute: Sendable {
     }
 
     /// A route whose handler may answer later (a long poll).
-    package init(
+    init(
         _ method: String, _ pattern: String, _ world: World,
         answering handler: @escaping @Sendable (AdminCall) -> HTTPAnswer
     ) {
@@ -49,7 +49,7 @@ package struct AdminRoute: Sendable {
     }
 
     /// The parameters when `path` (decoded segments after `/__admin`) fits the pattern; nil otherwise.
-    package func parameters(_ path: [String]) -> [String]? {
+    func parameters(_ path: [String]) -> [String]? {
         guard path.count == segments.count else { return nil }
         var parameters: [String] = []
         for (segment, part) in zip(segments, path) {
@@ -63,7 +63,7 @@ package struct AdminRoute: Sendable {
 
     /// Literal segments count for more than parameters, so `scenarios/reset` wins over
     /// `scenarios/{name}` whatever order the table lists them in.
-    package var specificity: Int {
+    var specificity: Int {
         segments.reduce(0) { $0 + ($1 == .parameter ? 0 : 1) }
     }
 }

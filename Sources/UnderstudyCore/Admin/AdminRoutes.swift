@@ -8,10 +8,10 @@
 /// nothing. With an admin token configured, a request without it gets 401 before routing.
 package struct AdminRoutes: Sendable {
     /// The path prefix of every admin endpoint.
-    package static let prefix = "/__admin"
+    static let prefix = "/__admin"
 
     /// The native endpoints, in the order `Allow` lists their methods.
-    package static let native: [AdminRoute] = [
+    static let native: [AdminRoute] = [
         AdminRoute("GET", "health", .both, ServerAdmin.health),
         AdminRoute("GET", "requests", .both, RequestsAdmin.list),
         AdminRoute("DELETE", "requests", .both, RequestsAdmin.clear),
@@ -44,10 +44,10 @@ package struct AdminRoutes: Sendable {
     ]
 
     /// Every route: the native ones, then each adapter's.
-    package let routes: [AdminRoute]
-    package let adapters: [AdminAdapter]
+    let routes: [AdminRoute]
+    let adapters: [AdminAdapter]
 
-    package init(adapters: [AdminAdapter]) {
+    init(adapters: [AdminAdapter]) {
         self.adapters = adapters
         self.routes = Self.native + adapters.flatMap(\.routes)
     }
@@ -66,7 +66,7 @@ package struct AdminRoutes: Sendable {
     }
 
     /// Whether `path` belongs to the admin API.
-    package static func isAdminPath(_ path: String) -> Bool {
+    static func isAdminPath(_ path: String) -> Bool {
         // Every request asks, so the common answer comes from the first bytes: a path that does
         // not start with `/__admin` is not one. Only paths that do are compared as strings
         // (by characters, as before: `/__admin/` followed by a combining mark is not a prefix).
@@ -79,7 +79,7 @@ package struct AdminRoutes: Sendable {
     }
 
     /// The decoded path segments after `/__admin` (trailing slashes ignored).
-    package static func segments(_ rawPath: String) -> [String] {
+    static func segments(_ rawPath: String) -> [String] {
         var path = rawPath
         while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
         let tail = path.dropFirst(prefix.count)

@@ -4,15 +4,15 @@
 /// A POST body is one of `{"freeze": INSTANT?}`, `{"advance": "PT30S" | milliseconds}`,
 /// `{"set": INSTANT}` (never backwards) or `{"real": true}`. `advance` and `set` answer with what
 /// fell due on the way (`fired`), in time order. A bad body is a 400 that changes nothing.
-package enum ClockAdmin {
+enum ClockAdmin {
     /// The keys a POST body may have (exactly one of them).
-    package static let keys = ["freeze", "advance", "set", "real"]
+    static let keys = ["freeze", "advance", "set", "real"]
 
-    package static func get(_ call: AdminCall) -> HTTPResponse {
+    static func get(_ call: AdminCall) -> HTTPResponse {
         AdminResponse.value(.object(describe(call.engine.clock)))
     }
 
-    package static func post(_ call: AdminCall) -> HTTPResponse {
+    static func post(_ call: AdminCall) -> HTTPResponse {
         let clock = call.engine.clock
         let command: Command
         switch decode(call.request.body, now: clock.nowSeconds) {
@@ -60,7 +60,7 @@ package enum ClockAdmin {
     }
 
     /// The clock as the admin API shows it.
-    package static func describe(_ clock: WorldClock) -> [JSONMember] {
+    static func describe(_ clock: WorldClock) -> [JSONMember] {
         let now = clock.nowSeconds
         let wall = clock.source.now.timeIntervalSince1970
         return [
@@ -72,7 +72,7 @@ package enum ClockAdmin {
         ]
     }
 
-    package static func encode(_ event: ClockEvent) -> JSONValue {
+    static func encode(_ event: ClockEvent) -> JSONValue {
         var members = [
             JSONMember("kind", .string(event.kind.rawValue)),
             JSONMember("at", .string(TimeFormatting.iso8601Milliseconds(event.at))),
@@ -84,18 +84,18 @@ package enum ClockAdmin {
 
     // MARK: - The body
 
-    package enum Command: Equatable {
+    enum Command: Equatable {
         case freeze(at: Double?)
         case advance(seconds: Double)
         case set(at: Double)
         case real
     }
 
-    package static let example =
+    static let example =
         #"{"freeze": "2030-01-01T00:00:00Z"}, {"advance": "PT30S"}, {"set": "2030-01-01T01:00:00Z"} or {"real": true}"#
 
     /// Decodes a POST body; the failure is the 400's message.
-    package static func decode(_ body: [UInt8], now: Double) -> Result<Command, Failure> {
+    static func decode(_ body: [UInt8], now: Double) -> Result<Command, Failure> {
         guard let value = JSONValue.parse(body), case .object(let members) = value else {
             return .failure(Failure("body must be a JSON object: one of \(example)"))
         }
@@ -151,7 +151,7 @@ package enum ClockAdmin {
     }
 
     /// Seconds since 1970 for an instant in the journal's format.
-    package static func instant(_ value: JSONValue) -> Double? {
+    static func instant(_ value: JSONValue) -> Double? {
         guard case .string(let text) = value, let milliseconds = TimeFormatting.parseISO8601Milliseconds(text) else {
             return nil
         }
@@ -159,7 +159,7 @@ package enum ClockAdmin {
     }
 
     /// Seconds for an ISO-8601 duration string or a number of milliseconds (≥ 0).
-    package static func duration(_ value: JSONValue) -> Double? {
+    static func duration(_ value: JSONValue) -> Double? {
         switch value {
         case .string(let text): return TimeFormatting.parseISO8601Duration(text)
         case .number:
@@ -170,7 +170,7 @@ package enum ClockAdmin {
     }
 
     /// A 400's message.
-    package struct Failure: Error, Equatable {
+    struct Failure: Error, Equatable {
         let message: String
         init(_ message: String) { self.message = message }
     }

@@ -2,7 +2,7 @@
 /// when asked (never on the request path) against the stubs and scenario states as they are now.
 /// The unmatched response the client got at the time is in the entry's `response` body.
 extension RequestsAdmin {
-    package static func nearMisses(_ call: AdminCall) -> HTTPResponse {
+    static func nearMisses(_ call: AdminCall) -> HTTPResponse {
         let seqText = call.parameter
         let engine = call.engine
         guard let seq = Int(seqText), seq > 0 else {

@@ -2,13 +2,13 @@
 /// as at least N journaled entries pass the filters, or at the timeout with what there is.
 extension RequestsAdmin {
     /// The longest wait a client may ask for; longer ones are refused rather than silently cut.
-    package static let maxWaitMilliseconds = 300_000
+    static let maxWaitMilliseconds = 300_000
     /// The wait when `timeoutMs` is not given.
-    package static let defaultWaitMilliseconds = 5_000
+    static let defaultWaitMilliseconds = 5_000
 
     /// Answers at once when the entries are already there (or the query is bad); otherwise
     /// registers a waiter that the engine completes as it journals, and the transport times out.
-    package static func wait(_ call: AdminCall) -> HTTPAnswer {
+    static func wait(_ call: AdminCall) -> HTTPAnswer {
         var count = 1
         var timeoutMs = defaultWaitMilliseconds
         let parsed = JournalFilter.parse(call.request.query, extra: ["count", "timeoutMs"]) { name, value in

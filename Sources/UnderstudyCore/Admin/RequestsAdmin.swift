@@ -1,13 +1,13 @@
 /// `GET|DELETE /__admin/requests`, `POST /__admin/requests/count` and `POST /__admin/requests/find`.
 package enum RequestsAdmin {
-    package static func list(_ call: AdminCall) -> HTTPResponse {
+    static func list(_ call: AdminCall) -> HTTPResponse {
         switch JournalFilter.parse(call.request.query) {
         case .success(let filter): return render(call, where: filter.matches, limit: filter.limit)
         case .failure(let invalid): return AdminResponse.error(400, invalid.message)
         }
     }
 
-    package static func clear(_ call: AdminCall) -> HTTPResponse {
+    static func clear(_ call: AdminCall) -> HTTPResponse {
         AdminResponse.value(.object([JSONMember("cleared", .int(call.engine.clearJournal()))]))
     }
 
@@ -51,7 +51,7 @@ package enum RequestsAdmin {
         return AdminResponse.json(200, writer.bytes)
     }
 
-    package static func count(_ call: AdminCall) -> HTTPResponse {
+    static func count(_ call: AdminCall) -> HTTPResponse {
         let pattern: RequestPattern
         switch decodePattern(call.request.body) {
         case .success(let decoded): pattern = decoded
@@ -65,7 +65,7 @@ package enum RequestsAdmin {
     }
 
     /// `POST /__admin/requests/find`: the entries whose request the posted matcher matches.
-    package static func find(_ call: AdminCall) -> HTTPResponse {
+    static func find(_ call: AdminCall) -> HTTPResponse {
         switch decodePattern(call.request.body) {
         case .success(let pattern): return render(call, where: { pattern.matches(MatchContext($0.request)) })
         case .failure(let failure): return failure.response

@@ -2,7 +2,7 @@
 package enum ScenariosAdmin {
     /// Each scenario's name, state and known states, with the members adapters add
     /// (``AdminAdapter/scenarioFields``).
-    package static func list(_ call: AdminCall) -> HTTPResponse {
+    static func list(_ call: AdminCall) -> HTTPResponse {
         let scenarios = call.engine.scenarios
         let decorations = call.routes.adapters.compactMap(\.scenarioFields)
         let items: [JSONValue] = scenarios.names.map { name in

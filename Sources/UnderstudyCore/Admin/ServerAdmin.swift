@@ -1,7 +1,7 @@
 /// The daemon-wide admin endpoints: `GET /__admin/health`, `GET /__admin/rate-limits`,
 /// `POST /__admin/reset`, `POST /__admin/reload` and `GET /__admin/tls/ca.pem`.
-package enum ServerAdmin {
-    package static func health(_ call: AdminCall) -> HTTPResponse {
+enum ServerAdmin {
+    static func health(_ call: AdminCall) -> HTTPResponse {
         let engine = call.engine
         return AdminResponse.value(
             .object([
@@ -27,7 +27,7 @@ package enum ServerAdmin {
     }
 
     /// Each rate-limited stub's window right now (for the UI's panel).
-    package static func rateLimits(_ call: AdminCall) -> HTTPResponse {
+    static func rateLimits(_ call: AdminCall) -> HTTPResponse {
         let engine = call.engine
         let runtimes = engine.runtimes
         let now = engine.clock.monotonicNanoseconds
@@ -53,14 +53,14 @@ package enum ServerAdmin {
 
     /// Journal, sequences, scenarios and rate limits back to the start (stubs stay), then each
     /// adapter's reset (``AdminAdapter/onReset``).
-    package static func reset(_ call: AdminCall) -> HTTPResponse {
+    static func reset(_ call: AdminCall) -> HTTPResponse {
         call.engine.reset()
         for adapter in call.routes.adapters { adapter.onReset?(call.adminEngine) }
         return AdminResponse.value(.object([JSONMember("reset", .bool(true))]))
     }
 
     /// Re-reads the stub files, all or nothing.
-    package static func reload(_ call: AdminCall) -> HTTPResponse {
+    static func reload(_ call: AdminCall) -> HTTPResponse {
         switch call.reload() {
         case .success(let count): return AdminResponse.value(.object([JSONMember("stubs", .int(count))]))
         case .failure(let failure): return AdminResponse.loadFailure(failure)
@@ -69,7 +69,7 @@ package enum ServerAdmin {
 
     /// The CA certificate clients must trust to reach the HTTPS listener, as PEM; 404 when the
     /// daemon generated none.
-    package static func certificateAuthority(_ call: AdminCall) -> HTTPResponse {
+    static func certificateAuthority(_ call: AdminCall) -> HTTPResponse {
         guard let pem = call.engine.configuration.certificateAuthorityPEM else {
             return AdminResponse.error(
                 404, "no generated CA: start the daemon with --https (and without --tls-cert) to serve HTTPS with one")
@@ -78,7 +78,7 @@ package enum ServerAdmin {
     }
 
     /// The answer of the sessions routes on a main port that hosts none.
-    package static func noSessions(_ call: AdminCall) -> HTTPResponse {
+    static func noSessions(_ call: AdminCall) -> HTTPResponse {
         AdminResponse.error(404, "sessions are not enabled on this server")
     }
 }

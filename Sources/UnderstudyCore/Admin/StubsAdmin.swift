@@ -1,8 +1,8 @@
 import UnderstudyStubFormat
 
 /// `GET|POST /__admin/stubs` and `DELETE /__admin/stubs/{id}`.
-package enum StubsAdmin {
-    package static func list(_ call: AdminCall) -> HTTPResponse {
+enum StubsAdmin {
+    static func list(_ call: AdminCall) -> HTTPResponse {
         let engine = call.engine
         let runtimes = engine.runtimes
         let items: [JSONValue] = engine.stubs.enumerated().map { index, stub in
@@ -49,7 +49,7 @@ package enum StubsAdmin {
     }
 
     /// Adds the posted stubs, replacing any with the same id in place; all or nothing.
-    package static func add(_ call: AdminCall) -> HTTPResponse {
+    static func add(_ call: AdminCall) -> HTTPResponse {
         let body = call.request.body
         let posted: StubSet
         do {
@@ -65,7 +65,7 @@ package enum StubsAdmin {
             ]), status: 201)
     }
 
-    package static func delete(_ call: AdminCall) -> HTTPResponse {
+    static func delete(_ call: AdminCall) -> HTTPResponse {
         delete(call.parameter, from: call.engine)
     }
 

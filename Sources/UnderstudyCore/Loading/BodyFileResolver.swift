@@ -15,9 +15,9 @@ package struct BodyFileResolver {
     }
 
     /// The real (symlink-free) directory holding the stub file.
-    package let stubDirectory: String
+    let stubDirectory: String
     /// The real directory no body file may leave.
-    package let root: String
+    let root: String
 
     /// Creates a resolver for a stub file at `stubFile` loaded under `root`; `nil` when either
     /// cannot be resolved on disk.
@@ -63,18 +63,18 @@ package struct BodyFileResolver {
         return .success(BodyFile(bytes: Array(data), realPath: real))
     }
 
-    package static func realPath(_ path: String) -> String? {
+    static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
     }
 
-    package static func isInside(_ path: String, _ root: String) -> Bool {
+    static func isInside(_ path: String, _ root: String) -> Bool {
         root == "/" || path == root || path.hasPrefix(root + "/")
     }
 
     /// Resolves `.` and `..` without touching the disk.
-    package static func lexicallyNormalized(_ path: String) -> String {
+    static func lexicallyNormalized(_ path: String) -> String {
         var parts: [Substring] = []
         for part in path.split(separator: "/", omittingEmptySubsequences: true) {
             if part == "." { continue }

@@ -6,13 +6,13 @@ package struct DecodedStub {
     /// The id given, or the generated `<file>#<index>`.
     package var id: String
     /// Whether `id` was generated because the stub gave none.
-    package var idGenerated: Bool
+    var idGenerated: Bool
     /// The file the stub is in.
     package var file: String
     /// Where the id was written (the stub object itself for a generated id).
     package var idPosition: SourcePosition
     /// The stub's path in its document (`stubs[3]`).
-    package var path: JSONPath
+    var path: JSONPath
     /// For a WireMock mapping that gives its own id: the id derived from its file and index, which
     /// it takes instead when another mapping already has its id (WireMock serves both).
     package var wireMockDerivedID: String? = nil

@@ -15,7 +15,7 @@ package struct ObjectMembers {
 
     package init() {}
 
-    package init(capacity: Int) {
+    init(capacity: Int) {
         keys.reserveCapacity(capacity)
         members.reserveCapacity(capacity)
     }
@@ -50,14 +50,14 @@ package struct ObjectMembers {
     /// `a == b`, comparing lengths first: keys compared against a list of known ones mostly differ,
     /// and most differ in length, which costs a few instructions to see where `==` is a call.
     @inline(__always)
-    package static func sameKey(_ a: String, _ b: String) -> Bool {
+    static func sameKey(_ a: String, _ b: String) -> Bool {
         a.utf8.count == b.utf8.count && a == b
     }
 
-    package var count: Int { keys.count }
-    package var isEmpty: Bool { keys.isEmpty }
+    var count: Int { keys.count }
+    var isEmpty: Bool { keys.isEmpty }
     /// The first member kept, with its key (the only one when `count` is 1).
-    package var first: (key: String, value: JSONNode.Member)? {
+    var first: (key: String, value: JSONNode.Member)? {
         keys.isEmpty ? nil : (keys[0], members[0])
     }
 }

@@ -26,7 +26,7 @@ public enum StubCompiler {
     /// Compiles the definitions of one document with that document's decoder (its file and
     /// body-file resolver), which collects the errors. Every stub with an id is returned, those with
     /// errors without their runtime stub, so their ids still count in the duplicate-id check.
-    package static func compile(_ definitions: [StubDefinition], with decoder: inout StubDecoder) -> [DecodedStub] {
+    static func compile(_ definitions: [StubDefinition], with decoder: inout StubDecoder) -> [DecodedStub] {
         var compiled: [DecodedStub] = []
         compiled.reserveCapacity(definitions.count)
         for definition in definitions {
@@ -36,7 +36,7 @@ public enum StubCompiler {
     }
 
     /// Compiles one definition; a stub without an `id` is named `<file>#<index>`.
-    package static func compile(_ definition: StubDefinition, with decoder: inout StubDecoder) -> DecodedStub? {
+    static func compile(_ definition: StubDefinition, with decoder: inout StubDecoder) -> DecodedStub? {
         decoder.compileStub(definition.node, definition.path, generatedID: "\(definition.file)#\(definition.index)")
     }
 }

@@ -3,9 +3,9 @@ import UnderstudyStubFormat
 /// `delayMs` as a distribution (`{"uniform": [min, max]}` or `{"lognormal": {"median", "sigma", "max"}}`)
 /// and `statusMessage`.
 extension StubDecoder {
-    package static let lognormalKeys = StubFormat.Object.lognormal.keys
+    static let lognormalKeys = StubFormat.Object.lognormal.keys
 
-    package mutating func decodeDelayDistribution(_ node: JSONNode, _ path: JSONPath) -> DelayDistribution? {
+    mutating func decodeDelayDistribution(_ node: JSONNode, _ path: JSONPath) -> DelayDistribution? {
         let keys = members(of: node, path, known: StubFormat.Object.delayDistribution.keys)
         guard keys.count == 1, let (key, member) = keys.first else {
             if keys.count > 1 {

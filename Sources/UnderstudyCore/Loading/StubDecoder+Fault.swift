@@ -8,9 +8,9 @@ import UnderstudyStubFormat
 /// fault enum.
 extension StubDecoder {
     /// The largest stream id HTTP/2 has (31 bits).
-    package static let maximumStreamID = 2_147_483_647
+    static let maximumStreamID = 2_147_483_647
 
-    package mutating func decodeFault(_ node: JSONNode, _ path: JSONPath, into response: inout StubResponse) {
+    mutating func decodeFault(_ node: JSONNode, _ path: JSONPath, into response: inout StubResponse) {
         guard let all = node.members else {
             if node.stringValue != nil {
                 response.fault = enumValue(node, path, Fault.self)

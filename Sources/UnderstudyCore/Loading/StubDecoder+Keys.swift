@@ -65,7 +65,7 @@ extension StubDecoder {
     /// The key among `unknown` that is most plausibly a misspelling of the missing `key`: within
     /// a third of its length in edits (at least 2; `closest` allows only 2) or a prefix of it
     /// (`resp`), and no closer to another known key. `nil` when none is.
-    package static func misspelling(of key: String, among unknown: [String], known: [String]) -> String? {
+    static func misspelling(of key: String, among unknown: [String], known: [String]) -> String? {
         var best: (word: String, distance: Int)?
         let allowed = max(2, key.count / 3)
         func isPrefix(_ word: String, of key: String) -> Bool {

@@ -9,14 +9,14 @@ import Foundation
 /// query as sent), `equalsIgnoringCase`, `doesNotContain`, `doesNotMatch`, `allOf`, `anyOf`, `not`,
 /// and for bodies also `jsonEquals` (with options), `jsonPath` and `binary`.
 extension StubDecoder {
-    package static let extraValueMatcherKeys = [
+    static let extraValueMatcherKeys = [
         "equalsIgnoringCase", "doesNotContain", "doesNotMatch", "allOf", "anyOf", "not",
     ]
-    package static let jsonEqualsKeys = StubFormat.Object.jsonEquals.keys
-    package static let jsonPathKeys = StubFormat.Object.jsonPath.keys
+    static let jsonEqualsKeys = StubFormat.Object.jsonEquals.keys
+    static let jsonPathKeys = StubFormat.Object.jsonPath.keys
 
     /// `url` or `urlPattern`, refusing a second path condition beside it; nil when neither is given.
-    package mutating func decodeTarget(_ keys: ObjectMembers, _ path: JSONPath) -> PathMatcher? {
+    mutating func decodeTarget(_ keys: ObjectMembers, _ path: JSONPath) -> PathMatcher? {
         let given = ["path", "pathPattern", "url", "urlPattern"].compactMap { keys[$0] }
         guard let target = given.first(where: { $0.key == "url" || $0.key == "urlPattern" }) else { return nil }
         if given.count > 1 {
@@ -38,7 +38,7 @@ extension StubDecoder {
         return .exactTarget(text)
     }
 
-    package mutating func extraValueMatcher(_ member: JSONNode.Member, _ path: JSONPath) -> ValueMatcher? {
+    mutating func extraValueMatcher(_ member: JSONNode.Member, _ path: JSONPath) -> ValueMatcher? {
         switch member.key {
         case "equalsIgnoringCase": return string(member.value, path).map(ValueMatcher.equalsIgnoringCase)
         case "doesNotContain": return string(member.value, path).map(ValueMatcher.doesNotContain)
@@ -53,7 +53,7 @@ extension StubDecoder {
 
     /// The operands of `allOf`/`anyOf`: a non-empty array whose every element decodes, or nil
     /// (with the errors recorded) — shared by value and body matchers.
-    package mutating func matcherList<Matcher>(
+    mutating func matcherList<Matcher>(
         _ node: JSONNode, _ path: JSONPath, kind: String,
         decode: (inout StubDecoder, JSONNode, JSONPath) -> Matcher?
     ) -> [Matcher]? {
@@ -69,7 +69,7 @@ extension StubDecoder {
         return errors.count == before ? inner : nil
     }
 
-    package mutating func extraBodyMatcher(_ member: JSONNode.Member, _ path: JSONPath) -> BodyMatcher? {
+    mutating func extraBodyMatcher(_ member: JSONNode.Member, _ path: JSONPath) -> BodyMatcher? {
         switch member.key {
         case "equalsIgnoringCase": return string(member.value, path).map(BodyMatcher.equalsIgnoringCase)
         case "doesNotContain": return string(member.value, path).map(BodyMatcher.doesNotContain)

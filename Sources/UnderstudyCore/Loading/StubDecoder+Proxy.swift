@@ -5,9 +5,9 @@ import UnderstudyStubFormat
 /// answer is the whole response, so the only other keys such a response takes are `times` and
 /// `delayMs` (waited out before forwarding).
 extension StubDecoder {
-    package static let proxyKeys = StubFormat.Object.proxy.keys
+    static let proxyKeys = StubFormat.Object.proxy.keys
     /// `timeoutMs` at most one hour: a proxied request holds its client connection meanwhile.
-    package static let maximumProxyTimeoutMs = 3_600_000.0
+    static let maximumProxyTimeoutMs = 3_600_000.0
 
     package mutating func decodeProxy(_ member: JSONNode.Member, siblings: [JSONNode.Member], _ path: JSONPath)
         -> ProxySetting?

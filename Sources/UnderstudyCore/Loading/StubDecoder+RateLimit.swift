@@ -1,7 +1,7 @@
 /// A stub's `rateLimit`: the rule, and its refusal and naming (`status`, `body`/`json`, `name`).
 extension StubDecoder {
     /// A stub's `rateLimit`: `nil` (with its errors reported) when any part of it is wrong.
-    package mutating func decodeRateLimit(_ node: JSONNode, _ path: JSONPath) -> RateLimitRule? {
+    mutating func decodeRateLimit(_ node: JSONNode, _ path: JSONPath) -> RateLimitRule? {
         guard node.members != nil else {
             typeMismatch(node, path, expected: "an object like {\"limit\": 10, \"window\": 1}")
             return nil
@@ -49,7 +49,7 @@ extension StubDecoder {
         return rule
     }
 
-    package mutating func decodeRefusal(_ keys: ObjectMembers, _ path: JSONPath, into rule: inout RateLimitRule) {
+    mutating func decodeRefusal(_ keys: ObjectMembers, _ path: JSONPath, into rule: inout RateLimitRule) {
         if let member = keys["status"] {
             let statusPath = path.member("status")
             let allowed = RateLimitRule.refusalStatuses

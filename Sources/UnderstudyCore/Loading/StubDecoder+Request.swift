@@ -2,16 +2,16 @@ import UnderstudyStubFormat
 
 /// Decoding of a stub's `request` object and its matchers.
 extension StubDecoder {
-    package static let requestKeys = StubFormat.Object.request.keys
-    package static let valueMatcherKeys = StubFormat.Object.valueMatcher.keys
-    package static let bodyMatcherKeys = StubFormat.Object.bodyMatcher.keys
+    static let requestKeys = StubFormat.Object.request.keys
+    static let valueMatcherKeys = StubFormat.Object.valueMatcher.keys
+    static let bodyMatcherKeys = StubFormat.Object.bodyMatcher.keys
 
     /// Decodes a request object whose path is given as text (the admin API's `{"request": ...}`).
-    package mutating func decodeRequest(_ node: JSONNode, _ path: String) -> RequestPattern? {
+    mutating func decodeRequest(_ node: JSONNode, _ path: String) -> RequestPattern? {
         decodeRequest(node, JSONPath(text: path))
     }
 
-    package mutating func decodeRequest(_ node: JSONNode, _ path: JSONPath) -> RequestPattern? {
+    mutating func decodeRequest(_ node: JSONNode, _ path: JSONPath) -> RequestPattern? {
         guard node.members != nil else {
             typeMismatch(node, path, expected: "a request object")
             return nil
@@ -81,7 +81,7 @@ extension StubDecoder {
         return errors.count == errorsBefore ? pattern : nil
     }
 
-    package mutating func namedMatchers(_ node: JSONNode, _ path: JSONPath, what: String) -> [NamedMatcher] {
+    mutating func namedMatchers(_ node: JSONNode, _ path: JSONPath, what: String) -> [NamedMatcher] {
         guard let members = node.members else {
             typeMismatch(node, path, expected: "an object of \(what) name → matcher")
             return []
@@ -119,7 +119,7 @@ extension StubDecoder {
     }
 
     /// A plain string (exact) or an object with exactly one matcher key.
-    package mutating func valueMatcher(_ node: JSONNode, _ path: JSONPath) -> ValueMatcher? {
+    mutating func valueMatcher(_ node: JSONNode, _ path: JSONPath) -> ValueMatcher? {
         if let text = node.stringValue { return .equals(text) }
         guard node.members != nil else {
             typeMismatch(
@@ -146,7 +146,7 @@ extension StubDecoder {
         }
     }
 
-    package mutating func bodyMatcher(_ node: JSONNode, _ path: JSONPath) -> BodyMatcher? {
+    mutating func bodyMatcher(_ node: JSONNode, _ path: JSONPath) -> BodyMatcher? {
         guard node.members != nil else {
             typeMismatch(
                 node, path,
@@ -166,7 +166,7 @@ extension StubDecoder {
     }
 
     /// RFC 9110 `tchar`.
-    package static func isTokenByte(_ byte: UInt8) -> Bool {
+    static func isTokenByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
             UInt8(ascii: "0")...UInt8(ascii: "9"):

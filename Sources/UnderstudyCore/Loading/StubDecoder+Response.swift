@@ -7,13 +7,13 @@ import Foundation
 
 /// Decoding of one entry of a stub's `responses`.
 extension StubDecoder {
-    package static let responseKeys = StubFormat.Object.response.keys
-    package static let bodySourceKeys = StubFormat.bodySourceKeys
+    static let responseKeys = StubFormat.Object.response.keys
+    static let bodySourceKeys = StubFormat.bodySourceKeys
     /// Bounds that keep later arithmetic (timers, dates, nanosecond windows) far from overflow.
     package static let maximumDelayMs = 86_400_000.0
-    package static let maximumSeconds = 315_360_000.0
+    static let maximumSeconds = 315_360_000.0
 
-    package mutating func decodeResponse(_ node: JSONNode, _ path: JSONPath) -> StubResponse? {
+    mutating func decodeResponse(_ node: JSONNode, _ path: JSONPath) -> StubResponse? {
         guard let all = node.members else {
             typeMismatch(node, path, expected: "a response object")
             return nil
@@ -144,7 +144,7 @@ extension StubDecoder {
     }
 
     /// Whether a `template` value turns templating on (`true` or `"html"`).
-    package static func isTemplated(_ member: JSONNode.Member?) -> Bool {
+    static func isTemplated(_ member: JSONNode.Member?) -> Bool {
         switch member?.value.kind {
         case .bool(true)?, .string("html")?: return true
         default: return false

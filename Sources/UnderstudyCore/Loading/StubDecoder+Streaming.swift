@@ -2,11 +2,11 @@ import UnderstudyStubFormat
 
 /// `dribble`, `bytesPerSecond` and `events`: how a response's body is paced.
 extension StubDecoder {
-    package static let dribbleKeys = StubFormat.Object.dribble.keys
-    package static let eventKeys = StubFormat.Object.event.keys
-    package static let streamingKeys = StubFormat.streamingKeys
+    static let dribbleKeys = StubFormat.Object.dribble.keys
+    static let eventKeys = StubFormat.Object.event.keys
+    static let streamingKeys = StubFormat.streamingKeys
 
-    package mutating func decodeStreaming(
+    mutating func decodeStreaming(
         _ keys: ObjectMembers, _ response: inout StubResponse, _ path: JSONPath,
         templated: Bool
     ) {

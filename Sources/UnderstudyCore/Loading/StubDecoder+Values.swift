@@ -44,7 +44,7 @@ extension StubDecoder {
         return value
     }
 
-    package mutating func enumValue<Value: RawRepresentable & CaseIterable>(
+    mutating func enumValue<Value: RawRepresentable & CaseIterable>(
         _ node: JSONNode, _ path: JSONPath, _ type: Value.Type
     ) -> Value?
     where Value.RawValue == String {
@@ -78,7 +78,7 @@ extension StubDecoder {
 }
 
 /// "an object", "a string": for messages.
-package func article(_ noun: String) -> String {
+func article(_ noun: String) -> String {
     guard let first = noun.first else { return noun }
     return ("aeiou".contains(first) ? "an " : "a ") + noun
 }

@@ -3,11 +3,11 @@ import UnderstudyStubFormat
 /// XML body matchers (`xmlEquals`, `xPath`; format adapters compile theirs with the same
 /// `compileXMLEquals` and `compileXPath`), compiled by the installed ``XMLMatching`` (see ``XMLSupport``).
 extension StubDecoder {
-    package static let xmlEqualsKeys = StubFormat.Object.xmlEquals.keys
-    package static let xPathKeys = StubFormat.Object.xPath.keys
+    static let xmlEqualsKeys = StubFormat.Object.xmlEquals.keys
+    static let xPathKeys = StubFormat.Object.xPath.keys
 
     /// `{"xmlEquals": "<a/>"}` or `{"xmlEquals": {"value": "<a/>", "placeholders": true, ...}}`.
-    package mutating func xmlEqualsMatcher(_ node: JSONNode, _ path: JSONPath) -> BodyMatcher? {
+    mutating func xmlEqualsMatcher(_ node: JSONNode, _ path: JSONPath) -> BodyMatcher? {
         if let document = node.stringValue { return compileXMLEquals(document, XMLComparison(), node, path) }
         guard node.members != nil else {
             typeMismatch(
@@ -35,7 +35,7 @@ extension StubDecoder {
     }
 
     /// `{"xPath": "//a"}` or `{"xPath": {"expression": "//p:a", "namespaces": {"p": "urn:x"}, "matcher": m}}`.
-    package mutating func xPathMatcher(_ node: JSONNode, _ path: JSONPath) -> BodyMatcher? {
+    mutating func xPathMatcher(_ node: JSONNode, _ path: JSONPath) -> BodyMatcher? {
         if node.stringValue != nil { return compileXPath(node, path, namespaces: [], matcher: nil) }
         guard node.members != nil else {
             typeMismatch(node, path, expected: "an XPath string or {\"expression\": \"//a\", \"matcher\": ...}")

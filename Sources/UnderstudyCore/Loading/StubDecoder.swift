@@ -7,20 +7,20 @@ import UnderstudyStubFormat
 /// document into ``StubDefinition``s and ``StubCompiler`` to compile each; the WireMock adapter
 /// (`WireMock/`) extends it to read its own format.
 package struct StubDecoder {
-    package static let documentKeys = StubFormat.Object.document.keys
-    package static let stubKeys = StubFormat.Object.stub.keys
-    package static let rateLimitKeys = StubFormat.Object.rateLimit.keys
+    static let documentKeys = StubFormat.Object.document.keys
+    static let stubKeys = StubFormat.Object.stub.keys
+    static let rateLimitKeys = StubFormat.Object.rateLimit.keys
 
     package let file: String
     /// Resolves `bodyFile` paths; `nil` when the document has no file on disk.
     package let bodyFiles: BodyFileResolver?
     /// Added to the error for a document that is not a stub file (see ``StubFileKind``).
-    package let notAStubFileHint: String?
+    let notAStubFileHint: String?
     package var errors: [StubFileError] = []
     /// The real paths of every `bodyFile` read, so the loader can tell body files from stub files.
     package var bodyFilesRead: [String] = []
     /// Top-level keys a document may carry besides `stubs` (checked by whoever allows them).
-    package var otherDocumentKeys: [String] = []
+    var otherDocumentKeys: [String] = []
     /// Problems let pass (WireMock's leniencies), one each.
     package var warnings: [StubFileError] = []
     /// WireMock's rules for keys given twice: the last one wins (with a warning) instead of an error.
@@ -68,7 +68,7 @@ package struct StubDecoder {
     /// Splits a stub document into the format's values, one ``StubDefinition`` per element of
     /// `stubs`, after checking the document itself (an object, with a `stubs` array and no unknown
     /// key). Each definition then goes through ``StubCompiler``, the one compile step.
-    package mutating func definitions(in root: JSONNode) -> [StubDefinition] {
+    mutating func definitions(in root: JSONNode) -> [StubDefinition] {
         let hint = notAStubFileHint.map { ". \($0)" } ?? ""
         guard let topLevel = root.members else {
             fail(

@@ -25,21 +25,21 @@ package enum StubFileKind: Equatable, Sendable {
 
     /// Decided from where the file lies, before it is read: `.body` for a file under a `__files`
     /// directory below the loaded directory; `nil` when its content decides.
-    package static func byLocation(_ source: StubSourceFile) -> StubFileKind? {
+    static func byLocation(_ source: StubSourceFile) -> StubFileKind? {
         guard source.foundInDirectory else { return nil }
         return source.directoriesBelowRoot.contains { $0 == bodyDirectoryName } ? .body : nil
     }
 
     /// Decided from the parsed document: which decoder reads it. Native is the fallback, so a
     /// stub file with a typo (`"stubz"`) still gets native errors pointing at the typo.
-    package static func byContent(_ document: JSONNode) -> StubFileKind {
+    static func byContent(_ document: JSONNode) -> StubFileKind {
         StubFormatAdapters.claiming(document).map { .adapted($0.name) } ?? .native
     }
 
     /// Decided once every file of the run is decoded: a file found under a loaded directory that
     /// a stub names as its `bodyFile` is a body, whatever it holds. `bodies` comes from
     /// ``referencedBodies(_:)``.
-    package static func byReference(_ source: StubSourceFile, bodies: Set<String>) -> StubFileKind? {
+    static func byReference(_ source: StubSourceFile, bodies: Set<String>) -> StubFileKind? {
         guard source.foundInDirectory, !bodies.isEmpty,
             let real = BodyFileResolver.realPath(source.path), bodies.contains(real)
         else { return nil }
@@ -53,7 +53,7 @@ package enum StubFileKind: Equatable, Sendable {
     /// body (named by another file) are ignored, and so is a file naming itself. Where that is
     /// circular (two files naming each other), both stay stub files: when in doubt a file is
     /// checked as stubs and any problem reported, never skipped.
-    package static func referencedBodies(_ documents: [(file: String?, bodiesRead: [String])]) -> Set<String> {
+    static func referencedBodies(_ documents: [(file: String?, bodiesRead: [String])]) -> Set<String> {
         let foreign = documents.map { document in Set(document.bodiesRead.filter { $0 != document.file }) }
         let namedByAnother = foreign.reduce(into: Set<String>()) { $0.formUnion($1) }
         var bodies: Set<String> = []
@@ -66,6 +66,6 @@ package enum StubFileKind: Equatable, Sendable {
 
     /// Appended to the error for a file below a loaded directory that is not a stub file, so a
     /// user who keeps JSON bodies beside their stubs learns the rule.
-    package static let notAStubFileHint =
+    static let notAStubFileHint =
         "Below a loaded directory every `.json` is a stub file, except one that a stub names as its `bodyFile` and one under a `\(bodyDirectoryName)/` directory"
 }

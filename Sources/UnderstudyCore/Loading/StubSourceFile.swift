@@ -1,16 +1,16 @@
 /// A file the loader was given or found, with the directory it was found under.
-package struct StubSourceFile: Sendable, Equatable {
+struct StubSourceFile: Sendable, Equatable {
     /// The path as errors show it (as given, or the directory joined with the relative path).
-    package var path: String
+    var path: String
     /// The loaded directory the file was found under; `nil` for a file named explicitly.
-    package var root: String?
+    var root: String?
 
     /// Whether the file was found by walking a loaded directory (not named explicitly).
-    package var foundInDirectory: Bool { root != nil }
+    var foundInDirectory: Bool { root != nil }
 
     /// The directory names between the loaded directory and the file (`["a", "b"]` for
     /// `root/a/b/c.json`); empty for a file named explicitly.
-    package var directoriesBelowRoot: [Substring] {
+    var directoriesBelowRoot: [Substring] {
         guard let root else { return [] }
         let prefix = root.hasSuffix("/") ? root : root + "/"
         guard path.hasPrefix(prefix) else { return [] }

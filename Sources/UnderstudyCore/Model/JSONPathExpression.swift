@@ -6,11 +6,11 @@
 public struct JSONPathExpression: Sendable {
     /// The expression as written.
     public let text: String
-    package let steps: [Step]
+    let steps: [Step]
     /// Whether the expression can select several values (wildcards, deep scans, filters).
-    package let isDefinite: Bool
+    let isDefinite: Bool
 
-    package enum Step: Sendable {
+    enum Step: Sendable {
         case member(String)
         case index(Int)
         case wildcard
@@ -18,7 +18,7 @@ public struct JSONPathExpression: Sendable {
         case filter(Filter)
     }
 
-    package struct Filter: Sendable {
+    struct Filter: Sendable {
         var path: [String]
         /// `in` and `nin` hold an array literal.
         var comparison: (op: String, literal: JSONValue)?
@@ -252,7 +252,7 @@ public struct JSONPathExpression: Sendable {
 
     /// What the expression selects as one value: a definite path's value (nil when missing or
     /// null), an indefinite one's selection as an array (nil when empty).
-    package func selection(_ root: JSONValue) -> JSONValue? {
+    func selection(_ root: JSONValue) -> JSONValue? {
         let selected = select(root)
         if isDefinite {
             guard let value = selected.first, value != .null else { return nil }
@@ -265,7 +265,7 @@ public struct JSONPathExpression: Sendable {
     /// otherwise: a non-empty selection) and, with `matcher`, whether the selection's text
     /// satisfies it (a single value as itself, several as a JSON array, or any one element of
     /// a selected array).
-    package func accepts(_ root: JSONValue, _ matcher: ValueMatcher?) -> Bool {
+    func accepts(_ root: JSONValue, _ matcher: ValueMatcher?) -> Bool {
         let selected = select(root)
         if isDefinite {
             guard let value = selected.first, value != .null else { return false }

@@ -10,9 +10,9 @@ public struct SkippedMapping: Sendable {
     /// Every problem found in the mapping; the first is where it starts.
     public var problems: [StubFileError]
     /// The mapping's method, when it names one (`nil`: any, or unreadable).
-    package var method: String?
+    var method: String?
     /// The mapping's URL condition, when it could be read (`nil`: any URL, or unreadable).
-    package var path: PathMatcher?
+    var path: PathMatcher?
 
     /// Creates the record of a skipped mapping; `method` and `path` are what the loader could still
     /// read of its request, for ``mightMatch(method:path:target:)``.
@@ -41,7 +41,7 @@ public struct SkippedMapping: Sendable {
 
     /// Whether a request could have been this mapping's, judged by method and URL only (the cheap
     /// part, read on a miss): a mapping whose URL condition could not be read counts as a maybe.
-    package func mightMatch(method requestMethod: String, path requestPath: String, target: String) -> Bool {
+    func mightMatch(method requestMethod: String, path requestPath: String, target: String) -> Bool {
         if let method, method != requestMethod { return false }
         switch path {
         case nil: return true

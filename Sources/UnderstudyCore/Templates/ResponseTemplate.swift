@@ -136,7 +136,7 @@ public final class ResponseTemplate: Sendable {
     }
 
     /// Whether anything at all varies (a `"template": true` response without tags renders nothing).
-    package var isEmpty: Bool { body == nil && headers.isEmpty && eventData.isEmpty }
+    var isEmpty: Bool { body == nil && headers.isEmpty && eventData.isEmpty }
 
     /// The body bytes, headers and events for one request.
     package func render(
@@ -196,7 +196,7 @@ package enum JSONTemplate: Sendable {
     case array([JSONTemplate])
     case object([(key: JSONTemplate, value: JSONTemplate)])
 
-    package func write(into writer: JSONWriter, _ context: TemplateContext) {
+    func write(into writer: JSONWriter, _ context: TemplateContext) {
         switch self {
         case .literal(let value):
             writer.value(value)
@@ -222,7 +222,7 @@ package enum JSONTemplate: Sendable {
     }
 
     /// Whether any part renders per request.
-    package var varies: Bool {
+    var varies: Bool {
         if case .literal = self { return false }
         return true
     }

@@ -7,10 +7,10 @@
 /// a name under `.localhost`, `127.x.y.z`, `[::1]`) with the listener's port, that host is used;
 /// any other `Host` (another name, another port, none) gets the listener's own address, so a
 /// request can never steer the URL away from this server.
-package enum ServerURL {
+enum ServerURL {
     /// `listenerURL` (`scheme://host:port`) with its host replaced by the one in `hostHeader`
     /// when that names this server.
-    package static func arrivedOn(_ listenerURL: String, hostHeader: String?) -> String {
+    static func arrivedOn(_ listenerURL: String, hostHeader: String?) -> String {
         guard let hostHeader, let (scheme, listenerPort) = schemeAndPort(listenerURL),
             let (name, port) = splitHostPort(hostHeader), isLoopback(name),
             (port ?? (scheme == "https" ? 443 : 80)) == listenerPort
@@ -19,7 +19,7 @@ package enum ServerURL {
     }
 
     /// `("http", 8080)` from `http://127.0.0.1:8080`.
-    package static func schemeAndPort(_ url: String) -> (scheme: String, port: Int)? {
+    static func schemeAndPort(_ url: String) -> (scheme: String, port: Int)? {
         guard let separator = url.firstRange(of: "://") else { return nil }
         let scheme = String(url[..<separator.lowerBound])
         let authority = url[separator.upperBound...].prefix { $0 != "/" }
@@ -31,7 +31,7 @@ package enum ServerURL {
 
     /// `("localhost", 8080)` from `localhost:8080`, `("[::1]", nil)` from `[::1]`; nil for a
     /// malformed host (a port that is not digits, an unclosed bracket).
-    package static func splitHostPort(_ host: String) -> (name: String, port: Int?)? {
+    static func splitHostPort(_ host: String) -> (name: String, port: Int?)? {
         var name = Substring(host)
         var portText: Substring?
         if host.hasPrefix("[") {
@@ -54,7 +54,7 @@ package enum ServerURL {
     }
 
     /// Loopback by name or address, as every resolver and RFC 6761 treat `localhost`.
-    package static func isLoopback(_ name: String) -> Bool {
+    static func isLoopback(_ name: String) -> Bool {
         let lower = name.lowercased()
         if lower == "localhost" || lower == "localhost." { return true }
         if lower.hasSuffix(".localhost") || lower.hasSuffix(".localhost.") {

@@ -9,15 +9,15 @@ import UnderstudyMustache
 package final class TemplateContext {
     let match: MatchContext
     /// The scheme, host and port the request arrived on, from the transport (see ``UnderstudyResponder/serverURL``).
-    package let listenerURL: String
+    let listenerURL: String
     /// Seconds since 1970 when the request was answered.
-    package let now: Double
+    let now: Double
     /// The journal `seq` the request gets.
-    package let seq: Int
+    let seq: Int
     /// Random values; copied back to the engine after rendering, so `--seed` repeats them.
-    package var generator: SeededGenerator
+    var generator: SeededGenerator
     /// Set only when validating a template at load time.
-    package let problems: TemplateProblems?
+    let problems: TemplateProblems?
 
     init(
         match: MatchContext, listenerURL: String, now: Double, seq: Int, generator: SeededGenerator,
@@ -32,43 +32,43 @@ package final class TemplateContext {
     }
 
     /// A context with no request, for checking a template's names at load time.
-    package static func probe(_ problems: TemplateProblems) -> TemplateContext {
+    static func probe(_ problems: TemplateProblems) -> TemplateContext {
         TemplateContext(
             match: MatchContext(HTTPRequest(method: "GET", path: "/")), listenerURL: "http://127.0.0.1:0",
             now: 0, seq: 1, generator: SeededGenerator(seed: 0), problems: problems)
     }
 
-    package var isProbe: Bool { problems != nil }
+    var isProbe: Bool { problems != nil }
 
     /// `{{server.url}}`: the listener's URL, named by the request's host when that is a loopback
     /// name of this listener (see ``ServerURL``). Worked out only for templates that use it.
-    package var serverURL: String {
+    var serverURL: String {
         ServerURL.arrivedOn(listenerURL, hostHeader: match.request.headers["Host"])
     }
 
     /// `{{request.port}}`: the port of the listener the request arrived on.
-    package var listenerPort: String {
+    var listenerPort: String {
         guard let colon = listenerURL.lastIndex(of: ":") else { return "" }
         let port = listenerURL[listenerURL.index(after: colon)...]
         return port.allSatisfy(\.isNumber) ? String(port) : ""
     }
 
     /// The root every template name starts from.
-    package var root: TemplateNode { TemplateNode(.root, self) }
+    var root: TemplateNode { TemplateNode(.root, self) }
 }
 
 /// Names a probe render could not resolve, in the order met.
-package final class TemplateProblems {
-    package struct Problem {
+final class TemplateProblems {
+    struct Problem {
         /// The dotted name as far as it resolved, plus the part that did not.
         var name: String
         /// The last segment (searched for in the template text to place the error).
         var segment: String
         var message: String
     }
-    package var list: [Problem] = []
+    var list: [Problem] = []
 
-    package func unknown(_ parent: String, _ segment: String, known: [String]) {
+    func unknown(_ parent: String, _ segment: String, known: [String]) {
         let name = parent.isEmpty ? segment : parent + "." + segment
         var message = "unknown template variable `\(name)`"
         if let close = EditDistance.closest(to: segment, among: known) {
@@ -78,7 +78,7 @@ package final class TemplateProblems {
         list.append(Problem(name: name, segment: segment, message: message))
     }
 
-    package func invalid(_ name: String, segment: String, _ message: String) {
+    func invalid(_ name: String, segment: String, _ message: String) {
         list.append(Problem(name: name, segment: segment, message: message))
     }
 }

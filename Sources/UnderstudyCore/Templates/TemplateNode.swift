@@ -14,8 +14,8 @@ import UnderstudyMustache
 /// A node is also a mustache sequence, so `{{#request.json.items}}…{{/request.json.items}}` renders
 /// once per element of a JSON array (once for any other present value, never for a missing,
 /// `null` or `false` one).
-package struct TemplateNode: MustacheParent, MustacheCustomRenderable, MustacheSequence {
-    package enum Kind {
+struct TemplateNode: MustacheParent, MustacheCustomRenderable, MustacheSequence {
+    enum Kind {
         case root, request, server, random
         case pathSegments, query, headers
         /// `now`, shifted by seconds.
@@ -39,21 +39,21 @@ package struct TemplateNode: MustacheParent, MustacheCustomRenderable, MustacheS
     package static let nowNames = ["iso", "epoch", "epochMs", "format", "plus", "minus"]
     package static let randomNames = ["uuid", "int", "number"] + randomAlphabets.map(\.name)
     /// `random.NAME.LENGTH`: a string of LENGTH characters drawn from the alphabet.
-    package static let randomAlphabets: [(name: String, alphabet: [UInt8])] = [
+    static let randomAlphabets: [(name: String, alphabet: [UInt8])] = [
         ("alphanumeric", Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)),
         ("alphabetic", Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".utf8)),
         ("numeric", Array("0123456789".utf8)), ("hex", Array("0123456789abcdef".utf8)),
     ]
 
-    package let kind: Kind
-    package let context: TemplateContext
+    let kind: Kind
+    let context: TemplateContext
 
-    package init(_ kind: Kind, _ context: TemplateContext) {
+    init(_ kind: Kind, _ context: TemplateContext) {
         self.kind = kind
         self.context = context
     }
 
-    package func child(named name: String) -> Any? {
+    func child(named name: String) -> Any? {
         let found = lookUp(name)
         if found == nil, let problems = context.problems { report(name, problems) }
         return found
@@ -157,7 +157,7 @@ package struct TemplateNode: MustacheParent, MustacheCustomRenderable, MustacheS
         }
     }
 
-    package var renderText: String {
+    var renderText: String {
         switch kind {
         case .now(let offset):
             return TimeFormatting.iso8601Milliseconds(context.now + offset)
@@ -195,7 +195,7 @@ package struct TemplateNode: MustacheParent, MustacheCustomRenderable, MustacheS
         }
     }
 
-    package var isNull: Bool {
+    var isNull: Bool {
         switch kind {
         case .json(let value):
             if case .null? = value { return true }
@@ -251,7 +251,7 @@ package struct TemplateNode: MustacheParent, MustacheCustomRenderable, MustacheS
 
     /// A section over the node: each element of a JSON array, the node itself once for any other
     /// present value, nothing for a missing, `null` or `false` JSON value.
-    package func makeIterator() -> IndexingIterator<[TemplateNode]> {
+    func makeIterator() -> IndexingIterator<[TemplateNode]> {
         switch kind {
         case .json(.array(let elements)?): return elements.map { TemplateNode(.json($0), context) }.makeIterator()
         case .json: return (isNull ? [] : [self]).makeIterator()
@@ -260,7 +260,7 @@ package struct TemplateNode: MustacheParent, MustacheCustomRenderable, MustacheS
     }
 
     /// `500ms`, `30s`, `5m`, `2h`, `1d` in seconds.
-    package static func seconds(of duration: String) -> Double? {
+    static func seconds(of duration: String) -> Double? {
         let digits = duration.prefix(while: { $0.isASCII && $0.isNumber })
         guard !digits.isEmpty, digits.count <= 9, let amount = Double(digits) else { return nil }
         switch duration.dropFirst(digits.count) {
@@ -274,7 +274,7 @@ package struct TemplateNode: MustacheParent, MustacheCustomRenderable, MustacheS
     }
 
     /// A version 4 UUID from the seeded generator, lower-case.
-    package static func uuid(_ generator: inout SeededGenerator) -> String {
+    static func uuid(_ generator: inout SeededGenerator) -> String {
         let high = (generator.next() & ~0xF000) | 0x4000
         let low = (generator.next() & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000
         let digits = Array("0123456789abcdef".utf8)

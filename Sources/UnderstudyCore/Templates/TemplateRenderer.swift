@@ -1,16 +1,16 @@
 /// Renders `"template": true` responses for an engine: the URLs `{{server.url}}` names and the
 /// generator random values come from, kept across requests. Its own type beside the engine, which
 /// only calls it for a templated response (static responses never reach it).
-package struct TemplateRenderer {
+struct TemplateRenderer {
     /// The base URL requests arrive on, set by the transport (see ``UnderstudyResponder/serverURL``).
-    package var serverURL: String?
+    var serverURL: String?
     /// The base URL TLS requests arrive on (`https://…`), set by the transport's HTTPS listener.
-    package var secureServerURL: String?
+    var secureServerURL: String?
     /// Draws template random values (`random.uuid`, …); seeded apart from the engine's delays, so
     /// adding a delay distribution does not change a template's values.
-    package var generator: SeededGenerator
+    var generator: SeededGenerator
 
-    package init(seed: UInt64) {
+    init(seed: UInt64) {
         generator = SeededGenerator(seed: seed ^ 0x7465_6D70_6C61_7465)
     }
 
@@ -32,7 +32,7 @@ package struct TemplateRenderer {
     }
 
     /// For an engine no transport serves (a test): the `Host` header's URL.
-    package static func baseURL(fromHostOf request: HTTPRequest) -> String {
+    static func baseURL(fromHostOf request: HTTPRequest) -> String {
         "http://" + (request.headers["Host"] ?? "localhost")
     }
 }

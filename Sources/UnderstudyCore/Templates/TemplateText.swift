@@ -21,13 +21,13 @@ package struct TemplateText: Sendable {
         return "{{% CONTENT_TYPE: HTML_ENTITIES}}"
     }()
 
-    package let template: MustacheTemplate
+    let template: MustacheTemplate
 
     /// A problem found at load time, placed by template line and column (1-based).
     package struct Problem: Error {
-        var line: Int
-        var column: Int
-        var message: String
+        package var line: Int
+        package var column: Int
+        package var message: String
     }
 
     /// Parses `source` and renders it once against a probe request: bad syntax and names
@@ -93,7 +93,7 @@ package struct TemplateText: Sendable {
         return (1, 1)
     }
 
-    package static func position(of index: String.Index, in source: String) -> (Int, Int) {
+    static func position(of index: String.Index, in source: String) -> (Int, Int) {
         var line = 1, column = 1
         for scalar in source.unicodeScalars[..<index] {
             if scalar == "\n" {
