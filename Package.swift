@@ -113,6 +113,18 @@ let package = Package(
             exclude: ["Admin/UI/index.html", "Admin/UI/app.js", "Admin/UI/app.css", "Admin/UI/icon.svg"],
             plugins: ["EmbedAdminPage"]
         ),
+        // WireMock's mapping files, roots, templates and admin API: an adapter that decodes into Core's
+        // stubs and registers its routes through Core's seams (StubFormatAdapters, AdminRoutes.install).
+        // Core does not import it; the CLIs install it (WireMockSupport.install) at start-up.
+        .target(
+            name: "UnderstudyWireMock",
+            dependencies: ["UnderstudyCore", "UnderstudyJSON", "UnderstudyStubFormat"]),
+        // Recording: exchanges (from a journal or a HAR file) into native stub files, HAR export, and their
+        // admin routes, registered through Core's AdminRoutes.install. Core does not import it; the CLI
+        // installs it (RecordingModule.install) at start-up.
+        .target(
+            name: "UnderstudyRecording",
+            dependencies: ["UnderstudyCore", "UnderstudyJSON", "UnderstudyStubFormat"]),
         // Writes text files as Swift string literals; the EmbedAdminPage plugin runs it.
         .executableTarget(name: "understudy-embed"),
         .plugin(name: "EmbedAdminPage", capability: .buildTool(), dependencies: ["understudy-embed"]),
@@ -189,6 +201,8 @@ let package = Package(
                 "UnderstudyServer",
                 "UnderstudyOpenAPIContract",
                 "UnderstudyXML",
+                "UnderstudyWireMock",
+                "UnderstudyRecording",
                 "UnderstudyLoopbackHTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -207,6 +221,7 @@ let package = Package(
                 "UnderstudyJSON",
                 "UnderstudyOpenAPI",
                 "UnderstudyXML",
+                "UnderstudyWireMock",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -254,7 +269,18 @@ let package = Package(
             name: "UnderstudyCoreTests",
             dependencies: [
                 "UnderstudyCore", "UnderstudyJSON", "UnderstudyRegex", "UnderstudyStubFormat", "UnderstudyXML",
+                "UnderstudyWireMock",
             ]),
+        // One test target per library module: each module's tests build and run without Core's.
+        .testTarget(name: "UnderstudyJSONTests", dependencies: ["UnderstudyJSON"]),
+        .testTarget(name: "UnderstudyRegexTests", dependencies: ["UnderstudyRegex"]),
+        .testTarget(name: "UnderstudyStubFormatTests", dependencies: ["UnderstudyStubFormat", "UnderstudyCore"]),
+        .testTarget(
+            name: "UnderstudyXMLTests", dependencies: ["UnderstudyXML", "UnderstudyCore", "UnderstudyWireMock"]),
+        .testTarget(
+            name: "UnderstudyWireMockTests",
+            dependencies: ["UnderstudyWireMock", "UnderstudyCore", "UnderstudyRecording"]),
+        .testTarget(name: "UnderstudyRecordingTests", dependencies: ["UnderstudyRecording", "UnderstudyCore"]),
         .testTarget(
             name: "UnderstudyServerTests",
             dependencies: ["UnderstudyServer", "UnderstudyCore", "understudy"],

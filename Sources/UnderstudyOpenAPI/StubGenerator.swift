@@ -1,6 +1,7 @@
 import UnderstudyJSON
 import UnderstudyJSONSchema
 import UnderstudyOpenAPIContract
+import UnderstudyStubFormat
 
 /// Writes stubs from a spec (`understudy generate --openapi`): one stub per operation and declared
 /// status, its body the spec's example when it is valid, else a small value the schema accepts
@@ -55,7 +56,7 @@ public struct StubGenerator: Sendable {
             if groups[name] == nil { order.append(name) }
             groups[name, default: []] += stubs(for: operation, warnings: &warnings)
         }
-        let documents = order.map { ($0 + ".json", JSONValue.object([JSONMember("stubs", .array(groups[$0]!))])) }
+        let documents = order.map { ($0 + ".json", JSONValue.object([JSONMember(.stubs, .array(groups[$0]!))])) }
         return (documents, warnings)
     }
 
@@ -133,7 +134,7 @@ public struct StubGenerator: Sendable {
             }
             let id = "\(idBase)-\(status)"
             let resolved = spec.dereference(response.value, document: "", pointer: pointer)
-            var answer: [JSONMember] = [JSONMember("status", .int(status))]
+            var answer: [JSONMember] = [JSONMember(.status, .int(status))]
             var headers: [JSONMember] = []
             let samples = SampleValues(spec: spec)
             if case .object(let declared)? = resolved.schema["headers"] {
@@ -171,17 +172,17 @@ public struct StubGenerator: Sendable {
                     if first.key.lowercased() != "application/json" {
                         headers.append(JSONMember("Content-Type", .string(first.key)))
                     }
-                    answer.append(JSONMember("json", body))
+                    answer.append(JSONMember(.json, body))
                 } else {
                     headers.append(JSONMember("Content-Type", .string(first.key)))
-                    answer.append(JSONMember("body", .string(body.stringValue ?? body.jsonText)))
+                    answer.append(JSONMember(.body, .string(body.stringValue ?? body.jsonText)))
                 }
             }
-            if !headers.isEmpty { answer.insert(JSONMember("headers", .object(headers)), at: 1) }
+            if !headers.isEmpty { answer.insert(JSONMember(.headers, .object(headers)), at: 1) }
             var request: [JSONMember] = [
-                JSONMember("method", .string(operation.method)), JSONMember("path", .string(samplePath)),
+                JSONMember(.method, .string(operation.method)), JSONMember(.path, .string(samplePath)),
             ]
-            var stub: [JSONMember] = [JSONMember("id", .string(id))]
+            var stub: [JSONMember] = [JSONMember(.id, .string(id))]
             if status != primary {
                 // Selected by `Prefer: code=STATUS` among other preferences (RFC 7240 lists them
                 // with `,` or `;`), tried before the primary stub, which has no such condition.
@@ -191,13 +192,13 @@ public struct StubGenerator: Sendable {
                         .object([
                             JSONMember(
                                 Self.selectionHeader,
-                                .object([JSONMember("matches", .string("(.*[ ,;])?code=\(status)([ ,;].*)?"))]))
+                                .object([JSONMember(.matches, .string("(.*[ ,;])?code=\(status)([ ,;].*)?"))]))
                         ])))
-                stub.append(JSONMember("priority", .int(4)))
+                stub.append(JSONMember(.priority, .int(4)))
             }
-            stub.append(JSONMember("request", .object(request)))
-            if let skip { stub.append(JSONMember("openapi", .object([JSONMember("skip", .string(skip))]))) }
-            stub.append(JSONMember("responses", .array([.object(answer)])))
+            stub.append(JSONMember(.request, .object(request)))
+            if let skip { stub.append(JSONMember(.openapi, .object([JSONMember("skip", .string(skip))]))) }
+            stub.append(JSONMember(.responses, .array([.object(answer)])))
             stubs.append(.object(stub))
         }
         return stubs

@@ -4,6 +4,7 @@
 import ArgumentParser
 import UnderstudyCore
 import UnderstudyOpenAPI
+import UnderstudyWireMock
 import UnderstudyXML
 
 // Built without the package's OpenAPI trait there is no OpenAPIKit or Yams to read a spec with.
@@ -11,4 +12,5 @@ guard OpenAPITrait.isEnabled else { OpenAPITool.exit(withError: ValidationError(
 
 // `check --openapi` loads the stubs here, so XML matchers compile as they do in `understudy`.
 XMLSupport.install(LibXMLMatching())
+WireMockSupport.install()
 OpenAPITool.main()

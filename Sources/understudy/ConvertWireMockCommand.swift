@@ -1,5 +1,6 @@
 import ArgumentParser
 import UnderstudyCore
+import UnderstudyWireMock
 
 /// `understudy convert-wiremock ROOT OUT`: writes native stub files from WireMock mappings.
 struct ConvertWireMockCommand: ParsableCommand {

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import ArgumentParser
 import UnderstudyCore
+import UnderstudyRecording
 
 /// `understudy har JOURNAL.jsonl`: a `--journal` file as HAR 1.2 on standard output.
 struct HARCommand: ParsableCommand {

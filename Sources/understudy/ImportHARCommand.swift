@@ -1,5 +1,6 @@
 import ArgumentParser
 import UnderstudyCore
+import UnderstudyRecording
 
 /// `understudy import-har FILE.har --out DIR`: a HAR's exchanges as native stubs.
 struct ImportHARCommand: ParsableCommand {

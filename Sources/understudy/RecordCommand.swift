@@ -5,6 +5,7 @@ import Darwin
 #endif
 import ArgumentParser
 import UnderstudyCore
+import UnderstudyRecording
 import UnderstudyServer
 
 /// `understudy record --to URL --out DIR`: serves a catch-all proxying stub to the API and, when

@@ -1,5 +1,6 @@
 import ArgumentParser
 import UnderstudyCore
+import UnderstudyRecording
 
 /// The options `record` and `import-har` share: how exchanges become stubs (``RecordingOptions``).
 struct RecordingOptionsGroup: ParsableArguments {

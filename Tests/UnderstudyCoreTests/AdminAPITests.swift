@@ -1,8 +1,16 @@
 import XCTest
 @testable import UnderstudyCore
+import UnderstudyWireMock
 
 /// Every admin endpoint, called as a plain function, including its error cases.
 final class AdminAPITests: XCTestCase {
+    // The admin API as the daemon serves it: the native routes with the WireMock adapter's
+    // hooks (scenario fields, the `GET /__admin` probe), installed as the CLI installs them.
+    override func setUp() {
+        super.setUp()
+        WireMockSupport.install()
+    }
+
     private let stubs = #"""
         {"stubs":[
           {"id":"posts","request":{"method":"GET","path":"/posts"},"responses":[{"status":200},{"status":201}],"afterLast":"exhaust"},

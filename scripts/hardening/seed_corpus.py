@@ -8,8 +8,11 @@ import sys
 import textwrap
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-TEST_FILES = ["StubValidationTests.swift", "StubLoaderTests.swift", "JSONParserTests.swift",
-              "AdminAPITests.swift", "ExampleStubsTests.swift", "NearMissTests.swift"]
+# Under Tests/; each library module's tests sit in a target of their own.
+TEST_FILES = ["UnderstudyCoreTests/StubValidationTests.swift", "UnderstudyCoreTests/StubLoaderTests.swift",
+              "UnderstudyJSONTests/JSONParserTests.swift", "UnderstudyCoreTests/AdminAPITests.swift",
+              "UnderstudyCoreTests/ExampleStubsTests.swift", "UnderstudyCoreTests/NearMissTests.swift",
+              "UnderstudyWireMockTests/WireMockMappingTests.swift"]
 
 
 def swift_literals(source: str):
@@ -39,9 +42,9 @@ def main():
         write(out, path.read_bytes())
         count += 1
     for name in TEST_FILES:
-        path = ROOT / "Tests" / "UnderstudyCoreTests" / name
+        path = ROOT / "Tests" / name
         if not path.exists():
-            continue
+            sys.exit(f"seed_corpus: {path} is gone; update TEST_FILES")
         for literal in swift_literals(path.read_text()):
             if "\\(" in literal:  # interpolated: not a literal document
                 continue

@@ -1,7 +1,9 @@
 /// Another tool's admin API served beside the native one, for that tool's clients: the routes
 /// it adds to the table, and what it adds to native answers that share a path with it.
 /// The native handlers call the hooks without knowing whose they are.
-struct AdminAdapter: Sendable {
+package struct AdminAdapter: Sendable {
+    /// The adapter's name; installing another with the same name replaces it.
+    package var name: String
     /// Routes registered in the table beside the native ones.
     var routes: [AdminRoute]
     /// Fields spliced into each entry `GET /__admin/requests` lists: the bytes of a JSON
@@ -10,5 +12,18 @@ struct AdminAdapter: Sendable {
     /// Members added to each scenario `GET /__admin/scenarios` lists (name, known states).
     var scenarioFields: (@Sendable (String, [String]) -> [JSONMember])?
     /// Runs on `POST /__admin/reset`, after the engine's own reset.
-    var onReset: (@Sendable (any EngineControl) -> Void)?
+    package var onReset: (@Sendable (AdminEngine) -> Void)?
+
+    package init(
+        name: String, routes: [AdminRoute],
+        journalEntryFields: (@Sendable (JournalEntry) -> [UInt8])? = nil,
+        scenarioFields: (@Sendable (String, [String]) -> [JSONMember])? = nil,
+        onReset: (@Sendable (AdminEngine) -> Void)? = nil
+    ) {
+        self.name = name
+        self.routes = routes
+        self.journalEntryFields = journalEntryFields
+        self.scenarioFields = scenarioFields
+        self.onReset = onReset
+    }
 }

@@ -2,21 +2,21 @@ import UnderstudyHTTP
 
 /// Builders for admin API responses: every body is JSON; every error is
 /// `{"error":"why","errors":[...]?}`.
-enum AdminResponse {
+package enum AdminResponse {
     /// An error response carried through `Result`.
     struct Failure: Error {
         var response: HTTPResponse
     }
 
-    static func json(_ status: Int, _ bytes: [UInt8]) -> HTTPResponse {
+    package static func json(_ status: Int, _ bytes: [UInt8]) -> HTTPResponse {
         HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: bytes)
     }
 
-    static func value(_ value: JSONValue, status: Int = 200) -> HTTPResponse {
+    package static func value(_ value: JSONValue, status: Int = 200) -> HTTPResponse {
         json(status, value.jsonBytes)
     }
 
-    static func error(_ status: Int, _ message: String, errors: [StubFileError]? = nil) -> HTTPResponse {
+    package static func error(_ status: Int, _ message: String, errors: [StubFileError]? = nil) -> HTTPResponse {
         var members = [JSONMember("error", .string(message))]
         if let errors {
             members.append(JSONMember("errors", .array(errors.map(encode))))
@@ -41,7 +41,7 @@ enum AdminResponse {
         ])
     }
 
-    static func loadFailure(_ failure: StubLoadFailure) -> HTTPResponse {
+    package static func loadFailure(_ failure: StubLoadFailure) -> HTTPResponse {
         let count = failure.errors.count
         let summary =
             count == 1

@@ -2,9 +2,9 @@ import UnderstudyHTTP
 
 /// One admin endpoint: a method, a path pattern under `/__admin`, the ports it exists on, and the
 /// handler that answers it. ``AdminRoutes`` lists them all.
-struct AdminRoute: Sendable {
+package struct AdminRoute: Sendable {
     /// Which admin API a route belongs to: the daemon's main port, a session's port, or both.
-    enum World: Sendable {
+    package enum World: Sendable {
         case main, session, both
 
         func includes(_ isSession: Bool) -> Bool {
@@ -30,7 +30,7 @@ struct AdminRoute: Sendable {
     let handler: @Sendable (AdminCall) -> HTTPAnswer
 
     /// A route whose handler answers now.
-    init(
+    package init(
         _ method: String, _ pattern: String, _ world: World, _ handler: @escaping @Sendable (AdminCall) -> HTTPResponse
     ) {
         self.init(method, pattern, world, answering: { .now(handler($0)) })

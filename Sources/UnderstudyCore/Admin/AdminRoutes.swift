@@ -2,13 +2,13 @@ import UnderstudyHTTP
 
 /// The admin API's one route table: every native endpoint is listed here, with its method, path
 /// under `/__admin`, the ports it exists on and its handler; adapters' routes (another tool's admin
-/// API) are declared at the end of this file, each in its adapter's section, and registered by the
-/// adapter through ``init(adapters:)``. Routing is this table and nothing else: a path
+/// API) are declared by their adapter, in its own module's `Admin/*Admin+Routes.swift`, and
+/// registered with ``install(_:)``. Routing is this table and nothing else: a path
 /// no route has is a 404, a path some route has with another method a 405 naming the methods.
 ///
 /// Admin requests are not journaled. A malformed body or an unknown id gets 400/404 and changes
 /// nothing. With an admin token configured, a request without it gets 401 before routing.
-struct AdminRoutes: Sendable {
+package struct AdminRoutes: Sendable {
     /// The path prefix of every admin endpoint.
     static let prefix = "/__admin"
 
@@ -21,7 +21,6 @@ struct AdminRoutes: Sendable {
         AdminRoute("POST", "requests/find", .both, RequestsAdmin.find),
         AdminRoute("GET", "requests/wait", .both, answering: RequestsAdmin.wait),
         AdminRoute("GET", "requests/{seq}/near-misses", .both, RequestsAdmin.nearMisses),
-        AdminRoute("GET", "requests.har", .both, RequestsAdmin.har),
         AdminRoute("GET", "stubs", .both, StubsAdmin.list),
         AdminRoute("POST", "stubs", .both, StubsAdmin.add),
         AdminRoute("DELETE", "stubs/{id}", .both, StubsAdmin.delete),
@@ -33,8 +32,6 @@ struct AdminRoutes: Sendable {
         AdminRoute("POST", "reset", .both, ServerAdmin.reset),
         AdminRoute("POST", "reload", .both, ServerAdmin.reload),
         AdminRoute("GET", "tls/ca.pem", .both, ServerAdmin.certificateAuthority),
-        AdminRoute("POST", "recordings/snapshot", .both, RecordingsAdmin.snapshot),
-        AdminRoute("POST", "recordings/stop", .both, RecordingsAdmin.stop),
         AdminRoute(
             "GET", "sessions", .main, { call in call.sessions.map { $0.list() } ?? ServerAdmin.noSessions(call) }),
         AdminRoute(
@@ -55,6 +52,19 @@ struct AdminRoutes: Sendable {
     init(adapters: [AdminAdapter]) {
         self.adapters = adapters
         self.routes = Self.native + adapters.flatMap(\.routes)
+    }
+
+    /// The table the daemon answers with: the native routes and the installed adapters'.
+    nonisolated(unsafe) private static var installed = AdminRoutes(adapters: [])
+
+    /// The table every responder and engine answers admin requests with.
+    package static var standard: AdminRoutes { installed }
+
+    /// Adds an adapter's routes and hooks to ``standard`` (replacing one of the same name). Called
+    /// at start-up, before the engine's threads start (the CLI's `main`, a test's `setUp`), as
+    /// ``XMLSupport/install(_:)``; only read after that, hence no lock.
+    package static func install(_ adapter: AdminAdapter) {
+        installed = AdminRoutes(adapters: installed.adapters.filter { $0.name != adapter.name } + [adapter])
     }
 
     /// Whether `path` belongs to the admin API.
@@ -81,7 +91,9 @@ struct AdminRoutes: Sendable {
     }
 
     /// The 401 for a request without the admin token, when one is configured; nil otherwise.
-    static func authorizationRefusal(_ request: HTTPRequest, _ configuration: EngineConfiguration) -> HTTPResponse? {
+    package static func authorizationRefusal(_ request: HTTPRequest, _ configuration: EngineConfiguration)
+        -> HTTPResponse?
+    {
         guard let token = configuration.adminToken else { return nil }
         return AdminAuthorization(token: token).refusal(for: request)
     }
@@ -145,30 +157,4 @@ struct AdminRoutes: Sendable {
             return response
         }
     }
-}
-
-// MARK: - Adapter: WireMock
-// Everything above this mark is the native admin API, which names no adapter; below it, each
-// adapter's routes, declared here so that this file is the one list of every admin route. The
-// handlers, the hooks and the registration (`WireMockAdmin.adapter`, composed into
-// `AdminRoutes.standard` by the responder) belong to the adapter in `Admin/WireMock`.
-// `scripts/check-layers` checks both: routes are declared in this file only, and no native admin
-// file, nor the native part of this one, mentions WireMock.
-
-extension WireMockAdmin {
-    /// The routes WireMock's adapter registers beside the native ones.
-    static let routes: [AdminRoute] = [
-        AdminRoute("GET", "", .both, status),
-        AdminRoute("GET", "mappings", .both, { listMappings($0.engine) }),
-        AdminRoute("POST", "mappings", .both, { saveMapping($0.engine, $0.request.body, id: nil) }),
-        AdminRoute("DELETE", "mappings", .both, { deleteMappings($0.engine) }),
-        AdminRoute("POST", "mappings/reset", .both, resetMappings),
-        AdminRoute("GET", "mappings/{id}", .both, getMapping),
-        AdminRoute("PUT", "mappings/{id}", .both, putMapping),
-        AdminRoute("DELETE", "mappings/{id}", .both, deleteMapping),
-        AdminRoute("POST", "requests/reset", .both, clearRequests),
-        AdminRoute("GET", "requests/unmatched", .both, unmatchedRequests),
-        AdminRoute("POST", "scenarios/reset", .both, resetScenarios),
-        AdminRoute("PUT", "scenarios/{name}/state", .both, ScenariosAdmin.set),
-    ]
 }

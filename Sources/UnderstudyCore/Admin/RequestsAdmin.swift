@@ -1,7 +1,7 @@
 import UnderstudyHTTP
 
 /// `GET|DELETE /__admin/requests`, `POST /__admin/requests/count` and `POST /__admin/requests/find`.
-enum RequestsAdmin {
+package enum RequestsAdmin {
     static func list(_ call: AdminCall) -> HTTPResponse {
         switch JournalFilter.parse(call.request.query) {
         case .success(let filter): return render(call, where: filter.matches, limit: filter.limit)
@@ -16,7 +16,7 @@ enum RequestsAdmin {
     /// `{"requests":[...],"total":N,"dropped":N}` plus `extra` members: the entries that pass
     /// `include`, the first `limit` of them written out; `total` counts them all. Each entry is
     /// its journal line, with the fields adapters add (``AdminAdapter/journalEntryFields``).
-    static func render(
+    package static func render(
         _ call: AdminCall, where include: (JournalEntry) -> Bool, limit: Int = .max,
         extra: [(key: String, value: String)] = []
     ) -> HTTPResponse {

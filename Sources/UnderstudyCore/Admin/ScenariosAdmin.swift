@@ -1,7 +1,7 @@
 import UnderstudyHTTP
 
 /// `GET /__admin/scenarios` and `PUT /__admin/scenarios/{name}`.
-enum ScenariosAdmin {
+package enum ScenariosAdmin {
     /// Each scenario's name, state and known states, with the members adapters add
     /// (``AdminAdapter/scenarioFields``).
     static func list(_ call: AdminCall) -> HTTPResponse {
@@ -19,7 +19,7 @@ enum ScenariosAdmin {
         return AdminResponse.value(.object([JSONMember("scenarios", .array(items))]))
     }
 
-    static func set(_ call: AdminCall) -> HTTPResponse {
+    package static func set(_ call: AdminCall) -> HTTPResponse {
         let name = call.parameter, body = call.request.body
         let scenarios = call.engine.scenarios
         guard let states = scenarios.knownStates[name] else {

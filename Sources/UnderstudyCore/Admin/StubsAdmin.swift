@@ -1,4 +1,5 @@
 import UnderstudyHTTP
+import UnderstudyStubFormat
 
 /// `GET|POST /__admin/stubs` and `DELETE /__admin/stubs/{id}`.
 enum StubsAdmin {
@@ -8,11 +9,11 @@ enum StubsAdmin {
         let items: [JSONValue] = engine.stubs.enumerated().map { index, stub in
             let runtime = runtimes[index]
             return .object([
-                JSONMember("id", .string(stub.id)),
+                JSONMember(.id, .string(stub.id)),
                 JSONMember("file", .string(stub.file)),
-                JSONMember("description", .optional(stub.description)),
-                JSONMember("request", stub.requestJSON ?? .null),
-                JSONMember("responses", .int(stub.responses.count)),
+                JSONMember(.description, .optional(stub.description)),
+                JSONMember(.request, stub.requestJSON ?? .null),
+                JSONMember(.responses, .int(stub.responses.count)),
                 // Indexes of responses rendered per request, and how each paced one is streamed.
                 JSONMember(
                     "templated",
@@ -23,29 +24,29 @@ enum StubsAdmin {
                         stub.responses.indices.compactMap { index in
                             stub.responses[index].streaming.map { JSONMember(String(index), .string($0.kind.rawValue)) }
                         })),
-                JSONMember("afterLast", .string(stub.afterLast.rawValue)),
+                JSONMember(.afterLast, .string(stub.afterLast.rawValue)),
                 JSONMember("nextResponseIndex", runtime.exhausted ? .null : .int(runtime.position)),
                 JSONMember("timesServed", .int(runtime.timesServed)),
                 JSONMember("exhausted", .bool(runtime.exhausted)),
-                JSONMember("scenario", .optional(stub.scenario)),
-                JSONMember("whenState", .optional(stub.whenState)),
-                JSONMember("setState", .optional(stub.setState)),
+                JSONMember(.scenario, .optional(stub.scenario)),
+                JSONMember(.whenState, .optional(stub.whenState)),
+                JSONMember(.setState, .optional(stub.setState)),
                 JSONMember(
                     "rateLimit",
                     stub.rateLimit.map { rule in
                         .object([
-                            JSONMember("limit", .int(rule.limit)),
-                            JSONMember("window", .number(StubEngine.formatSeconds(rule.window))),
-                            JSONMember("retryAfter", .string(rule.retryAfter.rawValue)),
-                            JSONMember("algorithm", .string(rule.algorithm.rawValue)),
-                            JSONMember("headers", .string(rule.headers.rawValue)),
-                            JSONMember("status", .int(rule.status)),
-                            JSONMember("name", .string(rule.headerName)),
+                            JSONMember(.limit, .int(rule.limit)),
+                            JSONMember(.window, .number(StubEngine.formatSeconds(rule.window))),
+                            JSONMember(.retryAfter, .string(rule.retryAfter.rawValue)),
+                            JSONMember(.algorithm, .string(rule.algorithm.rawValue)),
+                            JSONMember(.headers, .string(rule.headers.rawValue)),
+                            JSONMember(.status, .int(rule.status)),
+                            JSONMember(.name, .string(rule.headerName)),
                         ])
                     } ?? .null),
             ])
         }
-        return AdminResponse.value(.object([JSONMember("stubs", .array(items))]))
+        return AdminResponse.value(.object([JSONMember(.stubs, .array(items))]))
     }
 
     /// Adds the posted stubs, replacing any with the same id in place; all or nothing.

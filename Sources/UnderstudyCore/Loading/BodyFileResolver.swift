@@ -9,9 +9,9 @@ import Glibc
 
 /// Reads `bodyFile`s, refusing any path that leaves the stub root, lexically (`../`) or through a
 /// symlink, so a stub file cannot serve arbitrary files from the machine.
-struct BodyFileResolver {
-    struct Problem: Error {
-        var message: String
+package struct BodyFileResolver {
+    package struct Problem: Error {
+        package var message: String
     }
 
     /// The real (symlink-free) directory holding the stub file.
@@ -21,7 +21,7 @@ struct BodyFileResolver {
 
     /// Creates a resolver for a stub file at `stubFile` loaded under `root`; `nil` when either
     /// cannot be resolved on disk.
-    init?(stubFile: String, root: String?) {
+    package init?(stubFile: String, root: String?) {
         let directory = stubFile.lastIndex(of: "/").map { String(stubFile[..<$0]) } ?? ""
         guard let realDirectory = Self.realPath(directory.isEmpty ? "." : directory),
             let realRoot = Self.realPath(root ?? (directory.isEmpty ? "." : directory))
@@ -31,12 +31,12 @@ struct BodyFileResolver {
     }
 
     /// A body file's bytes and its real path (which tells the loader this file is a body).
-    struct BodyFile {
-        var bytes: [UInt8]
-        var realPath: String
+    package struct BodyFile {
+        package var bytes: [UInt8]
+        package var realPath: String
     }
 
-    func read(_ relative: String) -> Result<BodyFile, Problem> {
+    package func read(_ relative: String) -> Result<BodyFile, Problem> {
         guard !relative.hasPrefix("/") else {
             return .failure(
                 Problem(
@@ -85,5 +85,31 @@ struct BodyFileResolver {
             parts.append(part)
         }
         return "/" + parts.joined(separator: "/")
+    }
+}
+
+extension BodyFileResolver {
+    /// Every file below `directory` (WireMock's `__files`, a templated `bodyFile`'s directory) with
+    /// its path under it, sorted by name, read as body files are
+    /// (hidden files and anything leaving the directory through a symlink are left out).
+    package static func files(in directory: String) -> [(relative: String, bytes: [UInt8])] {
+        guard StubLoader.isDirectory(directory) == true,
+            let resolver = BodyFileResolver(stubFile: directory + "/x", root: directory)
+        else { return [] }
+        var found: [(relative: String, bytes: [UInt8])] = []
+        func walk(_ relative: String) {
+            let here = relative.isEmpty ? directory : directory + "/" + relative
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: here) else { return }
+            for name in names.sorted() where !name.hasPrefix(".") {
+                let path = relative.isEmpty ? name : relative + "/" + name
+                if StubLoader.isDirectory(here + "/" + name, followingSymlinks: false) == true {
+                    walk(path)
+                } else if case .success(let file) = resolver.read(path) {
+                    found.append((path, file.bytes))
+                }
+            }
+        }
+        walk("")
+        return found
     }
 }

@@ -6,14 +6,14 @@ import UnderstudyJSON
 /// a `Dictionary`: hashing a key (SipHash) cost about 350 instructions a lookup, and the decoder made
 /// some 59 lookups and inserts a stub, a quarter of the instructions of loading 10 000 stubs
 /// (callgrind, `scripts/bench --startup-callgrind`).
-struct ObjectMembers {
+package struct ObjectMembers {
     /// The keys as stored, which may differ from a member's own: the WireMock adapter files
     /// `jsonBody` under `json`. Two arrays, not one of `(key, member)` tuples: an array of tuples is
     /// copied through the runtime's generic tuple witnesses, which cost more than the hashing saved.
     private var keys: [String] = []
     private var members: [JSONNode.Member] = []
 
-    init() {}
+    package init() {}
 
     init(capacity: Int) {
         keys.reserveCapacity(capacity)
@@ -21,7 +21,7 @@ struct ObjectMembers {
     }
 
     /// The member with this key, or nil; setting replaces it or appends it.
-    subscript(key: String) -> JSONNode.Member? {
+    package subscript(key: String) -> JSONNode.Member? {
         get {
             guard let index = index(of: key) else { return nil }
             return members[index]

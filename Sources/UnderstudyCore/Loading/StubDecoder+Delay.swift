@@ -60,7 +60,7 @@ extension StubDecoder {
     }
 
     /// A delay in milliseconds from 0 to one day.
-    mutating func delayBound(_ node: JSONNode, _ path: JSONPath) -> Double? {
+    package mutating func delayBound(_ node: JSONNode, _ path: JSONPath) -> Double? {
         guard let value = number(node, path) else { return nil }
         guard value >= 0, value <= Self.maximumDelayMs else {
             fail(node.position, path, "a delay must be from 0 to \(Int(Self.maximumDelayMs)) ms (one day)")
@@ -70,7 +70,7 @@ extension StubDecoder {
     }
 
     /// A reason phrase: text without line breaks or NUL.
-    mutating func reasonPhrase(_ node: JSONNode, _ path: JSONPath) -> String? {
+    package mutating func reasonPhrase(_ node: JSONNode, _ path: JSONPath) -> String? {
         guard let text = string(node, path) else { return nil }
         guard !text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D || $0 == 0 }) else {
             fail(node.position, path, "a status message may not contain line breaks or NUL")

@@ -2,7 +2,7 @@
 /// missing required keys — one error when a missing key was simply misspelt.
 extension StubDecoder {
     /// A key an object must have, with what to say when it is absent.
-    struct RequiredKey {
+    package struct RequiredKey {
         var key: String
         /// Follows "missing key `key`; ".
         var why: String
@@ -14,7 +14,7 @@ extension StubDecoder {
     /// keys. When a required key is missing and an unknown key looks like a misspelling of it,
     /// the two are one problem and get one error, at the unknown key: "unknown key `responsez`;
     /// did you mean `responses`? (`responses` is required)".
-    mutating func members(of node: JSONNode, _ path: JSONPath, known: [String], required: [RequiredKey] = [])
+    package mutating func members(of node: JSONNode, _ path: JSONPath, known: [String], required: [RequiredKey] = [])
         -> ObjectMembers
     {
         guard let members = node.members else { return ObjectMembers() }

@@ -123,8 +123,9 @@ extension StubDecoder {
 
     /// `{"value": v, "ignoreArrayOrder": bool, "ignoreExtraElements": bool, "placeholders": bool}` (`jsonEquals`, also
     /// under `jsonPath`).
-    mutating func jsonEqualsOptions(_ node: JSONNode, _ path: JSONPath) -> (value: JSONValue, options: JSONComparison)?
-    {
+    package mutating func jsonEqualsOptions(_ node: JSONNode, _ path: JSONPath) -> (
+        value: JSONValue, options: JSONComparison
+    )? {
         guard node.members != nil else {
             typeMismatch(node, path, expected: "an object like {\"value\": ..., \"ignoreArrayOrder\": true}")
             return nil
@@ -147,7 +148,7 @@ extension StubDecoder {
         )
     }
 
-    mutating func jsonPathExpression(_ node: JSONNode, _ path: JSONPath) -> JSONPathExpression? {
+    package mutating func jsonPathExpression(_ node: JSONNode, _ path: JSONPath) -> JSONPathExpression? {
         guard let text = string(node, path) else { return nil }
         do {
             return try JSONPathExpression(text)
@@ -159,7 +160,7 @@ extension StubDecoder {
         return nil
     }
 
-    mutating func boolean(_ node: JSONNode, _ path: JSONPath) -> Bool? {
+    package mutating func boolean(_ node: JSONNode, _ path: JSONPath) -> Bool? {
         guard case .bool(let value) = node.kind else {
             typeMismatch(node, path, expected: "true or false")
             return nil

@@ -9,7 +9,8 @@ extension StubDecoder {
     /// `timeoutMs` at most one hour: a proxied request holds its client connection meanwhile.
     static let maximumProxyTimeoutMs = 3_600_000.0
 
-    mutating func decodeProxy(_ member: JSONNode.Member, siblings: [JSONNode.Member], _ path: JSONPath) -> ProxySetting?
+    package mutating func decodeProxy(_ member: JSONNode.Member, siblings: [JSONNode.Member], _ path: JSONPath)
+        -> ProxySetting?
     {
         let proxyPath = path.member("proxy")
         for sibling in siblings where sibling.key != "proxy" && !StubFormat.proxyCompanionKeys.contains(sibling.key) {
@@ -72,7 +73,7 @@ extension StubDecoder {
     }
 
     /// An array of header names (`removeHeaders`).
-    mutating func decodeHeaderNames(_ node: JSONNode, _ path: JSONPath) -> [String] {
+    package mutating func decodeHeaderNames(_ node: JSONNode, _ path: JSONPath) -> [String] {
         guard let elements = node.elements else {
             typeMismatch(node, path, expected: "an array of header names")
             return []
@@ -91,7 +92,7 @@ extension StubDecoder {
 
     /// Why `text` is not an upstream base URL (`http://` or `https://`, a host, no query or
     /// fragment), or nil when it is one.
-    static func upstreamURLProblem(_ text: String) -> String? {
+    package static func upstreamURLProblem(_ text: String) -> String? {
         let lower = text.lowercased()
         guard let scheme = ["http://", "https://"].first(where: { lower.hasPrefix($0) }) else {
             return "`to` must be an http:// or https:// URL, found `\(text)`"

@@ -11,7 +11,7 @@ extension StubDecoder {
     static let responseKeys = StubFormat.Object.response.keys
     static let bodySourceKeys = StubFormat.bodySourceKeys
     /// Bounds that keep later arithmetic (timers, dates, nanosecond windows) far from overflow.
-    static let maximumDelayMs = 86_400_000.0
+    package static let maximumDelayMs = 86_400_000.0
     static let maximumSeconds = 315_360_000.0
 
     mutating func decodeResponse(_ node: JSONNode, _ path: JSONPath) -> StubResponse? {
@@ -152,7 +152,7 @@ extension StubDecoder {
         }
     }
 
-    mutating func decodeHeaders(_ node: JSONNode, _ path: JSONPath) -> HTTPHeaders {
+    package mutating func decodeHeaders(_ node: JSONNode, _ path: JSONPath) -> HTTPHeaders {
         guard let members = node.members else {
             typeMismatch(node, path, expected: "an object of header name → string or array of strings")
             return HTTPHeaders()

@@ -1,7 +1,7 @@
 /// `"template": true`: compiles the response's body, `json` strings, header values and SSE
 /// `data` into templates, each problem reported at its place in the stub file.
 extension StubDecoder {
-    mutating func decodeTemplate(
+    package mutating func decodeTemplate(
         _ keys: ObjectMembers, _ response: StubResponse, _ path: JSONPath, escaping: TemplateText.Escaping = .none
     ) -> ResponseTemplate? {
         var body: ResponseTemplate.Body?
@@ -96,7 +96,7 @@ extension StubDecoder {
             separator: "/")
         let base = stubDirectory.isEmpty ? "." : stubDirectory
         var files: [String: ResponseTemplate.FileChoice.File] = [:]
-        for (relative, _) in StubLoader.wireMockFiles(in: base + "/" + String(prefix.dropLast())) {
+        for (relative, _) in BodyFileResolver.files(in: base + "/" + String(prefix.dropLast())) {
             // Read again through the stub root's resolver: a file that leaves the root is not served.
             guard case .success(let read) = resolver.read(prefix + relative) else { continue }
             bodyFilesRead.append(read.realPath)
@@ -147,7 +147,7 @@ extension StubDecoder {
     /// quote); a problem on the template's first line is placed at its column in the file
     /// (exact unless escapes come before it), one on a later line (after a `\n` escape) at the
     /// string with the template's own line and column.
-    mutating func compileTemplate(
+    package mutating func compileTemplate(
         _ text: String, at position: SourcePosition, _ path: JSONPath, _ escaping: TemplateText.Escaping
     ) -> TemplateText? {
         switch TemplateText.compile(text, escaping: escaping) {

@@ -1,6 +1,6 @@
 /// Typed readers for scalar values; each reports a mismatch at the value's position.
 extension StubDecoder {
-    mutating func string(_ node: JSONNode, _ path: JSONPath) -> String? {
+    package mutating func string(_ node: JSONNode, _ path: JSONPath) -> String? {
         guard let text = node.stringValue else {
             typeMismatch(node, path, expected: "a string")
             return nil
@@ -8,7 +8,7 @@ extension StubDecoder {
         return text
     }
 
-    mutating func nonEmptyString(_ node: JSONNode, _ path: JSONPath, what: String) -> String? {
+    package mutating func nonEmptyString(_ node: JSONNode, _ path: JSONPath, what: String) -> String? {
         guard let text = node.stringValue else {
             typeMismatch(node, path, expected: "\(what) (a string)")
             return nil
@@ -20,7 +20,7 @@ extension StubDecoder {
         return text
     }
 
-    mutating func number(_ node: JSONNode, _ path: JSONPath) -> Double? {
+    package mutating func number(_ node: JSONNode, _ path: JSONPath) -> Double? {
         guard let text = node.numberText, let value = Double(text) else {
             typeMismatch(node, path, expected: "a number")
             return nil
@@ -28,7 +28,7 @@ extension StubDecoder {
         return value
     }
 
-    mutating func integer(_ node: JSONNode, _ path: JSONPath, minimum: Int, what: String) -> Int? {
+    package mutating func integer(_ node: JSONNode, _ path: JSONPath, minimum: Int, what: String) -> Int? {
         guard let text = node.numberText else {
             typeMismatch(node, path, expected: "\(what) (an integer ≥ \(minimum))")
             return nil
@@ -66,7 +66,7 @@ extension StubDecoder {
         return nil
     }
 
-    mutating func regex(_ node: JSONNode, _ path: JSONPath) -> CompiledRegex? {
+    package mutating func regex(_ node: JSONNode, _ path: JSONPath) -> CompiledRegex? {
         guard let pattern = string(node, path) else { return nil }
         do {
             return try CompiledRegex(pattern)

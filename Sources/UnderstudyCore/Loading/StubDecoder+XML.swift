@@ -1,7 +1,7 @@
 import UnderstudyStubFormat
 
-/// XML body matchers, native (`xmlEquals`, `xPath`) and WireMock's (`equalToXml`, `matchesXPath`),
-/// compiled by the installed ``XMLMatching`` (see ``XMLSupport``).
+/// XML body matchers (`xmlEquals`, `xPath`; format adapters compile theirs with the same
+/// `compileXMLEquals` and `compileXPath`), compiled by the installed ``XMLMatching`` (see ``XMLSupport``).
 extension StubDecoder {
     static let xmlEqualsKeys = StubFormat.Object.xmlEquals.keys
     static let xPathKeys = StubFormat.Object.xPath.keys
@@ -55,61 +55,11 @@ extension StubDecoder {
         return compileXPath(expression.value, path.member("expression"), namespaces: namespaces, matcher: matcher)
     }
 
-    /// WireMock's `{"equalToXml": "<a/>", "enablePlaceholders": true, ...}`; `keys` are the body
-    /// pattern's members.
-    mutating func wireMockXMLEquals(_ op: JSONNode, _ keys: ObjectMembers, _ path: JSONPath) -> BodyMatcher? {
-        guard let document = string(op, path.member("equalToXml")) else { return nil }
-        var options = XMLComparison()
-        options.placeholders =
-            keys["enablePlaceholders"].flatMap { boolean($0.value, path.member("enablePlaceholders")) } ?? false
-        options.openingDelimiter = keys["placeholderOpeningDelimiterRegex"].flatMap {
-            string($0.value, path.member("placeholderOpeningDelimiterRegex"))
-        }
-        options.closingDelimiter = keys["placeholderClosingDelimiterRegex"].flatMap {
-            string($0.value, path.member("placeholderClosingDelimiterRegex"))
-        }
-        if let exempted = keys["exemptedComparisons"] {
-            options.exemptedComparisons = stringList(exempted.value, path.member("exemptedComparisons")) ?? []
-        }
-        return compileXMLEquals(document, options, op, path.member("equalToXml"), wireMockKey: "equalToXml")
-    }
-
-    /// WireMock's `{"matchesXPath": "//a", "xPathNamespaces": {...}}` or
-    /// `{"matchesXPath": {"expression": "//a/text()", "equalTo": "1"}}`.
-    mutating func wireMockXPath(_ op: JSONNode, _ keys: ObjectMembers, _ path: JSONPath) -> BodyMatcher? {
-        let opPath = path.member("matchesXPath")
-        let namespaces =
-            keys["xPathNamespaces"].flatMap { xmlNamespaces($0.value, path.member("xPathNamespaces")) } ?? []
-        if op.stringValue != nil {
-            return compileXPath(op, opPath, namespaces: namespaces, matcher: nil, wireMockKey: "matchesXPath")
-        }
-        guard let inner = op.members, let expression = inner.first(where: { $0.key == "expression" }) else {
-            typeMismatch(op, opPath, expected: "an XPath or {\"expression\": \"//a\", \"equalTo\": ...}")
-            return nil
-        }
-        let others = inner.filter { $0.key != "expression" }
-        if let nested = others.first(where: { ["equalToXml", "equalToJson", "matchesJsonPath"].contains($0.key) }) {
-            fail(
-                nested.keyPosition, opPath.member(nested.key),
-                "unsupported WireMock feature `\(nested.key)`: under `matchesXPath` only the string matchers (`equalTo`, `contains`, `matches`, ...) are supported"
-            )
-            return nil
-        }
-        var matcher: ValueMatcher?
-        if !others.isEmpty {
-            guard let decoded = wireMockValueMatcher(JSONNode(kind: .object(others), position: op.position), opPath)
-            else { return nil }
-            matcher = decoded
-        }
-        return compileXPath(
-            expression.value, opPath.member("expression"), namespaces: namespaces, matcher: matcher,
-            wireMockKey: "matchesXPath")
-    }
-
-    private mutating func compileXMLEquals(
-        _ document: String, _ options: XMLComparison, _ node: JSONNode, _ path: JSONPath, wireMockKey: String? = nil
+    package mutating func compileXMLEquals(
+        _ document: String, _ options: XMLComparison, _ node: JSONNode, _ path: JSONPath,
+        unsupportedFeature: String? = nil
     ) -> BodyMatcher? {
-        guard let matching = xmlMatching(node, path, wireMockKey: wireMockKey) else { return nil }
+        guard let matching = xmlMatching(node, path, unsupportedFeature: unsupportedFeature) else { return nil }
         do {
             let condition = try matching.equality(to: document, options)
             return .xmlEquals(XMLExpectation(document: document, options: options, condition: condition))
@@ -119,12 +69,12 @@ extension StubDecoder {
         }
     }
 
-    private mutating func compileXPath(
+    package mutating func compileXPath(
         _ node: JSONNode, _ path: JSONPath, namespaces: [XMLNamespace], matcher: ValueMatcher?,
-        wireMockKey: String? = nil
+        unsupportedFeature: String? = nil
     ) -> BodyMatcher? {
         guard let expression = nonEmptyString(node, path, what: "an XPath such as `//order/id`") else { return nil }
-        guard let matching = xmlMatching(node, path, wireMockKey: wireMockKey) else { return nil }
+        guard let matching = xmlMatching(node, path, unsupportedFeature: unsupportedFeature) else { return nil }
         do {
             let selector = try matching.xPath(expression, namespaces: namespaces)
             return .xPath(XPathQuery(expression: expression, namespaces: namespaces, selector: selector), matcher)
@@ -134,13 +84,16 @@ extension StubDecoder {
         }
     }
 
-    /// The installed matcher, or nil with an error: for a WireMock mapping worded as an unsupported
-    /// feature, so the mapping is skipped as other unsupported ones are.
-    private mutating func xmlMatching(_ node: JSONNode, _ path: JSONPath, wireMockKey: String?) -> (any XMLMatching)? {
+    /// The installed matcher, or nil with an error: for a format adapter's key (`unsupportedFeature`,
+    /// such as "WireMock feature `equalToXml`") worded as an unsupported feature, so the adapter
+    /// skips the stub as it skips other unsupported ones.
+    private mutating func xmlMatching(_ node: JSONNode, _ path: JSONPath, unsupportedFeature: String?) -> (
+        any XMLMatching
+    )? {
         if let installed = XMLSupport.installed { return installed }
         let reason = "XML matching is not available in this program (no XMLMatching installed)"
-        if let wireMockKey {
-            fail(node.position, path, "unsupported WireMock feature `\(wireMockKey)`: \(reason)")
+        if let unsupportedFeature {
+            fail(node.position, path, "unsupported \(unsupportedFeature): \(reason)")
         } else {
             fail(node.position, path, reason)
         }
@@ -148,7 +101,7 @@ extension StubDecoder {
     }
 
     /// `{"prefix": "uri", ...}`.
-    private mutating func xmlNamespaces(_ node: JSONNode, _ path: JSONPath) -> [XMLNamespace]? {
+    package mutating func xmlNamespaces(_ node: JSONNode, _ path: JSONPath) -> [XMLNamespace]? {
         guard let members = node.members else {
             typeMismatch(node, path, expected: "an object of prefix → namespace URI")
             return nil
@@ -158,7 +111,7 @@ extension StubDecoder {
         }
     }
 
-    private mutating func stringList(_ node: JSONNode, _ path: JSONPath) -> [String]? {
+    package mutating func stringList(_ node: JSONNode, _ path: JSONPath) -> [String]? {
         guard let elements = node.elements else {
             typeMismatch(node, path, expected: "an array of strings")
             return nil

@@ -6,45 +6,47 @@ import UnderstudyStubFormat
 /// (`+Request`, `+Response`, `+Matchers`, `+RateLimit`, ...). The loader uses it to split a
 /// document into ``StubDefinition``s and ``StubCompiler`` to compile each; the WireMock adapter
 /// (`WireMock/`) extends it to read its own format.
-struct StubDecoder {
+package struct StubDecoder {
     static let documentKeys = StubFormat.Object.document.keys
     static let stubKeys = StubFormat.Object.stub.keys
     static let rateLimitKeys = StubFormat.Object.rateLimit.keys
 
-    let file: String
+    package let file: String
     /// Resolves `bodyFile` paths; `nil` when the document has no file on disk.
-    let bodyFiles: BodyFileResolver?
+    package let bodyFiles: BodyFileResolver?
     /// Added to the error for a document that is not a stub file (see ``StubFileKind``).
     let notAStubFileHint: String?
-    var errors: [StubFileError] = []
+    package var errors: [StubFileError] = []
     /// The real paths of every `bodyFile` read, so the loader can tell body files from stub files.
-    var bodyFilesRead: [String] = []
+    package var bodyFilesRead: [String] = []
     /// Top-level keys a document may carry besides `stubs` (checked by whoever allows them).
     var otherDocumentKeys: [String] = []
     /// Problems let pass (WireMock's leniencies), one each.
-    var warnings: [StubFileError] = []
+    package var warnings: [StubFileError] = []
     /// WireMock's rules for keys given twice: the last one wins (with a warning) instead of an error.
-    var lastDuplicateKeyWins = false
+    package var lastDuplicateKeyWins = false
     /// WireMock mappings with a problem are left out (into ``skipped``) instead of failing the file.
-    var skippingMappings = false
+    package var skippingMappings = false
     /// The mappings left out (see ``skippingMappings``).
-    var skipped: [SkippedMapping] = []
+    package var skipped: [SkippedMapping] = []
     /// A WireMock mapping file on disk: a `bodyFileName` that is missing fails only the requests
     /// it answers (500, as WireMock does) instead of the file.
-    var wireMockFileOnDisk = false
+    package var wireMockFileOnDisk = false
     /// WireMock's `--global-response-templating` (``StubLoadOptions``).
-    var wireMockGlobalTemplating = false
+    package var wireMockGlobalTemplating = false
     /// The `transformerParameters` of the WireMock response being decoded (scalars as text), which
     /// its templates read as `parameters.NAME`.
-    var wireMockTemplateParameters: [String: String] = [:]
+    package var wireMockTemplateParameters: [String: String] = [:]
 
-    init(file: String, bodyFiles: BodyFileResolver?, notAStubFileHint: String? = nil) {
+    package init(file: String, bodyFiles: BodyFileResolver?, notAStubFileHint: String? = nil) {
         self.file = file
         self.bodyFiles = bodyFiles
         self.notAStubFileHint = notAStubFileHint
     }
 
-    mutating func fail(_ position: SourcePosition, _ path: JSONPath, _ message: String, suggestion: String? = nil) {
+    package mutating func fail(
+        _ position: SourcePosition, _ path: JSONPath, _ message: String, suggestion: String? = nil
+    ) {
         errors.append(
             StubFileError(
                 file: file, line: position.line, column: position.column,
@@ -52,14 +54,14 @@ struct StubDecoder {
     }
 
     /// Records a leniency: loading goes on, and the line is printed at start-up and in `check`.
-    mutating func warn(_ position: SourcePosition, _ path: JSONPath, _ message: String) {
+    package mutating func warn(_ position: SourcePosition, _ path: JSONPath, _ message: String) {
         var warning = StubFileError(
             file: file, line: position.line, column: position.column, jsonPath: path.text, message: message)
         warning.severity = .warning
         warnings.append(warning)
     }
 
-    mutating func typeMismatch(_ node: JSONNode, _ path: JSONPath, expected: String) {
+    package mutating func typeMismatch(_ node: JSONNode, _ path: JSONPath, expected: String) {
         fail(node.position, path, "expected \(expected), found \(article(node.kindName))")
     }
 

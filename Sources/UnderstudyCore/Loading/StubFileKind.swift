@@ -9,18 +9,19 @@
 ///
 /// Anything else must decode as stubs; a file that does not is reported (with a hint about this
 /// rule), never skipped. A loaded directory that is a WireMock root is walked by WireMock's rule
-/// instead (only `mappings/`; ``StubLoader/wireMockRoot(_:jsonFiles:)``) before any file is classified.
-enum StubFileKind: Equatable, Sendable {
+/// instead (only `mappings/`; ``StubFormatAdapter/rootFiles(_:jsonFiles:)``) before any file is classified.
+package enum StubFileKind: Equatable, Sendable {
     /// An Understudy stub file, `{"stubs": [...]}`. Also the answer for a file no format claims,
     /// so its errors are reported against the native format.
     case native
-    /// A WireMock mapping file: one mapping (`request` and `response`) or `{"mappings": [...]}`.
-    case wireMock
+    /// A file in the format of the installed ``StubFormatAdapter`` of that name (WireMock's mapping
+    /// files: one mapping, or `{"mappings": [...]}`).
+    case adapted(String)
     /// A response body kept in the stub tree: not loaded as stubs.
     case body
 
     /// Directories whose files are response bodies, never stubs (WireMock's `__files`).
-    static let bodyDirectoryName = "__files"
+    package static let bodyDirectoryName = "__files"
 
     /// Decided from where the file lies, before it is read: `.body` for a file under a `__files`
     /// directory below the loaded directory; `nil` when its content decides.
@@ -32,7 +33,7 @@ enum StubFileKind: Equatable, Sendable {
     /// Decided from the parsed document: which decoder reads it. Native is the fallback, so a
     /// stub file with a typo (`"stubz"`) still gets native errors pointing at the typo.
     static func byContent(_ document: JSONNode) -> StubFileKind {
-        StubDecoder.isWireMockDocument(document) ? .wireMock : .native
+        StubFormatAdapters.claiming(document).map { .adapted($0.name) } ?? .native
     }
 
     /// Decided once every file of the run is decoded: a file found under a loaded directory that

@@ -1,8 +1,8 @@
-/// Request matchers posted on their own (`POST /__admin/requests/count` and `find`), in either
-/// format the loader reads.
+/// Request matchers posted on their own (`POST /__admin/requests/count` and `find`), in the native
+/// format or an installed adapter's.
 extension StubLoader {
     /// A request matcher, bare or wrapped as `{"request": {...}}`: Understudy's shape, or
-    /// WireMock's request pattern (told apart by its keys, see ``isWireMockPattern(_:)``).
+    /// an installed adapter's (WireMock's request pattern, which the adapter tells apart by its keys).
     static func requestPattern(_ node: JSONNode) -> Result<RequestPattern, StubLoadFailure> {
         var target = node
         var path = ""
@@ -12,29 +12,14 @@ extension StubLoader {
         }
         var decoder = StubDecoder(file: "<admin>", bodyFiles: nil)
         let pattern =
-            isWireMockPattern(target)
-            ? decoder.decodeWireMockRequest(target, JSONPath(text: path))
-            : decoder.decodeRequest(target, path)
+            if let adapter = StubFormatAdapters.installed.first(where: { $0.claimsRequestPattern(target) }) {
+                adapter.requestPattern(target, path, decoder: &decoder)
+            } else {
+                decoder.decodeRequest(target, path)
+            }
         guard let pattern, decoder.errors.isEmpty else {
             return .failure(StubLoadFailure(errors: decoder.errors))
         }
         return .success(pattern)
-    }
-
-    /// Whether a request pattern is WireMock's shape rather than Understudy's: it uses a key only
-    /// WireMock has (at the top or in a matcher), or WireMock's `"method": "ANY"`.
-    static func isWireMockPattern(_ node: JSONNode) -> Bool {
-        let wireMockKeys: Set<String> = [
-            "urlPath", "urlPattern", "urlPathPattern", "queryParameters", "bodyPatterns",
-            "basicAuthCredentials", "equalTo", "equalToJson", "matchesJsonPath", "binaryEqualTo",
-            "caseInsensitive", "and", "or",
-        ]
-        guard let members = node.members else { return false }
-        if members.contains(where: { $0.key == "method" && $0.value.stringValue == "ANY" }) { return true }
-        func scan(_ node: JSONNode, depth: Int) -> Bool {
-            guard depth < 4, let members = node.members else { return false }
-            return members.contains { wireMockKeys.contains($0.key) || scan($0.value, depth: depth + 1) }
-        }
-        return scan(node, depth: 0)
     }
 }

@@ -12,11 +12,11 @@ public enum StubLoader {
     /// Loads files and directories (every `*.json` below a directory, recursively, in path order,
     /// except the response bodies ``StubFileKind`` sets apart).
     ///
-    /// A directory that is a WireMock root (see ``wireMockRoot(_:jsonFiles:)``) is read as WireMock reads it:
-    /// only the mapping files under its `mappings/`, in the order WireMock reads them (see
-    /// ``filesInListingOrder(_:)``), and every file of its `__files/` served as a static web root,
-    /// behind every mapping. Two of its mappings that give one id both load unless `options.strict`
-    /// (see ``renameDuplicateWireMockIDs(_:)``).
+    /// A directory that is an installed format adapter's root (``StubFormatAdapter/rootFiles(_:jsonFiles:)``;
+    /// WireMock's: only the mapping files under its `mappings/`, in the order WireMock reads them,
+    /// and every file of its `__files/` served as a static web root behind every mapping) is read
+    /// as the adapter says. Unless `options.strict`, each adapter then settles the decoded stubs
+    /// (WireMock: two mappings that give one id both load).
     ///
     /// Throws every error from every file, in load order and then position; a stub set is
     /// returned only when all files are valid and stub ids are unique across them. A WireMock
@@ -37,11 +37,14 @@ public enum StubLoader {
             }
             if isDirectory {
                 let all = jsonFiles(under: path)
-                let wireMock = wireMockRoot(path, jsonFiles: all)
-                let found = (wireMock ?? all).map { StubSourceFile(path: $0, root: path) }
+                var rootFiles: [String]?
+                for adapter in StubFormatAdapters.installed where rootFiles == nil {
+                    rootFiles = adapter.rootFiles(path, jsonFiles: all)
+                    if rootFiles != nil { staticStubs += adapter.rootStubs(path) }
+                }
+                let found = (rootFiles ?? all).map { StubSourceFile(path: $0, root: path) }
                 sources += found
                 fileOrder += found.map(\.path)
-                if wireMock != nil { staticStubs += wireMockStaticFiles(root: path) }
             } else if path.hasSuffix(".json") {
                 sources.append(StubSourceFile(path: path, root: nil))
                 fileOrder.append(path)
@@ -71,7 +74,9 @@ public enum StubLoader {
             warnings += result.warnings
             skipped += result.skipped
         }
-        if !options.strict { warnings += renameDuplicateWireMockIDs(&decoded) }
+        if !options.strict {
+            for adapter in StubFormatAdapters.installed { warnings += adapter.settle(&decoded) }
+        }
         var set = try finish(decoded, errors: errors, fileOrder: fileOrder)
         set.stubs += staticStubs
         set.warnings = warnings
@@ -99,14 +104,25 @@ public enum StubLoader {
     }
 
     /// What one document yielded; its stubs are used only if the whole run has no error.
-    struct DocumentResult {
-        var stubs: [DecodedStub] = []
-        var errors: [StubFileError] = []
-        var bodyFilesRead: [String] = []
-        /// WireMock leniencies taken, one warning each.
-        var warnings: [StubFileError] = []
-        /// WireMock mappings left out.
-        var skipped: [SkippedMapping] = []
+    package struct DocumentResult {
+        package var stubs: [DecodedStub] = []
+        package var errors: [StubFileError] = []
+        package var bodyFilesRead: [String] = []
+        /// An adapter's leniencies taken (WireMock's), one warning each.
+        package var warnings: [StubFileError] = []
+        /// An adapter's stubs left out (WireMock mappings).
+        package var skipped: [SkippedMapping] = []
+
+        package init(
+            stubs: [DecodedStub] = [], errors: [StubFileError] = [], bodyFilesRead: [String] = [],
+            warnings: [StubFileError] = [], skipped: [SkippedMapping] = []
+        ) {
+            self.stubs = stubs
+            self.errors = errors
+            self.bodyFilesRead = bodyFilesRead
+            self.warnings = warnings
+            self.skipped = skipped
+        }
     }
 
     /// Adds duplicate-id errors (stubs with other errors included), orders every error by file
@@ -164,8 +180,12 @@ public enum StubLoader {
             let definitions = decoder.definitions(in: node)
             let stubs = StubCompiler.compile(definitions, with: &decoder)
             return DocumentResult(stubs: stubs, errors: decoder.errors, bodyFilesRead: decoder.bodyFilesRead)
-        case .wireMock:
-            return decodeWireMock(node, file: file, root: root, options: options, skippingMappings: skippingMappings)
+        case .adapted(let name):
+            guard let adapter = StubFormatAdapters.installed.first(where: { $0.name == name }) else {
+                return DocumentResult()
+            }
+            return adapter.decode(
+                node, file: file, root: root, options: options, skippingInvalid: skippingMappings)
         case .body:
             return DocumentResult()
         }
@@ -195,7 +215,7 @@ public enum StubLoader {
     }
 
     /// Whether `path` is a directory (following symlinks); nil when it does not exist.
-    static func isDirectory(_ path: String, followingSymlinks: Bool = true) -> Bool? {
+    package static func isDirectory(_ path: String, followingSymlinks: Bool = true) -> Bool? {
         var info = stat()
         guard (followingSymlinks ? stat(path, &info) : lstat(path, &info)) == 0 else { return nil }
         return (info.st_mode & S_IFMT) == S_IFDIR

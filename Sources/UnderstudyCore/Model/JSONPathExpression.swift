@@ -26,8 +26,8 @@ public struct JSONPathExpression: Sendable {
         var regex: CompiledRegex?
     }
 
-    struct SyntaxError: Error {
-        var message: String
+    package struct SyntaxError: Error {
+        package var message: String
     }
 
     /// Parses `text`; the error says what is not in the supported subset.

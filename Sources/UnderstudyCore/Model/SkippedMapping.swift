@@ -16,7 +16,7 @@ public struct SkippedMapping: Sendable {
 
     /// Creates the record of a skipped mapping; `method` and `path` are what the loader could still
     /// read of its request, for ``mightMatch(method:path:target:)``.
-    init(file: String, index: Int, problems: [StubFileError], method: String?, path: PathMatcher?) {
+    package init(file: String, index: Int, problems: [StubFileError], method: String?, path: PathMatcher?) {
         self.file = file
         self.index = index
         self.problems = problems

@@ -45,7 +45,7 @@ public struct Stub: Sendable {
     /// written, for that tool's admin API). The model carries it without reading it.
     public var annotation: (any StubAnnotation)?
     /// Set by the decoder when the file gave no `id`, so the admin API can rename such stubs.
-    var idGenerated = false
+    package var idGenerated = false
 
     /// Creates a stub.
     public init(
@@ -79,7 +79,7 @@ extension Stub {
     /// The order stubs are tried in, as a rank per stub: by priority (lower first, default 5);
     /// at equal priority, `.loadOrder` stubs in load order, then `.newestFirst` stubs, most
     /// recently added first. Without priorities or `.newestFirst` the rank is the load position.
-    static func ranks(of stubs: [Stub]) -> [Int] {
+    package static func ranks(of stubs: [Stub]) -> [Int] {
         guard stubs.contains(where: { $0.priority != nil || $0.tieOrder == .newestFirst }) else {
             return Array(stubs.indices)
         }

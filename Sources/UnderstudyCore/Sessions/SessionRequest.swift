@@ -21,7 +21,7 @@ struct SessionRequest {
     var clock: WorldClock.Start?
     /// Set by `understudy record --session`: the session journals whole bodies, and its
     /// `POST /__admin/recordings/stop` writes its journal to `out` with these options.
-    var recording: (out: String, options: RecordingOptions)?
+    var recording: (out: String, options: any RecordingSettings)?
 
     /// Decodes a body; the failure is the 400 to send (stub errors exactly as `POST /__admin/stubs`).
     static func decode(_ body: [UInt8]) -> Result<SessionRequest, AdminResponse.Failure> {
@@ -105,10 +105,12 @@ struct SessionRequest {
         return .success(request)
     }
 
-    /// `"recording"`: `{"out": DIR, …options}` (the options of ``RecordingOptions/init(json:ignoring:)``).
-    static func recording(_ value: JSONValue) -> Result<(out: String, options: RecordingOptions), AdminResponse.Failure>
-    {
-        func fail(_ message: String) -> Result<(out: String, options: RecordingOptions), AdminResponse.Failure> {
+    /// `"recording"`: `{"out": DIR, …options}` (the options the recording module reads; see
+    /// ``RecordingSupport``).
+    static func recording(_ value: JSONValue) -> Result<
+        (out: String, options: any RecordingSettings), AdminResponse.Failure
+    > {
+        func fail(_ message: String) -> Result<(out: String, options: any RecordingSettings), AdminResponse.Failure> {
             .failure(AdminResponse.Failure(response: AdminResponse.error(400, "`recording`: " + message)))
         }
         guard case .object = value else {
@@ -117,10 +119,9 @@ struct SessionRequest {
         guard let out = value["out"]?.stringValue, !out.isEmpty else {
             return fail("`out` is required: the directory the recording is written to")
         }
-        do {
-            return .success((out, try RecordingOptions(json: value, ignoring: ["out"])))
-        } catch {
-            return fail(error.message)
+        switch RecordingSupport.options(value, ignoring: ["out"]) {
+        case .success(let options): return .success((out, options))
+        case .failure(let refusal): return fail(refusal.message)
         }
     }
 

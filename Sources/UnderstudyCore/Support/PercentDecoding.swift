@@ -1,14 +1,14 @@
 /// Percent-decoding for paths and query strings, without Foundation (it runs on every request).
-enum PercentDecoding {
+package enum PercentDecoding {
     /// Decodes `%XX` escapes; malformed escapes are kept as written, and byte sequences that are
     /// not UTF-8 are repaired rather than dropped.
-    static func decodePath(_ text: String) -> String {
+    package static func decodePath(_ text: String) -> String {
         guard text.containsUTF8Byte(where: { $0 == UInt8(ascii: "%") }) else { return text }
         return decode(text.utf8, plusAsSpace: false)
     }
 
     /// Decodes a query component: `+` is a space, then `%XX` escapes.
-    static func decodeQueryComponent<S: Collection>(_ bytes: S) -> String where S.Element == UInt8 {
+    package static func decodeQueryComponent<S: Collection>(_ bytes: S) -> String where S.Element == UInt8 {
         decode(bytes, plusAsSpace: true)
     }
 
@@ -50,7 +50,7 @@ enum PercentDecoding {
 
     /// Splits a raw query string into decoded name/value pairs, in order (`a&b=` gives `a` and `b`
     /// with empty values).
-    static func queryPairs(_ query: String?) -> [(name: String, value: String)] {
+    package static func queryPairs(_ query: String?) -> [(name: String, value: String)] {
         guard let query, !query.isEmpty else { return [] }
         var pairs: [(name: String, value: String)] = []
         for part in query.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {

@@ -1,7 +1,7 @@
 extension TimeFormatting {
     /// Milliseconds since 1970 for a UTC timestamp as the journal writes it
     /// (`2026-11-22T02:14:38.123Z`; fraction optional, any number of digits); nil otherwise.
-    static func parseISO8601Milliseconds(_ text: String) -> Double? {
+    package static func parseISO8601Milliseconds(_ text: String) -> Double? {
         let bytes = Array(text.utf8)
         func digits(_ start: Int, _ count: Int) -> Int? {
             guard start + count <= bytes.count else { return nil }

@@ -14,7 +14,7 @@ extension TimeFormatting {
     static let patternLetters: Set<Character> = ["y", "M", "d", "E", "H", "h", "m", "s", "S", "a", "Z", "X"]
 
     /// The first letter of `pattern` that ``formatted(_:pattern:)`` does not know, if any.
-    static func unsupportedPatternLetter(_ pattern: String) -> Character? {
+    package static func unsupportedPatternLetter(_ pattern: String) -> Character? {
         var quoted = false
         for character in pattern {
             if character == "'" {

@@ -1,8 +1,8 @@
 /// Hand-written timestamp formats. `DateFormatter` is slow and not something to create per
 /// request; these are a few integer divisions.
-enum TimeFormatting {
+package enum TimeFormatting {
     /// `2026-11-22T02:14:38.123Z` for seconds since 1970 (milliseconds truncated, UTC).
-    static func iso8601Milliseconds(_ secondsSince1970: Double) -> String {
+    package static func iso8601Milliseconds(_ secondsSince1970: Double) -> String {
         let totalMilliseconds = Int64((secondsSince1970 * 1000).rounded(.down))
         let seconds = floorDivide(totalMilliseconds, 1000)
         let milliseconds = Int(totalMilliseconds - seconds * 1000)

@@ -5,7 +5,7 @@ import UnderstudyHTTP
 /// A class: a response carries it as one pointer, so copying a static response costs nothing more.
 public final class ResponseTemplate: Sendable {
     /// The body's source when it is a template.
-    enum Body: Sendable {
+    package enum Body: Sendable {
         /// `body` or `bodyFile` text.
         case text(TemplateText)
         /// `json`: string values (and member names) that are templates, rendered and escaped
@@ -18,9 +18,9 @@ public final class ResponseTemplate: Sendable {
     /// A body file named per request (WireMock's `"bodyFileName": "{{request.path.[1]}}.json"`):
     /// the name is rendered, and picks one of the files read at load time; a name that is none of
     /// them answers as WireMock does for a missing body file (500, `FileNotFoundException`).
-    final class FileChoice: Sendable {
+    package final class FileChoice: Sendable {
         /// One file of `__files/`: its bytes, or a template when it holds tags.
-        enum File: Sendable {
+        package enum File: Sendable {
             case bytes([UInt8])
             /// The compiled template and its text (in native syntax), which `convert-wiremock` writes.
             case template(TemplateText, source: String)
@@ -28,13 +28,13 @@ public final class ResponseTemplate: Sendable {
 
         let name: TemplateText
         /// The name's template text in native syntax (`convert-wiremock` writes it).
-        let nameSource: String
+        package let nameSource: String
         /// The files by their path under `directory` (`a/b.json`).
-        let files: [String: File]
+        package let files: [String: File]
         /// The `__files` directory, named in the missing file's error page.
         let directory: String
 
-        init(name: TemplateText, nameSource: String, files: [String: File], directory: String) {
+        package init(name: TemplateText, nameSource: String, files: [String: File], directory: String) {
             self.name = name
             self.nameSource = nameSource
             self.files = files
@@ -48,7 +48,7 @@ public final class ResponseTemplate: Sendable {
         /// plain text for `text/plain`; none of them (`application/vnd.github+json`) is an empty
         /// body without a `Content-Type`. Jetty's Java stack trace and its servlet's instance name
         /// are left out; the mapping's own headers are not sent, as in WireMock.
-        static func missingFileAnswer(_ path: String, accept: String? = nil, uri: String = "/")
+        package static func missingFileAnswer(_ path: String, accept: String? = nil, uri: String = "/")
             -> (status: Int, headers: HTTPHeaders, body: [UInt8])
         {
             let message = "java.io.FileNotFoundException: \(path) (No such file or directory)"
@@ -123,13 +123,13 @@ public final class ResponseTemplate: Sendable {
         }
     }
 
-    let body: Body?
+    package let body: Body?
     /// Header values that are templates, by index into the response's headers.
-    let headers: [(index: Int, template: TemplateText)]
+    package let headers: [(index: Int, template: TemplateText)]
     /// SSE `data` fields that are templates, by event index.
-    let eventData: [(index: Int, template: TemplateText)]
+    package let eventData: [(index: Int, template: TemplateText)]
 
-    init(
+    package init(
         body: Body?, headers: [(index: Int, template: TemplateText)], eventData: [(index: Int, template: TemplateText)]
     ) {
         self.body = body
@@ -141,7 +141,7 @@ public final class ResponseTemplate: Sendable {
     var isEmpty: Bool { body == nil && headers.isEmpty && eventData.isEmpty }
 
     /// The body bytes, headers and events for one request.
-    func render(
+    package func render(
         into headers: inout HTTPHeaders, body: inout [UInt8], status: inout Int,
         stream: inout ResponseStreaming?, _ context: TemplateContext
     ) {
@@ -192,7 +192,7 @@ public final class ResponseTemplate: Sendable {
 /// A `json` body whose strings may be templates.
 /// Not `indirect`: the recursion goes through arrays, and boxed cases hide their pointers in tag
 /// bits, which LeakSanitizer (scripts/fuzz) then reports as leaks.
-enum JSONTemplate: Sendable {
+package enum JSONTemplate: Sendable {
     case literal(JSONValue)
     case string(TemplateText)
     case array([JSONTemplate])

@@ -7,7 +7,7 @@ import UnderstudyHTTP
 /// At load time the loader renders each template once against a *probe* context (no request,
 /// ``problems`` set): every name that resolves to nothing is recorded there, which is how
 /// unknown variables become load-time errors although mustache itself renders them as empty.
-final class TemplateContext {
+package final class TemplateContext {
     let match: MatchContext
     /// The scheme, host and port the request arrived on, from the transport (see ``UnderstudyResponder/serverURL``).
     let listenerURL: String

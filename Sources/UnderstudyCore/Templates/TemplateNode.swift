@@ -32,10 +32,12 @@ struct TemplateNode: MustacheParent, MustacheCustomRenderable, MustacheSequence 
         case anything
     }
 
-    static let rootNames = ["request", "server", "now", "seq", "random"]
-    static let requestNames = ["method", "path", "url", "port", "pathSegments", "query", "headers", "body", "json"]
-    static let nowNames = ["iso", "epoch", "epochMs", "format", "plus", "minus"]
-    static let randomNames = ["uuid", "int", "number"] + randomAlphabets.map(\.name)
+    package static let rootNames = ["request", "server", "now", "seq", "random"]
+    package static let requestNames = [
+        "method", "path", "url", "port", "pathSegments", "query", "headers", "body", "json",
+    ]
+    package static let nowNames = ["iso", "epoch", "epochMs", "format", "plus", "minus"]
+    package static let randomNames = ["uuid", "int", "number"] + randomAlphabets.map(\.name)
     /// `random.NAME.LENGTH`: a string of LENGTH characters drawn from the alphabet.
     static let randomAlphabets: [(name: String, alphabet: [UInt8])] = [
         ("alphanumeric", Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)),

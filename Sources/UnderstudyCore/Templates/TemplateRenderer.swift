@@ -20,7 +20,7 @@ struct TemplateRenderer {
     /// `seq`. Takes the request, not the engine's `MatchContext`: a template context keeps what it
     /// is given, and a match context that escaped into it could no longer live on the stack, which
     /// would cost every static request an allocation.
-    mutating func render(
+    package mutating func render(
         _ template: ResponseTemplate, _ request: HTTPRequest, now: Double, seq: Int,
         headers: inout HTTPHeaders, body: inout [UInt8], status: inout Int, streaming: inout ResponseStreaming?
     ) {

@@ -3,9 +3,9 @@ import UnderstudyMustache
 /// One string of a stub that is a template: parsed by swift-mustache, its names checked against
 /// the vocabulary at load time, rendered per request as plain text (no HTML escaping: the
 /// transport, the JSON writer and header checks do the escaping each place needs).
-struct TemplateText: Sendable {
+package struct TemplateText: Sendable {
     /// What `{{name}}` does to the value it writes (`{{{name}}}` always writes it as it is).
-    enum Escaping: Sendable {
+    package enum Escaping: Sendable {
         /// Nothing: responses are not HTML (mustache's TEXT content type), the default.
         case none
         /// HTML entities for `& < > " ' ` =`, as Handlebars writes them (`&amp;`, `&#x27;`, …):
@@ -24,15 +24,15 @@ struct TemplateText: Sendable {
     let template: MustacheTemplate
 
     /// A problem found at load time, placed by template line and column (1-based).
-    struct Problem: Error {
-        var line: Int
-        var column: Int
-        var message: String
+    package struct Problem: Error {
+        package var line: Int
+        package var column: Int
+        package var message: String
     }
 
     /// Parses `source` and renders it once against a probe request: bad syntax and names
     /// outside the vocabulary are problems.
-    static func compile(_ source: String, escaping: Escaping = .none) -> Result<TemplateText, Problem> {
+    package static func compile(_ source: String, escaping: Escaping = .none) -> Result<TemplateText, Problem> {
         if let delimiter = source.firstRange(of: "{{=") {
             let (line, column) = position(of: delimiter.lowerBound, in: source)
             return .failure(
@@ -67,12 +67,12 @@ struct TemplateText: Sendable {
     }
 
     /// Renders for one request.
-    func render(_ context: TemplateContext) -> String {
+    package func render(_ context: TemplateContext) -> String {
         template.render(context.root)
     }
 
     /// Whether `text` has anything mustache would treat as a tag.
-    static func hasTags(_ text: String) -> Bool {
+    package static func hasTags(_ text: String) -> Bool {
         text.utf8.count >= 2 && text.contains("{{")
     }
 
@@ -121,8 +121,10 @@ struct TemplateText: Sendable {
 
 /// Handlebars' HTML escaping (`{{name}}` in a WireMock template): `&amp;`, `&lt;`, `&gt;`,
 /// `&quot;`, `&#x27;`, `&#x60;`, `&#x3D;`.
-struct HTMLEntityEscaping: MustacheContentType {
-    func escapeText(_ text: String) -> String {
+package struct HTMLEntityEscaping: MustacheContentType {
+    package init() {}
+
+    package func escapeText(_ text: String) -> String {
         guard text.utf8.contains(where: { "&<>\"'`=".utf8.contains($0) }) else { return text }
         var out = ""
         out.reserveCapacity(text.utf8.count + 16)

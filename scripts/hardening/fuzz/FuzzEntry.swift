@@ -1,6 +1,7 @@
 // The one libFuzzer entry point of the fuzz binary. Both targets live in one binary so the
 // Swift sources compile once; UNDERSTUDY_FUZZ_TARGET (loader | engine) picks the target.
 @testable import UnderstudyCore
+import UnderstudyWireMock
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,6 +10,8 @@ private enum FuzzTarget {
     case loader, engine
 
     static let selected: FuzzTarget = {
+        // The loader reads WireMock mappings as the daemon does (its `main` installs them too).
+        WireMockSupport.install()
         switch getenv("UNDERSTUDY_FUZZ_TARGET").map({ String(cString: $0) }) {
         case "loader": return .loader
         case "engine": return .engine

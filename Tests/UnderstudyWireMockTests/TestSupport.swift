@@ -1,0 +1,103 @@
+import Foundation
+import XCTest
+@testable import UnderstudyCore
+@testable import UnderstudyWireMock
+
+/// Builds an engine from stub JSON, with a manual clock so no test sleeps.
+func makeEngine(
+    _ json: String, clock: ManualEngineClock = ManualEngineClock(), unmatchedStatus: Int = 404,
+    journalLimit: Int = 100_000, sink: (any JournalSink)? = nil,
+    journalBodyLimit: Int = EngineConfiguration.defaultJournalBodyLimit, file: StaticString = #filePath,
+    line: UInt = #line
+) throws -> StubEngine {
+    let set: StubSet
+    do {
+        set = try StubLoader.parse(bytes: Array(json.utf8), file: "test.json", root: nil)
+    } catch {
+        XCTFail("stubs did not load: \(error)", file: file, line: line)
+        throw error
+    }
+    return StubEngine(
+        stubs: set,
+        configuration: EngineConfiguration(
+            unmatchedStatus: unmatchedStatus, journalLimit: journalLimit, journalSink: sink, clock: clock,
+            journalBodyLimit: journalBodyLimit))
+}
+
+/// Parses stub JSON expecting failure and returns the errors.
+func loadErrors(_ json: String, file: String = "bad.json") -> [StubFileError] {
+    do {
+        _ = try StubLoader.parse(bytes: Array(json.utf8), file: file, root: nil)
+        XCTFail("expected the stubs to be refused")
+        return []
+    } catch {
+        return error.errors
+    }
+}
+
+extension StubEngine {
+    func get(_ target: String, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
+        handle(HTTPRequest(method: "GET", target: target, headers: headers))
+    }
+
+    func send(_ method: String, _ target: String, headers: HTTPHeaders = HTTPHeaders(), body: String = "")
+        -> HTTPResponse
+    {
+        handle(HTTPRequest(method: method, target: target, headers: headers, body: Array(body.utf8)))
+    }
+
+    func adminCall(_ method: String, _ target: String, body: String = "") -> HTTPResponse {
+        admin(HTTPRequest(method: method, target: target, body: Array(body.utf8))) {
+            .failure(StubLoadFailure(errors: []))
+        }
+    }
+
+    /// The journal entries decoded from their JSON lines.
+    var journalObjects: [[String: Any]] {
+        journalEntries.map { jsonObject(Array($0.json)) }
+    }
+}
+
+extension HTTPResponse {
+    var text: String { String(decoding: body, as: UTF8.self) }
+
+    var jsonObject: [String: Any] { UnderstudyWireMockTests.jsonObject(body) }
+}
+
+func jsonObject(_ bytes: [UInt8]) -> [String: Any] {
+    guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
+        XCTFail("not a JSON object: \(String(decoding: bytes, as: UTF8.self))")
+        return [:]
+    }
+    return object
+}
+
+/// A journal sink that keeps the lines it is given.
+final class CollectingSink: JournalSink {
+    var lines: [[UInt8]] = []
+    func write(line: [UInt8]) { lines.append(line) }
+}
+
+/// A fresh directory under the system temp dir, removed at the end of the test.
+func makeTemporaryDirectory(_ testCase: XCTestCase) throws -> String {
+    let path = NSTemporaryDirectory() + "understudy-core-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    testCase.addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
+    return path
+}
+
+func write(_ text: String, to path: String) throws {
+    let directory = (path as NSString).deletingLastPathComponent
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+}
+
+/// The repository root, found from this file's path.
+let repositoryRoot: String = {
+    var url = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
+    while url.path != "/" {
+        url.deleteLastPathComponent()
+        if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url.path }
+    }
+    return FileManager.default.currentDirectoryPath
+}()
