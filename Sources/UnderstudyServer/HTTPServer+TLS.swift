@@ -11,7 +11,8 @@ extension HTTPServer {
         guard listeners.httpsListener == nil else { throw .setupFailed("the HTTPS listener is already open") }
         listeners.httpsListener = try TLSPort(
             server: self, port: settings.port, tls: tls, mode: settings.mode, responder: responder)
-        if let url = listeners.httpsListener?.url { responder.transportHooks.served?(url, true) }  // `{{server.url}}` over TLS
+        // `{{server.url}}` over TLS
+        if let url = listeners.httpsListener?.url { responder.transportHooks.served?(url, true) }
         listeners.tlsContext = tls
     }
 
