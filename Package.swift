@@ -265,22 +265,30 @@ let package = Package(
             swiftSettings: dependentFacing
         ),
 
+        // The engine-level helpers the four test targets below share (makeEngine, loadErrors, …): a plain
+        // target under Tests/, built only for the tests.
+        .target(
+            name: "UnderstudyCoreTestSupport", dependencies: ["UnderstudyCore"],
+            path: "Tests/UnderstudyCoreTestSupport"),
         .testTarget(
             name: "UnderstudyCoreTests",
             dependencies: [
                 "UnderstudyCore", "UnderstudyJSON", "UnderstudyRegex", "UnderstudyStubFormat", "UnderstudyXML",
-                "UnderstudyWireMock",
+                "UnderstudyWireMock", "UnderstudyCoreTestSupport",
             ]),
         // One test target per library module: each module's tests build and run without Core's.
         .testTarget(name: "UnderstudyJSONTests", dependencies: ["UnderstudyJSON"]),
         .testTarget(name: "UnderstudyRegexTests", dependencies: ["UnderstudyRegex"]),
         .testTarget(name: "UnderstudyStubFormatTests", dependencies: ["UnderstudyStubFormat", "UnderstudyCore"]),
         .testTarget(
-            name: "UnderstudyXMLTests", dependencies: ["UnderstudyXML", "UnderstudyCore", "UnderstudyWireMock"]),
+            name: "UnderstudyXMLTests",
+            dependencies: ["UnderstudyXML", "UnderstudyCore", "UnderstudyWireMock", "UnderstudyCoreTestSupport"]),
         .testTarget(
             name: "UnderstudyWireMockTests",
-            dependencies: ["UnderstudyWireMock", "UnderstudyCore", "UnderstudyRecording"]),
-        .testTarget(name: "UnderstudyRecordingTests", dependencies: ["UnderstudyRecording", "UnderstudyCore"]),
+            dependencies: ["UnderstudyWireMock", "UnderstudyCore", "UnderstudyRecording", "UnderstudyCoreTestSupport"]),
+        .testTarget(
+            name: "UnderstudyRecordingTests",
+            dependencies: ["UnderstudyRecording", "UnderstudyCore", "UnderstudyCoreTestSupport"]),
         .testTarget(
             name: "UnderstudyServerTests",
             dependencies: ["UnderstudyServer", "UnderstudyCore", "understudy"],

@@ -1,6 +1,7 @@
 import XCTest
 @testable import UnderstudyCore
 import UnderstudyWireMock
+import UnderstudyCoreTestSupport
 
 /// Every admin endpoint, called as a plain function, including its error cases.
 final class AdminAPITests: XCTestCase {

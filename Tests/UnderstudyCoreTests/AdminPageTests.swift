@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import UnderstudyCore
+import UnderstudyCoreTestSupport
 
 /// `/__admin/ui`: served by every engine's admin router without the token (it holds no data), with a
 /// CSP that allows only the daemon itself, and nothing in it that names another origin.

@@ -1,5 +1,6 @@
 import XCTest
 @testable import UnderstudyCore
+import UnderstudyCoreTestSupport
 
 /// The optional admin token, checked by the admin routing itself (no sockets): without it the
 /// admin API is open; with it every `/__admin` call needs `Authorization: Bearer <token>`, and a

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import UnderstudyCore
+import UnderstudyCoreTestSupport
 
 /// The engine's side of serve-time contract checking (the `ContractChecking` seam behind
 /// `serve --openapi`): what it journals, sends and refuses for what a checker reports. The OpenAPI

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import UnderstudyCore
+import UnderstudyCoreTestSupport
 
 /// The files in `stubs/` are documentation users run; they must load and behave as described.
 final class ExampleStubsTests: XCTestCase {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import UnderstudyCore
+import UnderstudyCoreTestSupport
 
 /// The journal's cache of repeating request headers' JSON (``JournalHeaderCache``): whatever it
 /// serves, a line's `headers` are the bytes encoding the fields would give.

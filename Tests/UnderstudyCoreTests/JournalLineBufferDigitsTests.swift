@@ -1,5 +1,6 @@
 import XCTest
 @testable import UnderstudyCore
+import UnderstudyCoreTestSupport
 
 /// The journal's integer writer (two digits at a time from a table) against `String(value)`,
 /// zero-padded, at every length and around every power of ten.

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import UnderstudyCore
+import UnderstudyCoreTestSupport
 
 /// The journal recorder owns what a ticket carries to its entry (issue 40): a reason phrase set on
 /// one ticket is that ticket's, not the engine's, so it cannot be journaled with another request

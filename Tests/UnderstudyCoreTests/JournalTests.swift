@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import UnderstudyCore
+import UnderstudyCoreTestSupport
 
 /// The request journal: every field, the cap, the sink and the JSONL file writer.
 final class JournalTests: XCTestCase {

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import UnderstudyCore
+import UnderstudyCoreTestSupport
 
 /// The journal tells what was sent: entries wait for the transport's report (``JournalTicket``),
 /// faults and departed clients carry no status, and each entry records the response.

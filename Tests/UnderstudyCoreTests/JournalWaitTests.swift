@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import UnderstudyCore
+import UnderstudyCoreTestSupport
 
 /// `GET /__admin/requests/wait` (the engine's side of the long poll), `DeferredReply`'s
 /// exactly-once rules, and `POST /__admin/requests/find`.

@@ -1,5 +1,6 @@
 import XCTest
 @testable import UnderstudyCore
+import UnderstudyCoreTestSupport
 
 /// Request matching: every condition of `request`, load order, and percent-decoding.
 final class MatchingTests: XCTestCase {

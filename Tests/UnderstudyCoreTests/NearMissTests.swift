@@ -1,5 +1,6 @@
 import XCTest
 @testable import UnderstudyCore
+import UnderstudyCoreTestSupport
 
 /// The unmatched response: configurable status, and the closest stubs with why each missed.
 final class NearMissTests: XCTestCase {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import UnderstudyCore
+import UnderstudyCoreTestSupport
 
 /// `proxy` responses without a socket: the URL and headers the engine decides to forward, the
 /// loader's refusals, and the journal's `proxied` field. The forwarding itself is tested against

@@ -1,5 +1,6 @@
 import XCTest
 @testable import UnderstudyCore
+import UnderstudyCoreTestSupport
 
 /// Rate limits with an injected clock: windows slide, `Retry-After` is computed, nothing sleeps.
 final class RateLimitTests: XCTestCase {

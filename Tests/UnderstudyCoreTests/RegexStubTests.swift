@@ -1,5 +1,6 @@
 import XCTest
 @testable import UnderstudyCore
+import UnderstudyCoreTestSupport
 
 /// Stub patterns compiled by the linear-time regex engine (its own tests are in
 /// UnderstudyRegexTests): a construct it refuses is a load error naming it, and a pattern that is

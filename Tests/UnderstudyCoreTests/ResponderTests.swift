@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import UnderstudyCore
+import UnderstudyCoreTestSupport
 
 /// The responder the transport calls: routing, reload (all-or-nothing) and `POST /__admin/reload`.
 final class ResponderTests: XCTestCase {

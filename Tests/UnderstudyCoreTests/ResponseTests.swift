@@ -1,5 +1,6 @@
 import XCTest
 @testable import UnderstudyCore
+import UnderstudyCoreTestSupport
 
 /// Response fields: bodies, headers, `retryAfter`, delays and faults.
 final class ResponseTests: XCTestCase {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import UnderstudyCore
+import UnderstudyCoreTestSupport
 
 /// WireMock-style scenarios across stubs.
 final class ScenarioTests: XCTestCase {

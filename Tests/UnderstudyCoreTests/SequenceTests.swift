@@ -1,5 +1,6 @@
 import XCTest
 @testable import UnderstudyCore
+import UnderstudyCoreTestSupport
 
 /// Response sequences: order, `times`, and every `afterLast` mode.
 final class SequenceTests: XCTestCase {

@@ -1,6 +1,7 @@
 import XCTest
 import UnderstudyRegex
 @testable import UnderstudyCore
+import UnderstudyCoreTestSupport
 
 /// `ServedHeaders` (what `check --openapi` credits a stub with) says what the engine really sends,
 /// and `CompiledRegex.sample` (what `generate --openapi` writes for a `pattern`) matches its pattern.

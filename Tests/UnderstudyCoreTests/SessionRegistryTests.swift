@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import UnderstudyCore
+import UnderstudyCoreTestSupport
 
 /// A transport stand-in that hands out port numbers without sockets: the registry and the
 /// session engines are what these tests exercise (the real transport is in UnderstudyServerTests

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import UnderstudyCore
+import UnderstudyCoreTestSupport
 
 /// A host that can open HTTPS listeners (or not), recording what it was asked for.
 private final class TLSHost: SessionHosting {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import UnderstudyCore
+import UnderstudyCoreTestSupport
 
 final class SmokeTests: XCTestCase {
     func testReadmeExampleServesSequence() throws {

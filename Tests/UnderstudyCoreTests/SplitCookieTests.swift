@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import UnderstudyCore
+import UnderstudyCoreTestSupport
 
 /// HTTP/2 clients may send each cookie pair as a `cookie` field of its own; RFC 9113 §8.2.3 has the
 /// server join them with `"; "` before handing the request on. The transport hands the engine the

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import UnderstudyCore
+import UnderstudyCoreTestSupport
 
 /// Loading from disk: directories, ordering, body files and their confinement, cross-file errors.
 final class StubLoaderTests: XCTestCase {

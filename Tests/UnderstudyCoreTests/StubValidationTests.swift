@@ -1,5 +1,6 @@
 import XCTest
 @testable import UnderstudyCore
+import UnderstudyCoreTestSupport
 
 /// Every refusal the loader promises, each asserting file, line, column, JSON path and suggestion.
 final class StubValidationTests: XCTestCase {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import UnderstudyCore
+import UnderstudyCoreTestSupport
 
 /// Hand-written formatting and helpers the engine relies on.
 final class SupportTests: XCTestCase {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import UnderstudyCore
+import UnderstudyCoreTestSupport
 
 /// `"template": true` responses: every variable, the opt-in rule, seeded randomness and
 /// load-time errors with their positions.

@@ -1,5 +1,6 @@
 import XCTest
 @testable import UnderstudyCore
+import UnderstudyCoreTestSupport
 
 /// The admin endpoints behind the page: near-miss explanations of journaled requests, rate-limit
 /// windows, the status filter; and the browser's `/favicon.ico`, which must not be journaled.

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import UnderstudyCore
+import UnderstudyCoreTestSupport
 
 /// The world clock in the engine, without sockets: modes, the schedule an advance fires in time
 /// order, the admin API's answers and refusals, and the parsing of instants and durations.

@@ -1,6 +1,7 @@
 import XCTest
 @testable import UnderstudyCore
 @testable import UnderstudyRecording
+import UnderstudyCoreTestSupport
 
 /// Journal entries → HAR 1.2, without sockets: the admin endpoint over a real engine, and the JSON Lines
 /// conversion over hand-written lines in the documented journal shape (including `response`).

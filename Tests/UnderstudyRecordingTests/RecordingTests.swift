@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import UnderstudyCore
 @testable import UnderstudyRecording
+import UnderstudyCoreTestSupport
 
 /// The recording writer (`StubRecorder`), socket-free: exchanges in, stub files out, and every
 /// rule proven by loading what it wrote into an engine and replaying the requests against it.

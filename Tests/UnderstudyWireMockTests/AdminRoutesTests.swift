@@ -2,6 +2,7 @@ import XCTest
 @testable import UnderstudyCore
 @testable import UnderstudyRecording
 @testable import UnderstudyWireMock
+import UnderstudyCoreTestSupport
 
 /// The admin API's one route table: every route is reachable through the router exactly as
 /// listed, nothing is listed twice, and the worlds (main port, session port) are kept apart. The

@@ -1,6 +1,7 @@
 import XCTest
 @testable import UnderstudyCore
 @testable import UnderstudyWireMock
+import UnderstudyCoreTestSupport
 
 /// WireMock mappings decode into the native model and serve by WireMock's rules; unsupported
 /// features are refused by name at file:line:col. (The differential suite in

@@ -1,6 +1,7 @@
 import XCTest
 @testable import UnderstudyCore
 @testable import UnderstudyWireMock
+import UnderstudyCoreTestSupport
 
 /// WireMock 2.35's matching rules that the differential suite found in real roots (issue 30): host,
 /// negative matchers on a missing header or query parameter, Java's DOTALL regexes, `urlPath`

@@ -1,6 +1,7 @@
 import XCTest
 @testable import UnderstudyCore
 @testable import UnderstudyWireMock
+import UnderstudyCoreTestSupport
 
 /// WireMock's Handlebars templates, translated into native templates at load time and rendered by
 /// the native engine (the differential suite's templating corpus compares them with the jar).

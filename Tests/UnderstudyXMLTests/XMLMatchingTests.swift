@@ -2,6 +2,7 @@ import XCTest
 @testable import UnderstudyCore
 import UnderstudyWireMock
 import UnderstudyXML
+import UnderstudyCoreTestSupport
 
 /// XML body matching (`xmlEquals`, `xPath`; WireMock's `equalToXml`, `matchesXPath`) on the engine,
 /// socket-free, with libxml2 installed as the daemon installs it. Each expectation was first

@@ -2,8 +2,12 @@ import Foundation
 import XCTest
 @testable import UnderstudyCore
 
+// The helpers the engine-level test targets share (UnderstudyCoreTests, UnderstudyXMLTests,
+// UnderstudyWireMockTests, UnderstudyRecordingTests): one copy, in a target of its own, instead of
+// one per test target. `package`: every test target of this package may call them.
+
 /// Builds an engine from stub JSON, with a manual clock so no test sleeps.
-func makeEngine(
+package func makeEngine(
     _ json: String, clock: ManualEngineClock = ManualEngineClock(), unmatchedStatus: Int = 404,
     journalLimit: Int = 100_000, sink: (any JournalSink)? = nil,
     journalBodyLimit: Int = EngineConfiguration.defaultJournalBodyLimit, file: StaticString = #filePath,
@@ -24,7 +28,7 @@ func makeEngine(
 }
 
 /// Parses stub JSON expecting failure and returns the errors.
-func loadErrors(_ json: String, file: String = "bad.json") -> [StubFileError] {
+package func loadErrors(_ json: String, file: String = "bad.json") -> [StubFileError] {
     do {
         _ = try StubLoader.parse(bytes: Array(json.utf8), file: file, root: nil)
         XCTFail("expected the stubs to be refused")
@@ -35,35 +39,35 @@ func loadErrors(_ json: String, file: String = "bad.json") -> [StubFileError] {
 }
 
 extension StubEngine {
-    func get(_ target: String, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
+    package func get(_ target: String, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
         handle(HTTPRequest(method: "GET", target: target, headers: headers))
     }
 
-    func send(_ method: String, _ target: String, headers: HTTPHeaders = HTTPHeaders(), body: String = "")
+    package func send(_ method: String, _ target: String, headers: HTTPHeaders = HTTPHeaders(), body: String = "")
         -> HTTPResponse
     {
         handle(HTTPRequest(method: method, target: target, headers: headers, body: Array(body.utf8)))
     }
 
-    func adminCall(_ method: String, _ target: String, body: String = "") -> HTTPResponse {
+    package func adminCall(_ method: String, _ target: String, body: String = "") -> HTTPResponse {
         admin(HTTPRequest(method: method, target: target, body: Array(body.utf8))) {
             .failure(StubLoadFailure(errors: []))
         }
     }
 
     /// The journal entries decoded from their JSON lines.
-    var journalObjects: [[String: Any]] {
+    package var journalObjects: [[String: Any]] {
         journalEntries.map { jsonObject(Array($0.json)) }
     }
 }
 
 extension HTTPResponse {
-    var text: String { String(decoding: body, as: UTF8.self) }
+    package var text: String { String(decoding: body, as: UTF8.self) }
 
-    var jsonObject: [String: Any] { UnderstudyCoreTests.jsonObject(body) }
+    package var jsonObject: [String: Any] { UnderstudyCoreTestSupport.jsonObject(body) }
 }
 
-func jsonObject(_ bytes: [UInt8]) -> [String: Any] {
+package func jsonObject(_ bytes: [UInt8]) -> [String: Any] {
     guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
         XCTFail("not a JSON object: \(String(decoding: bytes, as: UTF8.self))")
         return [:]
@@ -72,27 +76,28 @@ func jsonObject(_ bytes: [UInt8]) -> [String: Any] {
 }
 
 /// A journal sink that keeps the lines it is given.
-final class CollectingSink: JournalSink {
-    var lines: [[UInt8]] = []
-    func write(line: [UInt8]) { lines.append(line) }
+package final class CollectingSink: JournalSink {
+    package var lines: [[UInt8]] = []
+    package init() {}
+    package func write(line: [UInt8]) { lines.append(line) }
 }
 
 /// A fresh directory under the system temp dir, removed at the end of the test.
-func makeTemporaryDirectory(_ testCase: XCTestCase) throws -> String {
+package func makeTemporaryDirectory(_ testCase: XCTestCase) throws -> String {
     let path = NSTemporaryDirectory() + "understudy-core-\(UUID().uuidString)"
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     testCase.addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
     return path
 }
 
-func write(_ text: String, to path: String) throws {
+package func write(_ text: String, to path: String) throws {
     let directory = (path as NSString).deletingLastPathComponent
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     try Data(text.utf8).write(to: URL(fileURLWithPath: path))
 }
 
 /// The repository root, found from this file's path.
-let repositoryRoot: String = {
+package let repositoryRoot: String = {
     var url = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
     while url.path != "/" {
         url.deleteLastPathComponent()
