@@ -14,7 +14,7 @@ extension StubFormat {
             self.name = name
         }
 
-        /// The key as written (``name``).
+        /// The key as written: `name`.
         public var description: String { name }
 
         /// The `stubs` key.
