@@ -98,7 +98,11 @@ let package = Package(
         // deliveries and their outcomes, deferred replies, the world clock, and the responder seam
         // (`HTTPResponder`, `JournalTicket`, `TransportHooks`). Below both; no sockets, no engine.
         .target(name: "UnderstudyHTTP", dependencies: ["UnderstudyStubFormat"]),
-        // UnderstudyMustache renders responses that opt in with `"template": true`.
+        // Response templates (`"template": true`, rendered with UnderstudyMustache) and what they read:
+        // the request's lazily decoded view (`MatchContext`), time formats, the seeded generator, the
+        // "did you mean" distance. Below Core, so that anything sending a templated body (responses
+        // now, webhooks next) renders it with the one vocabulary.
+        .target(name: "UnderstudyTemplates", dependencies: ["UnderstudyHTTP", "UnderstudyJSON", "UnderstudyMustache"]),
         .target(
             name: "UnderstudyCore",
             dependencies: [
@@ -106,7 +110,7 @@ let package = Package(
                 "UnderstudyJSON",
                 "UnderstudyRegex",
                 "UnderstudyStubFormat",
-                "UnderstudyMustache",
+                "UnderstudyTemplates",
             ],
             // The admin page's files, embedded at build time by the plugin (not SwiftPM resources:
             // no bundle to find and no file to read at run time).
@@ -279,6 +283,7 @@ let package = Package(
         // One test target per library module: each module's tests build and run without Core's.
         .testTarget(name: "UnderstudyJSONTests", dependencies: ["UnderstudyJSON"]),
         .testTarget(name: "UnderstudyRegexTests", dependencies: ["UnderstudyRegex"]),
+        .testTarget(name: "UnderstudyTemplatesTests", dependencies: ["UnderstudyTemplates", "UnderstudyJSON"]),
         .testTarget(name: "UnderstudyStubFormatTests", dependencies: ["UnderstudyStubFormat", "UnderstudyCore"]),
         .testTarget(
             name: "UnderstudyXMLTests",

@@ -1,10 +1,11 @@
 // The engine's public API speaks in JSON values and compiled regexes (``ValueMatcher/matches(_:)``),
-// requests, responses and journal tickets (UnderstudyHTTP), so its users see those modules through
-// this one. These re-exports are edges of the layer table: ARCHITECTURE.md lists them under
+// requests, responses and journal tickets (UnderstudyHTTP) and compiled response templates
+// (``StubResponse/template``, UnderstudyTemplates), so its users see those modules through this one. These re-exports are edges of the layer table: ARCHITECTURE.md lists them under
 // "Re-exports" and scripts/check-layers holds every importer of Core to them.
 @_exported import UnderstudyHTTP
 @_exported import UnderstudyJSON
 @_exported import UnderstudyRegex
+@_exported import UnderstudyTemplates
 
 /// What the transport talks to: routes `/__admin/*` to the admin API and everything else to the
 /// stub engine. The main port's responder can also host sessions (``enableSessions(_:)``), each
@@ -190,7 +191,8 @@ extension UnderstudyResponder: SessionResponder {
 }
 
 /// What the responder asks of its transport, announced rather than found by casting: the URLs it is
-/// served on (for `{{server.url}}`), batches for its journal file's writes, and its sessions' ports.
+/// served on (for `{{server.url}}`), batches for its journal file's writes, its sessions' ports, and
+/// the sender its webhooks go out through.
 extension UnderstudyResponder {
     public var transportHooks: TransportHooks {
         TransportHooks(
@@ -198,6 +200,6 @@ extension UnderstudyResponder {
                 if secure { self?.secureServerURL = url } else { self?.serverURL = url }
             },
             journalBatching: engine.recorder.sinkBatching,
-            sessions: sessions)
+            sessions: sessions, outbound: engine.configuration.outbound)
     }
 }

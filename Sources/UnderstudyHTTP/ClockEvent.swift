@@ -10,6 +10,8 @@ public struct ClockEvent: Sendable, Equatable {
         case event
         /// A stub's rate limit became whole again (its window rolled, or its bucket refilled).
         case rateLimitWindow
+        /// A webhook delivery attempt was sent (its request names the delivery).
+        case webhook
     }
 
     /// What fell due.

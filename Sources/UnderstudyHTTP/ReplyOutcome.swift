@@ -14,4 +14,7 @@ public enum ReplyOutcome: String, Sendable, CaseIterable, Codable {
     /// The transport refused the request without asking the stubs (a malformed request, or one
     /// over a limit) and answered with a 4xx/5xx saying why; the entry's `reason` says the same.
     case refused
+    /// An outbound request (a webhook attempt) got no answer: refused, timed out, reset, or its
+    /// target refused by the allow-list; the entry's `outbound.error` says which.
+    case failed
 }

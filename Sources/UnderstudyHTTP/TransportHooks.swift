@@ -13,12 +13,16 @@ public struct TransportHooks {
     /// Sessions the responder hosts on the transport's loop: the transport opens their ports and
     /// reclaims idle ones; nil when it has none.
     public var sessions: (any HostedSessions)?
+    /// Where the transport puts its outbound sender (``OutboundSending``) for the responder's
+    /// webhooks; nil when the responder sends none.
+    public var outbound: OutboundLink?
 
     /// Hooks that ask for nothing but those given.
     public init(
         served: ((_ url: String, _ secure: Bool) -> Void)? = nil, journalBatching: (any JournalBatching)? = nil,
-        sessions: (any HostedSessions)? = nil
+        sessions: (any HostedSessions)? = nil, outbound: OutboundLink? = nil
     ) {
+        self.outbound = outbound
         self.served = served
         self.journalBatching = journalBatching
         self.sessions = sessions

@@ -118,6 +118,8 @@ public final class HTTPServer {
         // Templates' `{{server.url}}`: the transport knows the scheme, host and port it listens on.
         let hooks = responder.transportHooks
         hooks.served?(url, false)
+        // Webhooks go out through this loop's libcurl client (OutboundRequests+Webhooks.swift).
+        hooks.outbound?.sender = WebhookSender(reference: reference)
         // A responder that hosts sessions gets them on this loop (its registry opens ports here).
         if let registry = hooks.sessions {
             hostSessions(registry)

@@ -5,6 +5,8 @@ import UnderstudyCore
 /// (``UpstreamClient``, made and libcurl opened the first time one is needed). Proxying stubs are
 /// the first kind; webhooks (outbound requests on a schedule) belong here too, beside them.
 ///
+/// Webhooks (a response's `webhooks`): see `OutboundRequests+Webhooks.swift`.
+///
 /// Proxying (`proxy`): the engine answers with an ``UpstreamRequest`` and the transport forwards
 /// it here, then answers the client with the upstream's status, headers (hop-by-hop ones dropped)
 /// and body: whole when the upstream gave a length, relayed piece by piece otherwise (see
@@ -20,6 +22,10 @@ final class OutboundRequests {
     /// The libcurl client, once a request needed it; `unavailable` once libcurl could not be loaded.
     private var upstream: UpstreamClient?
     private var unavailable = false
+    /// Webhook exchanges in flight, by their call (see `OutboundRequests+Webhooks.swift`).
+    var webhookCalls: [ObjectIdentifier: OutboundCall] = [:]
+    /// Webhook timers waiting on the loop (a delay or a retry on a real clock).
+    var timers: [ObjectIdentifier: OutboundTimer] = [:]
 
     init(server: HTTPServer) {
         self.server = server
@@ -30,6 +36,9 @@ final class OutboundRequests {
 
     /// Closes the libcurl client: its events are on the loop, which is freed next.
     func close() {
+        timers.removeAll()  // their events are freed with them
+        for entry in webhookCalls.values { entry.call.cutOff() }
+        webhookCalls.removeAll()
         upstream?.close()
         upstream = nil
     }

@@ -60,6 +60,11 @@ public indirect enum BodyMatcher: Sendable, Equatable {
     case anyOf([BodyMatcher])
     /// The matcher does not match: `{"not": matcher}`.
     case not(BodyMatcher)
+    /// The body is an `application/x-www-form-urlencoded` form whose fields satisfy these matchers,
+    /// in any order: `{"form": {"amount": "2000", "metadata[order]": {"present": true}}}`. A
+    /// repeated field matches when one of its values does; names are compared as written
+    /// (percent-decoded), brackets included.
+    case form([String: ValueMatcher])
 
     /// The matcher as the stub format writes it.
     public var json: JSONValue {
@@ -129,6 +134,8 @@ public indirect enum BodyMatcher: Sendable, Equatable {
         case .allOf(let matchers): ["allOf": .array(matchers.map(\.json))]
         case .anyOf(let matchers): ["anyOf": .array(matchers.map(\.json))]
         case .not(let matcher): ["not": matcher.json]
+        case .form(let fields):
+            ["form": .object(fields.sorted { $0.key < $1.key }.map { JSONMember($0.key, $0.value.json) })]
         }
     }
 }

@@ -146,6 +146,30 @@ public struct Stub: Sendable {
     /// ends with (`"at-{{now.epoch}}"` from a templated token endpoint).
     public func tokenExpiresIn(_ seconds: Double) -> Stub { setting("tokenExpiresIn", JSONValue(seconds)) }
 
+    /// `idempotency`: the stub honours idempotency keys as the IETF draft "The Idempotency-Key
+    /// HTTP Header Field" describes them. The first request with a key is answered and its answer
+    /// kept; the same key with an equal body gets that answer again (`Idempotent-Replayed: true`)
+    /// without moving the stub's sequence; the same key with another body gets `mismatchStatus`;
+    /// a key whose first request is still being answered gets 409.
+    ///
+    /// - Parameters:
+    ///   - header: the key's header (default `Idempotency-Key`).
+    ///   - required: a request without the key gets 400 (default: it is answered as usual).
+    ///   - ttl: seconds a key lives on the world's clock (default 86400, a day).
+    ///   - mismatchStatus: the answer to a key reused with another body: 422 (the default), 409 or 400.
+    public func idempotency(
+        header: String? = nil, required: Bool? = nil, ttl: Double? = nil, mismatchStatus: Int? = nil
+    ) -> Stub {
+        var rule: JSONValue = [:]
+        if let header { rule = rule.setting(StubFormat.Key.header.name, to: .string(header)) }
+        if let required { rule = rule.setting(StubFormat.Key.required.name, to: .bool(required)) }
+        if let ttl { rule = rule.setting(StubFormat.Key.ttl.name, to: JSONValue(ttl)) }
+        if let mismatchStatus {
+            rule = rule.setting(StubFormat.Key.mismatchStatus.name, to: JSONValue(mismatchStatus))
+        }
+        return setting(StubFormat.Key.idempotency.name, rule)
+    }
+
     /// `description`: free text for readers.
     public func description(_ text: String) -> Stub { setting("description", .string(text)) }
 

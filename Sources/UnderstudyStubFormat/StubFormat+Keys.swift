@@ -45,6 +45,8 @@ extension StubFormat {
         public static let openapi = Key("openapi")
         /// The `tokenExpiresIn` key.
         public static let tokenExpiresIn = Key("tokenExpiresIn")
+        /// The `idempotency` key.
+        public static let idempotency = Key("idempotency")
         /// The `method` key.
         public static let method = Key("method")
         /// The `path` key.
@@ -153,6 +155,36 @@ extension StubFormat {
         public static let events = Key("events")
         /// The `proxy` key.
         public static let proxy = Key("proxy")
+        /// The `webhooks` key.
+        public static let webhooks = Key("webhooks")
+        /// The `signing` key.
+        public static let signing = Key("signing")
+        /// The `format` key.
+        public static let format = Key("format")
+        /// The `secret` key.
+        public static let secret = Key("secret")
+        /// The `secretEnv` key.
+        public static let secretEnv = Key("secretEnv")
+        /// The `mistake` key.
+        public static let mistake = Key("mistake")
+        /// The `header` key.
+        public static let header = Key("header")
+        /// The `signed` key.
+        public static let signed = Key("signed")
+        /// The `encoding` key.
+        public static let encoding = Key("encoding")
+        /// The `prefix` key.
+        public static let prefix = Key("prefix")
+        /// The `timestampHeader` key.
+        public static let timestampHeader = Key("timestampHeader")
+        /// The `initialMs` key.
+        public static let initialMs = Key("initialMs")
+        /// The `factor` key.
+        public static let factor = Key("factor")
+        /// The `maxMs` key.
+        public static let maxMs = Key("maxMs")
+        /// The `attempts` key.
+        public static let attempts = Key("attempts")
         /// The `httpDateIn` key.
         public static let httpDateIn = Key("httpDateIn")
         /// The `uniform` key.
@@ -202,6 +234,16 @@ extension StubFormat {
         /// The `addResponseHeaders` key.
         public static let addResponseHeaders = Key("addResponseHeaders")
 
+        /// The `required` key.
+        public static let required = Key("required")
+        /// The `ttl` key.
+        public static let ttl = Key("ttl")
+        /// The `mismatchStatus` key.
+        public static let mismatchStatus = Key("mismatchStatus")
+
+        /// The `form` key.
+        public static let form = Key("form")
+
         /// Every key, in the order the objects first list them.
         public static let all: [Key] = [
             stubs,
@@ -218,6 +260,7 @@ extension StubFormat {
             priority,
             openapi,
             tokenExpiresIn,
+            idempotency,
             method,
             path,
             pathPattern,
@@ -272,6 +315,21 @@ extension StubFormat {
             bytesPerSecond,
             events,
             proxy,
+            webhooks,
+            signing,
+            format,
+            secret,
+            secretEnv,
+            mistake,
+            header,
+            signed,
+            encoding,
+            prefix,
+            timestampHeader,
+            initialMs,
+            factor,
+            maxMs,
+            attempts,
             httpDateIn,
             uniform,
             lognormal,
@@ -296,6 +354,10 @@ extension StubFormat {
             setHeaders,
             removeHeaders,
             addResponseHeaders,
+            required,
+            ttl,
+            mismatchStatus,
+            form,
         ]
     }
 }

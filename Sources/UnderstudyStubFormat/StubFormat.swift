@@ -54,6 +54,15 @@ public enum StubFormat {
         case goaway
         /// A response's `proxy`.
         case proxy
+        /// A stub's `idempotency`: the key header, whether it is required, how long a key lives
+        /// and the status of a key reused with another body.
+        case idempotency
+        /// One of a response's `webhooks`: a request the daemon sends after the response.
+        case webhook
+        /// A webhook's `signing`: the provider format its signature is computed in, and the secret.
+        case signing
+        /// A webhook's `retry` in its object form: exponential backoff with a cap.
+        case backoff
 
         /// The keys this object may have, in the order the format documents them.
         public var keys: [String] {
@@ -62,7 +71,7 @@ public enum StubFormat {
             case .stub:
                 return [
                     "id", "description", "request", "responses", "afterLast", "scenario", "whenState", "setState",
-                    "rateLimit", "priority", "openapi", "tokenExpiresIn",
+                    "rateLimit", "priority", "openapi", "tokenExpiresIn", "idempotency",
                 ]
             case .request:
                 return ["method", "path", "pathPattern", "url", "urlPattern", "query", "headers", "cookies", "body"]
@@ -75,6 +84,7 @@ public enum StubFormat {
                 return [
                     "equals", "contains", "matches", "json", "jsonSubset", "equalsIgnoringCase", "doesNotContain",
                     "doesNotMatch", "jsonEquals", "jsonPath", "xmlEquals", "xPath", "binary", "allOf", "anyOf", "not",
+                    "form",
                 ]
             case .jsonEquals: return ["value", "ignoreArrayOrder", "ignoreExtraElements", "placeholders"]
             case .jsonPath: return ["expression", "matcher", "jsonEquals"]
@@ -87,7 +97,7 @@ public enum StubFormat {
                 return [
                     "status", "headers", "body", "json", "base64", "bodyFile", "times", "delayMs", "retryAfter",
                     "fault",
-                    "statusMessage", "template", "dribble", "bytesPerSecond", "events", "proxy",
+                    "statusMessage", "template", "dribble", "bytesPerSecond", "events", "proxy", "webhooks",
                 ]
             case .retryAfter: return ["httpDateIn"]
             case .delayDistribution: return ["uniform", "lognormal"]
@@ -98,6 +108,15 @@ public enum StubFormat {
             case .rstStream: return ["errorCode", "afterHeaders"]
             case .goaway: return ["lastStreamId", "errorCode", "inFlight"]
             case .proxy: return ["to", "stripPrefix", "timeoutMs", "setHeaders", "removeHeaders", "addResponseHeaders"]
+            case .idempotency: return ["header", "required", "ttl", "mismatchStatus"]
+            case .webhook:
+                return ["url", "method", "headers", "json", "body", "delayMs", "timeoutMs", "signing", "retry"]
+            case .backoff: return ["initialMs", "factor", "maxMs", "attempts"]
+            case .signing:
+                return [
+                    "format", "secret", "secretEnv", "mistake", "header", "signed", "encoding", "prefix",
+                    "timestampHeader",
+                ]
             }
         }
     }
@@ -110,6 +129,9 @@ public enum StubFormat {
     /// The response keys a `proxy` response may have besides `proxy`: the rest of the answer is
     /// the upstream's.
     public static let proxyCompanionKeys = ["times", "delayMs"]
+
+    /// The webhook keys that give a body; at most one per webhook.
+    public static let webhookBodyKeys = ["json", "body"]
 
     /// `afterLast`: what a stub does once it has served its last response. The engine serves
     /// this enum itself (UnderstudyCore's `AfterLast` is this type).
@@ -264,6 +286,57 @@ public enum StubFormat {
         case slidingWindow = "sliding-window"
         /// A bucket of `limit` tokens refilled evenly over `window` seconds; allows bursts up to `limit`.
         case tokenBucket = "token-bucket"
+    }
+
+    /// `signing.format`: whose webhook signature a webhook carries (docs/webhooks.md cites each
+    /// provider's documentation).
+    public enum SigningFormat: String, CaseIterable, Sendable {
+        /// `Stripe-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "t.body">`.
+        case stripe
+        /// `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of body>` and `X-GitHub-Delivery`.
+        case github
+        /// `webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256 of
+        /// "id.timestamp.body">`, the secret in `whsec_…` form (Svix, the Standard Webhooks spec).
+        case standardWebhooks = "standard-webhooks"
+        /// `X-Slack-Signature: v0=<hex HMAC-SHA256 of "v0:timestamp:body">` and `X-Slack-Request-Timestamp`.
+        case slack
+        /// A header of your naming over the body (or `timestamp.body`), hex or base64.
+        case hmacSHA256 = "hmac-sha256"
+    }
+
+    /// A webhook's `retry` as a name: a provider's published schedule.
+    public enum RetryPreset: String, CaseIterable, Sendable {
+        /// Svix's (and so Standard Webhooks senders'): after the first attempt, retries 5 s, 5 min,
+        /// 30 min, 2 h, 5 h, 10 h and 10 h after each failure.
+        case svix
+        /// No retry (the default): the first failure is final.
+        case none
+    }
+
+    /// `signing.mistake`: a signature wrong on purpose, for a receiver's rejection tests.
+    public enum SigningMistake: String, CaseIterable, Sendable {
+        /// Signed with another secret than `secret`.
+        case wrongSecret = "wrong-secret"
+        /// Signed correctly, with a timestamp an hour old: past every provider's tolerance.
+        case staleTimestamp = "stale-timestamp"
+        /// Signed correctly, then the body changed (a space added) before it is sent.
+        case tamperedBody = "tampered-body"
+    }
+
+    /// `signing.signed` (`hmac-sha256` only): what the HMAC is computed over.
+    public enum SignedContent: String, CaseIterable, Sendable {
+        /// The body's bytes (the default).
+        case body
+        /// The Unix timestamp, a `.`, then the body (the timestamp sent in `timestampHeader`).
+        case timestampBody = "timestamp.body"
+    }
+
+    /// `signing.encoding` (`hmac-sha256` only): how the HMAC is written.
+    public enum SignatureEncoding: String, CaseIterable, Sendable {
+        /// Lower-case hexadecimal (the default).
+        case hex
+        /// Base64 with padding.
+        case base64
     }
 
     /// `rateLimit.retryAfter`: how a refusal's `Retry-After` is written.

@@ -122,6 +122,35 @@ public struct StubResponse: Sendable {
         return setting("headers", (json["headers"] ?? [:]).setting(name, to: merged))
     }
 
+    /// Adds a webhook (one of `webhooks`): after this response is sent the daemon sends `method`
+    /// (POST when nil) to `url` with `headers` and a `json` or `body` body, `delayMs` after the
+    /// response on the world's clock, giving the receiver `timeoutMs` to answer. The URL, header
+    /// values and body are templates of the triggering request and the sent response
+    /// (`{{request.json.callback_url}}`, `{{response.json.id}}`); `signing` signs it as a provider
+    /// does; `retry` tries a failed attempt again. See docs/webhooks.md.
+    public func webhook(
+        _ url: String, method: String? = nil, headers: [String: String] = [:], json: JSONValue? = nil,
+        body: String? = nil, delayMs: Double? = nil, timeoutMs: Double? = nil, signing: WebhookSigning? = nil,
+        retry: WebhookRetry? = nil
+    ) -> StubResponse {
+        var hook: JSONValue = ["url": .string(url)]
+        if let method { hook = hook.setting("method", to: .string(method)) }
+        if !headers.isEmpty {
+            hook = hook.setting(
+                "headers", to: .object(headers.sorted { $0.key < $1.key }.map { JSONMember($0.key, .string($0.value)) })
+            )
+        }
+        if let json { hook = hook.setting("json", to: json) }
+        if let body { hook = hook.setting("body", to: .string(body)) }
+        if let delayMs { hook = hook.setting("delayMs", to: JSONValue(delayMs)) }
+        if let timeoutMs { hook = hook.setting("timeoutMs", to: JSONValue(timeoutMs)) }
+        if let signing { hook = hook.setting("signing", to: signing.json) }
+        if let retry { hook = hook.setting("retry", to: retry.json) }
+        var hooks: [JSONValue] = []
+        if case .array(let existing)? = self.json["webhooks"] { hooks = existing }
+        return setting("webhooks", .array(hooks + [hook]))
+    }
+
     /// `retryAfter` in seconds, written as given (`1.5` → `Retry-After: 1.5`).
     public func retryAfter(_ seconds: Double) -> StubResponse { setting("retryAfter", JSONValue(seconds)) }
     /// `retryAfter` as an HTTP date `seconds` after the response is sent (`{"httpDateIn": seconds}`).

@@ -7,7 +7,11 @@ enum JournalTable {
         var rows: [[String]] = [["", "seq", "+ms", "method", "path", "status", "stub", "note"] + headers]
         for entry in entries {
             var notes: [String] = []
-            if !entry.matched { notes.append("unmatched") }
+            if entry.outbound != nil {
+                notes.append("outbound")
+            } else if !entry.matched {
+                notes.append("unmatched")
+            }
             if let fault = entry.fault { notes.append("fault \(fault)") }
             if entry.rateLimited { notes.append("rate-limited") }
             if let index = entry.responseIndex, entry.matched { notes.append("response #\(index)") }

@@ -79,6 +79,30 @@ public struct RecordedRequest: Codable, Sendable, Equatable {
         /// The daemon's transport refused the request (malformed, or over a limit) and answered
         /// with a 4xx/5xx saying why (``RecordedRequest/reason``).
         case refused
+        /// A webhook attempt got no answer (``RecordedRequest/outbound`` says why).
+        case failed
+    }
+
+    /// For a webhook attempt the daemon made (docs/webhooks.md), which delivery and attempt it
+    /// was and how it failed; nil for every request the daemon received.
+    public var outbound: Outbound?
+
+    /// A webhook attempt, as the journal's `outbound` records it.
+    public struct Outbound: Codable, Sendable, Equatable {
+        /// The delivery (`wh_1`), the same on every attempt.
+        public var delivery: String
+        /// 1 for the first attempt, 2 for the first retry, …
+        public var attempt: Int
+        /// The event's id, the same on every attempt.
+        public var eventId: String
+        /// Where it was sent.
+        public var url: String
+        /// Milliseconds the attempt took.
+        public var ms: Double
+        /// Why no answer came (`connection-refused`, `timeout`, …); nil when one did.
+        public var error: String?
+        /// The client's own words for the failure.
+        public var reason: String?
     }
 
     /// The protocol the request came over: `"HTTP/2"` or `"HTTP/1.1"`.

@@ -51,9 +51,11 @@ public struct UnderstudyAdmin: Sendable {
         try await requests(RequestFilter(method: method, path: path))
     }
 
-    /// Requests no stub answered.
+    /// Requests no stub answered (webhook attempts, which the daemon sent, are not among them).
     public func unmatchedRequests() async throws -> [RecordedRequest] {
-        try await requests(RequestFilter(matched: false))
+        // A webhook attempt is journaled unmatched (no stub answered it: the daemon sent it), but
+        // it is no request the stubs missed.
+        try await requests(RequestFilter(matched: false)).filter { $0.outbound == nil }
     }
 
     /// How many recorded requests `matcher` matches.

@@ -16,6 +16,8 @@ public enum UnderstudyError: Error, Sendable, CustomStringConvertible {
     case admin(AdminError)
     /// `waitForRequests` ran out of time: `arrived` is what had matched by then.
     case waitTimedOut(expected: Int, seconds: TimeInterval, arrived: [RecordedRequest])
+    /// `waitForWebhook` ran out of time: `seen` is the deliveries as they stood then.
+    case webhookWaitTimedOut(state: WebhookDelivery.State, seconds: TimeInterval, seen: [WebhookDelivery])
     /// What was asked cannot work on this platform or with this daemon; the text says why and
     /// what to do instead.
     case unsupported(String)
@@ -41,6 +43,12 @@ public enum UnderstudyError: Error, Sendable, CustomStringConvertible {
             error.description
         case let .unsupported(reason):
             reason
+        case let .webhookWaitTimedOut(state, seconds, seen):
+            "waited \(seconds)s for a webhook delivery to be \(state.rawValue); deliveries: "
+                + (seen.isEmpty
+                    ? "none"
+                    : seen.map { "\($0.id) \($0.state.rawValue) after \($0.attempts) attempt(s)" }.joined(
+                        separator: ", "))
         case let .waitTimedOut(expected, seconds, arrived):
             "waited \(seconds)s for \(expected) request(s), \(arrived.count) arrived"
                 + arrived.map {

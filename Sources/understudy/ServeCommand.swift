@@ -146,6 +146,15 @@ struct ServeCommand: ParsableCommand {
             valueName: "file"))
     var proxyCa: String?
 
+    @Option(
+        name: .customLong("webhook-allow"),
+        help: ArgumentHelp(
+            "A host (name or address) webhooks may be sent to besides loopback; repeat for more.",
+            discussion:
+                "Without it, a stub whose webhook `url` names another host fails to load, and a templated URL that renders to one is refused and journaled (docs/webhooks.md).",
+            valueName: "host"))
+    var webhookAllow: [String] = []
+
     @Flag(
         help: ArgumentHelp(
             "Run in the background: return once the server is ready (exit 0), or fail with its error.",
@@ -325,6 +334,8 @@ struct ServeCommand: ParsableCommand {
             }
             logDescriptor = fd
         }
+        // Before the stubs load: a literal webhook URL is checked against it then.
+        WebhookTargets.allow(webhookAllow)
         var engineConfiguration = EngineConfiguration(
             unmatchedStatus: unmatchedStatus, journalLimit: journalLimit,
             journalSink: journalWriter, adminToken: token, seed: seed,

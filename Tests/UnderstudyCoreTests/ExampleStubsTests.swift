@@ -38,6 +38,16 @@ final class ExampleStubsTests: XCTestCase {
         XCTAssertEqual(engine.get("/examples/profile", headers: ["Authorization": "Bearer fresh-token"]).status, 200)
 
         XCTAssertEqual((0..<3).map { _ in engine.get("/examples/rate-limited").status }, [200, 200, 429])
+
+        let form: HTTPHeaders = ["Content-Type": "application/x-www-form-urlencoded", "Idempotency-Key": "order-7"]
+        let charge = "amount=2000&currency=eur&metadata%5Border%5D=7"
+        XCTAssertEqual(engine.send("POST", "/examples/charges", body: charge).status, 400, "the key is required")
+        let attempts = (0..<4).map { _ in engine.send("POST", "/examples/charges", headers: form, body: charge) }
+        XCTAssertEqual(attempts.map(\.status), [200, 503, 201, 201], "the reset is journaled, then 503, then charged")
+        XCTAssertEqual(attempts[2].jsonObject["amount"] as? Int, 2000)
+        XCTAssertEqual(attempts[2].jsonObject["metadata"] as? [String: String], ["order": "7"])
+        XCTAssertEqual(attempts[3].body, attempts[2].body, "charged once: the retry replays the charge")
+        XCTAssertEqual(attempts[3].headers["Idempotent-Replayed"], "true")
         clock.advance(milliseconds: 400)
         XCTAssertEqual((0..<3).map { _ in engine.get("/examples/rate-limited-fractional").status }, [200, 200, 429])
         XCTAssertEqual(engine.get("/examples/rate-limited-fractional").headers["Retry-After"], "1.000")

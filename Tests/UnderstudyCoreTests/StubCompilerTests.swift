@@ -127,6 +127,7 @@ final class StubCompilerTests: XCTestCase {
                     .jsonEquals([1, 2], ignoreArrayOrder: true, ignoreExtraElements: true, placeholders: true),
                     .jsonPathEquals("$.b", ["${json-unit.any-number}"], placeholders: true),
                     .jsonPath("$.a", .equals("1")), .anyOf([.binary(Data([1]))]), .not(.equals("c")),
+                    .form(["amount": "1"]),
                     .xmlEquals(
                         "<a>[[xmlunit.ignore]]</a>", placeholders: true, placeholderOpening: "\\[\\[",
                         placeholderClosing: "]]", exemptedComparisons: ["NAMESPACE_URI"]),
@@ -150,7 +151,8 @@ final class StubCompilerTests: XCTestCase {
                 name: "n", refusal: .text("slow")),
         Built.request("GET", pathPattern: "/b/[0-9]+").id("b").rateLimit(2, per: 5, refusal: .json(["m": 1]))
             .respond(.status(200)),
-        Built.request("GET", url: "/c?x=1").id("c").respond(.status(200)),
+        Built.request("GET", url: "/c?x=1").id("c").respond(.status(200))
+            .idempotency(header: "X-Key", required: true, ttl: 60, mismatchStatus: 409),
         Built.request("GET", urlPattern: "/d\\?.*").id("d").respond(.status(200)),
         Built.get("/e").id("e").respond(
             .status(200).rstStream(.cancel, afterHeaders: true),
@@ -159,6 +161,19 @@ final class StubCompilerTests: XCTestCase {
             .proxy(
                 to: "http://127.0.0.1:9/api", stripPrefix: "/f", timeoutMs: 500, setHeaders: ["X-Api-Key": "k"],
                 removeHeaders: ["Cookie"], addResponseHeaders: ["X-Proxied": "yes"])),
+        Built.post("/g").id("g").respond(
+            .status(201).json(["id": "ch_1"])
+                .webhook(
+                    "http://127.0.0.1:9/hook", method: "PUT", headers: ["X-Event": "made"],
+                    json: ["id": "{{response.json.id}}"], delayMs: 5, timeoutMs: 100,
+                    signing: .github(secret: "s").secretFromEnvironment("PATH").mistake(.tamperedBody),
+                    retry: .exponential(initialMs: 1000, factor: 3, maxMs: 60000, attempts: 5)
+                )
+                .webhook(
+                    "{{request.json.callback_url}}", body: "made {{request.path}}",
+                    signing: .hmacSHA256(
+                        secret: "s", header: "X-Sig", signed: .timestampBody, encoding: .base64, prefix: "sha256=",
+                        timestampHeader: "X-Ts"))),
     ]
 
     /// Keys the compile step checks but the engine has no use for, with why.
@@ -174,7 +189,10 @@ final class StubCompilerTests: XCTestCase {
         case map(StubFormat.Object)
     }
     private static let children: [StubFormat.Object: [String: Child]] = [
-        .stub: ["request": .object(.request), "responses": .array(.response), "rateLimit": .object(.rateLimit)],
+        .stub: [
+            "request": .object(.request), "responses": .array(.response), "rateLimit": .object(.rateLimit),
+            "idempotency": .object(.idempotency),
+        ],
         .request: [
             "query": .map(.valueMatcher), "headers": .map(.valueMatcher), "cookies": .map(.valueMatcher),
             "body": .object(.bodyMatcher),
@@ -190,7 +208,9 @@ final class StubCompilerTests: XCTestCase {
         .response: [
             "retryAfter": .object(.retryAfter), "delayMs": .object(.delayDistribution), "dribble": .object(.dribble),
             "events": .array(.event), "fault": .object(.fault), "proxy": .object(.proxy),
+            "webhooks": .array(.webhook),
         ],
+        .webhook: ["signing": .object(.signing), "retry": .object(.backoff)],
         .fault: ["rstStream": .object(.rstStream), "goaway": .object(.goaway)],
         .delayDistribution: ["lognormal": .object(.lognormal)],
     ]

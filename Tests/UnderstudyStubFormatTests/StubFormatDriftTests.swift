@@ -37,6 +37,10 @@ final class StubFormatDriftTests: XCTestCase {
         ],
         .goaway: ["$defs", "response", "properties", "fault", "oneOf", "1", "properties", "goaway", "properties"],
         .proxy: ["$defs", "response", "properties", "proxy", "properties"],
+        .idempotency: ["$defs", "idempotency", "properties"],
+        .webhook: ["$defs", "webhook", "properties"],
+        .signing: ["$defs", "signing", "properties"],
+        .backoff: ["$defs", "webhook", "properties", "retry", "oneOf", "2", "properties"],
     ]
 
     /// Where `fault`'s object form lists its members.
@@ -79,6 +83,26 @@ final class StubFormatDriftTests: XCTestCase {
         (
             "rateLimit.headers", StubFormat.RateLimitHeaders.allCases.map(\.rawValue),
             ["$defs", "rateLimit", "properties", "headers", "enum"]
+        ),
+        (
+            "retry", StubFormat.RetryPreset.allCases.map(\.rawValue),
+            ["$defs", "webhook", "properties", "retry", "oneOf", "1", "enum"]
+        ),
+        (
+            "signing.format", StubFormat.SigningFormat.allCases.map(\.rawValue),
+            ["$defs", "signing", "properties", "format", "enum"]
+        ),
+        (
+            "signing.mistake", StubFormat.SigningMistake.allCases.map(\.rawValue),
+            ["$defs", "signing", "properties", "mistake", "enum"]
+        ),
+        (
+            "signing.signed", StubFormat.SignedContent.allCases.map(\.rawValue),
+            ["$defs", "signing", "properties", "signed", "enum"]
+        ),
+        (
+            "signing.encoding", StubFormat.SignatureEncoding.allCases.map(\.rawValue),
+            ["$defs", "signing", "properties", "encoding", "enum"]
         ),
     ]
 

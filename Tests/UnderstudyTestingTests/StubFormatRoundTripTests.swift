@@ -35,7 +35,18 @@ struct StubFormatRoundTripTests {
                 ])
             )
             .respond(
-                .status(201).header("X-One", "1").retryAfter(1.5).statusMessage("Made").delay(milliseconds: 1).times(2),
+                .status(201).header("X-One", "1").retryAfter(1.5).statusMessage("Made").delay(milliseconds: 1).times(2)
+                    .webhook(
+                        "http://127.0.0.1:9/hook", method: "PUT", headers: ["X-Event": "made"],
+                        json: ["status": "{{response.status}}"], delayMs: 5, timeoutMs: 100,
+                        signing: .stripe(secret: "whsec_test").secretFromEnvironment("PATH").mistake(.staleTimestamp),
+                        retry: .exponential(initialMs: 1000, factor: 3, maxMs: 60000, attempts: 5)
+                    )
+                    .webhook(
+                        "http://127.0.0.1:9{{request.path}}", body: "made",
+                        signing: .hmacSHA256(
+                            secret: "s", header: "X-Sig", signed: .timestampBody, encoding: .base64,
+                            prefix: "sha256=", timestampHeader: "X-Ts")),
                 .json(["ok": true]).retryAfter(httpDateIn: 30).delay(.lognormal(median: 5, sigma: 0.4, max: 50)),
                 .text("t {{request.path}}").templated().dribble(chunks: 2, overMilliseconds: 5),
                 .data(Data([1, 2])).bytesPerSecond(1000).delay(.uniform(min: 1, max: 2)),
@@ -54,7 +65,7 @@ struct StubFormatRoundTripTests {
         Stub.put("/ft/b").id("ft-b").body(
             .anyOf([
                 .equals("x"), .equalsIgnoringCase("X"), .contains("y"), .doesNotContain("z"),
-                .matches("x+"), .doesNotMatch("q"),
+                .matches("x+"), .doesNotMatch("q"), .form(["amount": .matches("[0-9]+"), "metadata[order]": "7"]),
             ])
         )
         .rateLimit(3, per: 10, headers: .github, status: 403, name: "core", refusal: .json(["message": "rate limited"]))
@@ -62,7 +73,8 @@ struct StubFormatRoundTripTests {
         Stub.request("GET", pathPattern: "/ft/c/[0-9]+").id("ft-c").tokenExpiresIn(3600).respond(
             .status(200), .rstStream(.cancel, afterHeaders: true),
             .goaway(lastStreamId: .this, errorCode: .enhanceYourCalm, inFlight: .cut)),
-        Stub.request("GET", url: "/ft/d?x=1").id("ft-d").respond(.status(200)),
+        Stub.request("GET", url: "/ft/d?x=1").id("ft-d").respond(.status(200))
+            .idempotency(header: "X-Idempotency-Key", required: true, ttl: 3600, mismatchStatus: 409),
         Stub.request("GET", urlPattern: "/ft/e\\?.*").id("ft-e").respond(.status(200)),
     ]
     private static let fileOnly = Stub.get("/ft/file").id("ft-file").respond(.bodyFile("body.txt"))
@@ -104,6 +116,7 @@ struct StubFormatRoundTripTests {
         for stub in document["stubs"]?.arrayValue ?? [] {
             note(.stub, stub)
             note(.rateLimit, stub["rateLimit"])
+            note(.idempotency, stub["idempotency"])
             let request = stub["request"]
             note(.request, request)
             for group in ["query", "headers", "cookies"] {
@@ -121,6 +134,11 @@ struct StubFormatRoundTripTests {
                 note(.rstStream, response["fault"]?["rstStream"])
                 note(.goaway, response["fault"]?["goaway"])
                 note(.proxy, response["proxy"])
+                for hook in response["webhooks"]?.arrayValue ?? [] {
+                    note(.webhook, hook)
+                    note(.signing, hook["signing"])
+                    note(.backoff, hook["retry"])
+                }
             }
         }
         return found

@@ -68,3 +68,10 @@ ensure_http2_clients() {
     ensure_command h2load nghttp2-client
     ensure_python_module h2 'h2==4.4.1'
 }
+
+# The providers' own webhook verification libraries (Tests/BlackBox/test_webhooks.py checks each
+# signed delivery with them): Stripe's `stripe.Webhook.construct_event` and Standard Webhooks'.
+ensure_webhook_verifiers() {
+    ensure_python_module stripe 'stripe==16.1.0'
+    ensure_python_module standardwebhooks 'standardwebhooks==1.3.0'
+}

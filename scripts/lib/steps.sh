@@ -4,6 +4,8 @@
 #   step NAME COMMAND...        runs COMMAND now (output as it comes)
 #   step_start NAME COMMAND...  runs COMMAND in the background, its output to a log shown by step_wait
 #   step_wait NAME              waits for a background step, prints its log
+#   step_await NAME [SECONDS]   from another background step of the same script: waits (polling, with a
+#                               deadline, default an hour) until NAME has finished; its status is NAME's
 #   step_skip NAME WHY          records a step that did not run
 #
 # step and step_wait return 0 and leave the step's status in STEP_STATUS (failed steps are also listed
@@ -27,7 +29,30 @@ STEP_STATUS=0
 STEPS_FAILED=()
 
 _steps_record() { # NAME STATUS START END
-    printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$(($3 - UNDERSTUDY_STEPS_EPOCH))" "$(($4 - $3))" >>"$UNDERSTUDY_STEPS_FILE"
+    local cpu=-
+    [ -f "$_steps_logs/$1.cpu" ] && cpu=$(_steps_cpu <"$_steps_logs/$1.cpu")
+    printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$(($3 - UNDERSTUDY_STEPS_EPOCH))" "$(($4 - $3))" "$cpu" \
+        >>"$UNDERSTUDY_STEPS_FILE"
+}
+
+# Runs COMMAND (in a subshell) and, however it ends, writes the CPU seconds (user + system) it and every
+# process it waited for used to $_steps_logs/NAME.cpu: on two cores, a step's CPU time says more about
+# what it costs the run than its wall time, which overlapping steps stretch.
+_steps_run() { # NAME COMMAND...
+    local name=$1
+    shift
+    (
+        # `times` here, not in a pipe or $(...): a forked shell has no children's times of its own.
+        trap 'times >"$_steps_logs/'"$name"'.cpu"' EXIT
+        "$@"
+    )
+}
+
+_steps_cpu() {
+    # `times`' second line: the children's user and system time, as "XmY.ZZZs XmY.ZZZs".
+    awk 'NR == 2 { total = 0
+        for (i = 1; i <= 2; i++) { split($i, t, "m"); total += t[1] * 60 + substr(t[2], 1, length(t[2]) - 1) }
+        printf "%d\n", total + 0.5 }'
 }
 
 step() {
@@ -35,7 +60,7 @@ step() {
     shift
     started=$(date +%s)
     echo "==> [$(date -u +%H:%M:%S)] $name: $*"
-    ("$@") &
+    _steps_run "$name" "$@" &
     wait $! || status=$?
     _steps_record "$name" "$status" "$started" "$(date +%s)"
     _steps_done "$name" "$status"
@@ -54,8 +79,29 @@ step_start() {
     shift
     echo "==> [$(date -u +%H:%M:%S)] $name (background): $*"
     _steps_started[$name]=$(date +%s)
-    ("$@") >"$_steps_logs/$name.log" 2>&1 &
+    # The status file is for step_await (a sibling background step cannot `wait` for this one). The
+    # command runs as `step` runs it, never in a condition, so its `set -e` holds.
+    (
+        local status=0
+        _steps_run "$name" "$@" &
+        wait $! || status=$?
+        date +%s >"$_steps_logs/$name.end"   # the table's end, not when step_wait got to it
+        echo "$status" >"$_steps_logs/$name.status"
+        exit "$status"
+    ) >"$_steps_logs/$name.log" 2>&1 &
     _steps_pids[$name]=$!
+}
+
+step_await() {
+    local name=$1 deadline=$((SECONDS + ${2:-3600}))
+    while [ ! -f "$_steps_logs/$name.status" ]; do
+        if [ $SECONDS -ge $deadline ]; then
+            echo "step_await: $name did not finish within ${2:-3600} s" >&2
+            return 1
+        fi
+        sleep 1
+    done
+    return "$(cat "$_steps_logs/$name.status")"
 }
 
 step_wait() {
@@ -63,13 +109,15 @@ step_wait() {
     wait "${_steps_pids[$name]}" || status=$?
     echo "==> [$(date -u +%H:%M:%S)] $name (background) finished, status $status; its output:"
     cat "$_steps_logs/$name.log"
-    _steps_record "$name" "$status" "${_steps_started[$name]}" "$(date +%s)"
+    local ended
+    ended=$(cat "$_steps_logs/$name.end" 2>/dev/null || date +%s)
+    _steps_record "$name" "$status" "${_steps_started[$name]}" "$ended"
     unset "_steps_pids[$name]"
     _steps_done "$name" "$status"
 }
 
 step_skip() {
-    printf '%s\t%s\t-\t-\n' "$1" "skipped: $2" >>"$UNDERSTUDY_STEPS_FILE"
+    printf '%s\t%s\t-\t-\t-\n' "$1" "skipped: $2" >>"$UNDERSTUDY_STEPS_FILE"
 }
 
 # Background steps still running when the script exits (a failure elsewhere) are stopped.
@@ -85,11 +133,12 @@ _steps_stop_background() {
 steps_table() {
     local total=$(($(date +%s) - UNDERSTUDY_STEPS_EPOCH))
     echo
-    echo "Steps (wall seconds; 'at' is the start, seconds after the run began; background steps overlap):"
+    echo "Steps (seconds; 'at' is the start after the run began; background steps overlap; 'cpu' is user +"
+    echo "system time of the step and what it waited for, nested steps included in their parent's):"
     awk -F'\t' -v total="$total" '
-        BEGIN { printf "  %-26s %-22s %6s %6s\n", "step", "result", "at", "wall" }
+        BEGIN { printf "  %-26s %-22s %6s %6s %6s\n", "step", "result", "at", "wall", "cpu" }
         { result = ($2 == "0") ? "ok" : ($2 ~ /^[0-9]+$/ ? "FAILED (" $2 ")" : $2)
-          printf "  %-26s %-22s %6s %6s\n", $1, result, $3, $4 }
+          printf "  %-26s %-22s %6s %6s %6s\n", $1, result, $3, $4, $5 }
         END { printf "  %-26s %-22s %6s %6d  (%d min %02d s)\n", "total", "", "", total, total / 60, total % 60 }
     ' "$UNDERSTUDY_STEPS_FILE"
 }

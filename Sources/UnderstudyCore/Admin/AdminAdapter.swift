@@ -5,7 +5,10 @@ package struct AdminAdapter: Sendable {
     /// The adapter's name; installing another with the same name replaces it.
     package var name: String
     /// Routes registered in the table beside the native ones.
-    var routes: [AdminRoute]
+    /// Its routes, built when the table is composed (the first use of ``AdminRoutes/standard``),
+    /// not at install: a start that answers no admin call builds none.
+    var routes: [AdminRoute] { makeRoutes() }
+    private let makeRoutes: @Sendable () -> [AdminRoute]
     /// Fields spliced into each entry `GET /__admin/requests` lists: the bytes of a JSON
     /// object (its members are appended to the native entry's).
     var journalEntryFields: (@Sendable (JournalEntry) -> [UInt8])?
@@ -15,13 +18,13 @@ package struct AdminAdapter: Sendable {
     package var onReset: (@Sendable (AdminEngine) -> Void)?
 
     package init(
-        name: String, routes: [AdminRoute],
+        name: String, routes: @autoclosure @escaping @Sendable () -> [AdminRoute],
         journalEntryFields: (@Sendable (JournalEntry) -> [UInt8])? = nil,
         scenarioFields: (@Sendable (String, [String]) -> [JSONMember])? = nil,
         onReset: (@Sendable (AdminEngine) -> Void)? = nil
     ) {
         self.name = name
-        self.routes = routes
+        self.makeRoutes = routes
         self.journalEntryFields = journalEntryFields
         self.scenarioFields = scenarioFields
         self.onReset = onReset

@@ -44,6 +44,17 @@ enum StubsAdmin {
                             JSONMember(.name, .string(rule.headerName)),
                         ])
                     } ?? .null),
+                JSONMember(
+                    .idempotency,
+                    stub.idempotency.map { rule in
+                        .object([
+                            JSONMember(.header, .string(rule.header)),
+                            JSONMember(.required, .bool(rule.required)),
+                            JSONMember(.ttl, .number(StubEngine.formatSeconds(rule.ttl))),
+                            JSONMember(.mismatchStatus, .int(rule.mismatchStatus)),
+                            JSONMember("keys", .int(runtime.idempotency?.count ?? 0)),
+                        ])
+                    } ?? .null),
             ])
         }
         return AdminResponse.value(.object([JSONMember(.stubs, .array(items))]))

@@ -38,6 +38,12 @@ public struct EngineConfiguration {
     /// Set by `understudy record`: where `POST /__admin/recordings/stop` writes the recorded stubs.
     /// `nil` (the default) on a daemon that is not recording; the request path never reads it.
     public var recording: RecordingPlan?
+    /// A session's `idempotency`: the rule its `POST` and `PATCH` stubs take when they give none
+    /// of their own (nil: only stubs with `idempotency` honour keys).
+    public var idempotency: IdempotencyRule?
+    /// Where the transport puts its outbound sender for webhooks (``TransportHooks/outbound``).
+    /// A reference: sessions made from this configuration share the main port's.
+    public var outbound = OutboundLink()
 
     /// The default ``journalBodyLimit``: 4 KiB, enough for the bodies stubs usually send while
     /// bounding the in-memory journal.

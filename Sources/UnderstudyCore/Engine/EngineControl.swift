@@ -38,6 +38,11 @@ protocol EngineControl: AnyObject {
     /// Why the stubs miss a request, ranked, over the stubs and states as they are now.
     var nearMissRanking: NearMissRanking { get }
 
+    /// The world's webhook deliveries, oldest first (`/__admin/webhooks`).
+    var webhookDeliveries: [WebhookDelivery] { get }
+    /// Sends a webhook with no triggering request (`POST /__admin/webhooks`).
+    func fireWebhook(_ hook: WebhookSetting, for request: HTTPRequest) -> WebhookDelivery
+
     /// The WireMock mappings loading left out, for `GET /__admin/health`.
     var skippedMappings: [SkippedMapping] { get }
 }

@@ -98,7 +98,22 @@ extension RequestPattern {
         case .binaryEquals(let bytes): return context.request.body == bytes
         case .xmlEquals, .xPath: return acceptsXML(matcher, context)
         case .allOf, .anyOf, .not: return acceptsComposite(matcher, context)
+        case .form(let fields): return firstMissedField(fields, context) == nil
         }
+    }
+
+    /// The first `form` field whose values miss its matcher, with those values; nil when all hold.
+    /// Out of line: only stubs with a `form` matcher parse the body as a form.
+    @inline(never)
+    private static func firstMissedField(_ fields: [NamedMatcher], _ context: MatchContext)
+        -> (condition: NamedMatcher, values: [String])?
+    {
+        let pairs = PercentDecoding.queryPairs(context.bodyText)
+        for condition in fields {
+            let values = pairs.filter { $0.name == condition.name }.map(\.value)
+            if !condition.matcher.accepts(values) { return (condition, values) }
+        }
+        return nil
     }
 
     /// `xmlEquals` and `xPath`, out of line: the body is parsed by the installed ``XMLMatching``.
@@ -186,6 +201,9 @@ extension RequestPattern {
             return "body XPath \(query.expression) selects \(quoteList(selected.prefix(3).map(snippet))), "
                 + "none satisfies \(matcher?.phrase ?? "the matcher")"
         case .allOf, .anyOf, .not: return "body does not satisfy the stub's body patterns"
+        case .form(let fields):
+            guard let (condition, values) = firstMissedField(fields, context) else { return "body form matches" }
+            return explain("form field", condition, values, separator: "=")
         }
     }
 

@@ -13,14 +13,24 @@ final class StubBox {
     /// being its candidate is matching it.
     let decidedByIndex: Bool
     /// For each response that is the same every time (no template, pacing, random delay,
-    /// `Retry-After` or proxy), the answer ready-made: serving it hands out a copy, one retain.
+    /// `Retry-After`, proxy or webhook), the answer ready-made: serving it hands out a copy, one retain.
     let staticAnswers: [HTTPResponse?]
+    /// Whether the stub may answer a request before its sequence does (`tokenExpiresIn`,
+    /// `idempotency`): the engine asks `guardedAnswer` first.
+    let guarded: Bool
 
-    init(_ stub: Stub) {
+    /// Boxes `stub`; a `POST` or `PATCH` stub without `idempotency` of its own takes `idempotency`
+    /// (a session's, ``EngineConfiguration/idempotency``).
+    init(_ stub: Stub, idempotency: IdempotencyRule? = nil) {
+        var stub = stub
+        if stub.idempotency == nil, let idempotency, stub.request.method == "POST" || stub.request.method == "PATCH" {
+            stub.idempotency = idempotency
+        }
         self.stub = stub
+        guarded = stub.tokenExpiresIn != nil || stub.idempotency != nil
         staticAnswers = stub.responses.map { response in
             guard response.template == nil, response.streaming == nil, response.delayDistribution == nil,
-                response.retryAfter == nil, response.proxy == nil
+                response.retryAfter == nil, response.proxy == nil, response.webhooks == nil
             else { return nil }
             return HTTPResponse(
                 status: response.status, headers: response.headers, body: response.body,

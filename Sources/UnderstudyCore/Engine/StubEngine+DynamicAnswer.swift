@@ -1,7 +1,7 @@
 import UnderstudyHTTP
 
-/// Answering a `"template": true` response (rendered by ``TemplateRenderer``), a paced one or a
-/// proxied one (the transport forwards ``HTTPResponse/proxy``);
+/// Answering a `"template": true` response (rendered by ``TemplateRenderer``), a paced one, a
+/// proxied one (the transport forwards ``HTTPResponse/proxy``) or one with webhooks;
 /// static responses never come here.
 extension StubEngine {
     /// Never inlined: kept out of `serve`, so the static path's code (and what the optimizer
@@ -41,6 +41,9 @@ extension StubEngine {
             delayMs: delayMs, fault: response.fault, stubID: stubID, reason: response.statusMessage,
             faultParameters: response.faultParameters)
         answer.streaming = streaming
+        if let hooks = response.webhooks {
+            sendWebhooks(hooks, stubID, request, answer)
+        }
         return (answer, record)
     }
 }

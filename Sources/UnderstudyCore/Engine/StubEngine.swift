@@ -17,7 +17,7 @@ import UnderstudyHTTP
 public final class StubEngine {
     /// The loaded stubs in load order (the order they are tried in).
     public private(set) var stubs: [Stub] {
-        didSet { boxes = stubs.map(StubBox.init) }
+        didSet { boxes = stubs.map { StubBox($0, idempotency: configuration.idempotency) } }
     }
     /// `stubs`, boxed, for the request path (see ``StubBox``).
     @exclusivity(unchecked) private(set) var boxes: [StubBox]
@@ -32,6 +32,8 @@ public final class StubEngine {
     /// Writes the journal: the tickets requests wait in until the transport reports what it
     /// sent, the entries, their lines and the sink (see ``JournalRecorder``).
     let recorder: JournalRecorder
+    /// Sends the world's webhooks (``WebhookDispatcher``); idle for stubs without `webhooks`.
+    let webhooks: WebhookDispatcher
     /// The context every request is matched in, reloaded per request (see ``MatchContext``).
     private let matchContext = MatchContext()
     /// Names stubs posted to the admin API without an id.
@@ -62,7 +64,7 @@ public final class StubEngine {
     /// Creates an engine serving `stubs`.
     public init(stubs: StubSet, configuration: EngineConfiguration = EngineConfiguration()) {
         self.stubs = stubs.stubs
-        self.boxes = stubs.stubs.map(StubBox.init)
+        self.boxes = stubs.stubs.map { StubBox($0, idempotency: configuration.idempotency) }
         self.runtimes = Array(repeating: StubRuntime(), count: stubs.count)
         self.index = StubIndex(stubs: stubs.stubs)
         self.scenarios = ScenarioBook(stubs: stubs.stubs)
@@ -71,10 +73,13 @@ public final class StubEngine {
         self.contract = configuration.contract
         let clock = WorldClock(source: configuration.clock, start: configuration.clockStart)
         self.clock = clock
-        self.recorder = JournalRecorder(
+        let recorder = JournalRecorder(
             limit: configuration.journalLimit, sink: configuration.journalSink, sessionID: configuration.sessionID,
             bodyLimit: configuration.journalBodyLimit, clock: clock)
+        self.recorder = recorder
         var system = SystemRandomNumberGenerator()
+        self.webhooks = WebhookDispatcher(
+            clock: clock, link: configuration.outbound, recorder: recorder, seed: configuration.seed ?? system.next())
         self.delayGenerator = SeededGenerator(seed: configuration.seed ?? system.next())
         self.templates = TemplateRenderer(seed: configuration.seed ?? system.next())
     }
@@ -197,10 +202,18 @@ public final class StubEngine {
     }
 
     private func serve(_ winner: Int, _ context: MatchContext, now: UInt64) -> (HTTPResponse, JournalRecord) {
+        // One check for the stubs that answer some requests themselves (token expiry,
+        // idempotency): it replaced the `tokenExpiresIn` check, so other stubs pay nothing more.
         let box = boxes[winner]
-        if let lifetime = box.stub.tokenExpiresIn, let refusal = expiredToken(box.stub, lifetime, context) {
-            return refusal
-        }
+        if box.guarded, let answer = guardedAnswer(winner, context, now: now) { return answer }
+        return serveUnguarded(winner, box, context, now: now)
+    }
+
+    /// The stub's own answer: rate limit, sequence, scenario, response (``serve``'s after its guards).
+    @inline(__always)
+    func serveUnguarded(_ winner: Int, _ box: StubBox, _ context: MatchContext, now: UInt64) -> (
+        HTTPResponse, JournalRecord
+    ) {
         var limitHeaders: RateLimitHeaders?
         if let rule = box.stub.rateLimit {
             let decision = runtimes[winner].rateLimit.admit(rule, now: now)
@@ -235,9 +248,9 @@ public final class StubEngine {
             sentAt: clock.now.timeIntervalSince1970 + delayMs / 1000)
         limitHeaders?.add(to: &headers, now: { self.clock.now })
         if responses[responseIndex].template != nil || responses[responseIndex].streaming != nil
-            || responses[responseIndex].proxy != nil
+            || responses[responseIndex].proxy != nil || responses[responseIndex].webhooks != nil
         {
-            // Templates, paced bodies and proxies: their own path, so a static response pays one check.
+            // Templates, paced bodies, proxies and webhooks: their own path, so a static response pays one check.
             return dynamicAnswer(
                 responses[responseIndex], box.stub.id, responseIndex, context.request, headers: headers,
                 delayMs: delayMs,

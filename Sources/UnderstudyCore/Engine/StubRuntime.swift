@@ -9,6 +9,8 @@ struct StubRuntime {
     /// Set once an `exhaust` stub has served its last response: it no longer matches.
     private(set) var exhausted = false
     var rateLimit = RateLimitState()
+    /// The stub's idempotency keys, once it has seen one (`nil` for a stub without `idempotency`).
+    var idempotency: IdempotencyStore?
 
     /// Takes the next response index and moves the sequence on according to `times` and `afterLast`.
     mutating func takeResponse(of stub: Stub) -> Int {

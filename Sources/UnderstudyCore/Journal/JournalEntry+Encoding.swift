@@ -9,7 +9,7 @@ extension JournalEntry {
     /// Encodes an entry as one JSON Lines line (newline included) in the documented field order:
     /// `{"seq","session"?,"scheme"?,"protocol"?,"streamId"?,"time","elapsedMs","method","path","query","headers","body"|"bodyBase64",
     /// "matched","stub","responseIndex","status","fault","errorCode"?,"lastStreamId"?,"scenario","rateLimited",
-    /// "outcome","delayMs","outcomeMs","response","stream"?,"proxied"?}`.
+    /// "outcome","delayMs","outcomeMs","response","stream"?,"proxied"?,"idempotency"?}`.
     ///
     /// `timePrefix` is the arrival timestamp up to and including the seconds' `.`; the
     /// milliseconds and the elapsed times are written as digits straight into the buffer.
@@ -99,6 +99,7 @@ extension JournalEntry {
         case .clientGone: out.append(#","outcome":"client-gone""# as StaticString)
         case .shutdown: out.append(#","outcome":"shutdown""# as StaticString)
         case .refused: appendRefusal(delivery.reason, into: out)
+        case .failed: out.append(#","outcome":"failed""# as StaticString)
         }
         if record.delayMs == 0 {
             // The common case in one copy; the rest out of line, so this function stays small.
@@ -134,6 +135,8 @@ extension JournalEntry {
         if let contract = record.contract { appendViolations(contract.violations, into: out) }
         // Likewise only proxied requests carry `proxied`.
         if let proxied = record.proxied { appendProxied(proxied, into: out) }
+        // And only requests to a stub with `idempotency` carry `idempotency`.
+        if let note = record.idempotency { appendIdempotency(note, into: out) }
         out.append("}\n" as StaticString)
         return out.bytes(reusing: spare)
     }
@@ -206,6 +209,21 @@ extension JournalEntry {
         out.append(UInt8(ascii: "}"))
     }
 
+    /// `,"idempotency":{"key","outcome","stored"?}` for a request to a stub with `idempotency`.
+    @inline(never)
+    static func appendIdempotency(_ note: IdempotencyNote, into out: JSONWriter) {
+        out.key("idempotency")
+        out.append(UInt8(ascii: "{"))
+        out.key("key", first: true)
+        out.optionalJSONString(note.key)
+        out.key("outcome")
+        out.appendJSONString(note.outcome.rawValue)
+        if let stored = note.stored {
+            out.append(stored ? #","stored":true"# as StaticString : #","stored":false"# as StaticString)
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
     /// `,"delayMs":N` for a delay other than 0: whole milliseconds as an integer, otherwise with
     /// three decimals (microseconds).
     @inline(never)
@@ -230,7 +248,7 @@ extension JournalEntry {
     }
 
     /// Nanoseconds as milliseconds with three decimals (microsecond resolution).
-    private static func elapsed(_ nanoseconds: UInt64, into out: JSONWriter) {
+    static func elapsed(_ nanoseconds: UInt64, into out: JSONWriter) {
         out.thousandths(nanoseconds / 1_000)
     }
 
@@ -238,7 +256,7 @@ extension JournalEntry {
     /// Returns whether the body was cut. A cut inside a UTF-8 sequence moves back to the
     /// sequence's start, so a text body stays text.
     @discardableResult
-    private static func encodeBody(_ body: [UInt8], limit: Int = .max, into out: JSONWriter) -> Bool {
+    static func encodeBody(_ body: [UInt8], limit: Int = .max, into out: JSONWriter) -> Bool {
         if body.isEmpty {
             out.append(#","body":"""# as StaticString)
             return false

@@ -25,4 +25,6 @@ struct JournalRecord {
     var contract: ContractFindings? = nil
     /// The upstream exchange of a proxied request (see ``ProxiedExchange``); nil otherwise.
     var proxied: ProxiedExchange? = nil
+    /// What the stub's idempotency made of the request's key; nil for stubs without `idempotency`.
+    var idempotency: IdempotencyNote? = nil
 }

@@ -23,9 +23,9 @@ final class JournalRecorder {
     /// batches open and close on every loop pass).
     let sinkBatching: (any JournalBatching)?
     /// The session whose journal this is (`session` in every line), nil on the main port.
-    private let sessionID: String?
+    let sessionID: String?
     /// Request and response bodies longer than this are cut in journal lines.
-    private let bodyLimit: Int
+    let bodyLimit: Int
     /// Requests handed to the transport whose entry waits for their answer (a delay).
     @exclusivity(unchecked) var awaitingDelivery = 0
     /// Tickets issued before, reused once committed and held by no one else (see ``issueTicket(_:)``).
@@ -124,6 +124,14 @@ final class JournalRecorder {
             sink?.write(line: line)
             wakeWaiters(for: entry)
         }
+    }
+
+    /// Writes an entry made elsewhere (a webhook attempt's, `JournalRecorder+Outbound.swift`)
+    /// as ``record(_:_:reason:)`` writes its own: memory, the sink, then waiters.
+    func append(_ entry: JournalEntry) {
+        journal.append(entry)
+        sink?.write(line: entry.line)
+        if !waiters.isEmpty { wakeWaiters(for: entry) }
     }
 
     /// A delivery the contract checker refused, journaled as `refused` with its reason.

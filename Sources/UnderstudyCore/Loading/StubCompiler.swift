@@ -132,6 +132,8 @@ extension StubDecoder {
             }
         }
 
+        let idempotency = keys["idempotency"].flatMap { decodeIdempotency($0.value, path.member("idempotency")) }
+
         let openAPISkip = keys["openapi"].flatMap { decodeOpenAPISkip($0.value, path.member("openapi")) }
 
         guard let id else { return nil }
@@ -146,6 +148,7 @@ extension StubDecoder {
         stub.priority = priority
         stub.tokenExpiresIn = tokenExpiresIn
         stub.openAPISkip = openAPISkip
+        stub.idempotency = idempotency
         return DecodedStub(stub: stub, id: id, idGenerated: idGenerated, file: file, idPosition: idPosition, path: path)
     }
 

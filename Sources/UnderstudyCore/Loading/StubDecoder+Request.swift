@@ -162,6 +162,10 @@ extension StubDecoder {
         case "matches": return regex(known.value, memberPath).map(BodyMatcher.matches)
         case "json": return .json(known.value.value)
         case "jsonSubset": return .jsonSubset(known.value.value)
+        case "form":
+            let before = errors.count
+            let fields = namedMatchers(known.value, memberPath, what: "form field")
+            return errors.count == before ? .form(fields) : nil
         default: return extraBodyMatcher(known, memberPath)
         }
     }

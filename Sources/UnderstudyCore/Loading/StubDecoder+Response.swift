@@ -137,6 +137,9 @@ extension StubDecoder {
         if let member = keys["proxy"] {
             response.proxy = decodeProxy(member, siblings: all, path)
         }
+        if let member = keys["webhooks"] {
+            response.webhooks = decodeWebhooks(member.value, path.member("webhooks"))
+        }
         decodeStreaming(keys, &response, path, templated: templated)
         if templated, errors.count == errorsBefore {
             response.template = decodeTemplate(keys, response, path, escaping: escaping)

@@ -112,18 +112,29 @@ extension StubDecoder {
     }
 
     /// A JSON body's strings (values and member names) as templates where they have tags.
-    private mutating func jsonTemplate(_ node: JSONNode, _ path: JSONPath, _ escaping: TemplateText.Escaping)
+    mutating func jsonTemplate(
+        _ node: JSONNode, _ path: JSONPath, _ escaping: TemplateText.Escaping, sent: Bool = false
+    )
         -> JSONTemplate
     {
         switch node.kind {
         case .string(let text):
-            guard TemplateText.hasTags(text), let compiled = compileTemplate(text, at: node.position, path, escaping)
+            if let (type, tag) = JSONTemplate.typedTag(text) {
+                guard let compiled = compileTemplate(tag, at: node.position, path, escaping, sent: sent) else {
+                    return .literal(node.value)
+                }
+                return .typed(compiled, type)
+            }
+            guard TemplateText.hasTags(text),
+                let compiled = compileTemplate(text, at: node.position, path, escaping, sent: sent)
             else {
                 return .literal(node.value)
             }
             return .string(compiled)
         case .array(let elements):
-            let parts = elements.enumerated().map { jsonTemplate($0.element, path.element($0.offset), escaping) }
+            let parts = elements.enumerated().map {
+                jsonTemplate($0.element, path.element($0.offset), escaping, sent: sent)
+            }
             return parts.contains(where: \.varies) ? .array(parts) : .literal(node.value)
         case .object(let members):
             var parts: [(key: JSONTemplate, value: JSONTemplate)] = []
@@ -131,11 +142,11 @@ extension StubDecoder {
                 var key = JSONTemplate.literal(.string(member.key))
                 if TemplateText.hasTags(member.key),
                     let compiled = compileTemplate(
-                        member.key, at: member.keyPosition, path.member(member.key), escaping)
+                        member.key, at: member.keyPosition, path.member(member.key), escaping, sent: sent)
                 {
                     key = .string(compiled)
                 }
-                parts.append((key, jsonTemplate(member.value, path.member(member.key), escaping)))
+                parts.append((key, jsonTemplate(member.value, path.member(member.key), escaping, sent: sent)))
             }
             return parts.contains(where: { $0.key.varies || $0.value.varies }) ? .object(parts) : .literal(node.value)
         default:
@@ -147,10 +158,12 @@ extension StubDecoder {
     /// quote); a problem on the template's first line is placed at its column in the file
     /// (exact unless escapes come before it), one on a later line (after a `\n` escape) at the
     /// string with the template's own line and column.
+    /// With `sent`, the string is a webhook's and may read the sent response (`response.…`).
     package mutating func compileTemplate(
-        _ text: String, at position: SourcePosition, _ path: JSONPath, _ escaping: TemplateText.Escaping
+        _ text: String, at position: SourcePosition, _ path: JSONPath, _ escaping: TemplateText.Escaping,
+        sent: Bool = false
     ) -> TemplateText? {
-        switch TemplateText.compile(text, escaping: escaping) {
+        switch TemplateText.compile(text, escaping: escaping, sent: sent) {
         case .success(let compiled):
             return compiled
         case .failure(let problem):

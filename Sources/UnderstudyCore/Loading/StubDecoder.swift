@@ -10,6 +10,7 @@ package struct StubDecoder {
     static let documentKeys = StubFormat.Object.document.keys
     static let stubKeys = StubFormat.Object.stub.keys
     static let rateLimitKeys = StubFormat.Object.rateLimit.keys
+    static let idempotencyKeys = StubFormat.Object.idempotency.keys
 
     package let file: String
     /// Resolves `bodyFile` paths; `nil` when the document has no file on disk.

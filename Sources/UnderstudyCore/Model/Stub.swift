@@ -33,6 +33,9 @@ public struct Stub: Sendable {
     /// Seconds a bearer token is valid after it was issued (`tokenExpiresIn`), on the world's
     /// clock; an older or unreadable token gets 401 (see ``TokenIssueTime``). `nil`: not checked.
     public var tokenExpiresIn: Double?
+    /// The stub's idempotency keys (`idempotency`): replays, mismatches and keys in progress are
+    /// answered by the engine before the stub's own answer. `nil`: keys mean nothing to it.
+    public var idempotency: IdempotencyRule?
     /// Why this stub answers off the API's OpenAPI document on purpose (`openapi: {"skip": "why"}`):
     /// `check --openapi` lists it as skipped, and `serve --openapi` does not hold its answer to the
     /// document (the request still is). `nil`: held to it.

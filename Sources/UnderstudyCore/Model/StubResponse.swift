@@ -15,22 +15,27 @@ public struct StubResponse: Sendable {
     /// A random delay added to `delayMs`, drawn for each response.
     public var delayDistribution: DelayDistribution? {
         get { extras?.delayDistribution }
-        set { extras = Extras.make(newValue, statusMessage, faultParameters, proxy) }
+        set { extras = Extras.make(newValue, statusMessage, faultParameters, proxy, webhooks) }
     }
     /// The reason phrase of the status line; `nil` uses the standard one.
     public var statusMessage: String? {
         get { extras?.statusMessage }
-        set { extras = Extras.make(delayDistribution, newValue, faultParameters, proxy) }
+        set { extras = Extras.make(delayDistribution, newValue, faultParameters, proxy, webhooks) }
     }
     /// What `fault`'s object form adds to it (an HTTP/2 error code, a `GOAWAY`'s last-stream id).
     public var faultParameters: FaultParameters? {
         get { extras?.faultParameters }
-        set { extras = Extras.make(delayDistribution, statusMessage, newValue, proxy) }
+        set { extras = Extras.make(delayDistribution, statusMessage, newValue, proxy, webhooks) }
     }
     /// Answer by forwarding the request upstream (`proxy`) instead of from this response's fields.
     public var proxy: ProxySetting? {
         get { extras?.proxy }
-        set { extras = Extras.make(delayDistribution, statusMessage, faultParameters, newValue) }
+        set { extras = Extras.make(delayDistribution, statusMessage, faultParameters, newValue, webhooks) }
+    }
+    /// Requests the daemon sends after this response (`webhooks`); nil when it sends none.
+    public var webhooks: [WebhookSetting]? {
+        get { extras?.webhooks }
+        set { extras = Extras.make(delayDistribution, statusMessage, faultParameters, proxy, newValue) }
     }
     /// The fields few responses set, boxed: the serving path copies a response per request, and
     /// a `nil` box costs that copy nothing.
@@ -41,11 +46,13 @@ public struct StubResponse: Sendable {
         let statusMessage: String?
         let faultParameters: FaultParameters?
         let proxy: ProxySetting?
+        let webhooks: [WebhookSetting]?
 
         init(
             _ delayDistribution: DelayDistribution?, _ statusMessage: String?, _ faultParameters: FaultParameters?,
-            _ proxy: ProxySetting?
+            _ proxy: ProxySetting?, _ webhooks: [WebhookSetting]?
         ) {
+            self.webhooks = webhooks
             self.delayDistribution = delayDistribution
             self.statusMessage = statusMessage
             self.faultParameters = faultParameters
@@ -54,10 +61,11 @@ public struct StubResponse: Sendable {
 
         static func make(
             _ delayDistribution: DelayDistribution?, _ statusMessage: String?, _ faultParameters: FaultParameters?,
-            _ proxy: ProxySetting?
+            _ proxy: ProxySetting?, _ webhooks: [WebhookSetting]?
         ) -> Extras? {
             delayDistribution == nil && statusMessage == nil && faultParameters == nil && proxy == nil
-                ? nil : Extras(delayDistribution, statusMessage, faultParameters, proxy)
+                && webhooks == nil
+                ? nil : Extras(delayDistribution, statusMessage, faultParameters, proxy, webhooks)
         }
     }
     /// A `Retry-After` header computed when the response is sent.
@@ -88,7 +96,7 @@ public struct StubResponse: Sendable {
         self.delayMs = delayMs
         self.retryAfter = retryAfter
         self.fault = fault
-        self.extras = Extras.make(delayDistribution, statusMessage, nil, nil)
+        self.extras = Extras.make(delayDistribution, statusMessage, nil, nil, nil)
     }
 }
 

@@ -70,6 +70,7 @@ public final class SessionRegistry: HostedSessions {
         var configuration = main.engine.configuration
         configuration.sessionID = id
         configuration.clockStart = decoded.clock ?? .real  // each world owns its clock
+        configuration.idempotency = decoded.idempotency
         if let recording = decoded.recording {
             // A recording is written from the journal, and a body cut there cannot be written.
             configuration.journalBodyLimit = Int.max

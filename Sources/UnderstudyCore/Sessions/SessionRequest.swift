@@ -4,7 +4,7 @@ import UnderstudyHTTP
 /// "clock": {"frozenAt": "2030-01-01T00:00:00Z"}, "recording": {"out": "DIR", …options}}`, each
 /// optional, an empty body meaning none.
 struct SessionRequest {
-    static let keys = ["name", "stubs", "tls", "maxConcurrentStreams", "clock", "recording"]
+    static let keys = ["name", "stubs", "tls", "maxConcurrentStreams", "clock", "recording", "idempotency"]
     /// The modes a session's `"clock"` object names (exactly one).
     static let clockModes = ["frozenAt", "offset", "real"]
     /// The certificate modes a session's HTTPS port can present (`UnderstudyServer.CertificateMode`).
@@ -22,6 +22,9 @@ struct SessionRequest {
     /// Set by `understudy record --session`: the session journals whole bodies, and its
     /// `POST /__admin/recordings/stop` writes its journal to `out` with these options.
     var recording: (out: String, options: any RecordingSettings)?
+    /// The `idempotency` rule (a stub's, docs/stub-format.md) the session's `POST` and `PATCH`
+    /// stubs take when they give none of their own.
+    var idempotency: IdempotencyRule?
 
     /// Decodes a body; the failure is the 400 to send (stub errors exactly as `POST /__admin/stubs`).
     static func decode(_ body: [UInt8]) -> Result<SessionRequest, AdminResponse.Failure> {
@@ -49,7 +52,8 @@ struct SessionRequest {
                 let hint = EditDistance.closest(to: member.key, among: keys).map { "; did you mean `\($0)`?" } ?? ""
                 return fail(
                     "unknown key `\(member.key)`\(hint) "
-                        + "(a session body has `name`, `stubs`, `tls`, `maxConcurrentStreams`, `clock` and `recording`)"
+                        + "(a session body has `name`, `stubs`, `tls`, `maxConcurrentStreams`, `clock`, `recording` and "
+                        + "`idempotency`)"
                 )
             }
             guard seen.insert(member.key).inserted else {
@@ -83,6 +87,15 @@ struct SessionRequest {
                 case .failure(let failure): return .failure(failure)
                 }
             }
+            if member.key == "idempotency" {
+                var decoder = StubDecoder(file: "<admin>", bodyFiles: nil)
+                let rule = decoder.decodeIdempotency(member.value, JSONPath.root.member("idempotency"))
+                guard let rule, decoder.errors.isEmpty else {
+                    let why = decoder.errors.map { "\($0.jsonPath): \($0.message)" }.joined(separator: "; ")
+                    return fail("`idempotency`: \(why)")
+                }
+                request.idempotency = rule
+            }
             if member.key == "maxConcurrentStreams" {
                 guard case .number(let text) = member.value.value, let count = Int(text),
                     (1...10_000).contains(count)
@@ -97,7 +110,7 @@ struct SessionRequest {
             do {
                 request.stubs = try StubLoader.parse(
                     bytes: body, file: "<admin>", root: nil,
-                    otherKeys: ["name", "tls", "maxConcurrentStreams", "clock", "recording"])
+                    otherKeys: ["name", "tls", "maxConcurrentStreams", "clock", "recording", "idempotency"])
             } catch {
                 return .failure(AdminResponse.Failure(response: AdminResponse.loadFailure(error)))
             }

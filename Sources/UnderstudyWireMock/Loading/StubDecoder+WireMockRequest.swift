@@ -10,7 +10,7 @@ import UnderstudyJSON
 extension StubDecoder {
     static let wireMockRequestKeys = [
         "method", "url", "urlPath", "urlPattern", "urlPathPattern", "queryParameters", "headers",
-        "cookies", "bodyPatterns", "basicAuthCredentials", "basicAuth", "host",
+        "cookies", "bodyPatterns", "basicAuthCredentials", "basicAuth", "host", "formParameters",
     ]
     static let wireMockUnsupportedRequestKeys = [
         "multipartPatterns": "multipart matching is not supported",
@@ -19,7 +19,6 @@ extension StubDecoder {
         "scheme": "scheme matching is not supported",
         "urlPathTemplate": "URL path templates are not supported",
         "pathParameters": "path parameters are not supported",
-        "formParameters": "form parameter matching is not supported",
     ]
     static let wireMockValueMatcherKeys = [
         "equalTo", "caseInsensitive", "contains", "doesNotContain", "matches", "doesNotMatch",
@@ -123,6 +122,17 @@ extension StubDecoder {
                 }
             } else {
                 typeMismatch(member.value, patternsPath, expected: "an array of body patterns")
+            }
+        }
+        // WireMock 3's `formParameters`: matched as the native `form` body matcher, beside any
+        // `bodyPatterns`.
+        if let member = keys["formParameters"] {
+            let fields = wireMockNamedMatchers(
+                member.value, path.member("formParameters"), what: "form parameter", negativeAcceptsAbsent: true)
+            switch pattern.body {
+            case nil: pattern.body = .form(fields)
+            case .allOf(let all)?: pattern.body = .allOf(all + [.form(fields)])
+            case let other?: pattern.body = .allOf([other, .form(fields)])
             }
         }
         return errors.count == errorsBefore ? pattern : nil

@@ -298,6 +298,8 @@ extension BodyMatcher {
         case .allOf(let all): return one("allOf", .array(all.map(\.jsonValue)))
         case .anyOf(let any): return one("anyOf", .array(any.map(\.jsonValue)))
         case .not(let inner): return one("not", inner.jsonValue)
+        case .form(let fields):
+            return one("form", .object(fields.map { JSONMember($0.name, $0.matcher.jsonValue) }))
         }
     }
 }

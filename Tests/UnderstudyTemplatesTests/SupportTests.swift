@@ -1,8 +1,9 @@
+import UnderstudyJSON
 import XCTest
-@testable import UnderstudyCore
-import UnderstudyCoreTestSupport
 
-/// Hand-written formatting and helpers the engine relies on.
+@testable import UnderstudyTemplates
+
+/// Hand-written formatting and helpers the engine and templates rely on.
 final class SupportTests: XCTestCase {
     func testISO8601WithMilliseconds() {
         XCTAssertEqual(TimeFormatting.iso8601Milliseconds(0), "1970-01-01T00:00:00.000Z")
@@ -15,21 +16,6 @@ final class SupportTests: XCTestCase {
         XCTAssertEqual(TimeFormatting.imfFixdate(784_111_777), "Sun, 06 Nov 1994 08:49:37 GMT")
         XCTAssertEqual(TimeFormatting.imfFixdate(0), "Thu, 01 Jan 1970 00:00:00 GMT")
         XCTAssertEqual(TimeFormatting.imfFixdate(951_868_800), "Wed, 01 Mar 2000 00:00:00 GMT")
-    }
-
-    func testEngineTimestampMatchesTheFormatterAcrossSecondBoundaries() throws {
-        let clock = ManualEngineClock(start: Date(timeIntervalSince1970: 1_000_000_000.998))
-        let engine = try makeEngine(#"{"stubs":[]}"#, clock: clock)
-        for _ in 0..<4 {
-            _ = engine.get("/")
-            clock.advance(milliseconds: 1.5)
-        }
-        XCTAssertEqual(
-            engine.journalObjects.map { $0["time"] as? String },
-            [
-                "2001-09-09T01:46:40.998Z", "2001-09-09T01:46:40.999Z", "2001-09-09T01:46:41.001Z",
-                "2001-09-09T01:46:41.002Z",
-            ])
     }
 
     func testFractionalSecondsRoundUp() {

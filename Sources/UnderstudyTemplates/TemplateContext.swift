@@ -1,5 +1,7 @@
 import UnderstudyMustache
+import UnderstudyJSON
 import UnderstudyHTTP
+import UnderstudyJSON
 
 /// Everything a response template's variables read for one request: the request itself, the
 /// base URL it arrived on, the time, its journal `seq` and the engine's seeded generator.
@@ -19,11 +21,15 @@ package final class TemplateContext {
     var generator: SeededGenerator
     /// Set only when validating a template at load time.
     let problems: TemplateProblems?
+    /// The response that was sent, which a webhook's templates read as `response.…`; nil for a
+    /// response's own templates (the name is then unknown).
+    let sent: SentResponse?
 
     init(
         match: MatchContext, listenerURL: String, now: Double, seq: Int, generator: SeededGenerator,
-        problems: TemplateProblems? = nil
+        problems: TemplateProblems? = nil, sent: SentResponse? = nil
     ) {
+        self.sent = sent
         self.match = match
         self.listenerURL = listenerURL
         self.now = now
@@ -33,10 +39,12 @@ package final class TemplateContext {
     }
 
     /// A context with no request, for checking a template's names at load time.
-    static func probe(_ problems: TemplateProblems) -> TemplateContext {
+    /// With `sent`, a webhook's probe: `response.…` is known too.
+    static func probe(_ problems: TemplateProblems, sent: Bool = false) -> TemplateContext {
         TemplateContext(
             match: MatchContext(HTTPRequest(method: "GET", path: "/")), listenerURL: "http://127.0.0.1:0",
-            now: 0, seq: 1, generator: SeededGenerator(seed: 0), problems: problems)
+            now: 0, seq: 1, generator: SeededGenerator(seed: 0), problems: problems,
+            sent: sent ? SentResponse(status: 200, headers: HTTPHeaders(), body: []) : nil)
     }
 
     var isProbe: Bool { problems != nil }
@@ -81,5 +89,29 @@ final class TemplateProblems {
 
     func invalid(_ name: String, segment: String, _ message: String) {
         list.append(Problem(name: name, segment: segment, message: message))
+    }
+}
+
+/// The response a webhook follows, as its templates read it (`response.status`,
+/// `response.headers.NAME`, `response.body`, `response.json.PATH`): what the engine answered, so
+/// the event can name the object the response created.
+package final class SentResponse {
+    let status: Int
+    let headers: HTTPHeaders
+    let body: [UInt8]
+    private var parsed: JSONValue??
+
+    package init(status: Int, headers: HTTPHeaders, body: [UInt8]) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The body as JSON, parsed the first time a template asks; nil when it is not JSON.
+    var json: JSONValue? {
+        if let parsed { return parsed }
+        let json = JSONValue.parse(body)
+        parsed = .some(json)
+        return json
     }
 }

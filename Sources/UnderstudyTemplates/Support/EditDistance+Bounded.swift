@@ -1,7 +1,7 @@
 extension EditDistance {
     /// Byte-wise Levenshtein distance capped at `limit`, cheap enough to rank thousands of stub
     /// paths: strings whose lengths differ by `limit` or more are not compared at all.
-    static func boundedDistance(_ a: String, _ b: String, limit: Int, ignoringASCIICase: Bool = false) -> Int {
+    package static func boundedDistance(_ a: String, _ b: String, limit: Int, ignoringASCIICase: Bool = false) -> Int {
         var a = a, b = b
         return a.withUTF8 { x in
             b.withUTF8 { y in boundedDistance(x, y, limit: limit, ignoringASCIICase: ignoringASCIICase) }
@@ -10,7 +10,7 @@ extension EditDistance {
 
     /// The same over bytes. Only the diagonal band `|i - j| < limit` is computed (a cell outside
     /// it is at least `limit`), so the cost is O(length × limit), not O(length²).
-    static func boundedDistance(
+    package static func boundedDistance(
         _ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>, limit: Int,
         ignoringASCIICase: Bool = false
     ) -> Int {
@@ -52,7 +52,7 @@ extension EditDistance {
     /// `distance / max(length)` in 0...1 (0: equal, 1: nothing in common) when it is below
     /// `bound`; `nil` as soon as it cannot be. Strings `maximumEdits` or more edits apart count as
     /// unrelated (1), which caps the work at O(length × maximumEdits) whatever the bound.
-    static func normalizedDistance(
+    package static func normalizedDistance(
         _ a: String, _ b: String, below bound: Double, maximumEdits: Int = .max,
         ignoringASCIICase: Bool = false
     ) -> Double? {
@@ -65,7 +65,7 @@ extension EditDistance {
     }
 
     /// The same over bytes.
-    static func normalizedDistance(
+    package static func normalizedDistance(
         _ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>, below bound: Double,
         maximumEdits: Int = .max, ignoringASCIICase: Bool = false
     ) -> Double? {
@@ -90,7 +90,7 @@ extension EditDistance {
     /// one byte up and one down, so the larger of the surpluses (by byte value modulo 32, which
     /// only lowers the bound) is never more than the distance.
     /// Letters in either case fall in the same bucket, so the bound also holds ignoring case.
-    static func bagDistance(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Int {
+    package static func bagDistance(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Int {
         // A fixed-size tuple on the stack, walked through one pointer: no allocation, no checks.
         var counts:
             (

@@ -2,10 +2,10 @@ import UnderstudyHTTP
 
 /// A ``ResponseStreaming`` in a box of its own, so responses carry it as one plain pointer (not an
 /// `indirect` enum, whose tag bits hide the pointer from LeakSanitizer).
-final class Pacing: Sendable {
-    let streaming: ResponseStreaming
+package final class Pacing: Sendable {
+    package let streaming: ResponseStreaming
 
-    init(_ streaming: ResponseStreaming) {
+    package init(_ streaming: ResponseStreaming) {
         self.streaming = streaming
     }
 }

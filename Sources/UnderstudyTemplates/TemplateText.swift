@@ -21,7 +21,7 @@ package struct TemplateText: Sendable {
         return "{{% CONTENT_TYPE: HTML_ENTITIES}}"
     }()
 
-    let template: MustacheTemplate
+    package let template: MustacheTemplate
 
     /// A problem found at load time, placed by template line and column (1-based).
     package struct Problem: Error {
@@ -32,7 +32,10 @@ package struct TemplateText: Sendable {
 
     /// Parses `source` and renders it once against a probe request: bad syntax and names
     /// outside the vocabulary are problems.
-    package static func compile(_ source: String, escaping: Escaping = .none) -> Result<TemplateText, Problem> {
+    /// With `sent`, the template is a webhook's and may read the sent response (`response.…`).
+    package static func compile(_ source: String, escaping: Escaping = .none, sent: Bool = false) -> Result<
+        TemplateText, Problem
+    > {
         if let delimiter = source.firstRange(of: "{{=") {
             let (line, column) = position(of: delimiter.lowerBound, in: source)
             return .failure(
@@ -58,7 +61,7 @@ package struct TemplateText: Sendable {
             return .failure(Problem(line: 1, column: 1, message: "template syntax: \(error)"))
         }
         let problems = TemplateProblems()
-        _ = template.render(TemplateContext.probe(problems).root)
+        _ = template.render(TemplateContext.probe(problems, sent: sent).root)
         if let first = problems.list.first {
             let (line, column) = place(first, in: source)
             return .failure(Problem(line: line, column: column, message: first.message))
@@ -93,7 +96,7 @@ package struct TemplateText: Sendable {
         return (1, 1)
     }
 
-    static func position(of index: String.Index, in source: String) -> (Int, Int) {
+    package static func position(of index: String.Index, in source: String) -> (Int, Int) {
         var line = 1, column = 1
         for scalar in source.unicodeScalars[..<index] {
             if scalar == "\n" {

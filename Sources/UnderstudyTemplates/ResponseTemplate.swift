@@ -1,4 +1,5 @@
 import UnderstudyHTTP
+import UnderstudyJSON
 
 /// The templated parts of a response with `"template": true`, compiled at load time. Strings
 /// without `{{` stay literal, so only the parts that can vary are rendered per request.
@@ -82,13 +83,13 @@ public final class ResponseTemplate: Sendable {
         }
 
         /// Jetty's error pages, by the media types that pick them.
-        enum JettyErrorPage: Equatable {
+        package enum JettyErrorPage: Equatable {
             case html, json, plain
 
             /// The page an `Accept` value picks: its media ranges by quality (q=0 left out), the more
             /// specific first among equals, the first Jetty has a page for; nil for none. No `Accept`
             /// header is HTML.
-            init?(accept: String?) {
+            package init?(accept: String?) {
                 guard let accept else {
                     self = .html
                     return
@@ -138,7 +139,7 @@ public final class ResponseTemplate: Sendable {
     }
 
     /// Whether anything at all varies (a `"template": true` response without tags renders nothing).
-    var isEmpty: Bool { body == nil && headers.isEmpty && eventData.isEmpty }
+    package var isEmpty: Bool { body == nil && headers.isEmpty && eventData.isEmpty }
 
     /// The body bytes, headers and events for one request.
     package func render(
@@ -193,17 +194,27 @@ public final class ResponseTemplate: Sendable {
 /// Not `indirect`: the recursion goes through arrays, and boxed cases hide their pointers in tag
 /// bits, which LeakSanitizer (scripts/fuzz) then reports as leaks.
 package enum JSONTemplate: Sendable {
+    /// What a typed string (`"{{number now.epoch}}"`) becomes: the rendered text read as this
+    /// JSON type, `null` when it renders empty, and the text as a string when it is not of the type.
+    package enum Typed: String, Sendable, CaseIterable {
+        case number, boolean, json
+    }
+
     case literal(JSONValue)
     case string(TemplateText)
+    /// A string that is one typed tag: its value is written as a number, boolean or JSON value.
+    case typed(TemplateText, Typed)
     case array([JSONTemplate])
     case object([(key: JSONTemplate, value: JSONTemplate)])
 
-    func write(into writer: JSONWriter, _ context: TemplateContext) {
+    package func write(into writer: JSONWriter, _ context: TemplateContext) {
         switch self {
         case .literal(let value):
             writer.value(value)
         case .string(let text):
             writer.appendJSONString(text.render(context))
+        case .typed(let text, let type):
+            Self.writeTyped(text.render(context), as: type, into: writer)
         case .array(let elements):
             writer.append("[")
             for (index, element) in elements.enumerated() {
@@ -223,8 +234,36 @@ package enum JSONTemplate: Sendable {
         }
     }
 
+    /// `text` as a `type` value: a JSON number (as written), `true`/`false`, or any JSON value;
+    /// `null` when empty; otherwise the text as a string, so the body stays valid JSON.
+    static func writeTyped(_ text: String, as type: Typed, into writer: JSONWriter) {
+        let trimmed = text.trimmingSpaces
+        if trimmed.isEmpty {
+            writer.append("null" as StaticString)
+            return
+        }
+        let value = JSONValue.parse(Array(trimmed.utf8))
+        switch (type, value) {
+        case (.number, .number?), (.boolean, .bool?), (.json, _?): writer.value(value!)
+        default: writer.appendJSONString(text)
+        }
+    }
+
+    /// The typed tag a JSON string is, if it is one: `{{number NAME}}`, `{{boolean NAME}}` or
+    /// `{{json NAME}}` and nothing else; the type and the plain tag `{{NAME}}` to compile.
+    package static func typedTag(_ text: String) -> (Typed, String)? {
+        guard text.hasPrefix("{{"), text.hasSuffix("}}"), !text.hasPrefix("{{{") else { return nil }
+        let inner = String(text.dropFirst(2).dropLast(2)).trimmingSpaces
+        guard let space = inner.firstIndex(of: " "), let type = Typed(rawValue: String(inner[..<space])) else {
+            return nil
+        }
+        let name = String(inner[inner.index(after: space)...]).trimmingSpaces
+        guard !name.isEmpty, !name.contains("{"), !name.contains("}") else { return nil }
+        return (type, "{{" + name + "}}")
+    }
+
     /// Whether any part renders per request.
-    var varies: Bool {
+    package var varies: Bool {
         if case .literal = self { return false }
         return true
     }

@@ -1,7 +1,7 @@
 extension String {
     /// Whether `needle` occurs in `self`, comparing UTF-8 bytes. Used on the request path instead
     /// of Foundation's locale-aware search, which is much slower and not what HTTP means by "contains".
-    func containsBytes(_ needle: String) -> Bool {
+    package func containsBytes(_ needle: String) -> Bool {
         if needle.isEmpty { return true }
         var haystack = self
         var needle = needle
@@ -44,7 +44,7 @@ extension String {
 
 /// Trimming of ASCII spaces (JSON path filters, cookie pairs).
 extension String {
-    var trimmingSpaces: String {
+    package var trimmingSpaces: String {
         var s = Substring(self)
         while s.first == " " { s = s.dropFirst() }
         while s.last == " " { s = s.dropLast() }

@@ -27,7 +27,7 @@ package enum TimeFormatting {
     }
 
     /// An IMF-fixdate (RFC 9110 §5.6.7), e.g. `Sun, 06 Nov 1994 08:49:37 GMT`, for whole seconds.
-    static func imfFixdate(_ secondsSince1970: Int64) -> String {
+    package static func imfFixdate(_ secondsSince1970: Int64) -> String {
         let parts = civil(secondsSince1970)
         let days = floorDivide(secondsSince1970, 86_400)
         // 1970-01-01 was a Thursday.
@@ -37,26 +37,26 @@ package enum TimeFormatting {
     }
 
     /// Milliseconds with three decimals from nanoseconds: `12.345`.
-    static func milliseconds(fromNanoseconds nanoseconds: UInt64) -> String {
+    package static func milliseconds(fromNanoseconds nanoseconds: UInt64) -> String {
         let micro = nanoseconds / 1_000
         return "\(micro / 1_000).\(pad(Int(micro % 1_000), 3))"
     }
 
     /// Seconds with three decimals, rounded up to the millisecond: `0.237`.
-    static func fractionalSeconds(_ seconds: Double) -> String {
+    package static func fractionalSeconds(_ seconds: Double) -> String {
         let millis = max(0, Int((seconds * 1000 - 1e-6).rounded(.up)))
         return "\(millis / 1000).\(pad(millis % 1000, 3))"
     }
 
-    static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-    static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    package static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+    package static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
-    struct Civil {
+    package struct Civil {
         var year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int
     }
 
     /// Civil date from seconds since 1970 (Howard Hinnant's `civil_from_days`).
-    static func civil(_ seconds: Int64) -> Civil {
+    package static func civil(_ seconds: Int64) -> Civil {
         let days = floorDivide(seconds, 86_400)
         let secondOfDay = Int(seconds - days * 86_400)
         let z = days + 719_468
@@ -73,12 +73,12 @@ package enum TimeFormatting {
             minute: secondOfDay / 60 % 60, second: secondOfDay % 60)
     }
 
-    static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
+    package static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
         let q = a / b
         return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
     }
 
-    static func pad(_ value: Int, _ width: Int) -> String {
+    package static func pad(_ value: Int, _ width: Int) -> String {
         let digits = String(value)
         return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
     }

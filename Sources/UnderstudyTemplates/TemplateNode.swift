@@ -1,3 +1,4 @@
+import UnderstudyJSON
 import UnderstudyMustache
 
 /// One name in a template's vocabulary, resolved lazily: mustache asks a node for its children
@@ -6,7 +7,7 @@ import UnderstudyMustache
 ///
 /// The vocabulary (docs/dynamic-responses.md, "Templates"):
 /// `request.method|path|url|body|port`, `request.pathSegments.N`, `request.query.NAME`,
-/// `request.headers.NAME`, `request.json.PATH…`, `server.url`, `seq`,
+/// `request.headers.NAME`, `request.form.NAME…`, `request.json.PATH…`, `server.url`, `seq`,
 /// `now`, `now.iso|epoch|epochMs`, `now.plus.DURATION.…`, `now.minus.DURATION.…`,
 /// `{{#now.format}}PATTERN{{/now.format}}` (also after `plus`/`minus`),
 /// `random.uuid|int|number`, `random.int.MIN.MAX`, `random.alphanumeric|alphabetic|numeric|hex.LENGTH`.
@@ -18,6 +19,8 @@ struct TemplateNode: MustacheParent, MustacheCustomRenderable, MustacheSequence 
     enum Kind {
         case root, request, server, random
         case pathSegments, query, headers
+        /// `response` (a webhook's templates only) and `response.headers`.
+        case response, responseHeaders
         /// `now`, shifted by seconds.
         case now(offset: Double)
         /// `now.plus` / `now.minus`: waiting for a duration.
@@ -26,6 +29,8 @@ struct TemplateNode: MustacheParent, MustacheCustomRenderable, MustacheSequence 
         case randomInt(minimum: Int?)
         /// `random.alphanumeric` and the like: waiting for a length; the characters to draw from.
         case randomString(name: String, alphabet: [UInt8])
+        /// `request.form`, or a bracketed group of its fields (`metadata` of `metadata[order]`).
+        case form(prefix: String?)
         /// A field of the JSON request body (nil: no such field).
         case json(JSONValue?)
         /// A field of the JSON body in a probe render: any path is accepted.
@@ -33,8 +38,9 @@ struct TemplateNode: MustacheParent, MustacheCustomRenderable, MustacheSequence 
     }
 
     package static let rootNames = ["request", "server", "now", "seq", "random"]
+    package static let responseNames = ["status", "headers", "body", "json"]
     package static let requestNames = [
-        "method", "path", "url", "port", "pathSegments", "query", "headers", "body", "json",
+        "method", "path", "url", "port", "pathSegments", "query", "headers", "body", "json", "form",
     ]
     package static let nowNames = ["iso", "epoch", "epochMs", "format", "plus", "minus"]
     package static let randomNames = ["uuid", "int", "number"] + randomAlphabets.map(\.name)
@@ -65,6 +71,7 @@ struct TemplateNode: MustacheParent, MustacheCustomRenderable, MustacheSequence 
         case .root:
             switch name {
             case "request": return TemplateNode(.request, context)
+            case "response": return context.sent == nil ? nil : TemplateNode(.response, context)
             case "server": return TemplateNode(.server, context)
             case "now": return TemplateNode(.now(offset: 0), context)
             case "random": return TemplateNode(.random, context)
@@ -81,12 +88,26 @@ struct TemplateNode: MustacheParent, MustacheCustomRenderable, MustacheSequence 
             case "pathSegments": return TemplateNode(.pathSegments, context)
             case "query": return TemplateNode(.query, context)
             case "headers": return TemplateNode(.headers, context)
+            case "form": return TemplateNode(.form(prefix: nil), context)
             case "json":
                 return context.isProbe ? TemplateNode(.anything, context) : TemplateNode(.json(match.bodyJSON), context)
             default: return nil
             }
         case .server:
             return name == "url" ? context.serverURL : nil
+        case .response:
+            guard let sent = context.sent else { return nil }
+            switch name {
+            case "status": return String(sent.status)
+            case "body": return String(decoding: sent.body, as: UTF8.self)
+            case "headers": return TemplateNode(.responseHeaders, context)
+            case "json":
+                return context.isProbe ? TemplateNode(.anything, context) : TemplateNode(.json(sent.json), context)
+            default: return nil
+            }
+        case .responseHeaders:
+            if context.isProbe { return "" }
+            return context.sent?.headers[name] ?? ""
         case .now(let offset):
             let seconds = context.now + offset
             switch name {
@@ -154,7 +175,23 @@ struct TemplateNode: MustacheParent, MustacheCustomRenderable, MustacheSequence 
             }
         case .anything:
             return TemplateNode(.anything, context)
+        case .form(let prefix):
+            // A probe accepts any field, nested or not: the names are the client's.
+            if context.isProbe { return TemplateNode(.anything, context) }
+            return formField(prefix.map { "\($0)[\(name)]" } ?? name)
         }
+    }
+
+    /// The first value of form field `name` (as written, brackets included), or, when the form
+    /// has only fields nested under it (`metadata[order]` for `metadata`), that group; empty when
+    /// there is neither. Mustache names cannot hold brackets, so `request.form.metadata.order`
+    /// reads `metadata[order]`.
+    private func formField(_ name: String) -> Any {
+        let pairs = PercentDecoding.queryPairs(context.match.bodyText)
+        if let pair = pairs.first(where: { $0.name == name }) { return pair.value }
+        let nested = name + "["
+        if pairs.contains(where: { $0.name.hasPrefix(nested) }) { return TemplateNode(.form(prefix: name), context) }
+        return ""
     }
 
     var renderText: String {
@@ -186,7 +223,7 @@ struct TemplateNode: MustacheParent, MustacheCustomRenderable, MustacheSequence 
             context.problems?.invalid(
                 "random.\(name)", segment: name, "`random.\(name)` needs a length: `random.\(name).LENGTH`")
             return ""
-        case .root, .request, .server, .random, .pathSegments, .query, .headers:
+        case .root, .request, .server, .random, .pathSegments, .query, .headers, .response, .responseHeaders, .form:
             let group = Self.groupName(kind)
             context.problems?.invalid(
                 group, segment: group.split(separator: ".").last.map(String.init) ?? group,
@@ -208,7 +245,9 @@ struct TemplateNode: MustacheParent, MustacheCustomRenderable, MustacheSequence 
 
     private func report(_ name: String, _ problems: TemplateProblems) {
         switch kind {
-        case .root: problems.unknown("", name, known: Self.rootNames)
+        case .root:
+            problems.unknown("", name, known: context.sent == nil ? Self.rootNames : Self.rootNames + ["response"])
+        case .response: problems.unknown("response", name, known: Self.responseNames)
         case .request: problems.unknown("request", name, known: Self.requestNames)
         case .server: problems.unknown("server", name, known: ["url"])
         case .now(let offset):
@@ -232,7 +271,7 @@ struct TemplateNode: MustacheParent, MustacheCustomRenderable, MustacheSequence 
             problems.invalid(
                 "request.pathSegments.\(name)", segment: name,
                 "`request.pathSegments.N` takes a 0-based index; found `\(name)`")
-        case .query, .headers, .json, .anything: break
+        case .query, .headers, .json, .anything, .responseHeaders, .form: break
         }
     }
 
@@ -245,6 +284,9 @@ struct TemplateNode: MustacheParent, MustacheCustomRenderable, MustacheSequence 
         case .pathSegments: return "request.pathSegments"
         case .query: return "request.query"
         case .headers: return "request.headers"
+        case .form(let prefix): return prefix.map { "request.form.\($0)" } ?? "request.form"
+        case .response: return "response"
+        case .responseHeaders: return "response.headers"
         default: return "?"
         }
     }
@@ -289,4 +331,10 @@ struct TemplateNode: MustacheParent, MustacheCustomRenderable, MustacheSequence 
         }
         return String(decoding: out, as: UTF8.self)
     }
+}
+
+extension SeededGenerator {
+    /// A version-4 UUID drawn from this generator, as `{{random.uuid}}` draws one: the
+    /// engine's webhook event ids come from the same seeded stream as the templates' values.
+    package mutating func uuid() -> String { TemplateNode.uuid(&self) }
 }

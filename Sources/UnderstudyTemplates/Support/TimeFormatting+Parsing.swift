@@ -44,7 +44,7 @@ extension TimeFormatting {
 extension TimeFormatting {
     /// Seconds in an ISO-8601 duration of days, hours, minutes and seconds (`PT30S`, `PT1H30M`,
     /// `P1DT12H`, `PT0.5S`, `P2W`); nil for anything else (years and months have no fixed length).
-    static func parseISO8601Duration(_ text: String) -> Double? {
+    package static func parseISO8601Duration(_ text: String) -> Double? {
         var rest = Substring(text.uppercased())
         guard rest.hasPrefix("P"), rest.count > 1 else { return nil }
         rest = rest.dropFirst()

@@ -3,16 +3,16 @@ import UnderstudyHTTP
 /// Renders `"template": true` responses for an engine: the URLs `{{server.url}}` names and the
 /// generator random values come from, kept across requests. Its own type beside the engine, which
 /// only calls it for a templated response (static responses never reach it).
-struct TemplateRenderer {
+package struct TemplateRenderer {
     /// The base URL requests arrive on, set by the transport (see ``UnderstudyResponder/serverURL``).
-    var serverURL: String?
+    package var serverURL: String?
     /// The base URL TLS requests arrive on (`https://…`), set by the transport's HTTPS listener.
-    var secureServerURL: String?
+    package var secureServerURL: String?
     /// Draws template random values (`random.uuid`, …); seeded apart from the engine's delays, so
     /// adding a delay distribution does not change a template's values.
-    var generator: SeededGenerator
+    package var generator: SeededGenerator
 
-    init(seed: UInt64) {
+    package init(seed: UInt64) {
         generator = SeededGenerator(seed: seed ^ 0x7465_6D70_6C61_7465)
     }
 
@@ -33,8 +33,22 @@ struct TemplateRenderer {
         generator = context.generator
     }
 
+    /// Calls `body` with a context for `request`, answered with `sent` (a webhook's templates read
+    /// it as `response.…`), and keeps the generator's draws.
+    package mutating func withContext<Result>(
+        _ request: HTTPRequest, sent: SentResponse?, now: Double, seq: Int, _ body: (TemplateContext) -> Result
+    ) -> Result {
+        let arrivedOn = request.isSecure ? (secureServerURL ?? serverURL) : serverURL
+        let context = TemplateContext(
+            match: MatchContext(request), listenerURL: arrivedOn ?? Self.baseURL(fromHostOf: request),
+            now: now, seq: seq, generator: generator, sent: sent)
+        let result = body(context)
+        generator = context.generator
+        return result
+    }
+
     /// For an engine no transport serves (a test): the `Host` header's URL.
-    static func baseURL(fromHostOf request: HTTPRequest) -> String {
+    package static func baseURL(fromHostOf request: HTTPRequest) -> String {
         "http://" + (request.headers["Host"] ?? "localhost")
     }
 }

@@ -11,7 +11,7 @@ extension TimeFormatting {
     private static let weekdayNames = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
 
     /// The letters a pattern may use.
-    static let patternLetters: Set<Character> = ["y", "M", "d", "E", "H", "h", "m", "s", "S", "a", "Z", "X"]
+    package static let patternLetters: Set<Character> = ["y", "M", "d", "E", "H", "h", "m", "s", "S", "a", "Z", "X"]
 
     /// The first letter of `pattern` that ``formatted(_:pattern:)`` does not know, if any.
     package static func unsupportedPatternLetter(_ pattern: String) -> Character? {
@@ -27,7 +27,7 @@ extension TimeFormatting {
     }
 
     /// `secondsSince1970` written with `pattern` (see the type's summary), in UTC.
-    static func formatted(_ secondsSince1970: Double, pattern: String) -> String {
+    package static func formatted(_ secondsSince1970: Double, pattern: String) -> String {
         let totalMilliseconds = Int64((secondsSince1970 * 1000).rounded(.down))
         let seconds = floorDivide(totalMilliseconds, 1000)
         let milliseconds = Int(totalMilliseconds - seconds * 1000)

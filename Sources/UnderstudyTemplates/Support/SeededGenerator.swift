@@ -16,7 +16,7 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
     }
 
     /// Uniform in [0, 1).
-    mutating func nextUnit() -> Double {
+    package mutating func nextUnit() -> Double {
         Double(next() >> 11) * (1.0 / 9_007_199_254_740_992.0)
     }
 }

@@ -1,4 +1,5 @@
 import UnderstudyHTTP
+import UnderstudyJSON
 
 /// One request prepared for matching. Derived forms (decoded path, query pairs, body text and JSON)
 /// are computed at most once, and only if some stub asks for them.
@@ -8,28 +9,28 @@ import UnderstudyHTTP
 /// templates, tests) make a context of their own with ``init(_:)``.
 /// Stored properties are `@exclusivity(unchecked)`: one thread uses a context, and no access
 /// overlaps another.
-final class MatchContext {
-    @exclusivity(unchecked) private(set) var request: HTTPRequest
+package final class MatchContext {
+    @exclusivity(unchecked) package private(set) var request: HTTPRequest
     /// The method upper-cased, for case-insensitive comparison.
-    @exclusivity(unchecked) private(set) var method: String
+    @exclusivity(unchecked) package private(set) var method: String
     /// The path percent-decoded.
-    @exclusivity(unchecked) private(set) var path: String
+    @exclusivity(unchecked) package private(set) var path: String
 
-    init(_ request: HTTPRequest) {
+    package init(_ request: HTTPRequest) {
         self.request = request
         self.method = Self.uppercasedASCII(request.method)
         self.path = PercentDecoding.decodePath(request.path)
     }
 
     /// An empty context for the engine to ``load(_:)`` requests into.
-    init() {
+    package init() {
         self.request = .empty
         self.method = ""
         self.path = ""
     }
 
     /// Prepares the context for `request`.
-    func load(_ request: HTTPRequest) {
+    package func load(_ request: HTTPRequest) {
         self.request = request
         method = Self.uppercasedASCII(request.method)
         path = PercentDecoding.decodePath(request.path)
@@ -37,7 +38,7 @@ final class MatchContext {
 
     /// Lets go of the request and of everything derived from it, so a reused context holds no
     /// request (or its body) between requests.
-    func unload() {
+    package func unload() {
         request = .empty
         if cachedQueryPairs != nil { cachedQueryPairs = nil }
         if cachedBodyText != nil { cachedBodyText = nil }
@@ -50,7 +51,7 @@ final class MatchContext {
     @exclusivity(unchecked) private var cachedBodyText: String?
     @exclusivity(unchecked) private var cachedBodyJSON: JSONValue??
 
-    var queryPairs: [(name: String, value: String)] {
+    package var queryPairs: [(name: String, value: String)] {
         if let cachedQueryPairs { return cachedQueryPairs }
         let pairs = PercentDecoding.queryPairs(request.query)
         cachedQueryPairs = pairs
@@ -61,13 +62,13 @@ final class MatchContext {
     // `urlPattern` or `cookies` ask, and a stored field costs every request its upkeep.
 
     /// The request target as sent: the raw path, then `?` and the query when there was one.
-    var target: String {
+    package var target: String {
         guard let query = request.query else { return request.path }
         return request.path + "?" + query
     }
 
     /// The values of cookie `name` in every `Cookie` header (`a=1; b=2`).
-    func cookieValues(_ name: String) -> [String] {
+    package func cookieValues(_ name: String) -> [String] {
         var values: [String] = []
         for header in request.headers.values(for: "Cookie") {
             for part in header.split(separator: ";") {
@@ -80,21 +81,21 @@ final class MatchContext {
         return values
     }
 
-    var bodyText: String {
+    package var bodyText: String {
         if let cachedBodyText { return cachedBodyText }
         let text = String(decoding: request.body, as: UTF8.self)
         cachedBodyText = text
         return text
     }
 
-    var bodyJSON: JSONValue? {
+    package var bodyJSON: JSONValue? {
         if let cachedBodyJSON { return cachedBodyJSON }
         let json = JSONValue.parse(request.body)
         cachedBodyJSON = .some(json)
         return json
     }
 
-    func queryValues(_ name: String) -> [String] {
+    package func queryValues(_ name: String) -> [String] {
         queryPairs.filter { $0.name == name }.map(\.value)
     }
 

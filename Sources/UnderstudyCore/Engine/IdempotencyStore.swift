@@ -1,0 +1,79 @@
+import UnderstudyHTTP
+
+/// One stub's idempotency keys in one world: each key's first request and the answer it got,
+/// until the key's time to live passes on the world's clock. Created the first time the stub
+/// sees a key, so a stub without `idempotency` carries only a nil reference.
+final class IdempotencyStore {
+    /// A key's first request and its answer.
+    struct Entry {
+        var fingerprint: RequestFingerprint
+        /// The answer as the engine built it (templated values rendered): what a replay sends.
+        /// `nil` when it is not kept (see ``IdempotencyStore/keeps(_:)``).
+        var response: HTTPResponse?
+        /// The response index the stub served, for the replay's journal line.
+        var responseIndex: Int?
+        /// Monotonic time the answer is due (arrival plus its delay): until then the key is in
+        /// progress.
+        var answeredAt: UInt64
+        /// Monotonic time the key expires.
+        var expiresAt: UInt64
+    }
+
+    /// What a request's key finds.
+    enum Lookup {
+        /// Nothing live: the request is answered as the key's first.
+        case first
+        /// The same request, answered: replay this.
+        case replay(HTTPResponse, responseIndex: Int?)
+        /// Another request (method, path or body) used the key first.
+        case mismatch(String)
+        /// The key's first request is still being answered.
+        case inProgress
+    }
+
+    private var entries: [String: Entry] = [:]
+    /// Entries stored since the last sweep of expired ones (a sweep is linear, so it waits for
+    /// as many new entries as there were live ones).
+    private var sinceSweep = 0
+
+    /// Keys held, expired ones not yet swept included.
+    var count: Int { entries.count }
+
+    /// What `key` finds for `fingerprint` at monotonic time `now`.
+    func lookup(_ key: String, _ fingerprint: RequestFingerprint, now: UInt64) -> Lookup {
+        guard let entry = entries[key], entry.expiresAt > now else { return .first }
+        let answered = now >= entry.answeredAt
+        // An answer that was not kept leaves the key free once it has gone out.
+        if answered && entry.response == nil { return .first }
+        guard entry.fingerprint == fingerprint else {
+            return .mismatch(fingerprint.difference(from: entry.fingerprint))
+        }
+        guard answered, let response = entry.response else { return .inProgress }
+        return .replay(response, responseIndex: entry.responseIndex)
+    }
+
+    /// Records `key`'s first request and its answer.
+    func store(_ key: String, _ entry: Entry, now: UInt64) {
+        sinceSweep += 1
+        if sinceSweep > max(64, entries.count) {
+            entries = entries.filter { $0.value.expiresAt > now }
+            sinceSweep = 0
+        }
+        entries[key] = entry
+    }
+
+    /// Whether an answer is kept for replays: not when it says the request was not carried out
+    /// (a fault, a 5xx, 401, 408, 409, 425 or 429) or comes from elsewhere (a proxy), so the
+    /// client's retry with the same key is served afresh, as the payment APIs do for requests
+    /// that never ran.
+    static func keeps(_ response: HTTPResponse) -> Bool {
+        guard response.fault == nil, response.proxy == nil else { return false }
+        switch response.status {
+        case 401, 408, 409, 425, 429: return false
+        default: return response.status < 500
+        }
+    }
+}
+
+@available(*, unavailable)
+extension IdempotencyStore: Sendable {}

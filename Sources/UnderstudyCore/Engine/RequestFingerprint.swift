@@ -1,0 +1,59 @@
+/// What makes two requests with one idempotency key "the same request": method, path and body,
+/// the body compared as its `Content-Type` reads (JSON by value, so member order and number
+/// spelling do not matter; a form by its fields, so their order does not, while a repeated
+/// field's values keep theirs; anything else byte for byte).
+struct RequestFingerprint: Equatable {
+    /// How the body is compared.
+    enum Body: Equatable {
+        case json(JSONValue)
+        /// Decoded fields, sorted by name (stable, so repeated fields keep their order).
+        case form([FormField])
+        case bytes([UInt8])
+
+        static func == (lhs: Body, rhs: Body) -> Bool {
+            switch (lhs, rhs) {
+            case (.json(let a), .json(let b)): return a.semanticallyEquals(b)
+            case (.form(let a), .form(let b)): return a == b
+            case (.bytes(let a), .bytes(let b)): return a == b
+            default: return false
+            }
+        }
+    }
+
+    /// One decoded form field.
+    struct FormField: Equatable {
+        var name: String
+        var value: String
+    }
+
+    var method: String
+    var path: String
+    var body: Body
+
+    /// The request's fingerprint; its JSON body is the one matching already parsed, if any.
+    init(_ context: MatchContext) {
+        let request = context.request
+        method = request.method
+        path = request.path
+        let type = request.headers.values(for: "Content-Type").first?.lowercased() ?? ""
+        if type.contains("json"), let json = context.bodyJSON {
+            body = .json(json)
+        } else if type.hasPrefix("application/x-www-form-urlencoded") {
+            let text = String(decoding: request.body, as: UTF8.self)
+            let fields = PercentDecoding.queryPairs(text).enumerated().sorted { a, b in
+                a.element.name != b.element.name ? a.element.name < b.element.name : a.offset < b.offset
+            }
+            body = .form(fields.map { FormField(name: $0.element.name, value: $0.element.value) })
+        } else {
+            body = .bytes(request.body)
+        }
+    }
+
+    /// What differs from `other`, for the mismatch's problem body.
+    func difference(from other: RequestFingerprint) -> String {
+        if method != other.method || path != other.path {
+            return "it was first used for \(other.method) \(other.path), not \(method) \(path)"
+        }
+        return "it was first used with a different request body"
+    }
+}

@@ -1,0 +1,130 @@
+import UnderstudyHTTP
+
+/// Serving a stub with `idempotency` (IETF draft "The Idempotency-Key HTTP Header Field",
+/// draft-ietf-httpapi-idempotency-key-header-07): the key's first request is served as usual and
+/// its answer kept; the same request again is replayed from the ``IdempotencyStore`` without the
+/// stub's sequence, scenario or rate limit moving; another request with the key, a key still in
+/// progress and a missing required key are refused with a problem body (RFC 9457).
+extension StubEngine {
+    /// The header a replayed answer carries, as Stripe and the payment APIs after it send it.
+    static let replayedHeader = "Idempotent-Replayed"
+
+    /// The answer of a guarded stub (see ``StubBox/guarded``) when a guard gives one: an expired
+    /// token's 401, or what the stub's idempotency makes of the request; nil to serve as usual.
+    /// Never inlined: other stubs never come here, so their path stays as it was.
+    @inline(never)
+    func guardedAnswer(_ winner: Int, _ context: MatchContext, now: UInt64) -> (HTTPResponse, JournalRecord)? {
+        let stub = boxes[winner].stub
+        if let lifetime = stub.tokenExpiresIn, let refusal = expiredToken(stub, lifetime, context) { return refusal }
+        guard stub.idempotency != nil else { return nil }
+        return serveIdempotently(winner, context, now: now)
+    }
+
+    /// Serves a stub with `idempotency` (its token, if checked, is valid).
+    private func serveIdempotently(_ winner: Int, _ context: MatchContext, now: UInt64) -> (
+        HTTPResponse, JournalRecord
+    ) {
+        let stub = boxes[winner].stub
+        guard let rule = stub.idempotency else { return serveUnguarded(winner, boxes[winner], context, now: now) }
+        let sent = context.request.headers.values(for: rule.header).first
+        guard let key = sent.flatMap(Self.idempotencyKey) else {
+            guard rule.required else { return serveUnguarded(winner, boxes[winner], context, now: now) }
+            return idempotencyProblem(
+                400, title: "Idempotency key missing",
+                detail: "This operation requires an idempotency key: send the \(rule.header) header with a "
+                    + "unique value per logical request, the same on every retry.",
+                key: nil, outcome: .missing, stub: stub, context)
+        }
+        let fingerprint = RequestFingerprint(context)
+        let store: IdempotencyStore
+        if let existing = runtimes[winner].idempotency {
+            store = existing
+        } else {
+            store = IdempotencyStore()
+            runtimes[winner].idempotency = store
+        }
+        switch store.lookup(key, fingerprint, now: now) {
+        case .first:
+            var (response, record) = serveUnguarded(winner, boxes[winner], context, now: now)
+            let keeps = IdempotencyStore.keeps(response)
+            var replay: HTTPResponse?
+            if keeps {
+                var kept = response
+                kept.delayMs = 0
+                kept.headers.append(name: Self.replayedHeader, value: "true")
+                replay = kept
+            }
+            let delay = UInt64(max(0, response.delayMs) * 1_000_000)
+            store.store(
+                key,
+                IdempotencyStore.Entry(
+                    fingerprint: fingerprint, response: replay, responseIndex: record.responseIndex,
+                    answeredAt: now &+ delay, expiresAt: now &+ rule.ttlNanoseconds),
+                now: now)
+            record.idempotency = IdempotencyNote(key: key, outcome: .first, stored: keeps)
+            return (response, record)
+        case .replay(let response, let responseIndex):
+            var record = JournalRecord(
+                request: context.request, matched: true, stubID: stub.id, responseIndex: responseIndex,
+                scenario: nil, rateLimited: false)
+            record.idempotency = IdempotencyNote(key: key, outcome: .replay)
+            record.stream = response.streaming?.kind
+            return (response, record)
+        case .mismatch(let why):
+            return idempotencyProblem(
+                rule.mismatchStatus, title: "Idempotency key reused for a different request",
+                detail: "\(rule.header) \"\(key)\" cannot be reused: \(why). Send a new key for a new request.",
+                key: key, outcome: .mismatch, stub: stub, context)
+        case .inProgress:
+            return idempotencyProblem(
+                409, title: "Request with this idempotency key in progress",
+                detail: "\(rule.header) \"\(key)\": the first request with this key is still being answered; "
+                    + "retry after it completes.",
+                key: key, outcome: .inProgress, stub: stub, context)
+        }
+    }
+
+    /// A refusal as an RFC 9457 problem, naming the key (`idempotencyKey`).
+    private func idempotencyProblem(
+        _ status: Int, title: String, detail: String, key: String?, outcome: IdempotencyNote.Outcome, stub: Stub,
+        _ context: MatchContext
+    ) -> (HTTPResponse, JournalRecord) {
+        var members = [
+            JSONMember("type", "https://datatracker.ietf.org/doc/draft-ietf-httpapi-idempotency-key-header/"),
+            JSONMember("title", .string(title)),
+            JSONMember("status", JSONValue(status)),
+            JSONMember("detail", .string(detail)),
+        ]
+        if let key { members.append(JSONMember("idempotencyKey", .string(key))) }
+        let response = HTTPResponse(
+            status: status, headers: ["Content-Type": "application/problem+json"],
+            body: JSONValue.object(members).jsonBytes, stubID: stub.id)
+        var record = JournalRecord(
+            request: context.request, matched: true, stubID: stub.id, responseIndex: nil, scenario: nil,
+            rateLimited: false)
+        record.idempotency = IdempotencyNote(key: key, outcome: outcome)
+        return (response, record)
+    }
+
+    /// The key in a header value: trimmed, and unquoted when written as the draft's structured
+    /// string (`"8e03978e…"`); `nil` when empty.
+    static func idempotencyKey(_ value: String) -> String? {
+        var text = Substring(value)
+        while let first = text.first, first == " " || first == "\t" { text.removeFirst() }
+        while let last = text.last, last == " " || last == "\t" { text.removeLast() }
+        if text.count >= 2, text.first == "\"", text.last == "\"" {
+            var unquoted = ""
+            var escaped = false
+            for character in text.dropFirst().dropLast() {
+                if !escaped && character == "\\" {
+                    escaped = true
+                    continue
+                }
+                escaped = false
+                unquoted.append(character)
+            }
+            return unquoted.isEmpty ? nil : unquoted
+        }
+        return text.isEmpty ? nil : String(text)
+    }
+}
