@@ -1,7 +1,7 @@
 // swift-tools-version:6.2
 import PackageDescription
 
-// Layers, one way: stub files → UnderstudyCore (loader, engine, journal, admin) → UnderstudyServer
+// Layers, one way: stub files → UnderstudyStubs (model, loader) → UnderstudyCore (engine, journal, admin) → UnderstudyServer
 // (libevent transport) → understudy (CLI). RESTNetworking is the client library proven against the
 // daemon; UnderstudyTesting is what test suites use to drive it.
 
@@ -78,7 +78,6 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
-        // Pure Swift: stub model, loader/validator, matching engine, journal, admin API. No sockets, no C.
         // The one JSON value type, shared by the engine and the test kit (which must not depend on the engine).
         // JSON reading and writing: the value type, the parser (positions kept), the one writer and escaper.
         .target(name: "UnderstudyJSON", swiftSettings: dependentFacing),
@@ -103,6 +102,20 @@ let package = Package(
         // "did you mean" distance. Below Core, so that anything sending a templated body (responses
         // now, webhooks next) renders it with the one vocabulary.
         .target(name: "UnderstudyTemplates", dependencies: ["UnderstudyHTTP", "UnderstudyJSON", "UnderstudyMustache"]),
+        // The compiled stub model (`Stub`, `RequestPattern`, the matchers, `StubSet`, the XML seam) and
+        // the loader that reads native stub files into it (`StubLoader`, `StubDecoder`, `StubCompiler`,
+        // the `StubFormatAdapter` seam). Below Core, so that whatever needs stubs without the engine
+        // (the WireMock adapter's decoding, XML matching, a stub checker) builds on it alone.
+        .target(
+            name: "UnderstudyStubs",
+            dependencies: [
+                "UnderstudyHTTP",
+                "UnderstudyJSON",
+                "UnderstudyRegex",
+                "UnderstudyStubFormat",
+                "UnderstudyTemplates",
+            ]),
+        // Pure Swift: the matching engine, journal, native admin API and sessions. No sockets, no C.
         .target(
             name: "UnderstudyCore",
             dependencies: [
@@ -110,6 +123,7 @@ let package = Package(
                 "UnderstudyJSON",
                 "UnderstudyRegex",
                 "UnderstudyStubFormat",
+                "UnderstudyStubs",
                 "UnderstudyTemplates",
             ],
             // The admin page's files, embedded at build time by the plugin (not SwiftPM resources:
@@ -117,8 +131,8 @@ let package = Package(
             exclude: ["Admin/UI/index.html", "Admin/UI/app.js", "Admin/UI/app.css", "Admin/UI/icon.svg"],
             plugins: ["EmbedAdminPage"]
         ),
-        // WireMock's mapping files, roots, templates and admin API: an adapter that decodes into Core's
-        // stubs and registers its routes through Core's seams (StubFormatAdapters, AdminRoutes.install).
+        // WireMock's mapping files, roots, templates and admin API: an adapter that decodes into the
+        // engine's stubs and registers through the seams (StubFormatAdapters, AdminRoutes.install).
         // Core does not import it; the CLIs install it (WireMockSupport.install) at start-up.
         .target(
             name: "UnderstudyWireMock",
@@ -161,8 +175,8 @@ let package = Package(
         // libxml2 for XML body matching, dlopened like CCurl (libxml2.so.2 when the first XML stub
         // compiles) and needing no -dev package: the shim declares the ABI-stable part it uses.
         .systemLibrary(name: "CXML", providers: [.apt(["libxml2"])]),
-        // XML body matching (`xmlEquals`, `xPath`) on libxml2: the engine's XMLMatching seam.
-        .target(name: "UnderstudyXML", dependencies: ["UnderstudyCore", "CXML"]),
+        // XML body matching (`xmlEquals`, `xPath`) on libxml2: the stub model's XMLMatching seam.
+        .target(name: "UnderstudyXML", dependencies: ["UnderstudyStubs", "CXML"]),
         // The HTTP/1.1 and HTTP/2 transport on libevent's bufferevents: the one module that imports the
         // C shims; no C type in its public API.
         .target(
@@ -269,10 +283,15 @@ let package = Package(
             swiftSettings: dependentFacing
         ),
 
-        // The engine-level helpers the four test targets below share (makeEngine, loadErrors, …): a plain
-        // target under Tests/, built only for the tests.
+        // The stub-level helpers (loadErrors, temporary directories) UnderstudyStubsTests and the
+        // engine-level test targets share: a plain target under Tests/, built only for the tests.
         .target(
-            name: "UnderstudyCoreTestSupport", dependencies: ["UnderstudyCore"],
+            name: "UnderstudyStubsTestSupport", dependencies: ["UnderstudyStubs"],
+            path: "Tests/UnderstudyStubsTestSupport"),
+        // The engine-level helpers the four test targets below share (makeEngine, jsonObject, …; it
+        // re-exports the stub-level ones): a plain target under Tests/, built only for the tests.
+        .target(
+            name: "UnderstudyCoreTestSupport", dependencies: ["UnderstudyCore", "UnderstudyStubsTestSupport"],
             path: "Tests/UnderstudyCoreTestSupport"),
         .testTarget(
             name: "UnderstudyCoreTests",
@@ -284,7 +303,12 @@ let package = Package(
         .testTarget(name: "UnderstudyJSONTests", dependencies: ["UnderstudyJSON"]),
         .testTarget(name: "UnderstudyRegexTests", dependencies: ["UnderstudyRegex"]),
         .testTarget(name: "UnderstudyTemplatesTests", dependencies: ["UnderstudyTemplates", "UnderstudyJSON"]),
-        .testTarget(name: "UnderstudyStubFormatTests", dependencies: ["UnderstudyStubFormat", "UnderstudyCore"]),
+        .testTarget(
+            name: "UnderstudyStubsTests",
+            dependencies: [
+                "UnderstudyStubs", "UnderstudyStubFormat", "UnderstudyRegex", "UnderstudyXML", "UnderstudyStubsTestSupport",
+            ]),
+        .testTarget(name: "UnderstudyStubFormatTests", dependencies: ["UnderstudyStubFormat", "UnderstudyStubs"]),
         .testTarget(
             name: "UnderstudyXMLTests",
             dependencies: ["UnderstudyXML", "UnderstudyCore", "UnderstudyWireMock", "UnderstudyCoreTestSupport"]),

@@ -3,7 +3,7 @@
 ///
 /// This is the seam between the format and the engine. A stub file's `stubs` array, a body posted
 /// to `POST /__admin/stubs` (or a session's `stubs`) and a test kit builder (``Stub/definition``)
-/// all become `StubDefinition`s, and UnderstudyCore's `StubCompiler`, the one compile step, turns
+/// all become `StubDefinition`s, and UnderstudyStubs' `StubCompiler`, the one compile step, turns
 /// each into the engine's runtime stub, checking it as it goes. It is deliberately not a second
 /// typed model: the compile step validates and builds the engine's model in one pass, so the
 /// format's value is the JSON itself (``json``) and its positions, which errors need to name file,

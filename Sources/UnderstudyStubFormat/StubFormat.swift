@@ -2,7 +2,7 @@
 @_exported import UnderstudyJSON
 
 /// The stub file format's vocabulary, defined once: the keys of every object a stub file holds and
-/// every enumerated value. The compile step (UnderstudyCore's `StubCompiler`) accepts exactly these
+/// every enumerated value. The compile step (UnderstudyStubs' `StubCompiler`) accepts exactly these
 /// keys and suggests among them, the builders in this module write them, and the schema-drift test
 /// holds `schema/understudy-stubs.schema.json` to them both ways and `docs/stub-format.md` to name
 /// each.
@@ -134,7 +134,7 @@ public enum StubFormat {
     public static let webhookBodyKeys = ["json", "body"]
 
     /// `afterLast`: what a stub does once it has served its last response. The engine serves
-    /// this enum itself (UnderstudyCore's `AfterLast` is this type).
+    /// this enum itself (UnderstudyStubs' `AfterLast` is this type).
     public enum AfterLast: String, CaseIterable, Sendable {
         /// Keep serving the last response (the default).
         case `repeat`
@@ -146,7 +146,7 @@ public enum StubFormat {
 
     /// `fault`: a broken response the transport carries out for real, so clients meet the failure
     /// as they would on a network. The engine, the journal and the transport use this enum
-    /// (UnderstudyCore's `Fault` is this type).
+    /// (UnderstudyHTTP's `Fault` is this type).
     public enum Fault: String, CaseIterable, Sendable, Codable {
         /// Reset the connection (RST, via `SO_LINGER` 0) without sending anything.
         case connectionReset = "connection-reset"

@@ -1,5 +1,5 @@
 import CXML
-import UnderstudyCore
+import UnderstudyStubs
 
 /// XML body matching on libxml2, installed into the engine with ``UnderstudyCore/XMLSupport``:
 /// `xmlEquals` (WireMock's `equalToXml`, XMLUnit's rules as WireMock 2.35 applies them) and `xPath`

@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
 @testable import UnderstudyCore
+// The stub-level helpers (`loadErrors`, `makeTemporaryDirectory`, `write`), for every engine-level test too.
+@_exported import UnderstudyStubsTestSupport
 
 // The helpers the engine-level test targets share (UnderstudyCoreTests, UnderstudyXMLTests,
 // UnderstudyWireMockTests, UnderstudyRecordingTests): one copy, in a target of its own, instead of
@@ -25,17 +27,6 @@ package func makeEngine(
         configuration: EngineConfiguration(
             unmatchedStatus: unmatchedStatus, journalLimit: journalLimit, journalSink: sink, clock: clock,
             journalBodyLimit: journalBodyLimit))
-}
-
-/// Parses stub JSON expecting failure and returns the errors.
-package func loadErrors(_ json: String, file: String = "bad.json") -> [StubFileError] {
-    do {
-        _ = try StubLoader.parse(bytes: Array(json.utf8), file: file, root: nil)
-        XCTFail("expected the stubs to be refused")
-        return []
-    } catch {
-        return error.errors
-    }
 }
 
 extension StubEngine {
@@ -80,20 +71,6 @@ package final class CollectingSink: JournalSink {
     package var lines: [[UInt8]] = []
     package init() {}
     package func write(line: [UInt8]) { lines.append(line) }
-}
-
-/// A fresh directory under the system temp dir, removed at the end of the test.
-package func makeTemporaryDirectory(_ testCase: XCTestCase) throws -> String {
-    let path = NSTemporaryDirectory() + "understudy-core-\(UUID().uuidString)"
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    testCase.addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
-    return path
-}
-
-package func write(_ text: String, to path: String) throws {
-    let directory = (path as NSString).deletingLastPathComponent
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
 }
 
 /// The repository root, found from this file's path.

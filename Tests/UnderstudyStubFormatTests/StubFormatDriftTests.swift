@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import UnderstudyCore
+@testable import UnderstudyStubs
 import UnderstudyStubFormat
 
 /// The stub format is defined once (``StubFormat``); this holds everything else to it, both ways:

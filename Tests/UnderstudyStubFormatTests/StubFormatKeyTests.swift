@@ -18,7 +18,7 @@ final class StubFormatKeyTests: XCTestCase {
     /// The keys the compile step (`StubCompiler.swift` and the native part readers,
     /// `StubDecoder*.swift`) reads from a stub's objects: every `keys["…"]` lookup.
     private static func keysTheCompilerReads() throws -> [String: String] {
-        let loading = root + "/Sources/UnderstudyCore/Loading"
+        let loading = root + "/Sources/UnderstudyStubs/Loading"
         let files = try FileManager.default.contentsOfDirectory(atPath: loading).filter {
             $0 == "StubCompiler.swift" || ($0.hasPrefix("StubDecoder") && $0.hasSuffix(".swift"))
         }

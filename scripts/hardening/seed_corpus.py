@@ -9,7 +9,7 @@ import textwrap
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 # Under Tests/; each library module's tests sit in a target of their own.
-TEST_FILES = ["UnderstudyCoreTests/StubValidationTests.swift", "UnderstudyCoreTests/StubLoaderTests.swift",
+TEST_FILES = ["UnderstudyStubsTests/StubValidationTests.swift", "UnderstudyCoreTests/StubLoaderTests.swift",
               "UnderstudyJSONTests/JSONParserTests.swift", "UnderstudyCoreTests/AdminAPITests.swift",
               "UnderstudyCoreTests/ExampleStubsTests.swift", "UnderstudyCoreTests/NearMissTests.swift",
               "UnderstudyWireMockTests/WireMockMappingTests.swift"]

@@ -1,7 +1,7 @@
 import UnderstudyCore
 import UnderstudyJSON
 
-/// WireMock's XML body matchers (`equalToXml`, `matchesXPath`), compiled by Core's XML seam like
+/// WireMock's XML body matchers (`equalToXml`, `matchesXPath`), compiled by UnderstudyStubs' XML seam like
 /// the native `xmlEquals` and `xPath`.
 extension StubDecoder {
     /// WireMock's `{"equalToXml": "<a/>", "enablePlaceholders": true, ...}`; `keys` are the body

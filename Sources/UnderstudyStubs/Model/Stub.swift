@@ -31,7 +31,7 @@ public struct Stub: Sendable {
     /// Lower answers first (1 is highest); `nil` is the default, 5. See ``tieOrder``.
     public var priority: Int?
     /// Seconds a bearer token is valid after it was issued (`tokenExpiresIn`), on the world's
-    /// clock; an older or unreadable token gets 401 (see ``TokenIssueTime``). `nil`: not checked.
+    /// clock; an older or unreadable token gets 401 (see UnderstudyCore's `TokenIssueTime`). `nil`: not checked.
     public var tokenExpiresIn: Double?
     /// The stub's idempotency keys (`idempotency`): replays, mismatches and keys in progress are
     /// answered by the engine before the stub's own answer. `nil`: keys mean nothing to it.

@@ -13,7 +13,7 @@ public struct StubSet: Sendable {
     public var warningLines: [StubFileError] { warnings + skipped.map(\.warning) }
 
     /// Creates a set from stubs already validated (ids unique).
-    init(stubs: [Stub]) {
+    package init(stubs: [Stub]) {
         self.stubs = stubs
     }
 

@@ -27,7 +27,7 @@ extension StubDecoder {
     }
 
     /// One webhook object (one of a response's `webhooks`, or the body of `POST /__admin/webhooks`).
-    mutating func decodeWebhook(_ node: JSONNode, _ path: JSONPath) -> WebhookSetting? {
+    package mutating func decodeWebhook(_ node: JSONNode, _ path: JSONPath) -> WebhookSetting? {
         guard node.members != nil else {
             typeMismatch(node, path, expected: "a webhook object (`{\"url\": \"http://127.0.0.1:9000/hook\"}`)")
             return nil

@@ -13,7 +13,7 @@ public typealias DelayDistribution = UnderstudyStubFormat.StubResponse.DelayDist
 
 extension DelayDistribution {
     /// A sample in milliseconds.
-    func sample(_ generator: inout SeededGenerator) -> Double {
+    package func sample(_ generator: inout SeededGenerator) -> Double {
         switch self {
         case .uniform(let low, let high):
             return high <= low ? low : low + generator.nextUnit() * (high - low)

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
-@testable import UnderstudyCore
-import UnderstudyCoreTestSupport
+@testable import UnderstudyStubs
+import UnderstudyStubsTestSupport
 
 /// Which `.json` files below a loaded directory are stub files and which are response bodies
 /// (``StubFileKind``): bodies named by a `bodyFile`, or under `__files/`, are not stubs; every

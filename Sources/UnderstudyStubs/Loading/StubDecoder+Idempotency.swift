@@ -1,7 +1,7 @@
 /// A stub's `idempotency` (``IdempotencyRule``).
 extension StubDecoder {
     /// A stub's `idempotency`: `nil` (with its errors reported) when any part of it is wrong.
-    mutating func decodeIdempotency(_ node: JSONNode, _ path: JSONPath) -> IdempotencyRule? {
+    package mutating func decodeIdempotency(_ node: JSONNode, _ path: JSONPath) -> IdempotencyRule? {
         guard node.members != nil else {
             typeMismatch(node, path, expected: "an object like {\"header\": \"Idempotency-Key\", \"required\": true}")
             return nil

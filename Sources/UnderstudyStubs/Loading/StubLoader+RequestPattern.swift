@@ -3,7 +3,7 @@
 extension StubLoader {
     /// A request matcher, bare or wrapped as `{"request": {...}}`: Understudy's shape, or
     /// an installed adapter's (WireMock's request pattern, which the adapter tells apart by its keys).
-    static func requestPattern(_ node: JSONNode) -> Result<RequestPattern, StubLoadFailure> {
+    package static func requestPattern(_ node: JSONNode) -> Result<RequestPattern, StubLoadFailure> {
         var target = node
         var path = ""
         if let members = node.members, members.count == 1, members[0].key == "request" {

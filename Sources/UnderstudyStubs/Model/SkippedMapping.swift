@@ -41,7 +41,7 @@ public struct SkippedMapping: Sendable {
 
     /// Whether a request could have been this mapping's, judged by method and URL only (the cheap
     /// part, read on a miss): a mapping whose URL condition could not be read counts as a maybe.
-    func mightMatch(method requestMethod: String, path requestPath: String, target: String) -> Bool {
+    package func mightMatch(method requestMethod: String, path requestPath: String, target: String) -> Bool {
         if let method, method != requestMethod { return false }
         switch path {
         case nil: return true

@@ -94,7 +94,7 @@ public enum StubLoader {
     /// Parses a document that holds a `stubs` array beside keys of its own (`otherKeys`, which
     /// the caller checks), such as the body of `POST /__admin/sessions`. Errors are reported as
     /// for a stub file, with positions in `bytes`.
-    static func parse(bytes: [UInt8], file: String, root: String?, otherKeys: [String]) throws(StubLoadFailure)
+    package static func parse(bytes: [UInt8], file: String, root: String?, otherKeys: [String]) throws(StubLoadFailure)
         -> StubSet
     {
         let result = decode(bytes: bytes, file: file, root: root, notAStubFileHint: nil, otherKeys: otherKeys)

@@ -1,10 +1,9 @@
 import Foundation
 import XCTest
-@testable import UnderstudyCore
+@testable import UnderstudyStubs
 import UnderstudyRegex
 import UnderstudyStubFormat
 import UnderstudyXML
-import UnderstudyCoreTestSupport
 
 /// The seam between the format and the engine: every source of stubs is a ``StubDefinition`` and
 /// ``StubCompiler`` is the one step that makes the engine's stub of it. A stub built in Swift

@@ -252,7 +252,7 @@ public struct JSONPathExpression: Sendable {
 
     /// What the expression selects as one value: a definite path's value (nil when missing or
     /// null), an indefinite one's selection as an array (nil when empty).
-    func selection(_ root: JSONValue) -> JSONValue? {
+    package func selection(_ root: JSONValue) -> JSONValue? {
         let selected = select(root)
         if isDefinite {
             guard let value = selected.first, value != .null else { return nil }
@@ -265,7 +265,7 @@ public struct JSONPathExpression: Sendable {
     /// otherwise: a non-empty selection) and, with `matcher`, whether the selection's text
     /// satisfies it (a single value as itself, several as a JSON array, or any one element of
     /// a selected array).
-    func accepts(_ root: JSONValue, _ matcher: ValueMatcher?) -> Bool {
+    package func accepts(_ root: JSONValue, _ matcher: ValueMatcher?) -> Bool {
         let selected = select(root)
         if isDefinite {
             guard let value = selected.first, value != .null else { return false }

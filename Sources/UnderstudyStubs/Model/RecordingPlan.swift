@@ -5,7 +5,7 @@ import UnderstudyJSON
 public protocol RecordingSettings: Sendable {}
 
 /// What `understudy record` (or a session with `recording`) was started with: where the stubs go
-/// and how they are made. The engine carries it (``EngineConfiguration/recording``) so the
+/// and how they are made. The engine carries it (UnderstudyCore's `EngineConfiguration.recording`) so the
 /// recording module's `POST /__admin/recordings/stop` can write them; `stopped` then lets the
 /// command finish.
 public final class RecordingPlan {
@@ -52,7 +52,7 @@ package enum RecordingSupport {
     }
 
     /// The options in `json`, or why they cannot be used.
-    static func options(_ json: JSONValue, ignoring: Set<String>) -> Result<any RecordingSettings, Refusal> {
+    package static func options(_ json: JSONValue, ignoring: Set<String>) -> Result<any RecordingSettings, Refusal> {
         guard let reader else { return .failure(Refusal("recording is not available in this program")) }
         return reader(json, ignoring)
     }

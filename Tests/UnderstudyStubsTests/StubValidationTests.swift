@@ -1,6 +1,6 @@
 import XCTest
-@testable import UnderstudyCore
-import UnderstudyCoreTestSupport
+@testable import UnderstudyStubs
+import UnderstudyStubsTestSupport
 
 /// Every refusal the loader promises, each asserting file, line, column, JSON path and suggestion.
 final class StubValidationTests: XCTestCase {

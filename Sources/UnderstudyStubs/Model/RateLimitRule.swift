@@ -54,7 +54,7 @@ public struct RateLimitRule: Sendable, Equatable {
     }
 
     /// The name the headers carry: `name`, or the dialect's usual one.
-    var headerName: String {
+    package var headerName: String {
         name ?? (headers == .github ? "core" : "default")
     }
 }

@@ -79,7 +79,7 @@ public enum ValueMatcher: Sendable {
     }
 
     /// A short phrase for near-miss reports ("does not contain \"x\"").
-    var phrase: String {
+    package var phrase: String {
         switch self {
         case .present: return "present"
         case .absent: return "absent"

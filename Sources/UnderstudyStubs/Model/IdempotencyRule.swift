@@ -1,6 +1,6 @@
 /// A stub's `idempotency`: it honours idempotency keys as the IETF draft "The Idempotency-Key
 /// HTTP Header Field" (draft-ietf-httpapi-idempotency-key-header-07) describes them. The engine
-/// keeps, per world and stub, each key's first request and answer (``IdempotencyStore``).
+/// keeps, per world and stub, each key's first request and answer (UnderstudyCore's `IdempotencyStore`).
 public struct IdempotencyRule: Sendable, Equatable {
     /// The statuses a key reused with another body may get: 422 (the draft's), 409 or 400.
     public static let mismatchStatuses = [422, 409, 400]
@@ -29,5 +29,5 @@ public struct IdempotencyRule: Sendable, Equatable {
     }
 
     /// `ttl` in the world clock's monotonic nanoseconds.
-    var ttlNanoseconds: UInt64 { UInt64((ttl * 1_000_000_000).rounded()) }
+    package var ttlNanoseconds: UInt64 { UInt64((ttl * 1_000_000_000).rounded()) }
 }
