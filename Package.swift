@@ -1,9 +1,9 @@
 // swift-tools-version:6.2
 import PackageDescription
 
-// Layers, one way: stub files → UnderstudyStubs (model, loader) → UnderstudyCore (engine, journal, admin) → UnderstudyServer
-// (libevent transport) → understudy (CLI). RESTNetworking is the client library proven against the
-// daemon; UnderstudyTesting is what test suites use to drive it.
+// Layers, one way: stub files → UnderstudyStubs (model, loader) → UnderstudyCore (engine, journal,
+// admin) → UnderstudyServer (libevent transport) → understudy (CLI). RESTNetworking is the client
+// library proven against the daemon; UnderstudyTesting is what test suites use to drive it.
 
 /// Combine on Apple platforms, OpenCombine elsewhere; RESTNetworking hides the choice behind one shim.
 let combineDependencies: [Target.Dependency] = [
@@ -306,7 +306,8 @@ let package = Package(
         .testTarget(
             name: "UnderstudyStubsTests",
             dependencies: [
-                "UnderstudyStubs", "UnderstudyStubFormat", "UnderstudyRegex", "UnderstudyXML", "UnderstudyStubsTestSupport",
+                "UnderstudyStubs", "UnderstudyStubFormat", "UnderstudyRegex", "UnderstudyXML",
+                "UnderstudyStubsTestSupport",
             ]),
         .testTarget(name: "UnderstudyStubFormatTests", dependencies: ["UnderstudyStubFormat", "UnderstudyStubs"]),
         .testTarget(

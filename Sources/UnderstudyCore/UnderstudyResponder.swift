@@ -1,8 +1,9 @@
 // The engine's public API speaks in the compiled stub model and its loader (`Stub`, `StubSet`,
 // `StubLoader`: UnderstudyStubs), JSON values and compiled regexes (``ValueMatcher/matches(_:)``),
 // requests, responses and journal tickets (UnderstudyHTTP) and compiled response templates
-// (``StubResponse/template``, UnderstudyTemplates), so its users see those modules through this one. These re-exports are edges of the layer table: ARCHITECTURE.md lists them under
-// "Re-exports" and scripts/check-layers holds every importer of Core to them.
+// (``StubResponse/template``, UnderstudyTemplates), so its users see those modules through this one.
+// These re-exports are edges of the layer table: ARCHITECTURE.md lists them under "Re-exports" and
+// scripts/check-layers holds every importer of Core to them.
 @_exported import UnderstudyHTTP
 @_exported import UnderstudyJSON
 @_exported import UnderstudyRegex
