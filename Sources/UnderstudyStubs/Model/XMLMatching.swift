@@ -1,5 +1,5 @@
 /// The seam XML body matching plugs into (`xmlEquals`, `xPath`; WireMock's `equalToXml` and
-/// `matchesXPath`). Parsing XML needs a C library (libxml2), and UnderstudyCore imports no C: the
+/// `matchesXPath`). Parsing XML needs a C library (libxml2), and UnderstudyStubs imports no C: the
 /// matcher lives in UnderstudyXML, and the daemon installs it at start-up with
 /// ``XMLSupport/install(_:)`` (the way `serve --openapi` hands the engine its contract checker).
 /// Without one, a stub that matches XML is refused (a WireMock mapping is skipped) with a reason.
