@@ -13,7 +13,7 @@ extension StubEngine {
         for (hook, outbound) in zip(hooks, requests) {
             webhooks.schedule(
                 outbound, signing: hook.signing, retryDelaysMs: hook.retryDelaysMs, stubID: stubID,
-                delayMs: answer.delayMs + hook.delayMs)
+                delayMs: answer.delayMs + webhookDelay(hook))
         }
     }
 
@@ -24,7 +24,15 @@ extension StubEngine {
             request, sent: nil, now: clock.now.timeIntervalSince1970, seq: journal.nextSeq
         ) { hook.render($0) }
         return webhooks.schedule(
-            outbound, signing: hook.signing, retryDelaysMs: hook.retryDelaysMs, stubID: nil, delayMs: hook.delayMs)
+            outbound, signing: hook.signing, retryDelaysMs: hook.retryDelaysMs, stubID: nil,
+            delayMs: webhookDelay(hook))
+    }
+
+    /// The webhook's `delayMs`, plus a draw from its distribution (from the generator responses'
+    /// random delays use, so `--seed` repeats both).
+    private func webhookDelay(_ hook: WebhookSetting) -> Double {
+        guard let distribution = hook.delayDistribution else { return hook.delayMs }
+        return hook.delayMs + distribution.sample(&delayGenerator)
     }
 
     /// The world's webhook deliveries, oldest first (`GET /__admin/webhooks`).
