@@ -7,24 +7,26 @@ extension StubEngine {
     @inline(never)
     func sendWebhooks(_ hooks: [WebhookSetting], _ stubID: String, _ request: HTTPRequest, _ answer: HTTPResponse) {
         let sent = SentResponse(status: answer.status, headers: answer.headers, body: answer.body)
+        let defaults = configuration.webhookDefaults
         let requests = templates.withContext(
             request, sent: sent, now: clock.now.timeIntervalSince1970, seq: journal.nextSeq
-        ) { context in hooks.map { $0.render(context) } }
+        ) { context in hooks.map { $0.render(context, defaultURL: defaults?.url) } }
         for (hook, outbound) in zip(hooks, requests) {
             webhooks.schedule(
-                outbound, signing: hook.signing, retryDelaysMs: hook.retryDelaysMs, stubID: stubID,
-                delayMs: answer.delayMs + webhookDelay(hook))
+                outbound, signing: hook.signing, defaults: defaults, retryDelaysMs: hook.retryDelaysMs,
+                stubID: stubID, delayMs: answer.delayMs + webhookDelay(hook))
         }
     }
 
     /// Sends `hook` with no triggering request (`POST /__admin/webhooks`, the role of `stripe
     /// trigger`): templated from `request` (the admin call), signed and retried as from a stub.
     func fireWebhook(_ hook: WebhookSetting, for request: HTTPRequest) -> WebhookDelivery {
+        let defaults = configuration.webhookDefaults
         let outbound = templates.withContext(
             request, sent: nil, now: clock.now.timeIntervalSince1970, seq: journal.nextSeq
-        ) { hook.render($0) }
+        ) { hook.render($0, defaultURL: defaults?.url) }
         return webhooks.schedule(
-            outbound, signing: hook.signing, retryDelaysMs: hook.retryDelaysMs, stubID: nil,
+            outbound, signing: hook.signing, defaults: defaults, retryDelaysMs: hook.retryDelaysMs, stubID: nil,
             delayMs: webhookDelay(hook))
     }
 

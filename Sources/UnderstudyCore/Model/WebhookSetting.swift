@@ -32,8 +32,8 @@ public struct WebhookSetting: Sendable {
     /// A method that is a template (WireMock's webhook `method` may be one): rendered per
     /// delivery, in place of ``method``.
     package var methodTemplate: TemplateText?
-    /// The target URL (`url`).
-    package var url: Text
+    /// The target URL (`url`); nil sends it to the world's default (``WebhookDefaults``).
+    package var url: Text?
     /// The header fields, in the order written; their values may be templates.
     package var headers: [(name: String, value: Text)] = []
     /// The body.
@@ -53,14 +53,15 @@ public struct WebhookSetting: Sendable {
     /// 10 seconds, the default `timeoutMs` (what Stripe and GitHub give a receiver, roughly).
     public static let defaultTimeoutMs = 10_000.0
 
-    package init(url: Text) {
+    package init(url: Text?) {
         self.url = url
     }
 
     /// The request to send for `request`, answered with `sent`: URL, headers and body rendered.
-    /// A JSON body gets `Content-Type: application/json` unless the webhook sets one.
-    package func render(_ context: TemplateContext) -> UpstreamRequest {
-        let target = url.render(context)
+    /// A JSON body gets `Content-Type: application/json` unless the webhook sets one. Without a
+    /// `url` it goes to `defaultURL`, or nowhere (an empty URL, which the dispatcher fails as `no-target`).
+    package func render(_ context: TemplateContext, defaultURL: String? = nil) -> UpstreamRequest {
+        let target = url?.render(context) ?? defaultURL ?? ""
         var fields = HTTPHeaders()
         for header in headers {
             // Request data must not end a header early: line breaks and NUL become spaces.
