@@ -86,3 +86,30 @@ struct WebhookVerificationTests {
         }
     }
 }
+
+/// `Understudy.session(webhookURL:webhookSecret:)`: a stub whose webhook names no receiver and no
+/// secret sends to the session's default target, signed with its default secret. The receiver is
+/// another session of the same daemon.
+@Test func sessionDefaultsGiveAStubWithoutURLOrSecretItsReceiverAndSecret() async throws {
+    let receiver = try await Understudy.session(name: "wv-defaults-receiver")
+    let target = receiver.baseURL.absoluteString + "/wv/received"
+    let sender = try await Understudy.session(
+        name: "wv-defaults-sender", webhookURL: target, webhookSecret: "kit-default")
+    do {
+        try await receiver.install([Stub.post("/wv/received").respond(.status(204))])
+        try await sender.install([
+            Stub.post("/wv/send").id("wv-send").respond(
+                .status(200).webhook(json: ["type": "order.created"], signing: .sessionSecret(.github)))
+        ])
+        #expect(try await HTTP.send("POST", "/wv/send", to: sender, body: "{}").status == 200)
+        let found = await sender.verifyWebhook(to: target, event: "order.created", state: .delivered)
+        let signature = try #require(found.first?.request.headers["X-Hub-Signature-256"])
+        #expect(signature.hasPrefix("sha256="))
+        // What the receiver got is what was signed: one request, with that signature.
+        await receiver.verify(.once, .post("/wv/received").header("X-Hub-Signature-256", .equals(signature)))
+    } catch {
+        Issue.record(error)
+    }
+    await sender.stop()
+    await receiver.stop()
+}
