@@ -220,8 +220,8 @@ extension StubDecoder {
                 fail(member.keyPosition, namePath, "`\(member.key)` is not a valid header name")
                 continue
             }
-            let values = member.value.elements.map { Array($0.enumerated()) } ?? [(0, member.value)]
-            for (index, valueNode) in values {
+            let values: [JSONNode] = member.value.elements ?? [member.value]
+            for (index, valueNode) in values.enumerated() {
                 let valuePath = member.value.elements == nil ? namePath : namePath.element(index)
                 guard let text = valueNode.stringValue ?? valueNode.numberText else {
                     typeMismatch(valueNode, valuePath, expected: "a header value (a string)")
