@@ -160,9 +160,9 @@ extension StubDecoder {
                 )
             } else if source.key == "body", let text = string(source.value, sourcePath) {
                 if TemplateText.hasTags(text) {
-                    hook.body = wireMockWebhookTemplate(text, source.value, sourcePath, parameters).map {
-                        .text(.template($0))
-                    } ?? .none
+                    if let compiled = wireMockWebhookTemplate(text, source.value, sourcePath, parameters) {
+                        hook.body = .text(.template(compiled))
+                    }
                 } else {
                     hook.body = .text(.literal(text))
                 }
