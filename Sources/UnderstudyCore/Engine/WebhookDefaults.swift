@@ -24,26 +24,36 @@ public struct WebhookDefaults: Sendable, Equatable {
     /// The keys of `webhookDefaults`.
     static let keys = ["url", "secret"]
 
+    /// Why a `webhookDefaults` was refused: the 400's words.
+    struct Problem: Error {
+        var message: String
+    }
+
     /// Decodes `webhookDefaults`; the failure says why, for the 400.
-    static func decode(_ value: JSONValue) -> Result<WebhookDefaults, String> {
+    static func decode(_ value: JSONValue) -> Result<WebhookDefaults, Problem> {
         guard case .object(let members) = value else {
             return .failure(
-                "`webhookDefaults` must be an object like {\"url\": \"http://127.0.0.1:9000/hooks\", \"secret\": \"whsec_…\"}")
+                Problem(
+                    message:
+                        "`webhookDefaults` must be an object like {\"url\": \"http://127.0.0.1:9000/hooks\", \"secret\": \"whsec_…\"}"
+                ))
         }
         var defaults = WebhookDefaults()
         for member in members {
             guard keys.contains(member.key) else {
                 let hint = EditDistance.closest(to: member.key, among: keys).map { "; did you mean `\($0)`?" } ?? ""
-                return .failure("`webhookDefaults` has no key `\(member.key)`\(hint) (it has `url` and `secret`)")
+                return .failure(Problem(message: "`webhookDefaults` has no key `\(member.key)`\(hint) (it has `url` and `secret`)"))
             }
             guard case .string(let text) = member.value, !text.isEmpty else {
-                return .failure("`webhookDefaults.\(member.key)` must be a non-empty string")
+                return .failure(Problem(message: "`webhookDefaults.\(member.key)` must be a non-empty string"))
             }
             if member.key == "url" {
                 if TemplateText.hasTags(text) {
-                    return .failure("`webhookDefaults.url` is a URL, not a template: found `\(text)`")
+                    return .failure(Problem(message: "`webhookDefaults.url` is a URL, not a template: found `\(text)`"))
                 }
-                if let problem = WebhookTargets.problem(text) { return .failure("`webhookDefaults.url`: " + problem) }
+                if let problem = WebhookTargets.problem(text) {
+                    return .failure(Problem(message: "`webhookDefaults.url`: " + problem))
+                }
                 defaults.url = text
             } else {
                 defaults.secret = text

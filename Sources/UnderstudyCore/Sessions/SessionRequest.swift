@@ -103,7 +103,7 @@ struct SessionRequest {
             if member.key == "webhookDefaults" {
                 switch WebhookDefaults.decode(member.value.value) {
                 case .success(let defaults): request.webhookDefaults = defaults
-                case .failure(let why): return fail(why)
+                case .failure(let problem): return fail(problem.message)
                 }
             }
             if member.key == "maxConcurrentStreams" {
