@@ -42,7 +42,8 @@ public struct WebhookDefaults: Sendable, Equatable {
         for member in members {
             guard keys.contains(member.key) else {
                 let hint = EditDistance.closest(to: member.key, among: keys).map { "; did you mean `\($0)`?" } ?? ""
-                return .failure(Problem(message: "`webhookDefaults` has no key `\(member.key)`\(hint) (it has `url` and `secret`)"))
+                return .failure(
+                    Problem(message: "`webhookDefaults` has no key `\(member.key)`\(hint) (it has `url` and `secret`)"))
             }
             guard case .string(let text) = member.value, !text.isEmpty else {
                 return .failure(Problem(message: "`webhookDefaults.\(member.key)` must be a non-empty string"))

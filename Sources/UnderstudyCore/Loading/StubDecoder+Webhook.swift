@@ -197,7 +197,8 @@ extension StubDecoder {
         guard let formatMember = keys["format"] else {
             fail(
                 node.position, path,
-                "`signing` needs `format` (and `secret` or `secretEnv`, unless the session gives `webhookDefaults.secret`)")
+                "`signing` needs `format` (and `secret` or `secretEnv`, unless the session gives `webhookDefaults.secret`)"
+            )
             return nil
         }
         guard let secretMember = keys["secret"] ?? keys["secretEnv"] else {

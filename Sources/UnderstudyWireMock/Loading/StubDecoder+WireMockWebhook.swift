@@ -59,7 +59,8 @@ extension StubDecoder {
             // WireMock 2's first form: `{"webhook": {…parameters}}`, one entry per extension name.
             for entry in members { entries.append((entry.key, entry.value, nil, listPath.member(entry.key))) }
         } else {
-            typeMismatch(member.value, listPath, expected: "an array like [{\"name\": \"webhook\", \"parameters\": {…}}]")
+            typeMismatch(
+                member.value, listPath, expected: "an array like [{\"name\": \"webhook\", \"parameters\": {…}}]")
             return []
         }
         var hooks: [WebhookSetting] = []
@@ -121,7 +122,9 @@ extension StubDecoder {
             if let problem = WebhookTargets.problem(url) {
                 // WireMock denies a target when it fires (`ProhibitedNetworkAddressException`) and
                 // still serves; so does Understudy, journaling the refusal.
-                warn(urlMember.value.position, urlPath, problem + "; the response is served, the webhook refused when it fires")
+                warn(
+                    urlMember.value.position, urlPath,
+                    problem + "; the response is served, the webhook refused when it fires")
             }
             hook = WebhookSetting(url: .literal(url))
         }
@@ -187,7 +190,9 @@ extension StubDecoder {
 
     /// `delay`: WireMock's `DelayDistribution` JSON; `fixed` is a plain delay, `uniform` and
     /// `lognormal` are drawn per delivery as a response's `delayDistribution` is.
-    private mutating func decodeWireMockWebhookDelay(_ node: JSONNode, _ path: JSONPath, into hook: inout WebhookSetting) {
+    private mutating func decodeWireMockWebhookDelay(
+        _ node: JSONNode, _ path: JSONPath, into hook: inout WebhookSetting
+    ) {
         guard let members = node.members else {
             typeMismatch(node, path, expected: "an object like {\"type\": \"fixed\", \"milliseconds\": 1000}")
             return

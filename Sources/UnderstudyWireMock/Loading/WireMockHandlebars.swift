@@ -164,7 +164,9 @@ enum WireMockHandlebars {
                 let inner = try tokenize(String(list.dropFirst().dropLast()))
                 guard inner.first == "jsonPath" else {
                     throw Untranslatable(
-                        message: "`#each` goes over `(jsonPath \(requestRoot).body '$…')` only; found `\(inner.first ?? "")`")
+                        message:
+                            "`#each` goes over `(jsonPath \(requestRoot).body '$…')` only; found `\(inner.first ?? "")`"
+                    )
                 }
                 list = try jsonPath(Array(inner.dropFirst()), requestRoot)
             } else {
@@ -187,7 +189,8 @@ enum WireMockHandlebars {
     }
 
     /// A Handlebars path (`request.path.[0]`, `item.name`, `@index`) as a native name.
-    private static func path(_ text: String, _ blocks: [Block], _ requestRoot: String) throws(Untranslatable) -> String {
+    private static func path(_ text: String, _ blocks: [Block], _ requestRoot: String) throws(Untranslatable) -> String
+    {
         let inEach = blocks.contains { $0.helper == "each" }
         switch text {
         case "@index" where inEach: return "index()"
@@ -210,7 +213,9 @@ enum WireMockHandlebars {
         guard segments.first == requestRoot, segments.count >= 2 else {
             if requestRoot != "request", segments.first == "request" {
                 throw Untranslatable(
-                    message: "a webhook reads the triggering request as `originalRequest` (`{{originalRequest.body}}`); `request` is undefined there")
+                    message:
+                        "a webhook reads the triggering request as `originalRequest` (`{{originalRequest.body}}`); `request` is undefined there"
+                )
             }
             throw Untranslatable(message: "unknown variable `\(text)`")
         }

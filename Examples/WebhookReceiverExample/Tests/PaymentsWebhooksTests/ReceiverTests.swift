@@ -62,11 +62,13 @@ func aRetriedEventIsProcessedOnce() async throws {
     #expect(receiver.paidPaymentIntents == ["pi_1001"])
 }
 
-@Test(.understudy(stubs), arguments: [
-    ("/v1/stale", PaymentWebhookReceiver.Rejection.staleTimestamp),
-    ("/v1/wrong-secret", .badSignature),
-    ("/v1/tampered", .badSignature),
-])
+@Test(
+    .understudy(stubs),
+    arguments: [
+        ("/v1/stale", PaymentWebhookReceiver.Rejection.staleTimestamp),
+        ("/v1/wrong-secret", .badSignature),
+        ("/v1/tampered", .badSignature),
+    ])
 func aForgedOrReplayedDeliveryIsRefused(path: String, why: PaymentWebhookReceiver.Rejection) async throws {
     let understudy = try #require(Understudy.current)
     let receiver = PaymentWebhookReceiver(secret: secret)
