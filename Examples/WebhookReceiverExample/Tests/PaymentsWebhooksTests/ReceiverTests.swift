@@ -29,7 +29,7 @@ func payment(_ path: String, signing: WebhookSigning) -> Stub {
             signing: signing, retry: .delays([1])))
 }
 
-let stubs = [
+let stubs: [any StubSource] = [
     // The receiver's endpoint as the daemon sees it: 500 the first time, 200 after.
     Stub.post("/hooks/stripe").respond(.status(500), .status(200)),
     payment("/v1/payment_intents", signing: .stripe(secret: secret)),
@@ -44,7 +44,7 @@ func deliveries(_ understudy: Understudy, count: Int) async throws -> [RecordedR
     return entries.filter { $0.outbound != nil }
 }
 
-@Test(.understudy(stubs))
+@Test(.understudy(stubs: stubs))
 func aRetriedEventIsProcessedOnce() async throws {
     let understudy = try #require(Understudy.current)
     let receiver = PaymentWebhookReceiver(secret: secret)
@@ -63,7 +63,7 @@ func aRetriedEventIsProcessedOnce() async throws {
 }
 
 @Test(
-    .understudy(stubs),
+    .understudy(stubs: stubs),
     arguments: [
         ("/v1/stale", PaymentWebhookReceiver.Rejection.staleTimestamp),
         ("/v1/wrong-secret", .badSignature),
