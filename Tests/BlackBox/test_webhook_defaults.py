@@ -6,13 +6,10 @@ library), so one stub file serves every session; a world without defaults fails 
 distribution, as a response's may: on a frozen clock a uniform draw is held until an advance passes it.
 No sleeps: the tests wait on the receivers' queues or poll the admin listing, each with a deadline."""
 import json
-import pathlib
 import queue
-import tempfile
 import unittest
 
-from Tests.BlackBox.blackbox import Daemon
-from Tests.BlackBox.test_webhooks import Receiver, admin_json, call, wait_for_delivery
+from Tests.BlackBox.test_webhooks import Receiver, admin_json, call, open_session, start_daemon, wait_for_delivery
 
 try:  # Stripe's own verifier (scripts/lib/ensure-deps.sh, ensure_webhook_verifiers)
     import stripe
@@ -39,12 +36,7 @@ STUBS = {"stubs": [
 class WebhookDefaultsTests(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.directory = tempfile.TemporaryDirectory()
-        cls.addClassCleanup(cls.directory.cleanup)
-        path = pathlib.Path(cls.directory.name, "stubs.json")
-        path.write_text(json.dumps(STUBS))
-        cls.daemon = Daemon([str(path), "--quiet"], str(pathlib.Path(cls.directory.name, "stderr.log")))
-        cls.addClassCleanup(cls.daemon.stop)
+        start_daemon(cls, STUBS)
 
     def receiver(self):
         receiver = Receiver()
@@ -52,10 +44,7 @@ class WebhookDefaultsTests(unittest.TestCase):
         return receiver
 
     def session(self, body):
-        status, created = admin_json(self.daemon.port, "POST", "/__admin/sessions", body)
-        self.assertEqual(status, 201, created)
-        self.addCleanup(lambda: call(self.daemon.port, "DELETE", f"/__admin/sessions/{created['id']}"))
-        return created["port"]
+        return open_session(self, self.daemon.port, body)
 
     @unittest.skipIf(stripe is None, "needs the stripe package (scripts/lib/ensure-deps.sh installs it)")
     def test_two_sessions_send_the_same_stub_to_their_own_receivers_with_their_own_secrets(self):

@@ -5,17 +5,15 @@ journaled as failed attempts, and the daemon answers every other request meanwhi
 receivers are raw sockets on 127.0.0.1, each accepting on a thread of its own; the tests wait on what the
 receiver saw or poll the admin listing, each with a deadline, and never sleep to synchronise."""
 import json
-import pathlib
 import queue
 import socket
 import struct
-import tempfile
 import threading
 import time
 import unittest
 
-from Tests.BlackBox.blackbox import Daemon, request
-from Tests.BlackBox.test_webhooks import admin_json, call, wait_for_delivery
+from Tests.BlackBox.blackbox import request
+from Tests.BlackBox.test_webhooks import admin_json, call, open_session, start_daemon, wait_for_delivery
 
 STUBS = {"stubs": [
     {"id": "reset-hook", "request": {"method": "POST", "path": "/f/reset"},
@@ -80,18 +78,10 @@ class RawReceiver:
 class WebhookFailureTests(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.directory = tempfile.TemporaryDirectory()
-        cls.addClassCleanup(cls.directory.cleanup)
-        path = pathlib.Path(cls.directory.name, "stubs.json")
-        path.write_text(json.dumps(STUBS))
-        cls.daemon = Daemon([str(path), "--quiet"], str(pathlib.Path(cls.directory.name, "stderr.log")))
-        cls.addClassCleanup(cls.daemon.stop)
+        start_daemon(cls, STUBS)
 
     def session(self):
-        status, created = admin_json(self.daemon.port, "POST", "/__admin/sessions", {})
-        self.assertEqual(status, 201, created)
-        self.addCleanup(lambda: call(self.daemon.port, "DELETE", f"/__admin/sessions/{created['id']}"))
-        return created["port"]
+        return open_session(self, self.daemon.port)
 
     def assert_serving(self, port, count=50):
         """`count` requests on fresh connections, each answered at once."""

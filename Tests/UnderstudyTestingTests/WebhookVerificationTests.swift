@@ -27,21 +27,6 @@ import UnderstudyTesting
 struct WebhookVerificationTests {
     var understudy: Understudy { Understudy.current! }
 
-    /// Expects `body` to record exactly one issue whose text contains every one of `fragments`.
-    func expectFailure(
-        containing fragments: [String], _ body: () async -> Void,
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) async {
-        await withKnownIssue(sourceLocation: sourceLocation) {
-            await body()
-        } matching: { issue in
-            let text = issue.comments.map(\.rawValue).joined(separator: "\n")
-            let missing = fragments.filter { !text.contains($0) }
-            if !missing.isEmpty { print("failure text lacks \(missing):\n\(text)") }
-            return missing.isEmpty
-        }
-    }
-
     @Test func passesByPathEventAttemptsAndFinalState() async throws {
         #expect(try await HTTP.send("POST", "/wv/pay", to: understudy, body: "{}").status == 200)
         let found = await understudy.verifyWebhook(
@@ -73,7 +58,7 @@ struct WebhookVerificationTests {
     @Test func failureListsTheDeliveriesSeen() async throws {
         #expect(try await HTTP.send("POST", "/wv/pay", to: understudy, body: "{}").status == 200)
         await understudy.verifyWebhook(state: .delivered)
-        await expectFailure(
+        await expectKitFailure(
             containing: [
                 "expected exactly 1 webhook delivery event invoice.paid, found 0 within 300.0 ms",
                 "deliveries seen:", "event=payment_intent.succeeded", "stub=wv-pay", "delivered",
@@ -81,7 +66,7 @@ struct WebhookVerificationTests {
         ) {
             await understudy.verifyWebhook(event: "invoice.paid", timeout: 0.3)
         }
-        await expectFailure(containing: ["expected exactly 3 webhook deliveries to /wv/receiver, found 1"]) {
+        await expectKitFailure(containing: ["expected exactly 3 webhook deliveries to /wv/receiver, found 1"]) {
             await understudy.verifyWebhook(.exactly(3), to: "/wv/receiver", timeout: 0.1)
         }
     }

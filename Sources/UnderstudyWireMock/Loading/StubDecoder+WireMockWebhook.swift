@@ -137,7 +137,7 @@ extension StubDecoder {
                 if TemplateText.hasTags(method) {
                     hook.methodTemplate = wireMockWebhookTemplate(method, member.value, methodPath, parameters)
                     bodyAllowed = true  // known only when it renders: the body is kept
-                } else if method.utf8.allSatisfy(Self.isWireMockTokenByte) {
+                } else if method.utf8.allSatisfy(Self.isTokenByte) {
                     hook.method = method
                 } else {
                     fail(member.value.position, methodPath, "`\(method)` is not an HTTP method")
@@ -221,7 +221,7 @@ extension StubDecoder {
         var fields: [(name: String, value: WebhookSetting.Text)] = []
         for member in members {
             let namePath = path.member(member.key)
-            guard !member.key.isEmpty, member.key.utf8.allSatisfy(Self.isWireMockTokenByte) else {
+            guard !member.key.isEmpty, member.key.utf8.allSatisfy(Self.isTokenByte) else {
                 fail(member.keyPosition, namePath, "`\(member.key)` is not a valid header name")
                 continue
             }
@@ -255,17 +255,6 @@ extension StubDecoder {
         case .failure(let problem):
             fail(node.position, path, problem.message)
             return nil
-        }
-    }
-
-    /// A byte of an HTTP token (RFC 9110 `tchar`): method and header names.
-    static func isWireMockTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return true
-        default:
-            return Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
         }
     }
 }
