@@ -6,21 +6,19 @@ import Foundation
 extension Understudy {
     /// The webhook deliveries of this world that match every condition given must number `count`
     /// (once, by default). A delivery's state changes as its receiver answers, so the listing is
-    /// read again until `count` accepts what matches, or `timeout` passes: then the check fails
-    /// with every delivery seen.
+    /// read again until `count` accepts what matches, or `timeout` (seconds) passes: then the check
+    /// fails with every delivery seen.
+    ///
+    /// The conditions: `url`, the target, a whole URL (`http://127.0.0.1:9000/hooks`) or a path
+    /// (`/hooks`) compared with the URL's path; `event`, the event's type as
+    /// ``WebhookDelivery/eventType`` reads it; `attempts`, how many attempts the delivery made;
+    /// `state`, where it stands (`.delivered`, `.failed`, …); `stub`, the stub whose response
+    /// triggered it.
     ///
     /// ```swift
     /// await understudy.verifyWebhook(to: "/hooks/stripe", event: "payment_intent.succeeded",
     ///                                attempts: 3, state: .delivered)
     /// ```
-    ///
-    /// - Parameters:
-    ///   - url: The target: a whole URL (`http://127.0.0.1:9000/hooks`), or a path (`/hooks`)
-    ///     compared with the URL's path.
-    ///   - event: The event's type, as ``WebhookDelivery/eventType`` reads it.
-    ///   - attempts: How many attempts the delivery made.
-    ///   - state: Where the delivery stands (`.delivered`, `.failed`, …).
-    ///   - stub: The stub whose response triggered it.
     @discardableResult
     public func verifyWebhook(
         _ count: RequestCount = .once, to url: String? = nil, event: String? = nil, attempts: Int? = nil,
