@@ -177,7 +177,8 @@ script('faults', *[dict(R('GET', '/f/' + f.lower()), keepAlive=True) for f in ['
 # (here to a closed loopback port: a failed delivery, which changes nothing the client sees). What the
 # webhook itself must do is WireMock's documented behaviour (wiremock.org/docs/webhooks-and-callbacks:
 # GET by default, `originalRequest` templates, `delay` after the response), held by
-# Tests/BlackBox/test_wiremock_webhooks.py with a real receiver, not by the jar.
+# Tests/BlackBox/test_wiremock_webhooks.py with a real receiver, not by the jar. WireMock 3's
+# `serveEventListeners` cannot be here at all: the 2.35 jar does not start on a root holding one.
 F = 'responses/webhooks.json'
 mapping(F, 'w-post-serve-action', {"method": "POST", "urlPath": "/w/async"}, ok('w-post-serve-action', 202),
         postServeActions=[{"name": "webhook", "parameters": {
