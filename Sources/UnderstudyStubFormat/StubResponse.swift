@@ -133,7 +133,28 @@ public struct StubResponse: Sendable {
         body: String? = nil, delayMs: Double? = nil, timeoutMs: Double? = nil, signing: WebhookSigning? = nil,
         retry: WebhookRetry? = nil
     ) -> StubResponse {
-        var hook: JSONValue = ["url": .string(url)]
+        addingWebhook(
+            ["url": .string(url)], method: method, headers: headers, json: json, body: body, delayMs: delayMs,
+            timeoutMs: timeoutMs, signing: signing, retry: retry)
+    }
+
+    /// Adds a webhook without `url`, as ``webhook(_:method:headers:json:body:delayMs:timeoutMs:signing:retry:)``
+    /// does otherwise: it goes to the session's default target (`webhookDefaults.url`, given when the
+    /// session is created), so the stub serves every test, each with its own receiver.
+    public func webhook(
+        method: String? = nil, headers: [String: String] = [:], json: JSONValue? = nil, body: String? = nil,
+        delayMs: Double? = nil, timeoutMs: Double? = nil, signing: WebhookSigning? = nil, retry: WebhookRetry? = nil
+    ) -> StubResponse {
+        addingWebhook(
+            .object([]), method: method, headers: headers, json: json, body: body, delayMs: delayMs,
+            timeoutMs: timeoutMs, signing: signing, retry: retry)
+    }
+
+    private func addingWebhook(
+        _ start: JSONValue, method: String?, headers: [String: String], json: JSONValue?, body: String?,
+        delayMs: Double?, timeoutMs: Double?, signing: WebhookSigning?, retry: WebhookRetry?
+    ) -> StubResponse {
+        var hook = start
         if let method { hook = hook.setting("method", to: .string(method)) }
         if !headers.isEmpty {
             hook = hook.setting(

@@ -12,6 +12,12 @@ public struct WebhookSigning: Sendable {
         WebhookSigning(json: ["format": .string(format.rawValue), "secret": .string(secret)])
     }
 
+    /// Signed in `format` with the session's default secret (`webhookDefaults.secret`, given when
+    /// the session is created) rather than one in the stub.
+    public static func sessionSecret(_ format: StubFormat.SigningFormat) -> WebhookSigning {
+        WebhookSigning(json: ["format": .string(format.rawValue)])
+    }
+
     /// Stripe's `Stripe-Signature` (`whsec_…` secret, used as written).
     public static func stripe(secret: String) -> WebhookSigning { format(.stripe, secret) }
     /// GitHub's `X-Hub-Signature-256`, with an `X-GitHub-Delivery` id.

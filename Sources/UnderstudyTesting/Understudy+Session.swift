@@ -47,10 +47,32 @@ extension Understudy {
         stubs: [String] = [], name: String? = nil, tls: TLSCertificateMode? = nil,
         clock: ClockMode? = nil, maxConcurrentStreams: Int?, on daemon: Understudy? = nil
     ) async throws -> Understudy {
+        try await makeSession(
+            stubs: stubs, name: name, tls: tls, clock: clock, maxConcurrentStreams: maxConcurrentStreams,
+            webhookURL: nil, webhookSecret: nil, on: daemon)
+    }
+
+    /// A new session as ``session(stubs:name:tls:clock:on:)`` makes it, whose webhooks go to
+    /// `webhookURL` when their stubs give no `url`, signed with `webhookSecret` when their `signing`
+    /// gives no secret (`webhookDefaults`, docs/webhooks.md): one stub file, each test's own receiver.
+    public static func session(
+        stubs: [String] = [], name: String? = nil, tls: TLSCertificateMode? = nil,
+        clock: ClockMode? = nil, webhookURL: String?, webhookSecret: String? = nil, on daemon: Understudy? = nil
+    ) async throws -> Understudy {
+        try await makeSession(
+            stubs: stubs, name: name, tls: tls, clock: clock, maxConcurrentStreams: nil,
+            webhookURL: webhookURL, webhookSecret: webhookSecret, on: daemon)
+    }
+
+    private static func makeSession(
+        stubs: [String], name: String?, tls: TLSCertificateMode?, clock: ClockMode?, maxConcurrentStreams: Int?,
+        webhookURL: String?, webhookSecret: String?, on daemon: Understudy?
+    ) async throws -> Understudy {
         let host: Understudy
         if let daemon { host = daemon.sessionHost } else { host = try await shared() }
         let info = try await host.admin.createSession(
-            name: name, tls: tls, clock: clock, maxConcurrentStreams: maxConcurrentStreams)
+            name: name, tls: tls, clock: clock, maxConcurrentStreams: maxConcurrentStreams,
+            webhookURL: webhookURL, webhookSecret: webhookSecret)
         guard let url = URL(string: info.url) else { throw UnderstudyError.invalidURL(info.url) }
         let lease = SessionLease(id: info.id, daemon: host, httpsURL: info.httpsURL, tls: tls)
         let session = Understudy(

@@ -15,9 +15,13 @@ extension UnderstudyAdmin {
     /// With `maxConcurrentStreams` (1 to 10000), the session's ports announce that HTTP/2 stream
     /// cap instead of the daemon's `--max-concurrent-streams`, and refuse a stream over it with
     /// `RST_STREAM REFUSED_STREAM`.
+    ///
+    /// With `webhookURL` and `webhookSecret` (`webhookDefaults`), the session's webhooks whose stubs
+    /// give no `url`, or whose `signing` gives no secret, use these (docs/webhooks.md).
     public func createSession(
         name: String? = nil, stubs: [JSONValue] = [],
-        tls: TLSCertificateMode? = nil, clock: ClockMode? = nil, maxConcurrentStreams: Int? = nil
+        tls: TLSCertificateMode? = nil, clock: ClockMode? = nil, maxConcurrentStreams: Int? = nil,
+        webhookURL: String? = nil, webhookSecret: String? = nil
     ) async throws -> SessionInfo {
         var body: [JSONMember] = []
         if let name { body.append(JSONMember("name", .string(name))) }
@@ -25,6 +29,12 @@ extension UnderstudyAdmin {
         if let tls { body.append(JSONMember("tls", .string(tls.rawValue))) }
         if let clock { body.append(JSONMember("clock", clock.json)) }
         if let maxConcurrentStreams { body.append(JSONMember("maxConcurrentStreams", JSONValue(maxConcurrentStreams))) }
+        if webhookURL != nil || webhookSecret != nil {
+            var defaults: [JSONMember] = []
+            if let webhookURL { defaults.append(JSONMember("url", .string(webhookURL))) }
+            if let webhookSecret { defaults.append(JSONMember("secret", .string(webhookSecret))) }
+            body.append(JSONMember("webhookDefaults", .object(defaults)))
+        }
         return try await send("POST", "/__admin/sessions", body: Data(JSONValue.object(body).jsonText.utf8))
     }
 

@@ -215,12 +215,21 @@ def wait_for_delivery(port, predicate, timeout=10.0):
     raise AssertionError(f"no delivery matched within {timeout}s: {deliveries}")
 
 
-def start_daemon(cls):
-    """One daemon for the class serving `STUBS`, stopped (and its directory removed) after its tests."""
+def open_session(test, main_port, body=None):
+    """A new session on the daemon at `main_port` (deleted when `test` ends); its port."""
+    status, created = admin_json(main_port, "POST", "/__admin/sessions", body or {})
+    test.assertEqual(status, 201, created)
+    test.addCleanup(lambda: call(main_port, "DELETE", f"/__admin/sessions/{created['id']}"))
+    return created["port"]
+
+
+def start_daemon(cls, stubs=None):
+    """One daemon for the class serving `stubs` (this file's `STUBS` by default), stopped (and its
+    directory removed) after its tests."""
     cls.directory = tempfile.TemporaryDirectory()
     cls.addClassCleanup(cls.directory.cleanup)
     path = pathlib.Path(cls.directory.name, "stubs.json")
-    path.write_text(json.dumps(STUBS))
+    path.write_text(json.dumps(STUBS if stubs is None else stubs))
     cls.daemon = Daemon([str(path), "--quiet"], str(pathlib.Path(cls.directory.name, "stderr.log")))
     cls.addClassCleanup(cls.daemon.stop)
 

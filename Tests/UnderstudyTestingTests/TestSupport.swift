@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Testing
 import UnderstudyTesting
 
 /// The stub files in `Fixtures/`, by absolute path (tests may run from any directory).
@@ -47,5 +48,20 @@ enum HTTP {
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let (data, response) = try await session.data(for: request)
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+    }
+}
+
+/// Expects `body` to record an issue (a kit check failing, as it should) whose text contains every
+/// one of `fragments`; the issue is known, so the test passes.
+func expectKitFailure(
+    containing fragments: [String], _ body: () async -> Void, sourceLocation: SourceLocation = #_sourceLocation
+) async {
+    await withKnownIssue(sourceLocation: sourceLocation) {
+        await body()
+    } matching: { issue in
+        let text = issue.comments.map(\.rawValue).joined(separator: "\n")
+        let missing = fragments.filter { !text.contains($0) }
+        if !missing.isEmpty { print("failure text lacks \(missing):\n\(text)") }
+        return missing.isEmpty
     }
 }

@@ -81,7 +81,7 @@ final class WireMockMappingTests: XCTestCase {
             {"request": {"urlPath": "/x", "multipartPatterns": []},
              "response": {"chunkedDribbleDelay": {"numberOfChunks": 2, "totalDuration": 10},
                           "transformers": ["response-template", "jwt"]},
-             "postServeActions": {}}
+             "postServeActions": [{"name": "webhook", "parameters": {"url": "{{request.body}}"}}]}
             """, file: "mappings/m.json")
         let described = errors.map(\.description)
         XCTAssertEqual(
@@ -89,7 +89,7 @@ final class WireMockMappingTests: XCTestCase {
             [
                 "mappings/m.json:1:31: error: unsupported WireMock feature `multipartPatterns`: multipart matching is not supported (at request.multipartPatterns)",
                 "mappings/m.json:2:15: error: unsupported WireMock feature `chunkedDribbleDelay`: chunked dribble delays are not supported (at response.chunkedDribbleDelay)",
-                "mappings/m.json:4:2: error: unsupported WireMock feature `postServeActions`: post-serve actions (webhooks) are not supported (at postServeActions)",
+                "mappings/m.json:4:65: error: WireMock template `{{request.body}}` has no Understudy equivalent: a webhook reads the triggering request as `originalRequest` (`{{originalRequest.body}}`); `request` is undefined there (at postServeActions[0].parameters.url)",
             ])
     }
 

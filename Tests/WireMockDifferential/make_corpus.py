@@ -172,6 +172,23 @@ for fault in ['EMPTY_RESPONSE', 'CONNECTION_RESET_BY_PEER', 'RANDOM_DATA_THEN_CL
 script('delays', R('GET', '/d/fixed'), R('GET', '/d/uniform'), R('GET', '/d/lognormal'), R('GET', '/d/both'))
 script('faults', *[dict(R('GET', '/f/' + f.lower()), keepAlive=True) for f in ['EMPTY_RESPONSE', 'CONNECTION_RESET_BY_PEER', 'RANDOM_DATA_THEN_CLOSE', 'MALFORMED_RESPONSE_CHUNK']])
 
+# Webhooks (issue 42). The 2.35 jar runs without the webhooks extension, so it serves the response and
+# logs that no extension is named `webhook`; Understudy serves the same response and sends the webhook
+# (here to a closed loopback port: a failed delivery, which changes nothing the client sees). What the
+# webhook itself must do is WireMock's documented behaviour (wiremock.org/docs/webhooks-and-callbacks:
+# GET by default, `originalRequest` templates, `delay` after the response), held by
+# Tests/BlackBox/test_wiremock_webhooks.py with a real receiver, not by the jar. WireMock 3's
+# `serveEventListeners` cannot be here at all: the 2.35 jar does not start on a root holding one.
+F = 'responses/webhooks.json'
+mapping(F, 'w-post-serve-action', {"method": "POST", "urlPath": "/w/async"}, ok('w-post-serve-action', 202),
+        postServeActions=[{"name": "webhook", "parameters": {
+            "method": "POST", "url": "http://127.0.0.1:9/w/callback", "headers": {"Content-Type": "application/json"},
+            "body": "{\"id\": \"{{jsonPath originalRequest.body '$.id'}}\"}", "delay": {"type": "fixed", "milliseconds": 10}}}])
+mapping(F, 'w-post-serve-action-get', {"method": "GET", "urlPath": "/w/ping"}, ok('w-post-serve-action-get'),
+        postServeActions=[{"name": "webhook", "parameters": {"url": "http://127.0.0.1:9/w/ping-callback"}}])
+script('webhooks', R('POST', '/w/async', {"Content-Type": "application/json"}, '{"id": "a-1"}'), R('GET', '/w/async'),
+       R('GET', '/w/ping'), R('GET', '/w/ping?x=1'))
+
 F = 'matching/priorities.json'
 mapping(F, 'p-catch-all-low', {"method": "ANY", "urlPathPattern": "/p/.*"}, ok('p-catch-all-low', 418), priority=10)
 mapping(F, 'p-specific-high', {"method": "GET", "urlPath": "/p/special"}, ok('p-specific-high'), priority=1)

@@ -41,6 +41,9 @@ public struct EngineConfiguration {
     /// A session's `idempotency`: the rule its `POST` and `PATCH` stubs take when they give none
     /// of their own (nil: only stubs with `idempotency` honour keys).
     public var idempotency: IdempotencyRule?
+    /// A session's `webhookDefaults`: the target and secret of webhooks whose stubs give none
+    /// (nil: such a webhook fails as `no-target` or `no-secret`).
+    public var webhookDefaults: WebhookDefaults?
     /// Where the transport puts its outbound sender for webhooks (``TransportHooks/outbound``).
     /// A reference: sessions made from this configuration share the main port's.
     public var outbound = OutboundLink()

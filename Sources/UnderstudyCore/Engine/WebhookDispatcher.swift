@@ -84,15 +84,24 @@ final class WebhookDispatcher {
     /// clock; a target the allow-list refuses fails at once. Returns the delivery.
     @discardableResult
     func schedule(
-        _ request: UpstreamRequest, signing: WebhookSignature?, retryDelaysMs: [Double] = [], stubID: String?,
-        delayMs: Double
+        _ request: UpstreamRequest, signing: WebhookSignature?, defaults: WebhookDefaults? = nil,
+        retryDelaysMs: [Double] = [], stubID: String?, delayMs: Double
     ) -> WebhookDelivery {
         issued += 1
+        // A signing without a secret takes the world's default one.
+        let resolved = signing?.resolved(defaults)
         let delivery = WebhookDelivery(
-            id: "wh_\(issued)", stubID: stubID, request: request, signing: signing, retryDelaysMs: retryDelaysMs,
-            eventID: generator.uuid())
+            id: "wh_\(issued)", stubID: stubID, request: request, signing: resolved ?? signing,
+            retryDelaysMs: retryDelaysMs, eventID: generator.uuid())
         deliveries.append(delivery)
         if deliveries.count > Self.limit { deliveries.removeFirst(deliveries.count - Self.limit) }
+        if let missing = Self.missingDefault(request, signing: signing, resolved: resolved, defaults) {
+            // Nothing to send it to, or nothing to sign it with: journaled as its one attempt.
+            delivery.attempts = 1
+            delivery.sent = request
+            finish(delivery, missing)
+            return delivery
+        }
         if let problem = WebhookTargets.problem(request.url) {
             // Refused, not sent: journaled as its one attempt, which went nowhere.
             delivery.attempts = 1
@@ -102,6 +111,31 @@ final class WebhookDispatcher {
         }
         attempt(delivery, afterMs: delayMs)
         return delivery
+    }
+
+    /// Why a webhook cannot be sent for want of what its world's ``WebhookDefaults`` would give:
+    /// no `url` (`no-target`) or no secret (`no-secret`); nil when it can.
+    private static func missingDefault(
+        _ request: UpstreamRequest, signing: WebhookSignature?, resolved: WebhookSignature?,
+        _ defaults: WebhookDefaults?
+    ) -> OutboundOutcome? {
+        if request.url.isEmpty {
+            return OutboundOutcome(
+                status: nil, error: "no-target",
+                reason:
+                    "the webhook has no `url` and its world no default target (`webhookDefaults.url` in POST /__admin/sessions)"
+            )
+        }
+        if let signing, resolved == nil {
+            let why =
+                defaults?.secret == nil
+                ? "its world no default secret (`webhookDefaults.secret` in POST /__admin/sessions)"
+                : "the world's default secret is no `standard-webhooks` secret (`whsec_` and base64)"
+            return OutboundOutcome(
+                status: nil, error: "no-secret",
+                reason: "the webhook's `\(signing.format.rawValue)` signing has no `secret`, and " + why)
+        }
+        return nil
     }
 
     /// The next attempt, `milliseconds` from now on the world's clock: at once for 0, held in a

@@ -4,7 +4,9 @@ import UnderstudyHTTP
 /// "clock": {"frozenAt": "2030-01-01T00:00:00Z"}, "recording": {"out": "DIR", …options}}`, each
 /// optional, an empty body meaning none.
 struct SessionRequest {
-    static let keys = ["name", "stubs", "tls", "maxConcurrentStreams", "clock", "recording", "idempotency"]
+    static let keys = [
+        "name", "stubs", "tls", "maxConcurrentStreams", "clock", "recording", "idempotency", "webhookDefaults",
+    ]
     /// The modes a session's `"clock"` object names (exactly one).
     static let clockModes = ["frozenAt", "offset", "real"]
     /// The certificate modes a session's HTTPS port can present (`UnderstudyServer.CertificateMode`).
@@ -25,6 +27,8 @@ struct SessionRequest {
     /// The `idempotency` rule (a stub's, docs/stub-format.md) the session's `POST` and `PATCH`
     /// stubs take when they give none of their own.
     var idempotency: IdempotencyRule?
+    /// The target and secret of the session's webhooks whose stubs give none (docs/webhooks.md).
+    var webhookDefaults: WebhookDefaults?
 
     /// Decodes a body; the failure is the 400 to send (stub errors exactly as `POST /__admin/stubs`).
     static func decode(_ body: [UInt8]) -> Result<SessionRequest, AdminResponse.Failure> {
@@ -52,8 +56,8 @@ struct SessionRequest {
                 let hint = EditDistance.closest(to: member.key, among: keys).map { "; did you mean `\($0)`?" } ?? ""
                 return fail(
                     "unknown key `\(member.key)`\(hint) "
-                        + "(a session body has `name`, `stubs`, `tls`, `maxConcurrentStreams`, `clock`, `recording` and "
-                        + "`idempotency`)"
+                        + "(a session body has `name`, `stubs`, `tls`, `maxConcurrentStreams`, `clock`, `recording`, "
+                        + "`idempotency` and `webhookDefaults`)"
                 )
             }
             guard seen.insert(member.key).inserted else {
@@ -96,6 +100,12 @@ struct SessionRequest {
                 }
                 request.idempotency = rule
             }
+            if member.key == "webhookDefaults" {
+                switch WebhookDefaults.decode(member.value.value) {
+                case .success(let defaults): request.webhookDefaults = defaults
+                case .failure(let problem): return fail(problem.message)
+                }
+            }
             if member.key == "maxConcurrentStreams" {
                 guard case .number(let text) = member.value.value, let count = Int(text),
                     (1...10_000).contains(count)
@@ -110,7 +120,9 @@ struct SessionRequest {
             do {
                 request.stubs = try StubLoader.parse(
                     bytes: body, file: "<admin>", root: nil,
-                    otherKeys: ["name", "tls", "maxConcurrentStreams", "clock", "recording", "idempotency"])
+                    otherKeys: [
+                        "name", "tls", "maxConcurrentStreams", "clock", "recording", "idempotency", "webhookDefaults",
+                    ])
             } catch {
                 return .failure(AdminResponse.Failure(response: AdminResponse.loadFailure(error)))
             }

@@ -34,21 +34,27 @@ extension StubDecoder {
         }
         let errorsBefore = errors.count
         let keys = members(of: node, path, known: Self.webhookKeys)
-        guard let urlMember = keys["url"] else {
-            fail(node.position, path, "a webhook needs `url`, where it is sent (`http://127.0.0.1:9000/hook`)")
-            return nil
-        }
+        // Without `url` it goes to the world's default (a session's `webhookDefaults.url`).
+        let urlMember = keys["url"]
         let urlPath = path.member("url")
-        guard let url = nonEmptyString(urlMember.value, urlPath, what: "an http:// or https:// URL") else { return nil }
+        var url: String?
+        if let urlMember {
+            guard let text = nonEmptyString(urlMember.value, urlPath, what: "an http:// or https:// URL") else {
+                return nil
+            }
+            url = text
+        }
         var hook: WebhookSetting
-        if TemplateText.hasTags(url) {
+        if let url, let urlMember, TemplateText.hasTags(url) {
             guard let compiled = compileTemplate(url, at: urlMember.value.position, urlPath, .none, sent: true) else {
                 return nil
             }
             hook = WebhookSetting(url: .template(compiled))
-        } else {
+        } else if let url, let urlMember {
             if let problem = WebhookTargets.problem(url) { fail(urlMember.value.position, urlPath, problem) }
             hook = WebhookSetting(url: .literal(url))
+        } else {
+            hook = WebhookSetting(url: nil)
         }
         if let member = keys["method"] {
             let methodPath = path.member("method")
@@ -75,7 +81,10 @@ extension StubDecoder {
                 hook.body = .text(webhookText(text, member.value, path.member("body")))
             }
         }
-        if let member = keys["delayMs"] {
+        if let member = keys["delayMs"], member.value.members != nil {
+            // A distribution, as a response's `delayMs` may be (drawn per delivery).
+            hook.delayDistribution = decodeDelayDistribution(member.value, path.member("delayMs"))
+        } else if let member = keys["delayMs"] {
             let delayPath = path.member("delayMs")
             if let delay = number(member.value, delayPath) {
                 if delay >= 0 && delay <= Self.maximumDelayMs {
@@ -185,11 +194,18 @@ extension StubDecoder {
         }
         let errorsBefore = errors.count
         let keys = members(of: node, path, known: StubFormat.Object.signing.keys)
-        guard let formatMember = keys["format"], let secretMember = keys["secret"] ?? keys["secretEnv"] else {
+        guard let formatMember = keys["format"] else {
             fail(
                 node.position, path,
-                "`signing` needs `format` and `secret` (or `secretEnv`, an environment variable's name)")
+                "`signing` needs `format` (and `secret` or `secretEnv`, unless the session gives `webhookDefaults.secret`)"
+            )
             return nil
+        }
+        guard let secretMember = keys["secret"] ?? keys["secretEnv"] else {
+            // The secret comes from the world's defaults when the webhook is sent (`no-secret` if none).
+            guard let format = enumValue(StubFormat.SigningFormat.self, formatMember.value, path.member("format"))
+            else { return nil }
+            return signingOptions(WebhookSignature(format: format, key: nil), keys, node, path)
         }
         if keys["secret"] != nil, let both = keys["secretEnv"] {
             fail(both.keyPosition, path.member("secretEnv"), "give `secret` or `secretEnv`, not both")
@@ -221,7 +237,17 @@ extension StubDecoder {
                     "a `standard-webhooks` secret is `whsec_` and base64 (`whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw`)")
             }
         }
-        var signature = WebhookSignature(format: format, key: key)
+        return signingOptions(WebhookSignature(format: format, key: key), keys, node, path, errorsBefore: errorsBefore)
+    }
+
+    /// `signing`'s other keys onto `given`: `mistake`, and `hmac-sha256`'s `header`, `signed`,
+    /// `encoding`, `prefix` and `timestampHeader` (refused for the other formats).
+    private mutating func signingOptions(
+        _ given: WebhookSignature, _ keys: ObjectMembers, _ node: JSONNode, _ path: JSONPath, errorsBefore: Int? = nil
+    ) -> WebhookSignature? {
+        let errorsBefore = errorsBefore ?? errors.count
+        let format = given.format
+        var signature = given
         if let member = keys["mistake"] {
             signature.mistake = enumValue(StubFormat.SigningMistake.self, member.value, path.member("mistake"))
         }

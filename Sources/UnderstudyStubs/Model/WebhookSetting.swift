@@ -18,23 +18,31 @@ public struct WebhookSetting: Sendable {
         }
     }
 
-    /// The body: none, `body` text or a `json` value (its strings templates where they have tags).
+    /// The body: none, `body` text, a `json` value (its strings templates where they have tags), or
+    /// bytes sent as they are (WireMock's `base64Body`).
     package enum Body: Sendable {
         case none
         case text(Text)
         case json(JSONTemplate)
+        case bytes([UInt8])
     }
 
     /// The method (`POST` unless the stub names another).
     public var method = "POST"
-    /// The target URL (`url`).
-    package var url: Text
+    /// A method that is a template (WireMock's webhook `method` may be one): rendered per
+    /// delivery, in place of ``method``.
+    package var methodTemplate: TemplateText?
+    /// The target URL (`url`); nil sends it to the world's default (``WebhookDefaults``).
+    package var url: Text?
     /// The header fields, in the order written; their values may be templates.
     package var headers: [(name: String, value: Text)] = []
     /// The body.
     package var body: Body = .none
     /// Milliseconds after the response is sent before the webhook is (`delayMs`), on the world's clock.
     public var delayMs = 0.0
+    /// A random delay added to ``delayMs``, drawn per delivery from the engine's seeded generator
+    /// (`delayMs` as a distribution, or WireMock's `delay`); nil for none.
+    public var delayDistribution: DelayDistribution?
     /// Milliseconds the receiver has to answer (`timeoutMs`), connecting included.
     public var timeoutMs = WebhookSetting.defaultTimeoutMs
     /// How each attempt is signed (`signing`); nil sends it unsigned.
@@ -45,14 +53,15 @@ public struct WebhookSetting: Sendable {
     /// 10 seconds, the default `timeoutMs` (what Stripe and GitHub give a receiver, roughly).
     public static let defaultTimeoutMs = 10_000.0
 
-    package init(url: Text) {
+    package init(url: Text?) {
         self.url = url
     }
 
     /// The request to send for `request`, answered with `sent`: URL, headers and body rendered.
-    /// A JSON body gets `Content-Type: application/json` unless the webhook sets one.
-    package func render(_ context: TemplateContext) -> UpstreamRequest {
-        let target = url.render(context)
+    /// A JSON body gets `Content-Type: application/json` unless the webhook sets one. Without a
+    /// `url` it goes to `defaultURL`, or nowhere (an empty URL, which the dispatcher fails as `no-target`).
+    package func render(_ context: TemplateContext, defaultURL: String? = nil) -> UpstreamRequest {
+        let target = url?.render(context) ?? defaultURL ?? ""
         var fields = HTTPHeaders()
         for header in headers {
             // Request data must not end a header early: line breaks and NUL become spaces.
@@ -66,14 +75,20 @@ public struct WebhookSetting: Sendable {
         switch body {
         case .none: break
         case .text(let text): bytes = Array(text.render(context).utf8)
+        case .bytes(let given): bytes = given
         case .json(let json):
             let writer = JSONWriter(capacity: 256)
             json.write(into: writer, context)
             bytes = writer.bytes
             if !fields.contains("Content-Type") { fields.append(name: "Content-Type", value: "application/json") }
         }
+        var verb = method
+        if let methodTemplate {
+            let rendered = methodTemplate.render(context).filter { !$0.isWhitespace }
+            verb = rendered.isEmpty ? "GET" : rendered
+        }
         return UpstreamRequest(
-            method: method, url: target, headers: fields, body: bytes, timeoutMs: timeoutMs, upstream: target)
+            method: verb, url: target, headers: fields, body: bytes, timeoutMs: timeoutMs, upstream: target)
     }
 }
 

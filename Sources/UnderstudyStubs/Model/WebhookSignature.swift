@@ -13,8 +13,9 @@ import UnderstudyStubFormat
 public struct WebhookSignature: Sendable {
     /// The provider format.
     public var format: StubFormat.SigningFormat
-    /// The HMAC key: the secret's bytes (for `standard-webhooks`, the base64 after `whsec_`, decoded).
-    package var key: [UInt8]
+    /// The HMAC key: the secret's bytes (for `standard-webhooks`, the base64 after `whsec_`, decoded);
+    /// nil when the stub gives no secret and the world's ``WebhookDefaults`` is to supply it.
+    package var key: [UInt8]?
     /// The mistake made on purpose, if any.
     public var mistake: StubFormat.SigningMistake?
     /// `hmac-sha256`: the signature's header.
@@ -32,7 +33,7 @@ public struct WebhookSignature: Sendable {
     /// five-minute tolerance.
     public static let staleSeconds: Int64 = 3600
 
-    package init(format: StubFormat.SigningFormat, key: [UInt8]) {
+    package init(format: StubFormat.SigningFormat, key: [UInt8]?) {
         self.format = format
         self.key = key
     }
@@ -44,8 +45,8 @@ public struct WebhookSignature: Sendable {
     ) -> UpstreamRequest {
         let time = String(mistake == .staleTimestamp ? timestamp - Self.staleSeconds : timestamp)
         let body = request.body
-        var usedKey = key
-        if mistake == .wrongSecret { usedKey = Array("not-the-secret-".utf8) + key }
+        var usedKey = key ?? []
+        if mistake == .wrongSecret { usedKey = Array("not-the-secret-".utf8) + usedKey }
         func mac(_ parts: String...) -> [UInt8] {
             hmac(usedKey, Array(parts.joined().utf8) + body)
         }

@@ -15,12 +15,10 @@ extension StubDecoder {
     static let wireMockMappingKeys = [
         "id", "uuid", "name", "request", "response", "priority", "scenarioName",
         "requiredScenarioState", "newScenarioState", "metadata", "persistent", "insertionIndex",
+        "postServeActions", "serveEventListeners",
     ]
     /// Mapping keys WireMock has and Understudy refuses, with why.
-    static let wireMockUnsupportedMappingKeys = [
-        "postServeActions": "post-serve actions (webhooks) are not supported",
-        "serveEventListeners": "serve event listeners are not supported",
-    ]
+    static let wireMockUnsupportedMappingKeys: [String: String] = [:]
 
     /// Whether a parsed document is WireMock's: a single mapping (`request` and `response`) or
     /// `{"mappings": [...]}`, and not a native stub file.
@@ -151,6 +149,21 @@ extension StubDecoder {
             response = decodeWireMockResponse(member.value, path.member("response")) ?? StubResponse()
         } else {
             fail(node.position, path, "missing key `response`; a WireMock mapping needs `request` and `response`")
+        }
+        // Webhooks (StubDecoder+WireMockWebhook.swift): WireMock 2's `postServeActions` and
+        // WireMock 3's `serveEventListeners`, both fired after the response is sent.
+        var hooks: [WebhookSetting] = []
+        for key in ["postServeActions", "serveEventListeners"] {
+            if let member = keys[key] { hooks += decodeWireMockWebhooks(member, path) }
+        }
+        if !hooks.isEmpty {
+            if response.proxy != nil {
+                warn(
+                    node.position, path,
+                    "the webhook is not sent: a `proxyBaseUrl` response takes no webhooks in Understudy")
+            } else {
+                response.webhooks = hooks
+            }
         }
 
         let priority = keys["priority"].flatMap {

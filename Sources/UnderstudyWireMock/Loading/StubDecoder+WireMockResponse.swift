@@ -276,7 +276,7 @@ extension StubDecoder {
         return setting
     }
 
-    private mutating func decodeWireMockDistribution(_ node: JSONNode, _ path: JSONPath) -> DelayDistribution? {
+    mutating func decodeWireMockDistribution(_ node: JSONNode, _ path: JSONPath) -> DelayDistribution? {
         guard node.members != nil else {
             typeMismatch(
                 node, path, expected: "an object like {\"type\": \"lognormal\", \"median\": 80, \"sigma\": 0.4}")

@@ -85,6 +85,13 @@ public enum WireMockConverter {
             if WireMockMapping.of(stub)?.metadata != nil {
                 notes.append("\(stub.id): `metadata` is not converted (native stubs have no metadata)")
             }
+            if stub.responses.contains(where: { $0.webhooks != nil }) {
+                // WireMock's webhook templates escape for HTML and may template the method, which native
+                // webhooks do not: written over by hand (docs/webhooks.md), not guessed at.
+                notes.append(
+                    "\(stub.id): its webhooks are not converted; write them as the response's native `webhooks` (docs/webhooks.md)"
+                )
+            }
             return .object(members)
         }
         return Result(document: .object([JSONMember(.stubs, .array(encoded))]), notes: notes, files: files)

@@ -42,7 +42,11 @@ enum WireMockHandlebars {
     /// The native template for `source`, or why there is none.
     /// `parameters` are the mapping's `transformerParameters` (scalars as text), which WireMock's
     /// templates read as `parameters.NAME`; they are written into the native text as literals.
-    static func translate(_ source: String, parameters: [String: String] = [:]) -> Result<String, Untranslatable> {
+    /// `requestRoot` is the name the request goes by: `request` in a response, `originalRequest`
+    /// in a webhook (WireMock's `Webhooks.applyTemplating` renames it so; `request` is then undefined).
+    static func translate(
+        _ source: String, parameters: [String: String] = [:], requestRoot: String = "request"
+    ) -> Result<String, Untranslatable> {
         var out = ""
         var blocks: [Block] = []
         var rest = source[...]
@@ -56,7 +60,8 @@ enum WireMockHandlebars {
             let tag = trimmed(rest[start..<close.lowerBound])
             rest = rest[close.upperBound...]
             do {
-                out += try translateTag(tag, triple: triple, blocks: &blocks, parameters: parameters)
+                out += try translateTag(
+                    tag, triple: triple, blocks: &blocks, parameters: parameters, requestRoot: requestRoot)
             } catch {
                 return .failure(
                     Untranslatable(
@@ -71,7 +76,7 @@ enum WireMockHandlebars {
     }
 
     private static func translateTag(
-        _ tag: String, triple: Bool, blocks: inout [Block], parameters: [String: String]
+        _ tag: String, triple: Bool, blocks: inout [Block], parameters: [String: String], requestRoot: String
     ) throws(Untranslatable)
         -> String
     {
@@ -79,7 +84,7 @@ enum WireMockHandlebars {
         if tag.hasPrefix("~") || tag.hasSuffix("~") {
             throw Untranslatable(message: "whitespace control (`~`) is not supported")
         }
-        if tag.hasPrefix("#") { return try openBlock(trimmed(tag.dropFirst()), &blocks) }
+        if tag.hasPrefix("#") { return try openBlock(trimmed(tag.dropFirst()), &blocks, requestRoot) }
         if tag.hasPrefix("/") {
             let name = trimmed(tag.dropFirst())
             guard let block = blocks.popLast() else {
@@ -106,7 +111,7 @@ enum WireMockHandlebars {
             }
             return triple ? value : HTMLEntityEscaping().escapeText(value)
         }
-        let value = try expression(first, Array(tokens.dropFirst()), blocks)
+        let value = try expression(first, Array(tokens.dropFirst()), blocks, requestRoot)
         switch value {
         case .name(let name): return triple ? "{{{\(name)}}}" : "{{\(name)}}"
         case .section(let name, let text): return "{{#\(name)}}\(text){{/\(name)}}"
@@ -119,14 +124,14 @@ enum WireMockHandlebars {
         case section(String, text: String)
     }
 
-    private static func expression(_ head: String, _ arguments: [String], _ blocks: [Block]) throws(Untranslatable)
-        -> Native
-    {
+    private static func expression(
+        _ head: String, _ arguments: [String], _ blocks: [Block], _ requestRoot: String
+    ) throws(Untranslatable) -> Native {
         switch head {
         case "now": return try now(hash(arguments))
         case "randomValue": return .name(try randomValue(hash(arguments)))
         case "randomInt": return .name(try randomInt(hash(arguments)))
-        case "jsonPath": return .name(try jsonPath(arguments))
+        case "jsonPath": return .name(try jsonPath(arguments, requestRoot))
         default:
             if unsupportedHelpers.contains(head) {
                 throw Untranslatable(message: "the helper `\(head)` is not supported")
@@ -134,11 +139,13 @@ enum WireMockHandlebars {
             guard arguments.isEmpty else {
                 throw Untranslatable(message: "the helper `\(head)` is not supported")
             }
-            return .name(try path(head, blocks))
+            return .name(try path(head, blocks, requestRoot))
         }
     }
 
-    private static func openBlock(_ text: String, _ blocks: inout [Block]) throws(Untranslatable) -> String {
+    private static func openBlock(_ text: String, _ blocks: inout [Block], _ requestRoot: String) throws(Untranslatable)
+        -> String
+    {
         var tokens = try tokenize(text)
         guard !tokens.isEmpty else { throw Untranslatable(message: "an empty block") }
         let helper = tokens.removeFirst()
@@ -157,11 +164,13 @@ enum WireMockHandlebars {
                 let inner = try tokenize(String(list.dropFirst().dropLast()))
                 guard inner.first == "jsonPath" else {
                     throw Untranslatable(
-                        message: "`#each` goes over `(jsonPath request.body '$…')` only; found `\(inner.first ?? "")`")
+                        message:
+                            "`#each` goes over `(jsonPath \(requestRoot).body '$…')` only; found `\(inner.first ?? "")`"
+                    )
                 }
-                list = try jsonPath(Array(inner.dropFirst()))
+                list = try jsonPath(Array(inner.dropFirst()), requestRoot)
             } else {
-                throw Untranslatable(message: "`#each` goes over `(jsonPath request.body '$…')` only")
+                throw Untranslatable(message: "`#each` goes over `(jsonPath \(requestRoot).body '$…')` only")
             }
             blocks.append(Block(helper: "each", close: "{{/\(list)}}", alias: alias))
             return "{{#\(list)}}"
@@ -180,7 +189,8 @@ enum WireMockHandlebars {
     }
 
     /// A Handlebars path (`request.path.[0]`, `item.name`, `@index`) as a native name.
-    private static func path(_ text: String, _ blocks: [Block]) throws(Untranslatable) -> String {
+    private static func path(_ text: String, _ blocks: [Block], _ requestRoot: String) throws(Untranslatable) -> String
+    {
         let inEach = blocks.contains { $0.helper == "each" }
         switch text {
         case "@index" where inEach: return "index()"
@@ -196,11 +206,17 @@ enum WireMockHandlebars {
                 segments.removeFirst()
                 return segments.isEmpty ? "." : segments.joined(separator: ".")
             }
-            if segments.first != "request" {
+            if segments.first != requestRoot {
                 return segments.isEmpty ? "." : segments.joined(separator: ".")
             }
         }
-        guard segments.first == "request", segments.count >= 2 else {
+        guard segments.first == requestRoot, segments.count >= 2 else {
+            if requestRoot != "request", segments.first == "request" {
+                throw Untranslatable(
+                    message:
+                        "a webhook reads the triggering request as `originalRequest` (`{{originalRequest.body}}`); `request` is undefined there"
+                )
+            }
             throw Untranslatable(message: "unknown variable `\(text)`")
         }
         let field = segments[1]
@@ -292,9 +308,9 @@ enum WireMockHandlebars {
     }
 
     /// `jsonPath request.body '$.a.b[0]'` as `request.json.a.b.0`.
-    private static func jsonPath(_ arguments: [String]) throws(Untranslatable) -> String {
-        guard arguments.count == 2, arguments[0] == "request.body", let expression = unquote(arguments[1]) else {
-            throw Untranslatable(message: "`jsonPath` is supported as `jsonPath request.body '$.a.b'`")
+    private static func jsonPath(_ arguments: [String], _ requestRoot: String) throws(Untranslatable) -> String {
+        guard arguments.count == 2, arguments[0] == requestRoot + ".body", let expression = unquote(arguments[1]) else {
+            throw Untranslatable(message: "`jsonPath` is supported as `jsonPath \(requestRoot).body '$.a.b'`")
         }
         guard expression.hasPrefix("$") else { throw Untranslatable(message: "a JSON path starts with `$`") }
         var names: [String] = []
