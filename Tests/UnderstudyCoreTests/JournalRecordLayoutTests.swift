@@ -4,8 +4,8 @@ import XCTest
 
 /// The journal record's size is part of the request path's cost: it is moved several times per
 /// request, and past 128 bytes each move became a `memcpy` call (+260 instructions a request in
-/// the callgrind gate when `idempotency` made it 136 bytes). A field added to it goes among the
-/// words, before `responseIndex`, and this test says when the record outgrows the inline moves.
+/// the callgrind gate when `idempotency` made it 136 bytes). This test says when a new field makes
+/// the record outgrow the inline moves; box rarely set fields together then (as `StubResponse.Extras`).
 final class JournalRecordLayoutTests: XCTestCase {
     func testRecordFitsInlineMoves() {
         XCTAssertLessThanOrEqual(

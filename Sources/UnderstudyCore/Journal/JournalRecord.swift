@@ -3,14 +3,18 @@ import UnderstudyHTTP
 /// What the engine knows about a request when it decides its answer. The entry is written from
 /// it and a ``Delivery`` once the transport reports what happened on the wire.
 ///
-/// The fields are laid out to keep the record at most 128 bytes (108 now): the request path
-/// moves it several times (out of `serve`, into its ticket, into the entry), and a larger struct
-/// is moved with a call to `memcpy` instead of eight vector moves (+260 instructions a request,
-/// measured when `idempotency` made it 136 bytes). Words first, then the optional index, then
-/// the one-byte fields together; `JournalRecordLayoutTests` holds the size.
+/// At most 128 bytes (`JournalRecordLayoutTests`): the request path moves the record several
+/// times (out of `serve`, into its ticket, into the entry), and past 128 bytes each move became
+/// a call to `memcpy` instead of eight vector moves (+260 instructions a request in the callgrind
+/// gate when `idempotency` made it 136 bytes). `rateLimited` sits beside `matched` for that: the
+/// two flags share one word's padding. Keep the memberwise initializer (an explicit one made the
+/// engine copy the record instead of moving it: +150 instructions a request).
 struct JournalRecord {
     var request: HTTPRequest
+    var matched: Bool
+    var rateLimited: Bool
     var stubID: String?
+    var responseIndex: Int?
     var scenario: ScenarioTransition?
     /// The delay applied before answering, in milliseconds (fixed plus any drawn at random).
     var delayMs: Double = 0
@@ -21,6 +25,8 @@ struct JournalRecord {
     /// The real time of arrival (ISO-8601), written as `wallTime` when the world's clock is not
     /// real time (its `time` is then the world's); nil on a real clock, where the two agree.
     var wallTime: String? = nil
+    /// How the body was paced (`"dribble"`, `"throttle"`, `"events"`); nil when written at once.
+    var stream: ResponseStreaming.Kind? = nil
     /// What `serve --openapi` found (`openapiViolations`, and the refusal in `fail` mode); nil
     /// when nothing was checked or nothing was found.
     var contract: ContractFindings? = nil
@@ -28,23 +34,4 @@ struct JournalRecord {
     var proxied: ProxiedExchange? = nil
     /// What the stub's idempotency made of the request's key; nil for stubs without `idempotency`.
     var idempotency: IdempotencyNote? = nil
-    var responseIndex: Int?
-    var matched: Bool
-    var rateLimited: Bool
-    /// How the body was paced (`"dribble"`, `"throttle"`, `"events"`); nil when written at once.
-    var stream: ResponseStreaming.Kind? = nil
-
-    /// A record with what every request has; the rest is set by the paths that know it.
-    init(
-        request: HTTPRequest, matched: Bool, stubID: String?, responseIndex: Int?, scenario: ScenarioTransition?,
-        rateLimited: Bool, delayMs: Double = 0
-    ) {
-        self.request = request
-        self.matched = matched
-        self.stubID = stubID
-        self.responseIndex = responseIndex
-        self.scenario = scenario
-        self.rateLimited = rateLimited
-        self.delayMs = delayMs
-    }
 }
