@@ -231,7 +231,8 @@ public final class StubEngine {
         if limitHeaders == nil, let answer = box.staticAnswers[responseIndex] {
             // A static response: the box's ready-made answer, as the general path below would build it.
             let record = JournalRecord(
-                request: context.request, matched: true, rateLimited: false, stubID: box.stub.id, responseIndex: responseIndex,
+                request: context.request, matched: true, rateLimited: false, stubID: box.stub.id,
+                responseIndex: responseIndex,
                 scenario: transition, delayMs: answer.delayMs)
             return (answer, record)
         }
@@ -256,7 +257,8 @@ public final class StubEngine {
                 transition: transition)
         }
         let record = JournalRecord(
-            request: context.request, matched: true, rateLimited: false, stubID: box.stub.id, responseIndex: responseIndex,
+            request: context.request, matched: true, rateLimited: false, stubID: box.stub.id,
+            responseIndex: responseIndex,
             scenario: transition, delayMs: delayMs)
         return (
             HTTPResponse(
