@@ -12,7 +12,9 @@ import Darwin
 ///
 /// States are capped (``maxStates``); a match that would need more returns nil and the caller
 /// falls back to the NFA simulation, which is linear on its own. `@unchecked Sendable`: every
-/// access to the mutable tables holds `mutex`.
+/// access to the mutable tables holds `mutex`. For the same reason they are
+/// `@exclusivity(unchecked)`: no two accesses can overlap, and the runtime's check cost ~65
+/// instructions an access, four per `pathPattern` request (callgrind, `scripts/bench --gate`).
 final class RegexDFA: @unchecked Sendable {
     /// At most this many states are kept (each holds a 128-entry ASCII row).
     static let maxStates = 512
@@ -23,14 +25,14 @@ final class RegexDFA: @unchecked Sendable {
     private let instructions: [RegexInstruction]
     private let classes: [RegexCharacterClass]
     private let start: [Int]
-    private var mutex = pthread_mutex_t()
-    private var states: [[Int]] = []
-    private var accepting: [Bool] = []
+    @exclusivity(unchecked) private var mutex = pthread_mutex_t()
+    @exclusivity(unchecked) private var states: [[Int]] = []
+    @exclusivity(unchecked) private var accepting: [Bool] = []
     /// 128 next-state entries per state, by ASCII byte; a raw buffer so the per-byte lookup
     /// is one load (grown by doubling, freed in deinit).
-    private var rows: UnsafeMutablePointer<Int32>
-    private var rowCapacity = 4
-    private var index: [[Int]: Int32] = [:]
+    @exclusivity(unchecked) private var rows: UnsafeMutablePointer<Int32>
+    @exclusivity(unchecked) private var rowCapacity = 4
+    @exclusivity(unchecked) private var index: [[Int]: Int32] = [:]
 
     /// Nil when the program has an assertion past `startPC` (a step would depend on context).
     init?(instructions: [RegexInstruction], classes: [RegexCharacterClass], startPC: Int) {

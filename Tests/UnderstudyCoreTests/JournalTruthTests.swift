@@ -90,8 +90,8 @@ final class JournalTruthTests: XCTestCase {
     func testBodiesAreCutAtTheLimitOnACharacterBoundary() throws {
         let engine = try makeEngine(#"{"stubs":[]}"#, journalBodyLimit: 4)
         let record = JournalRecord(
-            request: HTTPRequest(method: "GET", target: "/"), matched: false, stubID: nil,
-            responseIndex: nil, scenario: nil, rateLimited: false)
+            request: HTTPRequest(method: "GET", target: "/"), matched: false, rateLimited: false, stubID: nil,
+            responseIndex: nil, scenario: nil)
         // "abcé" is 5 bytes: a, b, c, 0xC3 0xA9. A 4-byte cut would split é; the entry keeps "abc".
         engine.recorder.record(record, .answered(status: 200, headers: [:], body: Array("abcé".utf8)))
         engine.recorder.record(record, .answered(status: 200, headers: [:], body: Array("abcd".utf8)))

@@ -20,7 +20,7 @@ extension StubEngine {
             let reason = Self.refusalReason("the request", requestViolations)
             let response = Self.refusal(status: 400, "the request", requestViolations)
             var record = JournalRecord(
-                request: request, matched: false, stubID: nil, responseIndex: nil, scenario: nil, rateLimited: false)
+                request: request, matched: false, rateLimited: false, stubID: nil, responseIndex: nil, scenario: nil)
             record.contract = ContractFindings(violations: requestViolations, refusal: reason)
             return journal(response, record, awaitingDelivery: awaitingDelivery, arrival: clock.monotonicNanoseconds)
         }

@@ -19,8 +19,8 @@ extension StubEngine {
                 delayMs: delayMs, stubID: stubID)
             answer.proxy = proxy.upstreamRequest(for: request)
             let record = JournalRecord(
-                request: request, matched: true, stubID: stubID, responseIndex: responseIndex,
-                scenario: transition, rateLimited: false, delayMs: delayMs)
+                request: request, matched: true, rateLimited: false, stubID: stubID, responseIndex: responseIndex,
+                scenario: transition, delayMs: delayMs)
             return (answer, record)
         }
         var headers = headers
@@ -33,8 +33,8 @@ extension StubEngine {
                 headers: &headers, body: &body, status: &status, streaming: &streaming)
         }
         var record = JournalRecord(
-            request: request, matched: true, stubID: stubID, responseIndex: responseIndex,
-            scenario: transition, rateLimited: false, delayMs: delayMs)
+            request: request, matched: true, rateLimited: false, stubID: stubID, responseIndex: responseIndex,
+            scenario: transition, delayMs: delayMs)
         record.stream = streaming?.kind
         var answer = HTTPResponse(
             status: status, headers: headers, body: body,

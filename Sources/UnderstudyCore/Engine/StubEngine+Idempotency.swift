@@ -65,8 +65,9 @@ extension StubEngine {
             return (response, record)
         case .replay(let response, let responseIndex):
             var record = JournalRecord(
-                request: context.request, matched: true, stubID: stub.id, responseIndex: responseIndex,
-                scenario: nil, rateLimited: false)
+                request: context.request, matched: true, rateLimited: false, stubID: stub.id,
+                responseIndex: responseIndex,
+                scenario: nil)
             record.idempotency = IdempotencyNote(key: key, outcome: .replay)
             record.stream = response.streaming?.kind
             return (response, record)
@@ -100,8 +101,8 @@ extension StubEngine {
             status: status, headers: ["Content-Type": "application/problem+json"],
             body: JSONValue.object(members).jsonBytes, stubID: stub.id)
         var record = JournalRecord(
-            request: context.request, matched: true, stubID: stub.id, responseIndex: nil, scenario: nil,
-            rateLimited: false)
+            request: context.request, matched: true, rateLimited: false, stubID: stub.id, responseIndex: nil,
+            scenario: nil)
         record.idempotency = IdempotencyNote(key: key, outcome: outcome)
         return (response, record)
     }

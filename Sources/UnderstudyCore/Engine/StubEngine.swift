@@ -142,8 +142,7 @@ public final class StubEngine {
             status: status, headers: ["Content-Type": "text/plain; charset=utf-8"],
             body: Array((reason + "\n").utf8))
         let record = JournalRecord(
-            request: request, matched: false, stubID: nil, responseIndex: nil, scenario: nil,
-            rateLimited: false)
+            request: request, matched: false, rateLimited: false, stubID: nil, responseIndex: nil, scenario: nil)
         return journal(
             response, record, awaitingDelivery: awaitingDelivery,
             arrival: clock.monotonicNanoseconds)
@@ -232,8 +231,9 @@ public final class StubEngine {
         if limitHeaders == nil, let answer = box.staticAnswers[responseIndex] {
             // A static response: the box's ready-made answer, as the general path below would build it.
             let record = JournalRecord(
-                request: context.request, matched: true, stubID: box.stub.id, responseIndex: responseIndex,
-                scenario: transition, rateLimited: false, delayMs: answer.delayMs)
+                request: context.request, matched: true, rateLimited: false, stubID: box.stub.id,
+                responseIndex: responseIndex,
+                scenario: transition, delayMs: answer.delayMs)
             return (answer, record)
         }
         // Fields are read in place (`responses[responseIndex].x`): copying the whole response out
@@ -257,8 +257,9 @@ public final class StubEngine {
                 transition: transition)
         }
         let record = JournalRecord(
-            request: context.request, matched: true, stubID: box.stub.id, responseIndex: responseIndex,
-            scenario: transition, rateLimited: false, delayMs: delayMs)
+            request: context.request, matched: true, rateLimited: false, stubID: box.stub.id,
+            responseIndex: responseIndex,
+            scenario: transition, delayMs: delayMs)
         return (
             HTTPResponse(
                 status: responses[responseIndex].status, headers: headers, body: responses[responseIndex].body,
@@ -274,8 +275,8 @@ public final class StubEngine {
     ) -> (HTTPResponse, JournalRecord) {
         let response = ServedHeaders.refusal(stub, rule, decision, now: clock.now)
         let record = JournalRecord(
-            request: context.request, matched: true, stubID: stub.id, responseIndex: nil,
-            scenario: nil, rateLimited: true)
+            request: context.request, matched: true, rateLimited: true, stubID: stub.id, responseIndex: nil,
+            scenario: nil)
         return (response, record)
     }
 
@@ -284,8 +285,8 @@ public final class StubEngine {
         var body = nearMissRanking.report(context)
         if !skippedMappings.isEmpty { body += skippedReport(context.request) }
         let record = JournalRecord(
-            request: context.request, matched: false, stubID: nil, responseIndex: nil,
-            scenario: nil, rateLimited: false)
+            request: context.request, matched: false, rateLimited: false, stubID: nil, responseIndex: nil,
+            scenario: nil)
         return (
             HTTPResponse(
                 status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Array(body.utf8)), record

@@ -66,8 +66,8 @@ extension StubEngine {
             JSONMember("error_description", .string(description)),
         ]).jsonBytes
         let record = JournalRecord(
-            request: context.request, matched: true, stubID: stub.id, responseIndex: nil,
-            scenario: nil, rateLimited: false)
+            request: context.request, matched: true, rateLimited: false, stubID: stub.id, responseIndex: nil,
+            scenario: nil)
         return (HTTPResponse(status: 401, headers: headers, body: body, stubID: stub.id), record)
     }
 }

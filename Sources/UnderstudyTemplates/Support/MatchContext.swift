@@ -8,38 +8,46 @@ import UnderstudyJSON
 /// ``unload()``), so no context is allocated per request. Other callers (the admin API,
 /// templates, tests) make a context of their own with ``init(_:)``.
 /// Stored properties are `@exclusivity(unchecked)`: one thread uses a context, and no access
-/// overlaps another.
+/// overlaps another. Other modules (the engine in UnderstudyCore) read them through the getters
+/// below, never as stored properties: the compiler does not carry `@exclusivity(unchecked)` across
+/// a module boundary, so a direct read from Core paid the runtime's exclusivity check (~60
+/// instructions, three per request on the static path: callgrind, `scripts/bench --gate`).
 package final class MatchContext {
-    @exclusivity(unchecked) package private(set) var request: HTTPRequest
+    @exclusivity(unchecked) private var storedRequest: HTTPRequest
+    @exclusivity(unchecked) private var storedMethod: String
+    @exclusivity(unchecked) private var storedPath: String
+
+    /// The request as received.
+    package var request: HTTPRequest { storedRequest }
     /// The method upper-cased, for case-insensitive comparison.
-    @exclusivity(unchecked) package private(set) var method: String
+    package var method: String { storedMethod }
     /// The path percent-decoded.
-    @exclusivity(unchecked) package private(set) var path: String
+    package var path: String { storedPath }
 
     package init(_ request: HTTPRequest) {
-        self.request = request
-        self.method = Self.uppercasedASCII(request.method)
-        self.path = PercentDecoding.decodePath(request.path)
+        self.storedRequest = request
+        self.storedMethod = Self.uppercasedASCII(request.method)
+        self.storedPath = PercentDecoding.decodePath(request.path)
     }
 
     /// An empty context for the engine to ``load(_:)`` requests into.
     package init() {
-        self.request = .empty
-        self.method = ""
-        self.path = ""
+        self.storedRequest = .empty
+        self.storedMethod = ""
+        self.storedPath = ""
     }
 
     /// Prepares the context for `request`.
     package func load(_ request: HTTPRequest) {
-        self.request = request
-        method = Self.uppercasedASCII(request.method)
-        path = PercentDecoding.decodePath(request.path)
+        storedRequest = request
+        storedMethod = Self.uppercasedASCII(request.method)
+        storedPath = PercentDecoding.decodePath(request.path)
     }
 
     /// Lets go of the request and of everything derived from it, so a reused context holds no
     /// request (or its body) between requests.
     package func unload() {
-        request = .empty
+        storedRequest = .empty
         if cachedQueryPairs != nil { cachedQueryPairs = nil }
         if cachedBodyText != nil { cachedBodyText = nil }
         if cachedBodyJSON != nil { cachedBodyJSON = nil }

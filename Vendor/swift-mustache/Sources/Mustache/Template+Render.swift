@@ -48,6 +48,11 @@ extension MustacheTemplate {
 
         case .variable(let variable, let transforms):
             if let child = getChild(named: variable, transforms: transforms, context: context) {
+                // Understudy: a string renders as itself, what the casts below end in for one, without
+                // their protocol-conformance lookups (UNDERSTUDY.md).
+                if let text = child as? String {
+                    return context.contentType.escapeText(text)
+                }
                 if let template = child as? MustacheTemplate {
                     return template.render(context: context)
                 } else if let renderable = child as? MustacheCustomRenderable {
@@ -61,6 +66,10 @@ extension MustacheTemplate {
 
         case .unescapedVariable(let variable, let transforms):
             if let child = getChild(named: variable, transforms: transforms, context: context) {
+                // Understudy: as for `.variable` above.
+                if let text = child as? String {
+                    return text
+                }
                 if let renderable = child as? MustacheCustomRenderable {
                     return renderable.renderText
                 } else if let lambda = child as? MustacheLambda {
