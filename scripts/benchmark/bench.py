@@ -75,11 +75,14 @@ def main(argv):
     except toolchain.BuildError as error:
         print(f"scripts/bench: build failed: {error}", file=sys.stderr)
         return 1
-    if understudy and (config.gate or config.startup_callgrind or config.callgrind_requests):
+    if understudy and (config.gate or config.startup_callgrind or config.callgrind_requests or config.webhooks):
         understudy = without_debug_info(understudy)
     if config.gate:
         from scripts.benchmark import gate
         return gate.run(config, tools, understudy)
+    if config.webhooks:
+        from scripts.benchmark import webhook_bench
+        return webhook_bench.run(config, tools, understudy)
     if config.startup_callgrind:
         from scripts.benchmark import startup_callgrind
         return startup_callgrind.run(config, tools, understudy)

@@ -43,6 +43,7 @@ class BenchConfig:
     gate: bool = False
     gate_runs: int = 1
     startup_callgrind: bool = False
+    webhooks: bool = False
     command_line: str = ""
 
 
@@ -77,6 +78,9 @@ def parse_arguments(argv):
     parser.add_argument("--startup-callgrind", action="store_true",
                         help="instead of the benchmark, count the instructions from exec to the first 200 "
                              "(C hello, 100 and 10 000 stubs) against the `startup` budgets in gate-budget.json")
+    parser.add_argument("--webhooks", action="store_true",
+                        help="instead of the benchmark, count under callgrind what a webhook costs the request "
+                             "that triggers it, against the same stubs without one (at most 10 %% over)")
     for name in _KNOBS:
         parser.add_argument("--" + name.replace("_", "-"), type=_KNOBS[name][3], default=None)
     arguments = parser.parse_args(argv)
@@ -110,6 +114,7 @@ def parse_arguments(argv):
     config.gate = arguments.gate
     config.gate_runs = max(1, arguments.gate_runs)
     config.startup_callgrind = arguments.startup_callgrind
+    config.webhooks = arguments.webhooks
     return config
 
 
