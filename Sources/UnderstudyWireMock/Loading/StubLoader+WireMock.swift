@@ -89,10 +89,16 @@ extension StubLoader {
     static func wireMockStaticFiles(root: String) -> [Stub] {
         let base = (root.hasSuffix("/") ? root : root + "/") + StubFileKind.bodyDirectoryName
         var stubs: [Stub] = []
-        func add(_ urlPath: String, _ relative: String, _ bytes: [UInt8]) {
+        func add(_ urlPath: String, _ relative: String, _ bytes: [UInt8], directory: Bool = false) {
             var response = StubResponse()
-            response.headers.append(name: "Content-Type", value: wireMockContentType(relative))
-            response.body = bytes
+            if directory {
+                // Jetty's `DefaultServlet` does not list a directory: 403, its HTML error page.
+                (response.status, response.headers, response.body) = ResponseTemplate.FileChoice.directoryAnswer(
+                    accept: nil, uri: urlPath)
+            } else {
+                response.headers.append(name: "Content-Type", value: wireMockContentType(relative))
+                response.body = bytes
+            }
             let request = RequestPattern(method: "GET", path: .exact(urlPath))
             let requestJSON: JSONValue = .object([
                 JSONMember("method", .string("GET")), JSONMember("urlPath", .string(urlPath)),
@@ -116,7 +122,36 @@ extension StubLoader {
                 add("/" + directory + "/", relative, bytes)
             }
         }
+        // Any other directory below the root (empty ones too) is refused, as Jetty refuses it.
+        for directory in directories(below: base) where !indexed(directory, paths) {
+            add("/" + directory, directory, [], directory: true)
+            add("/" + directory + "/", directory, [], directory: true)
+        }
         return stubs
+    }
+
+    /// Whether `directory` (relative to `__files/`) has an index file WireMock answers it with.
+    private static func indexed(_ directory: String, _ paths: Set<String>) -> Bool {
+        paths.contains(directory + "/index.json") || paths.contains(directory + "/index.html")
+    }
+
+    /// Every directory below `base`, relative to it, hidden ones and symbolic links left out (as
+    /// ``BodyFileResolver/files(in:)`` leaves them out).
+    private static func directories(below base: String) -> [String] {
+        var found: [String] = []
+        func walk(_ relative: String) {
+            let here = relative.isEmpty ? base : base + "/" + relative
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: here) else { return }
+            for name in names.sorted() where !name.hasPrefix(".") {
+                let path = relative.isEmpty ? name : relative + "/" + name
+                if StubLoader.isDirectory(here + "/" + name, followingSymlinks: false) == true {
+                    found.append(path)
+                    walk(path)
+                }
+            }
+        }
+        walk("")
+        return found
     }
 
     /// The `Content-Type` WireMock gives a file it serves from `__files/`, by extension; a name
