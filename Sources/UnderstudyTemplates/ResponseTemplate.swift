@@ -34,12 +34,20 @@ public final class ResponseTemplate: Sendable {
         package let files: [String: File]
         /// The `__files` directory, named in the missing file's error page.
         let directory: String
+        /// A name used as written, tags and all, instead of rendering `name`: a WireMock mapping's
+        /// missing `bodyFileName` whose tags are not rendered (templating off), answered per
+        /// request only for the error page's URI and `Accept`.
+        package let literalName: String?
 
-        package init(name: TemplateText, nameSource: String, files: [String: File], directory: String) {
+        package init(
+            name: TemplateText, nameSource: String, files: [String: File], directory: String,
+            literalName: String? = nil
+        ) {
             self.name = name
             self.nameSource = nameSource
             self.files = files
             self.directory = directory
+            self.literalName = literalName
         }
 
         /// What WireMock answers for a body file `path` that is not there: its servlet container's
@@ -190,7 +198,7 @@ public final class ResponseTemplate: Sendable {
     ) {
         switch self.body {
         case .file(let choice)?:
-            var name = Substring(choice.name.render(context))
+            var name = Substring(choice.literalName ?? choice.name.render(context))
             while name.hasPrefix("/") { name = name.dropFirst() }
             switch choice.files[String(name)] {
             case .bytes(let bytes)?: body = bytes

@@ -47,7 +47,7 @@ class WireMockDifferentialTests(unittest.TestCase):
             for path in pathlib.Path(out).rglob("*.json"):
                 self.assertIn('"stubs"', path.read_text(), path)
             converted = differential.run(binary(), understudy_paths=[out], wiremock_results=self.report["wiremock"],
-                                         skip=CONVERTED_DIFFERS)
+                                         skip=CONVERTED_DIFFERS, converted=True)
             self.assertEqual(converted["differences"], [], differential.summary(converted))
             scripts = json.loads(differential.SCRIPTS.read_text())["scripts"]
             left_out = sum(len(s["requests"]) for s in scripts if s["name"] in CONVERTED_DIFFERS)
@@ -85,7 +85,8 @@ class WireMockTemplatingDifferentialTests(unittest.TestCase):
             stubs = json.loads((pathlib.Path(out) / "converted-from-wiremock.json").read_text())["stubs"]
             self.assertTrue(any(r.get("template") == "html" for s in stubs for r in s["responses"]), stubs)
             converted = differential.run(binary(), understudy_paths=[out], wiremock_results=self.report["wiremock"],
-                                         root=differential.TEMPLATING_ROOT, scripts_path=differential.TEMPLATING_SCRIPTS)
+                                         root=differential.TEMPLATING_ROOT, scripts_path=differential.TEMPLATING_SCRIPTS,
+                                         converted=True)
             self.assertEqual(converted["differences"], [], differential.summary(converted))
             self.assertEqual(converted["requests"], self.report["requests"])
 
