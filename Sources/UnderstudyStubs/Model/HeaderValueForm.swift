@@ -108,4 +108,3 @@ extension String {
         return String(drop(while: isSpace).reversed().drop(while: isSpace).reversed())
     }
 }
-

@@ -37,9 +37,10 @@ enum JettyWellKnownValues {
             "expires": ["Fri, 01 Jan 1990 00:00:00 GMT"],
         ]
         var contentTypes: [String] = []
-        for type in ["text/plain", "text/html", "text/xml", "text/json", "application/json",
-            "application/x-www-form-urlencoded"]
-        {
+        for type in [
+            "text/plain", "text/html", "text/xml", "text/json", "application/json",
+            "application/x-www-form-urlencoded",
+        ] {
             contentTypes.append(type)
             for charset in ["utf-8", "iso-8859-1"] {
                 contentTypes += [

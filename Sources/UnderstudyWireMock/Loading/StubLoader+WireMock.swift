@@ -123,7 +123,7 @@ extension StubLoader {
             }
         }
         // Any other directory below the root (empty ones too) is refused, as Jetty refuses it.
-        for directory in directories(below: base) where !indexed(directory, paths) {
+        for directory in BodyFileResolver.directories(in: base) where !indexed(directory, paths) {
             add("/" + directory, directory, [], directory: true)
             add("/" + directory + "/", directory, [], directory: true)
         }
@@ -133,25 +133,6 @@ extension StubLoader {
     /// Whether `directory` (relative to `__files/`) has an index file WireMock answers it with.
     private static func indexed(_ directory: String, _ paths: Set<String>) -> Bool {
         paths.contains(directory + "/index.json") || paths.contains(directory + "/index.html")
-    }
-
-    /// Every directory below `base`, relative to it, hidden ones and symbolic links left out (as
-    /// ``BodyFileResolver/files(in:)`` leaves them out).
-    private static func directories(below base: String) -> [String] {
-        var found: [String] = []
-        func walk(_ relative: String) {
-            let here = relative.isEmpty ? base : base + "/" + relative
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: here) else { return }
-            for name in names.sorted() where !name.hasPrefix(".") {
-                let path = relative.isEmpty ? name : relative + "/" + name
-                if StubLoader.isDirectory(here + "/" + name, followingSymlinks: false) == true {
-                    found.append(path)
-                    walk(path)
-                }
-            }
-        }
-        walk("")
-        return found
     }
 
     /// The `Content-Type` WireMock gives a file it serves from `__files/`, by extension; a name
