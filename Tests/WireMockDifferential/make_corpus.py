@@ -424,7 +424,11 @@ script('issue43-json-path-java-numbers',
 mapping('loading/issue43-reset.json', 'ar-kept', {"method": "GET", "urlPath": "/ar/kept"}, ok('ar-kept'))
 script('issue43-reset-reloads-files',
     R('GET', '/ar/kept'), R('DELETE', '/__admin/mappings/' + mid('ar-kept')), R('GET', '/ar/kept'),
-    R('POST', '/__admin/reset'), R('GET', '/ar/kept'))
+    R('POST', '/__admin/reset'), R('GET', '/ar/kept'),
+    # Back, it can be edited by id again (before, a PUT to it was a 404), and a reset undoes the edit.
+    R('PUT', '/__admin/mappings/' + mid('ar-kept'), J, json.dumps({"request": {"method": "GET", "urlPath": "/ar/kept"},
+      "response": {"status": 200, "headers": {"X-Case": "ar-edited"}, "body": "edited\n"}})),
+    R('GET', '/ar/kept'), R('POST', '/__admin/reset'), R('GET', '/ar/kept'))
 # A directory of __files/ without an index is Jetty's 403; a missing body file's 500 has Jetty's rows and
 # `Connection: close` (its Java stack trace and servlet instance aside).
 os.makedirs(root + '/__files/static/listing', exist_ok=True)
