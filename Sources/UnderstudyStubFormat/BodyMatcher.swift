@@ -29,8 +29,9 @@ public indirect enum BodyMatcher: Sendable, Equatable {
     /// `ignore-element` in `value` stand for what they name.
     case jsonEquals(
         JSONValue, ignoreArrayOrder: Bool = false, ignoreExtraElements: Bool = false, placeholders: Bool = false)
-    /// The JSON path selects something (not `null`), or, with `matcher`, a value whose text (or
-    /// an element of a selected array) satisfies it: `{"jsonPath": "$.a"}` or
+    /// The JSON path selects something (not `null`, not an empty object or array), or, with
+    /// `matcher`, a value whose text (or an element of a selected array) satisfies it, or nothing
+    /// and the matcher accepts a missing value (`absent`): `{"jsonPath": "$.a"}` or
     /// `{"jsonPath": {"expression": "$.a", "matcher": m}}`.
     case jsonPath(String, ValueMatcher? = nil)
     /// The value the JSON path selects (a definite path's value, or the array of what an indefinite

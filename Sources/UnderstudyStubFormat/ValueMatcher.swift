@@ -6,11 +6,11 @@ public indirect enum ValueMatcher: Codable, Sendable, Equatable, ExpressibleBySt
     case equalsIgnoringCase(String)
     /// Contains this text.
     case contains(String)
-    /// Present and does not contain this text: `{"doesNotContain": s}`.
+    /// Does not contain this text, or is not there at all: `{"doesNotContain": s}`.
     case doesNotContain(String)
     /// The regular expression matches the whole value.
     case matches(String)
-    /// Present and the regular expression does not match the whole value: `{"doesNotMatch": regex}`.
+    /// The regular expression does not match the whole value, or there is none: `{"doesNotMatch": regex}`.
     case doesNotMatch(String)
     /// Present, any value.
     case present

@@ -34,52 +34,102 @@ public final class ResponseTemplate: Sendable {
         package let files: [String: File]
         /// The `__files` directory, named in the missing file's error page.
         let directory: String
+        /// A name used as written, tags and all, instead of rendering `name`: a WireMock mapping's
+        /// missing `bodyFileName` whose tags are not rendered (templating off), answered per
+        /// request only for the error page's URI and `Accept`.
+        package let literalName: String?
 
-        package init(name: TemplateText, nameSource: String, files: [String: File], directory: String) {
+        package init(
+            name: TemplateText, nameSource: String, files: [String: File], directory: String,
+            literalName: String? = nil
+        ) {
             self.name = name
             self.nameSource = nameSource
             self.files = files
             self.directory = directory
+            self.literalName = literalName
         }
 
         /// What WireMock answers for a body file `path` that is not there: its servlet container's
-        /// (Jetty 9.4's) error page for the `FileNotFoundException`, status 500, in the first type
-        /// of the request's `Accept` (by quality) Jetty has a page for: HTML for `text/html`,
-        /// `text/*`, `*/*` or no `Accept` at all, JSON for `application/json` or `text/json`,
-        /// plain text for `text/plain`; none of them (`application/vnd.github+json`) is an empty
-        /// body without a `Content-Type`. Jetty's Java stack trace and its servlet's instance name
-        /// are left out; the mapping's own headers are not sent, as in WireMock.
+        /// (Jetty 9.4's) error page for the `FileNotFoundException`, status 500, with
+        /// `Connection: close`, in the first type of the request's `Accept` (by quality) Jetty has
+        /// a page for: HTML for `text/html`, `text/*`, `*/*` or no `Accept` at all, JSON for
+        /// `application/json` or `text/json`, plain text for `text/plain`; none of them
+        /// (`application/vnd.github+json`) is an empty body without a `Content-Type`. The page
+        /// holds Jetty's rows (URI, STATUS, MESSAGE, SERVLET, CAUSED BY) and the exception's first
+        /// line where Jetty writes its stack trace (the Java frames are left out: they describe
+        /// WireMock's code, not the request); the mapping's own headers are not sent, as in WireMock.
         package static func missingFileAnswer(_ path: String, accept: String? = nil, uri: String = "/")
             -> (status: Int, headers: HTTPHeaders, body: [UInt8])
         {
             let message = "java.io.FileNotFoundException: \(path) (No such file or directory)"
+            var answer = jettyErrorAnswer(
+                status: 500, message: message, uri: uri, servlet: wireMockServlet, cause: message, accept: accept)
+            answer.headers.append(name: "Connection", value: "close")
+            return answer
+        }
+
+        /// What WireMock answers for a directory of `__files/` (with no index file): Jetty's
+        /// `DefaultServlet` refuses to list it, 403 in the page the request's `Accept` picks.
+        package static func directoryAnswer(accept: String?, uri: String)
+            -> (status: Int, headers: HTTPHeaders, body: [UInt8])
+        {
+            jettyErrorAnswer(
+                status: 403, message: "Forbidden", uri: uri,
+                servlet: "wiremock.org.eclipse.jetty.servlet.DefaultServlet-" + servletInstance, cause: nil,
+                accept: accept)
+        }
+
+        /// The servlet a mapping's answer comes from in WireMock, as Jetty names it. Jetty adds
+        /// the instance's hash code, which differs on every run; Understudy writes a fixed one.
+        static let wireMockServlet =
+            "com.github.tomakehurst.wiremock.servlet.WireMockHandlerDispatchingServlet-" + servletInstance
+        static let servletInstance = "5eed0000"
+
+        /// Jetty 9.4's `ErrorHandler` page for `status`, in the type `accept` picks
+        /// (``JettyErrorPage``), byte for byte as Jetty writes it, less the stack trace's frames.
+        static func jettyErrorAnswer(
+            status: Int, message: String, uri: String, servlet: String, cause: String?, accept: String?
+        ) -> (status: Int, headers: HTTPHeaders, body: [UInt8]) {
             var headers: HTTPHeaders = ["Cache-Control": "must-revalidate,no-cache,no-store"]
             let page: String
             switch JettyErrorPage(accept: accept) {
             case .html?:
                 headers.append(name: "Content-Type", value: "text/html;charset=ISO-8859-1")
+                func escaped(_ text: String) -> String {
+                    text.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;")
+                }
+                func row(_ name: String, _ value: String) -> String {
+                    "<tr><th>\(name):</th><td>\(escaped(value))</td></tr>\n"
+                }
                 page =
                     "<html>\n<head>\n<meta http-equiv=\"Content-Type\" content=\"text/html;charset=ISO-8859-1\"/>\n"
-                    + "<title>Error 500 \(message)</title>\n</head>\n<body><h2>HTTP ERROR 500 \(message)</h2>\n</body>\n"
-                    + "</html>\n"
+                    + "<title>Error \(status) \(escaped(message))</title>\n</head>\n"
+                    + "<body><h2>HTTP ERROR \(status) \(escaped(message))</h2>\n<table>\n"
+                    + row("URI", uri) + row("STATUS", String(status)) + row("MESSAGE", message)
+                    + row("SERVLET", servlet) + (cause.map { row("CAUSED BY", $0) } ?? "") + "</table>\n"
+                    + (cause.map { "<h3>Caused by:</h3><pre>\(escaped($0))\n</pre>\n" } ?? "")
+                    + "\n</body>\n</html>\n"
             case .json?:
                 headers.append(name: "Content-Type", value: "application/json")
-                // Jetty's member order (a Java HashMap's), without `servlet` (an instance name).
+                // Jetty's member order (a Java HashMap's).
                 func quoted(_ text: String) -> String {
                     "\""
                         + text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"")
                         + "\""
                 }
                 page =
-                    "{\n\"cause0\":\(quoted(message)),\n\"message\":\(quoted(message)),\n\"url\":\(quoted(uri)),\n"
-                    + "\"status\":\"500\"\n}"
+                    "{\n\"servlet\":\(quoted(servlet)),\n" + (cause.map { "\"cause0\":\(quoted($0)),\n" } ?? "")
+                    + "\"message\":\(quoted(message)),\n\"url\":\(quoted(uri)),\n\"status\":\"\(status)\"\n}"
             case .plain?:
                 headers.append(name: "Content-Type", value: "text/plain;charset=ISO-8859-1")
-                page = "HTTP ERROR 500 \(message)\nURI: \(uri)\nSTATUS: 500\nMESSAGE: \(message)\n"
+                page =
+                    "HTTP ERROR \(status) \(message)\nURI: \(uri)\nSTATUS: \(status)\nMESSAGE: \(message)\n"
+                    + "SERVLET: \(servlet)\n" + (cause.map { "CAUSED BY \($0)\n\($0)\n" } ?? "")
             case nil:
                 page = ""
             }
-            return (500, headers, Array(page.utf8))
+            return (status, headers, Array(page.utf8))
         }
 
         /// Jetty's error pages, by the media types that pick them.
@@ -148,7 +198,7 @@ public final class ResponseTemplate: Sendable {
     ) {
         switch self.body {
         case .file(let choice)?:
-            var name = Substring(choice.name.render(context))
+            var name = Substring(choice.literalName ?? choice.name.render(context))
             while name.hasPrefix("/") { name = name.dropFirst() }
             switch choice.files[String(name)] {
             case .bytes(let bytes)?: body = bytes

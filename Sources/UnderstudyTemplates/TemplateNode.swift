@@ -21,8 +21,8 @@ struct TemplateNode: MustacheParent, MustacheCustomRenderable, MustacheSequence 
         case pathSegments, query, headers
         /// `response` (a webhook's templates only) and `response.headers`.
         case response, responseHeaders
-        /// `now`, shifted by seconds.
-        case now(offset: Double)
+        /// `now`, shifted by calendar months (years are twelve), then by seconds.
+        case now(offset: Double, months: Int)
         /// `now.plus` / `now.minus`: waiting for a duration.
         case shift(sign: Double)
         /// `random.int`, then `random.int.MIN`.
@@ -73,7 +73,7 @@ struct TemplateNode: MustacheParent, MustacheCustomRenderable, MustacheSequence 
             case "request": return TemplateNode(.request, context)
             case "response": return context.sent == nil ? nil : TemplateNode(.response, context)
             case "server": return TemplateNode(.server, context)
-            case "now": return TemplateNode(.now(offset: 0), context)
+            case "now": return TemplateNode(.now(offset: 0, months: 0), context)
             case "random": return TemplateNode(.random, context)
             case "seq": return String(context.seq)
             default: return nil
@@ -108,8 +108,8 @@ struct TemplateNode: MustacheParent, MustacheCustomRenderable, MustacheSequence 
         case .responseHeaders:
             if context.isProbe { return "" }
             return context.sent?.headers[name] ?? ""
-        case .now(let offset):
-            let seconds = context.now + offset
+        case .now(let offset, let months):
+            let seconds = TimeFormatting.addingMonths(months, to: context.now) + offset
             switch name {
             case "iso": return TimeFormatting.iso8601Milliseconds(seconds)
             case "epoch": return String(Int64((seconds).rounded(.down)))
@@ -126,12 +126,15 @@ struct TemplateNode: MustacheParent, MustacheCustomRenderable, MustacheSequence 
                     }
                     return TimeFormatting.formatted(seconds, pattern: pattern)
                 }
-            case "plus": return offset == 0 ? TemplateNode(.shift(sign: 1), context) : nil
-            case "minus": return offset == 0 ? TemplateNode(.shift(sign: -1), context) : nil
+            case "plus": return offset == 0 && months == 0 ? TemplateNode(.shift(sign: 1), context) : nil
+            case "minus": return offset == 0 && months == 0 ? TemplateNode(.shift(sign: -1), context) : nil
             default: return nil
             }
         case .shift(let sign):
-            return Self.seconds(of: name).map { TemplateNode(.now(offset: sign * $0), context) }
+            if let months = Self.months(of: name) {
+                return TemplateNode(.now(offset: 0, months: Int(sign) * months), context)
+            }
+            return Self.seconds(of: name).map { TemplateNode(.now(offset: sign * $0, months: 0), context) }
         case .random:
             switch name {
             case "uuid": return Self.uuid(&context.generator)
@@ -196,8 +199,8 @@ struct TemplateNode: MustacheParent, MustacheCustomRenderable, MustacheSequence 
 
     var renderText: String {
         switch kind {
-        case .now(let offset):
-            return TimeFormatting.iso8601Milliseconds(context.now + offset)
+        case .now(let offset, let months):
+            return TimeFormatting.iso8601Milliseconds(TimeFormatting.addingMonths(months, to: context.now) + offset)
         case .randomInt(nil):
             return String(Int.random(in: 0...Int(Int32.max), using: &context.generator))
         case .randomInt(let minimum?):
@@ -250,14 +253,16 @@ struct TemplateNode: MustacheParent, MustacheCustomRenderable, MustacheSequence 
         case .response: problems.unknown("response", name, known: Self.responseNames)
         case .request: problems.unknown("request", name, known: Self.requestNames)
         case .server: problems.unknown("server", name, known: ["url"])
-        case .now(let offset):
+        case .now(let offset, let months):
+            let unshifted = offset == 0 && months == 0
             problems.unknown(
-                offset == 0 ? "now" : "now.plus.…", name,
-                known: offset == 0 ? Self.nowNames : ["iso", "epoch", "epochMs"])
+                unshifted ? "now" : "now.plus.…", name,
+                known: unshifted ? Self.nowNames : ["iso", "epoch", "epochMs"])
         case .shift:
             problems.invalid(
                 "now.plus.\(name)", segment: name,
-                "`\(name)` is not a duration; write a whole number and a unit: `500ms`, `30s`, `5m`, `2h`, `1d`")
+                "`\(name)` is not a duration; write a whole number and a unit: `500ms`, `30s`, `5m`, `2h`, `1d`, `3mo`, `1y`"
+            )
         case .random: problems.unknown("random", name, known: Self.randomNames)
         case .randomString(let alphabet, _):
             problems.invalid(
@@ -302,6 +307,17 @@ struct TemplateNode: MustacheParent, MustacheCustomRenderable, MustacheSequence 
     }
 
     /// `500ms`, `30s`, `5m`, `2h`, `1d` in seconds.
+    /// A calendar duration in months: `3mo`, or `2y` (24 months); nil for any other text.
+    static func months(of duration: String) -> Int? {
+        let digits = duration.prefix(while: { $0.isASCII && $0.isNumber })
+        guard !digits.isEmpty, digits.count <= 6, let amount = Int(digits) else { return nil }
+        switch duration.dropFirst(digits.count) {
+        case "mo": return amount
+        case "y": return amount * 12
+        default: return nil
+        }
+    }
+
     static func seconds(of duration: String) -> Double? {
         let digits = duration.prefix(while: { $0.isASCII && $0.isNumber })
         guard !digits.isEmpty, digits.count <= 9, let amount = Double(digits) else { return nil }

@@ -13,6 +13,12 @@ from Tests.WireMockDifferential import differential
 from Tests.BlackBox.blackbox import Daemon, binary, run_cli
 
 REQUIRED = os.environ.get("UNDERSTUDY_REQUIRE_WIREMOCK") == "1"
+# Scripts the native stubs `convert-wiremock` writes answer differently by design, with the reason.
+CONVERTED_DIFFERS = {
+    "issue43-json-path-java-numbers": "a native `jsonPath` matches a number as the request wrote it, "
+                                      "where WireMock writes it as Java does (`20.10` is `20.1`)",
+    "issue43-reset-reloads-files": "converted stubs are native, and WireMock's admin API deletes mappings only",
+}
 AVAILABLE = differential.wiremock_jar() is not None and shutil.which("java") is not None
 
 
@@ -40,9 +46,13 @@ class WireMockDifferentialTests(unittest.TestCase):
             # The converted files are native: no WireMock mapping is left in them.
             for path in pathlib.Path(out).rglob("*.json"):
                 self.assertIn('"stubs"', path.read_text(), path)
-            converted = differential.run(binary(), understudy_paths=[out], wiremock_results=self.report["wiremock"])
+            converted = differential.run(binary(), understudy_paths=[out], wiremock_results=self.report["wiremock"],
+                                         skip=CONVERTED_DIFFERS, converted=True)
             self.assertEqual(converted["differences"], [], differential.summary(converted))
-            self.assertEqual(converted["requests"], self.report["requests"])
+            scripts = json.loads(differential.SCRIPTS.read_text())["scripts"]
+            left_out = sum(len(s["requests"]) for s in scripts if s["name"] in CONVERTED_DIFFERS)
+            self.assertEqual(len([s for s in scripts if s["name"] in CONVERTED_DIFFERS]), len(CONVERTED_DIFFERS))
+            self.assertEqual(converted["requests"], self.report["requests"] - left_out)
 
 
 @unittest.skipUnless(AVAILABLE or REQUIRED, "needs java (default-jre-headless) and `pip install wiremock`; CI installs both")
@@ -75,7 +85,8 @@ class WireMockTemplatingDifferentialTests(unittest.TestCase):
             stubs = json.loads((pathlib.Path(out) / "converted-from-wiremock.json").read_text())["stubs"]
             self.assertTrue(any(r.get("template") == "html" for s in stubs for r in s["responses"]), stubs)
             converted = differential.run(binary(), understudy_paths=[out], wiremock_results=self.report["wiremock"],
-                                         root=differential.TEMPLATING_ROOT, scripts_path=differential.TEMPLATING_SCRIPTS)
+                                         root=differential.TEMPLATING_ROOT, scripts_path=differential.TEMPLATING_SCRIPTS,
+                                         converted=True)
             self.assertEqual(converted["differences"], [], differential.summary(converted))
             self.assertEqual(converted["requests"], self.report["requests"])
 

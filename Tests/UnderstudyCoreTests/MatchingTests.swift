@@ -73,6 +73,81 @@ final class MatchingTests: XCTestCase {
         XCTAssertEqual(engine.get("/", headers: ["X-Mode": "A"]).status, 404, "values compare exactly")
     }
 
+    func testMediaTypesAndConnectionOptionsIgnoreCaseOtherHeaderValuesDoNot() throws {
+        let engine = try makeEngine(
+            #"""
+            {"stubs": [
+              {"id": "json", "request": {"path": "/ct", "headers": {"Content-Type": "application/json; charset=utf-8"}}, "responses": [{}]},
+              {"id": "written-upper", "request": {"path": "/upper", "headers": {"content-type": {"equals": "Application/JSON"}}}, "responses": [{}]},
+              {"id": "accept", "request": {"path": "/accept", "headers": {"Accept": {"contains": "application/problem+json"}}}, "responses": [{}]},
+              {"id": "connection", "request": {"path": "/conn", "headers": {"Connection": {"matches": "keep-alive(, *upgrade)?"}}}, "responses": [{}]},
+              {"id": "boundary", "request": {"path": "/form", "headers": {"Content-Type": "multipart/form-data; boundary=AbC"}}, "responses": [{}]},
+              {"id": "custom", "request": {"path": "/custom", "headers": {"X-Kind": "json"}}, "responses": [{}]}
+            ]}
+            """#)
+        XCTAssertEqual(engine.get("/ct", headers: ["Content-Type": "APPLICATION/JSON; CHARSET=UTF-8"]).stubID, "json")
+        XCTAssertEqual(engine.get("/ct", headers: ["Content-Type": "application/json; charset=utf-8"]).stubID, "json")
+        XCTAssertEqual(engine.get("/ct", headers: ["Content-Type": "text/json; charset=utf-8"]).status, 404)
+        XCTAssertEqual(engine.get("/upper", headers: ["Content-Type": "application/json"]).stubID, "written-upper")
+        XCTAssertEqual(
+            engine.get("/accept", headers: ["Accept": "Application/Problem+JSON;q=0.9, */*"]).stubID, "accept")
+        XCTAssertEqual(engine.get("/conn", headers: ["Connection": "Keep-Alive, Upgrade"]).stubID, "connection")
+        XCTAssertEqual(
+            engine.get("/form", headers: ["Content-Type": "Multipart/Form-Data; Boundary=AbC"]).stubID, "boundary")
+        XCTAssertEqual(
+            engine.get("/form", headers: ["Content-Type": "multipart/form-data; boundary=ABC"]).status, 404,
+            "a parameter's value (other than a charset) keeps its case")
+        XCTAssertEqual(engine.get("/custom", headers: ["X-Kind": "JSON"]).status, 404, "other headers compare exactly")
+    }
+
+    func testNegativeMatchersAcceptAMissingName() throws {
+        let engine = try makeEngine(
+            #"""
+            {"stubs": [
+              {"id": "not", "request": {"path": "/not", "headers": {"X-Handling": {"not": {"equals": "fragile"}}}}, "responses": [{}]},
+              {"id": "not-contains", "request": {"path": "/dnc", "query": {"key": {"doesNotContain": "test"}}}, "responses": [{}]},
+              {"id": "not-present", "request": {"path": "/np", "headers": {"X-Debug": {"not": {"present": true}}}}, "responses": [{}]},
+              {"id": "not-absent", "request": {"path": "/na", "headers": {"X-Debug": {"not": {"absent": true}}}}, "responses": [{}]},
+              {"id": "all", "request": {"path": "/all", "cookies": {"c": {"allOf": [{"doesNotMatch": "x.*"}, {"not": {"contains": "y"}}]}}}, "responses": [{}]},
+              {"id": "needs-it", "request": {"path": "/needs", "headers": {"X-Key": {"allOf": [{"present": true}, {"not": {"equals": "k1"}}]}}}, "responses": [{}]},
+              {"id": "positive", "request": {"path": "/pos", "headers": {"X-Key": {"anyOf": [{"equals": "a"}, {"matches": "b+"}]}}}, "responses": [{}]}
+            ]}
+            """#)
+        XCTAssertEqual(engine.get("/not").stubID, "not", "any key but the fragile one, none included")
+        XCTAssertEqual(engine.get("/not", headers: ["X-Handling": "robust"]).stubID, "not")
+        XCTAssertEqual(engine.get("/not", headers: ["X-Handling": "fragile"]).status, 404)
+        XCTAssertEqual(engine.get("/dnc").stubID, "not-contains")
+        XCTAssertEqual(engine.get("/dnc?key=a-test-key").status, 404)
+        XCTAssertEqual(engine.get("/np").stubID, "not-present")
+        XCTAssertEqual(engine.get("/np", headers: ["X-Debug": "1"]).status, 404)
+        XCTAssertEqual(engine.get("/na", headers: ["X-Debug": "1"]).stubID, "not-absent")
+        XCTAssertEqual(engine.get("/na").status, 404)
+        XCTAssertEqual(engine.get("/all").stubID, "all")
+        XCTAssertEqual(engine.get("/all", headers: ["Cookie": "c=xa"]).status, 404)
+        XCTAssertEqual(engine.get("/needs").status, 404, "allOf with present needs the name")
+        XCTAssertEqual(engine.get("/needs", headers: ["X-Key": "k2"]).stubID, "needs-it")
+        XCTAssertEqual(engine.get("/pos").status, 404, "positive matchers need a value")
+    }
+
+    func testJSONPathEmptySelectionsAndAbsent() throws {
+        let engine = try makeEngine(
+            #"""
+            {"stubs": [
+              {"id": "items", "request": {"path": "/items", "body": {"jsonPath": "$.items"}}, "responses": [{}]},
+              {"id": "unsigned", "request": {"path": "/unsigned", "body": {"jsonPath": {"expression": "$.signature", "matcher": {"absent": true}}}}, "responses": [{}]},
+              {"id": "amount", "request": {"path": "/amount", "body": {"jsonPath": {"expression": "$.amount", "matcher": "20.10"}}}, "responses": [{}]}
+            ]}
+            """#)
+        XCTAssertEqual(engine.send("POST", "/items", body: #"{"items": [1]}"#).stubID, "items")
+        XCTAssertEqual(
+            engine.send("POST", "/items", body: #"{"items": []}"#).status, 404, "an empty array selects nothing")
+        XCTAssertEqual(engine.send("POST", "/items", body: #"{"items": {}}"#).status, 404)
+        XCTAssertEqual(engine.send("POST", "/unsigned", body: #"{"a": 1}"#).stubID, "unsigned")
+        XCTAssertEqual(engine.send("POST", "/unsigned", body: #"{"signature": "s"}"#).status, 404)
+        XCTAssertEqual(
+            engine.send("POST", "/amount", body: #"{"amount": 20.10}"#).stubID, "amount", "natively, as written")
+    }
+
     func testBodyMatchers() throws {
         let engine = try makeEngine(
             #"""

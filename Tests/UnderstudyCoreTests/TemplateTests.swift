@@ -219,7 +219,7 @@ final class TemplateTests: XCTestCase {
             ("{{random.uid}}", "did you mean `random.uuid`"),
             ("{{request}}", "`request` is a group of values"),
             ("{{request.pathSegments.first}}", "0-based index"),
-            ("{{now.plus.1y.iso}}", "not a duration"),
+            ("{{now.plus.1w.iso}}", "not a duration"),
             ("{{now.nope}}", "unknown template variable `now.nope`"),
             ("{{#request.path}}x", "never closed"),
             ("{{=<% %>=}}", "delimiters"),

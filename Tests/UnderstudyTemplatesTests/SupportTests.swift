@@ -12,6 +12,19 @@ final class SupportTests: XCTestCase {
         XCTAssertEqual(TimeFormatting.iso8601Milliseconds(4_102_444_799.999), "2099-12-31T23:59:59.999Z")
     }
 
+    func testAddingMonthsKeepsTheDayOrTakesTheMonthsLast() {
+        func shifted(_ months: Int, _ seconds: Double) -> String {
+            TimeFormatting.iso8601Milliseconds(TimeFormatting.addingMonths(months, to: seconds))
+        }
+        let endOfJanuary = 1_769_863_845.25  // 2026-01-31T12:50:45.250Z
+        XCTAssertEqual(shifted(1, endOfJanuary), "2026-02-28T12:50:45.250Z")
+        XCTAssertEqual(shifted(25, endOfJanuary), "2028-02-29T12:50:45.250Z")
+        XCTAssertEqual(shifted(-2, endOfJanuary), "2025-11-30T12:50:45.250Z")
+        XCTAssertEqual(shifted(96, endOfJanuary), "2034-01-31T12:50:45.250Z")
+        XCTAssertEqual(shifted(-13, 0), "1968-12-01T00:00:00.000Z")
+        XCTAssertEqual(shifted(0, endOfJanuary), "2026-01-31T12:50:45.250Z")
+    }
+
     func testIMFFixdate() {
         XCTAssertEqual(TimeFormatting.imfFixdate(784_111_777), "Sun, 06 Nov 1994 08:49:37 GMT")
         XCTAssertEqual(TimeFormatting.imfFixdate(0), "Thu, 01 Jan 1970 00:00:00 GMT")

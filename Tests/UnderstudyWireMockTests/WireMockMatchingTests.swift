@@ -13,6 +13,29 @@ final class WireMockMatchingTests: XCTestCase {
         WireMockSupport.install()
     }
 
+    func testNumbersReachJSONPathSubMatchersAsJavaWritesThem() {
+        let cases: [(String, String)] = [
+            ("20.10", "20.1"), ("20", "20"), ("20.0", "20.0"), ("1e10", "1.0E10"), ("10000000000.0", "1.0E10"),
+            ("0.001", "0.001"), ("0.0001", "1.0E-4"), ("1234567.5", "1234567.5"), ("12345678.5", "1.23456785E7"),
+            ("-2.50", "-2.5"), ("1E2", "100.0"), ("0.0", "0.0"), ("-0.0", "-0.0"), ("123456789012", "123456789012"),
+        ]
+        for (written, java) in cases {
+            XCTAssertEqual(JSONPathExpression.javaNumberText(written), java, written)
+        }
+    }
+
+    func testHeaderValuesArriveInJettysSpellingOfItsWellKnownValues() {
+        let contentType = HeaderValueForm.jetty(for: "content-type")
+        XCTAssertEqual(contentType.normalize("APPLICATION/JSON"), "application/json")
+        XCTAssertEqual(contentType.normalize("application/json; charset=utf-8"), "application/json; charset=UTF-8")
+        XCTAssertEqual(
+            contentType.normalize("Application/Json;Charset=ISO-8859-1"), "application/json;charset=ISO-8859-1")
+        XCTAssertEqual(contentType.normalize("APPLICATION/XML"), "APPLICATION/XML", "not one of Jetty's: as sent")
+        XCTAssertEqual(HeaderValueForm.jetty(for: "Connection").normalize("Keep-Alive"), "keep-alive")
+        XCTAssertEqual(HeaderValueForm.jetty(for: "Accept").normalize("APPLICATION/JSON"), "APPLICATION/JSON")
+        XCTAssertEqual(HeaderValueForm.jetty(for: "X-Kind"), .asSent)
+    }
+
     func testHostMatchesTheHostHeaderWithoutItsPort() throws {
         let engine = try makeEngine(
             """

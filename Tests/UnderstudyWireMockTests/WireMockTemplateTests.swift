@@ -22,6 +22,8 @@ final class WireMockTemplateTests: XCTestCase {
             ("{{randomInt lower=1 upper=10}}", "{{random.int.1.9}}"),
             ("{{now offset='3 days' format='yyyy-MM-dd'}}", "{{#now.plus.3d.format}}yyyy-MM-dd{{/now.plus.3d.format}}"),
             ("{{now offset='-2 hours' format='unix'}}", "{{now.minus.2h.epoch}}"),
+            ("{{now offset='8 years' format='yyyy'}}", "{{#now.plus.8y.format}}yyyy{{/now.plus.8y.format}}"),
+            ("{{now offset='-3 months' format='unix'}}", "{{now.minus.3mo.epoch}}"),
             ("{{now format='epoch'}}", "{{now.epochMs}}"),
             ("{{jsonPath request.body '$.a[0].b'}}", "{{request.json.a.0.b}}"),
             (
@@ -39,7 +41,7 @@ final class WireMockTemplateTests: XCTestCase {
         let refused: [(String, String)] = [
             ("{{math 1 '+' 2}}", "`math`"), ("{{date (parseDate request.headers.D) format='yyyy'}}", "`date`"),
             ("{{#each (range 1 3) as |i|}}{{i}}{{/each}}", "`range`"),
-            ("{{now offset='1 months'}}", "months"), ("{{now offset='1 weeks'}}", "`1 weeks`"),
+            ("{{now offset='1 fortnights'}}", "fortnights"), ("{{now offset='1 weeks'}}", "`1 weeks`"),
             ("{{jsonPath request.body '$..deep'}}", "`$..deep`"), ("{{#if request.query.a}}x{{/if}}", "`#if`"),
             ("{{randomValue length=4 type='ALPHANUMERIC' uppercase=true}}", "uppercase"),
             ("{{request.cookies.a}}", "`request.cookies.a`"),
@@ -102,11 +104,11 @@ final class WireMockTemplateTests: XCTestCase {
             """
             {"request": {"urlPath": "/w"},
              "response": {"transformers": ["response-template"], "body": "{{math 1 '+' 2}} {{request.path}}",
-                          "headers": {"X": "{{now offset='1 months'}}"}}}
+                          "headers": {"X": "{{now offset='1 weeks'}}"}}}
             """, file: "mappings/t.json")
         XCTAssertEqual(errors.map(\.jsonPath), ["response.body", "response.headers.X"])
         XCTAssertTrue(errors[0].message.contains("`math`"), errors[0].message)
-        XCTAssertTrue(errors[1].message.contains("months"), errors[1].message)
+        XCTAssertTrue(errors[1].message.contains("weeks"), errors[1].message)
         XCTAssertEqual(errors[0].line, 2)
     }
 
@@ -140,10 +142,12 @@ final class WireMockTemplateTests: XCTestCase {
             "/r/__files/a.json", accept: "application/json", uri: "/u")
         XCTAssertEqual(json.status, 500)
         XCTAssertEqual(json.headers["Content-Type"], "application/json")
+        XCTAssertEqual(json.headers["Connection"], "close", "WireMock closes the connection after it")
         XCTAssertEqual(
             String(decoding: json.body, as: UTF8.self),
             """
             {
+            "servlet":"com.github.tomakehurst.wiremock.servlet.WireMockHandlerDispatchingServlet-5eed0000",
             "cause0":"java.io.FileNotFoundException: /r/__files/a.json (No such file or directory)",
             "message":"java.io.FileNotFoundException: /r/__files/a.json (No such file or directory)",
             "url":"/u",

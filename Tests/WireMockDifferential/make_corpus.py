@@ -370,6 +370,73 @@ script('bodies-xml',
     R('POST', '/x30/xpath-ns', X, SOAP), R('POST', '/x30/xpath-ns', X, SOAP.replace('urn:shop', 'urn:other')),
     R('POST', '/x30/xpath-count', X, '<a><b/><b/></a>'))
 
+# Issue 43: what a team switching from WireMock hits; each case failed before.
+# Header-value case: Jetty hands WireMock its own spelling of well-known values (Content-Type of the common
+# JSON, text and form types with or without a charset, Connection), so a lower-case mapping matches an
+# upper-case request; a custom header stays case-sensitive.
+F = 'matching/issue43-header-case.json'
+mapping(F, 'hc-content-type', {"method": "POST", "urlPath": "/hc/content-type", "headers": {"Content-Type": {"equalTo": "application/json"}}}, ok('hc-content-type'))
+mapping(F, 'hc-charset', {"method": "POST", "urlPath": "/hc/charset", "headers": {"Content-Type": {"equalTo": "application/json; charset=UTF-8"}}}, ok('hc-charset'))
+mapping(F, 'hc-form', {"method": "POST", "urlPath": "/hc/form", "headers": {"Content-Type": {"contains": "x-www-form-urlencoded"}}}, ok('hc-form'))
+mapping(F, 'hc-connection', {"method": "GET", "urlPath": "/hc/connection", "headers": {"Connection": {"equalTo": "close"}}}, ok('hc-connection'))
+mapping(F, 'hc-custom', {"method": "GET", "urlPath": "/hc/custom", "headers": {"X-Kind": {"equalTo": "json"}}}, ok('hc-custom'))
+script('issue43-header-value-case',
+    R('POST', '/hc/content-type', {"Content-Type": "APPLICATION/JSON"}, '{}'), R('POST', '/hc/content-type', {"Content-Type": "Application/Json"}, '{}'),
+    R('POST', '/hc/content-type', {"Content-Type": "application/json"}, '{}'), R('POST', '/hc/content-type', {"Content-Type": "text/json"}, '{}'),
+    R('POST', '/hc/charset', {"Content-Type": "APPLICATION/JSON; CHARSET=UTF-8"}, '{}'), R('POST', '/hc/charset', {"Content-Type": "application/json; charset=UTF-8"}, '{}'),
+    R('POST', '/hc/form', {"Content-Type": "APPLICATION/X-WWW-FORM-URLENCODED"}, 'a=1'),
+    R('GET', '/hc/connection', {"Connection": "CLOSE"}), R('GET', '/hc/connection', {"Connection": "Close"}),
+    R('GET', '/hc/custom', {"X-Kind": "json"}), R('GET', '/hc/custom', {"X-Kind": "JSON"}))
+# Negative matchers on a header or query parameter that is not there match, as WireMock applies a matcher to
+# "no value" (`not` is WireMock 3's, which the 2.35 jar refuses: `and`/`or` of negatives stand for it here);
+# a cookie must still be there.
+F = 'matching/issue43-negatives-absent.json'
+mapping(F, 'na-header-and', {"method": "GET", "urlPath": "/na/header-and", "headers": {"X-Handling": {"and": [{"doesNotContain": "fragile"}, {"doesNotMatch": "x-.*"}]}}}, ok('na-header-and'))
+mapping(F, 'na-header-or', {"method": "GET", "urlPath": "/na/header-or", "headers": {"X-Handling": {"or": [{"equalTo": "a"}, {"doesNotContain": "fragile"}]}}}, ok('na-header-or'))
+mapping(F, 'na-query-and', {"method": "GET", "urlPath": "/na/query-and", "queryParameters": {"key": {"and": [{"doesNotMatch": "sk_.*"}, {"doesNotContain": "test"}]}}}, ok('na-query-and'))
+mapping(F, 'na-cookie', {"method": "GET", "urlPath": "/na/cookie", "cookies": {"c": {"doesNotContain": "x"}}}, ok('na-cookie'))
+script('issue43-negatives-on-absent',
+    R('GET', '/na/header-and'), R('GET', '/na/header-and', {"X-Handling": "fragile"}), R('GET', '/na/header-and', {"X-Handling": "x-1"}), R('GET', '/na/header-and', {"X-Handling": "robust"}),
+    R('GET', '/na/header-or'), R('GET', '/na/header-or', {"X-Handling": "fragile"}), R('GET', '/na/header-or', {"X-Handling": "a"}),
+    R('GET', '/na/query-and'), R('GET', '/na/query-and?key=sk_1'), R('GET', '/na/query-and?key=pk_1'),
+    R('GET', '/na/cookie'), R('GET', '/na/cookie', {"Cookie": "c=y"}), R('GET', '/na/cookie', {"Cookie": "c=x"}))
+# matchesJsonPath: an empty object or array selects nothing; `absent` with an expression; a number reaches a
+# string matcher as Java writes it.
+F = 'matching/issue43-json-path.json'
+mapping(F, 'jp-non-empty', {"method": "POST", "urlPath": "/jp/items", "bodyPatterns": [{"matchesJsonPath": "$.items"}]}, ok('jp-non-empty'))
+mapping(F, 'jp-absent', {"method": "POST", "urlPath": "/jp/unsigned", "bodyPatterns": [{"matchesJsonPath": {"expression": "$.signature", "absent": True}}]}, ok('jp-absent'))
+mapping(F, 'jp-object-equal', {"method": "POST", "urlPath": "/jp/object", "bodyPatterns": [{"matchesJsonPath": {"expression": "$.o", "equalTo": "{}"}}]}, ok('jp-object-equal'))
+mapping(F, 'jp-number-regex', {"method": "POST", "urlPath": "/jp/amount", "bodyPatterns": [{"matchesJsonPath": {"expression": "$.amount", "matches": "20\\.1"}}]}, ok('jp-number-regex'))
+mapping(F, 'jp-number-equal', {"method": "POST", "urlPath": "/jp/big", "bodyPatterns": [{"matchesJsonPath": {"expression": "$.big", "equalTo": "1.0E10"}}]}, ok('jp-number-equal'))
+mapping(F, 'jp-integer-equal', {"method": "POST", "urlPath": "/jp/count", "bodyPatterns": [{"matchesJsonPath": {"expression": "$.count", "equalTo": "20"}}]}, ok('jp-integer-equal'))
+script('issue43-json-path-selections',
+    R('POST', '/jp/items', J, '{"items": []}'), R('POST', '/jp/items', J, '{"items": {}}'), R('POST', '/jp/items', J, '{"items": [1]}'),
+    R('POST', '/jp/items', J, '{"items": null}'), R('POST', '/jp/items', J, '{"other": 1}'),
+    R('POST', '/jp/unsigned', J, '{"a": 1}'), R('POST', '/jp/unsigned', J, '{"signature": "x"}'), R('POST', '/jp/unsigned', J, '{"signature": null}'),
+    R('POST', '/jp/object', J, '{"o": {}}'), R('POST', '/jp/object', J, '{"o": {"a": 1}}'))
+# (Served as the native stubs `convert-wiremock` writes, a number is matched as written: the one script the
+# converted stubs answer differently, by design; test_wiremock_differential.py leaves it out there.)
+script('issue43-json-path-java-numbers',
+    R('POST', '/jp/amount', J, '{"amount": 20.10}'), R('POST', '/jp/amount', J, '{"amount": 20.1}'), R('POST', '/jp/amount', J, '{"amount": 20.11}'),
+    R('POST', '/jp/big', J, '{"big": 1e10}'), R('POST', '/jp/big', J, '{"big": 10000000000.0}'), R('POST', '/jp/big', J, '{"big": 10000000000}'),
+    R('POST', '/jp/count', J, '{"count": 20}'), R('POST', '/jp/count', J, '{"count": 20.0}'))
+# POST /__admin/reset goes back to the mapping files: a file mapping deleted through the admin API returns.
+mapping('loading/issue43-reset.json', 'ar-kept', {"method": "GET", "urlPath": "/ar/kept"}, ok('ar-kept'))
+script('issue43-reset-reloads-files',
+    R('GET', '/ar/kept'), R('DELETE', '/__admin/mappings/' + mid('ar-kept')), R('GET', '/ar/kept'),
+    R('POST', '/__admin/reset'), R('GET', '/ar/kept'),
+    # Back, it can be edited by id again (before, a PUT to it was a 404), and a reset undoes the edit.
+    R('PUT', '/__admin/mappings/' + mid('ar-kept'), J, json.dumps({"request": {"method": "GET", "urlPath": "/ar/kept"},
+      "response": {"status": 200, "headers": {"X-Case": "ar-edited"}, "body": "edited\n"}})),
+    R('GET', '/ar/kept'), R('POST', '/__admin/reset'), R('GET', '/ar/kept'))
+# A directory of __files/ without an index is Jetty's 403; a missing body file's 500 has Jetty's rows and
+# `Connection: close` (its Java stack trace and servlet instance aside).
+os.makedirs(root + '/__files/static/listing', exist_ok=True)
+open(root + '/__files/static/listing/item.txt', 'w').write('an item\n')
+script('issue43-files-directories',
+    R('GET', '/static/listing'), R('GET', '/static/listing/'), R('GET', '/data'), R('GET', '/static/listing/item.txt'),
+    R('GET', '/static/dir'), R('POST', '/static/listing'))
+
 # The templating corpus: `root-templating/`, served by WireMock with `--global-response-templating`
 # and by Understudy with the same flag. A mapping whose answer varies (random values, the port, the
 # time) names in `metadata.differential.bodyPattern` the shape both answers must have instead.
@@ -393,6 +460,9 @@ tmapping('t-json-body', {"method": "GET", "urlPathPattern": "/t/json-body/[a-z0-
          {"status": 200, "headers": {"Content-Type": "application/json"}, "jsonBody": {"id": "{{request.path.[2]}}", "n": 1, "tags": ["{{request.method}}", "x"]}})
 tmapping('t-now-days', {"method": "GET", "urlPath": "/t/now-days"},
          {"status": 200, "body": "[{{now offset='3 days' format='yyyy-MM-dd'}}] [{{now format='yyyy'}}] [{{now offset='-7 days' format='dd/MM/yyyy'}}]"})
+# Issue 43: offsets in months and years (before, the mapping was skipped).
+tmapping('t-now-months', {"method": "GET", "urlPath": "/t/now-months"},
+         {"status": 200, "body": "[{{now offset='8 years' format='yyyy'}}] [{{now offset='-2 months' format='yyyy-MM'}}] [{{now offset='1 years' format='yyyy-MM-dd'}}] [{{now offset='14 months' format='yyyy-MM'}}]"})
 tmapping('t-now-shapes', {"method": "GET", "urlPath": "/t/now-shapes"},
          {"status": 200, "body": "{{now}}|{{now format='epoch'}}|{{now format='unix'}}|{{now offset='-2 hours' format=\"yyyy-MM-dd'T'HH:mm\"}}"},
          pattern="[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z\\|[0-9]{13}\\|[0-9]{10}\\|[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}")
@@ -423,7 +493,7 @@ tscript('templating',
     R('GET', '/t/parts/alpha/beta?q=1&r=x'), R('DELETE', '/t/parts/one'),
     R('GET', "/t/query?x=a%3Cb%22c'd%26e%3D%60", {"X-Foo": "bar"}), R('GET', '/t/query?x=plain'),
     R('POST', '/t/json', J, '{"a":{"b":"x<y"},"items":[{"n":1},{"n":"two"}]}'), R('POST', '/t/json', J, '{"items":[]}'),
-    R('GET', '/t/json-body/abc42'), R('GET', '/t/now-days'), R('GET', '/t/now-shapes'), R('GET', '/t/random'),
+    R('GET', '/t/json-body/abc42'), R('GET', '/t/now-days'), R('GET', '/t/now-months'), R('GET', '/t/now-shapes'), R('GET', '/t/random'),
     R('GET', '/t/port'), R('GET', '/t/file?name=Ann'), R('GET', '/t/plain'),
     R('GET', '/t/parameters'), R('GET', '/t/other-transformer'), R('GET', '/t/named/plain'), R('GET', '/t/named/echo?x=1'), R('GET', '/t/named/none'), R('GET', '/t/named/deeper'))
 json.dump({"mappings": tmappings}, open(troot + '/mappings/templating.json', 'w'), indent=2, ensure_ascii=False)

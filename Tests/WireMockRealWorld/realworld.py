@@ -379,7 +379,7 @@ def run_root(binary, entry):
                     native = converted[script_index][request_index]
                     if stub and varies_by_design(by_id.get(stub[0]), label):
                         native = by_shape(native)
-                    _, native_differences = differential.compare(request, expected, native, MappingsById(by_id))
+                    _, native_differences = differential.compare(request, expected, native, MappingsById(by_id), converted=True)
                     result["convertedRequests"] += 1
                     if native_differences:
                         result["convertedDifferences"].append(

@@ -14,14 +14,15 @@ package struct AdminAdapter: Sendable {
     var journalEntryFields: (@Sendable (JournalEntry) -> [UInt8])?
     /// Members added to each scenario `GET /__admin/scenarios` lists (name, known states).
     var scenarioFields: (@Sendable (String, [String]) -> [JSONMember])?
-    /// Runs on `POST /__admin/reset`, after the engine's own reset.
-    package var onReset: (@Sendable (AdminEngine) -> Void)?
+    /// Runs on `POST /__admin/reset`, after the engine's own reset, with the call (its engine,
+    /// and its reload of the stub paths, for a tool whose reset goes back to the files).
+    package var onReset: (@Sendable (AdminCall) -> Void)?
 
     package init(
         name: String, routes: @autoclosure @escaping @Sendable () -> [AdminRoute],
         journalEntryFields: (@Sendable (JournalEntry) -> [UInt8])? = nil,
         scenarioFields: (@Sendable (String, [String]) -> [JSONMember])? = nil,
-        onReset: (@Sendable (AdminEngine) -> Void)? = nil
+        onReset: (@Sendable (AdminCall) -> Void)? = nil
     ) {
         self.name = name
         self.makeRoutes = routes

@@ -57,7 +57,7 @@ enum ServerAdmin {
     /// adapter's reset (``AdminAdapter/onReset``).
     static func reset(_ call: AdminCall) -> HTTPResponse {
         call.engine.reset()
-        for adapter in call.routes.adapters { adapter.onReset?(call.adminEngine) }
+        for adapter in call.routes.adapters { adapter.onReset?(call) }
         return AdminResponse.value(.object([JSONMember("reset", .bool(true))]))
     }
 

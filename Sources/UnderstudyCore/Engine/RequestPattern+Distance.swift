@@ -45,7 +45,9 @@ extension RequestPattern {
         }
         if !headers.isEmpty {
             let sum = headers.reduce(0.0) {
-                $0 + Self.valueDistance($1.matcher, context.request.headers.values(for: $1.name))
+                $0
+                    + Self.valueDistance(
+                        $1.matcher, $1.valueForm.normalize(context.request.headers.values(for: $1.name)))
             }
             total += DistanceWeight.headers * sum / Double(headers.count)
             if total >= budget { return nil }

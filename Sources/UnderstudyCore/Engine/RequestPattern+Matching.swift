@@ -57,7 +57,7 @@ extension RequestPattern {
             }
         }
         for condition in headers {
-            let values = context.request.headers.values(for: condition.name)
+            let values = condition.valueForm.normalize(context.request.headers.values(for: condition.name))
             if !condition.matcher.accepts(values) {
                 reasons.append(
                     MissReason(text: explaining ? Self.explain("header", condition, values, separator: ": ") : ""))

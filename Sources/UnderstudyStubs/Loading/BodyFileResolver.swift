@@ -112,4 +112,22 @@ extension BodyFileResolver {
         walk("")
         return found
     }
+
+    /// Every directory below `directory`, relative to it, in the order ``files(in:)`` walks them
+    /// (hidden ones and symbolic links left out, as there).
+    package static func directories(in directory: String) -> [String] {
+        var found: [String] = []
+        func walk(_ relative: String) {
+            let here = relative.isEmpty ? directory : directory + "/" + relative
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: here) else { return }
+            for name in names.sorted() where !name.hasPrefix(".") {
+                let path = relative.isEmpty ? name : relative + "/" + name
+                guard StubLoader.isDirectory(here + "/" + name, followingSymlinks: false) == true else { continue }
+                found.append(path)
+                walk(path)
+            }
+        }
+        walk("")
+        return found
+    }
 }

@@ -62,7 +62,12 @@ extension StubDecoder {
         }
         if let member = keys["headers"] {
             let headersPath = path.member("headers")
-            pattern.headers = namedMatchers(member.value, headersPath, what: "header")
+            // Media types and connection options are compared ignoring case where HTTP says so.
+            pattern.headers = namedMatchers(member.value, headersPath, what: "header").map { condition in
+                let form = HeaderValueForm.native(for: condition.name)
+                return NamedMatcher(
+                    name: condition.name, matcher: form.normalizingLiterals(condition.matcher), valueForm: form)
+            }
             if let members = member.value.members {
                 for (i, a) in members.enumerated() {
                     if members[..<i].contains(where: { HTTPHeaders.namesMatch($0.key, a.key) && $0.key != a.key }) {

@@ -9,6 +9,18 @@ public struct JSONPathExpression: Sendable {
     let steps: [Step]
     /// Whether the expression can select several values (wildcards, deep scans, filters).
     let isDefinite: Bool
+    /// How a selected number is written for a string matcher: as the request wrote it (native
+    /// stubs), or as Java writes the number Jayway's JsonPath reads (WireMock roots).
+    public var numberText: NumberText = .asWritten
+
+    /// How a selected number becomes text for a string matcher.
+    public enum NumberText: Sendable {
+        /// As the request's JSON writes it (`20.10` stays `20.10`).
+        case asWritten
+        /// As WireMock hands it over: an integer as written, any other number as Java's
+        /// `Double.toString` writes it (`20.10` is `20.1`, `1e10` is `1.0E10`).
+        case java
+    }
 
     enum Step: Sendable {
         case member(String)
@@ -261,22 +273,76 @@ public struct JSONPathExpression: Sendable {
         return selected.isEmpty ? nil : .array(selected)
     }
 
-    /// Whether the expression selects something (a definite path: a value that is not null;
-    /// otherwise: a non-empty selection) and, with `matcher`, whether the selection's text
-    /// satisfies it (a single value as itself, several as a JSON array, or any one element of
-    /// a selected array).
+    /// Whether the expression selects something (a definite path: a value that is neither null
+    /// nor an empty object or array; otherwise: a non-empty selection) and, with `matcher`,
+    /// whether the selection's text satisfies it (a single value as itself, several as a JSON
+    /// array, or any one element of a selected array). When it selects nothing, a matcher that
+    /// accepts a missing value (`absent`, WireMock's `{"expression": …, "absent": true}`) holds.
     package func accepts(_ root: JSONValue, _ matcher: ValueMatcher?) -> Bool {
         let selected = select(root)
         if isDefinite {
-            guard let value = selected.first, value != .null else { return false }
+            guard let value = selected.first, value != .null, !Self.isEmptyContainer(value) else {
+                return matcher?.acceptsMissing ?? false
+            }
             guard let matcher else { return true }
-            if matcher.accepts(value: value.matchText) { return true }
-            if case .array(let items) = value { return items.contains { matcher.accepts(value: $0.matchText) } }
+            if matcher.accepts(value: text(of: value)) { return true }
+            if case .array(let items) = value { return items.contains { matcher.accepts(value: text(of: $0)) } }
             return false
         }
-        guard !selected.isEmpty else { return false }
+        guard !selected.isEmpty else { return matcher?.acceptsMissing ?? false }
         guard let matcher else { return true }
-        return selected.contains { matcher.accepts(value: $0.matchText) }
+        return selected.contains { matcher.accepts(value: text(of: $0)) }
             || matcher.accepts(value: JSONValue.array(selected).matchText)
+    }
+
+    /// An empty object or array selects nothing, as in WireMock's `matchesJsonPath`.
+    private static func isEmptyContainer(_ value: JSONValue) -> Bool {
+        switch value {
+        case .array(let items): return items.isEmpty
+        case .object(let members): return members.isEmpty
+        default: return false
+        }
+    }
+
+    /// A selected value's text for a string matcher (``NumberText``).
+    private func text(of value: JSONValue) -> String {
+        if numberText == .java, case .number(let written) = value { return Self.javaNumberText(written) }
+        return value.matchText
+    }
+
+    /// The number as Jayway's JsonPath hands it to WireMock, then written by Java: an integer
+    /// (no `.`, no exponent) as written, anything else as a `double` by `Double.toString`
+    /// (plain from 10^-3 up to 10^7, else `d.dddE±n`; the shortest digits that read back).
+    package static func javaNumberText(_ written: String) -> String {
+        guard written.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }), let number = Double(written),
+            number.isFinite
+        else { return written }
+        if number == 0 { return number.sign == .minus ? "-0.0" : "0.0" }
+        let magnitude = Swift.abs(number)
+        var shortest = "\(magnitude)"
+        var exponent = 0
+        if let e = shortest.firstIndex(where: { $0 == "e" || $0 == "E" }) {
+            exponent = Int(shortest[shortest.index(after: e)...]) ?? 0
+            shortest = String(shortest[..<e])
+        }
+        let parts = shortest.split(separator: ".", omittingEmptySubsequences: false)
+        var digits = String(parts[0]) + (parts.count > 1 ? String(parts[1]) : "")
+        var point = parts[0].count + exponent
+        while digits.count > 1 && digits.hasPrefix("0") {
+            digits.removeFirst()
+            point -= 1
+        }
+        while digits.count > 1 && digits.hasSuffix("0") { digits.removeLast() }
+        let sign = number < 0 ? "-" : ""
+        if magnitude >= 1e-3 && magnitude < 1e7 {
+            if point <= 0 { return sign + "0." + String(repeating: "0", count: -point) + digits }
+            if point >= digits.count {
+                return sign + digits + String(repeating: "0", count: point - digits.count) + ".0"
+            }
+            let split = digits.index(digits.startIndex, offsetBy: point)
+            return sign + digits[..<split] + "." + digits[split...]
+        }
+        let mantissa = digits.count == 1 ? digits + ".0" : String(digits.prefix(1)) + "." + digits.dropFirst()
+        return sign + mantissa + "E" + String(point - 1)
     }
 }

@@ -46,10 +46,14 @@ public struct NamedMatcher: Sendable {
     public var name: String
     /// What the parameter's or header's value must satisfy.
     public var matcher: ValueMatcher
+    /// How a header's value is put before `matcher` sees it (``HeaderValueForm``; as sent for
+    /// query parameters and cookies).
+    public var valueForm: HeaderValueForm
 
     /// Binds `matcher` to the parameter or header called `name`.
-    public init(name: String, matcher: ValueMatcher) {
+    public init(name: String, matcher: ValueMatcher, valueForm: HeaderValueForm = .asSent) {
         self.name = name
         self.matcher = matcher
+        self.valueForm = valueForm
     }
 }

@@ -11,11 +11,11 @@ public enum ValueMatcher: Sendable {
     case equalsIgnoringCase(String)
     /// The value contains the string.
     case contains(String)
-    /// The value does not contain the string (the name must be present).
+    /// The value does not contain the string (a missing name also satisfies it).
     case doesNotContain(String)
     /// The whole value matches the regular expression.
     case matches(CompiledRegex)
-    /// The whole value does not match the regular expression (the name must be present).
+    /// The whole value does not match the regular expression (a missing name also satisfies it).
     case doesNotMatch(CompiledRegex)
     /// The name is present, with any value.
     case present
@@ -25,29 +25,44 @@ public enum ValueMatcher: Sendable {
     case allOf([ValueMatcher])
     /// One value satisfies at least one matcher.
     case anyOf([ValueMatcher])
-    /// One value does not satisfy the matcher.
+    /// One value does not satisfy the matcher; a missing name satisfies it when it misses the
+    /// matcher (`not` of `equals` accepts a request without the header).
     indirect case not(ValueMatcher)
 
     /// Whether the values received for one name (empty when absent) satisfy the matcher; with
-    /// repeated names, any one value may satisfy it. Every matcher but `absent` needs the name
-    /// to be present; `anyOf` holds when one of its matchers does (so `anyOf` with `absent`
-    /// accepts a missing name, as WireMock's negative matchers do), and `allOf` of a missing name
-    /// when every one of its matchers accepts that.
+    /// repeated names, any one value may satisfy it. A missing name is judged by
+    /// ``acceptsMissing``: as in WireMock 3, the negative matchers (`absent`, `doesNotContain`,
+    /// `doesNotMatch`, `not` of a matcher that needs a value) accept it and the others do not.
     public func accepts(_ values: [String]) -> Bool {
         switch self {
         case .present: return !values.isEmpty
         case .absent: return values.isEmpty
         case .equals(let wanted): return values.contains(wanted)
+        case _ where values.isEmpty: return acceptsMissing
         case .anyOf(let any): return any.contains { $0.accepts(values) }
-        case .allOf(let all) where values.isEmpty: return all.allSatisfy { $0.accepts(values) }
         default: return values.contains { accepts(value: $0) }
         }
     }
 
-    /// Whether one value satisfies the matcher (`present` and `absent` accept any value).
+    /// Whether the matcher holds for a name that is not there at all: WireMock's rule, a matcher
+    /// applied to no value. `absent`, `doesNotContain` and `doesNotMatch` hold, `present`,
+    /// `equals`, `equalsIgnoringCase`, `contains` and `matches` do not; `not` inverts its
+    /// matcher, `allOf` holds when all of its matchers do and `anyOf` when one does.
+    public var acceptsMissing: Bool {
+        switch self {
+        case .absent, .doesNotContain, .doesNotMatch: return true
+        case .present, .equals, .equalsIgnoringCase, .contains, .matches: return false
+        case .allOf(let all): return all.allSatisfy(\.acceptsMissing)
+        case .anyOf(let any): return any.contains(where: \.acceptsMissing)
+        case .not(let inner): return !inner.acceptsMissing
+        }
+    }
+
+    /// Whether one value satisfies the matcher (`present` holds for any value, `absent` for none).
     public func accepts(value: String) -> Bool {
         switch self {
-        case .present, .absent: return true
+        case .present: return true
+        case .absent: return false
         case .equals(let wanted): return value == wanted
         case .equalsIgnoringCase(let wanted): return value.lowercased() == wanted.lowercased()
         case .contains(let part): return value.containsBytes(part)

@@ -73,6 +73,37 @@ package enum TimeFormatting {
             minute: secondOfDay / 60 % 60, second: secondOfDay % 60)
     }
 
+    /// `secondsSince1970` moved by whole calendar months in UTC, as `java.util.Calendar.add`
+    /// moves a date (WireMock's `now offset='1 months'`): the day of the month is kept, or the
+    /// month's last day when it has fewer (31 January plus a month is 28 or 29 February); the
+    /// time of day is kept.
+    package static func addingMonths(_ months: Int, to secondsSince1970: Double) -> Double {
+        guard months != 0 else { return secondsSince1970 }
+        let whole = Int64(secondsSince1970.rounded(.down))
+        let fraction = secondsSince1970 - Double(whole)
+        let date = civil(whole)
+        let index = date.year * 12 + (date.month - 1) + months
+        let year = Int(floorDivide(Int64(index), 12))
+        let month = index - year * 12 + 1
+        let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+        let lengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        let day = min(date.day, lengths[month - 1])
+        let days = daysFromCivil(year: year, month: month, day: day)
+        let secondOfDay = Int64(date.hour * 3600 + date.minute * 60 + date.second)
+        return Double(days * 86_400 + secondOfDay) + fraction
+    }
+
+    /// Days since 1970-01-01 of a civil date (Howard Hinnant's `days_from_civil`).
+    package static func daysFromCivil(year: Int, month: Int, day: Int) -> Int64 {
+        let y = Int64(month <= 2 ? year - 1 : year)
+        let era = floorDivide(y, 400)
+        let yearOfEra = y - era * 400
+        let m = Int64(month)
+        let dayOfYear = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + Int64(day) - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
     package static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
         let q = a / b
         return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q

@@ -25,7 +25,7 @@ enum WireMockAdmin {
         scenarioFields: { name, states in
             [JSONMember("id", .string(name)), JSONMember("possibleStates", .array(states.map(JSONValue.string)))]
         },
-        onReset: removeAdminMappings)
+        onReset: reset)
 
     /// `GET /__admin/`: WireMock clients' liveness probe.
     static func status(_ call: AdminCall) -> HTTPResponse {
@@ -86,6 +86,24 @@ enum WireMockAdmin {
         }
         return call.adminEngine.deleteStub(call.parameter)
     }
+
+    /// WireMock's part of `POST /__admin/reset`: the mappings created through its admin API go,
+    /// and, when mapping files are served, the stub paths are read again, as WireMock's reset
+    /// goes back to the mappings on disk (a file mapping deleted or edited through the admin API
+    /// comes back as the file has it). Stubs posted to `/__admin/stubs` are kept. A root that no
+    /// longer loads leaves the stubs as they are, as `POST /__admin/reload` does.
+    static func reset(_ call: AdminCall) {
+        let engine = call.adminEngine
+        let servesMappingFiles = engine.stubs.contains { $0.file != adminFile && WireMockMapping.of($0) != nil }
+        removeAdminMappings(engine)
+        guard servesMappingFiles else { return }
+        let posted = engine.stubs.filter { $0.file == postedStubsFile }
+        guard case .success = call.reload() else { return }
+        for stub in posted { engine.save(stub) }
+    }
+
+    /// The `file` of stubs posted to the native `POST /__admin/stubs`.
+    static let postedStubsFile = "<admin>"
 
     /// Removes the mappings created through the WireMock admin API (part of `POST /__admin/reset`).
     static func removeAdminMappings(_ engine: AdminEngine) {

@@ -84,8 +84,11 @@ extension StubDecoder {
                 member.value, path.member("queryParameters"), what: "query parameter", negativeAcceptsAbsent: true)
         }
         if let member = keys["headers"] {
+            // Jetty hands WireMock its own spelling of well-known values (`APPLICATION/JSON` is
+            // `application/json`), and the mapping's matcher sees that.
             pattern.headers = wireMockNamedMatchers(
-                member.value, path.member("headers"), what: "header", negativeAcceptsAbsent: true)
+                member.value, path.member("headers"), what: "header", negativeAcceptsAbsent: true
+            ).map { NamedMatcher(name: $0.name, matcher: $0.matcher, valueForm: .jetty(for: $0.name)) }
         }
         if let member = keys["host"], let host = wireMockHostMatcher(member.value, path.member("host")) {
             pattern.headers.append(NamedMatcher(name: "Host", matcher: host))
@@ -149,7 +152,8 @@ extension StubDecoder {
     }
 
     /// Headers, query parameters or cookies. WireMock 2.35's `doesNotMatch` and `doesNotContain`
-    /// accept a missing header or query parameter (not a missing cookie): `negativeAcceptsAbsent`.
+    /// accept a missing header or query parameter (as the model's negative matchers do) but not a
+    /// missing cookie: without `negativeAcceptsAbsent` they are written to need the name.
     private mutating func wireMockNamedMatchers(
         _ node: JSONNode, _ path: JSONPath, what: String, negativeAcceptsAbsent: Bool = false
     ) -> [NamedMatcher] {
@@ -161,8 +165,9 @@ extension StubDecoder {
             wireMockValueMatcher(member.value, path.member(member.key)).map { matcher in
                 switch matcher {
                 case .doesNotMatch, .doesNotContain:
+                    // A missing cookie: WireMock 2.35 wants it there.
                     return NamedMatcher(
-                        name: member.key, matcher: negativeAcceptsAbsent ? .anyOf([.absent, matcher]) : matcher)
+                        name: member.key, matcher: negativeAcceptsAbsent ? matcher : .allOf([.present, matcher]))
                 default:
                     return NamedMatcher(name: member.key, matcher: matcher)
                 }
@@ -351,7 +356,10 @@ extension StubDecoder {
             }
             let rest = JSONNode(kind: .object(others), position: op.value.position)
             guard rest.members?.isEmpty == false else { return .jsonPath(expression, nil) }
-            return wireMockValueMatcher(rest, opPath).map { .jsonPath(expression, $0) }
+            // A selected number reaches WireMock's string matcher as Java writes it (`20.10` is `20.1`).
+            var javaNumbers = expression
+            javaNumbers.numberText = .java
+            return wireMockValueMatcher(rest, opPath).map { .jsonPath(javaNumbers, $0) }
         case "binaryEqualTo":
             guard let text = string(op.value, opPath) else { return nil }
             guard let data = Data(base64Encoded: text) else {

@@ -200,10 +200,14 @@ extension StubDecoder {
     private func missingBodyFile(_ response: inout StubResponse, _ relative: String) {
         let directory = StubLoader.wireMockFilesDirectory(for: file)
         Self.wireMockMissingBodyFile(&response, directory + "/" + relative)
-        guard !TemplateText.hasTags(relative), case .success(let name) = TemplateText.compile(relative) else { return }
+        // A name with tags (templating off) is named as written: WireMock does not render it.
+        let literal = TemplateText.hasTags(relative)
+        guard case .success(let name) = TemplateText.compile(literal ? "" : relative) else { return }
         response.template = ResponseTemplate(
             body: .file(
-                ResponseTemplate.FileChoice(name: name, nameSource: relative, files: [:], directory: directory)),
+                ResponseTemplate.FileChoice(
+                    name: name, nameSource: relative, files: [:], directory: directory,
+                    literalName: literal ? relative : nil)),
             headers: [],
             eventData: [])
     }

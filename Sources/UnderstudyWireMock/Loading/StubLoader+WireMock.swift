@@ -89,10 +89,16 @@ extension StubLoader {
     static func wireMockStaticFiles(root: String) -> [Stub] {
         let base = (root.hasSuffix("/") ? root : root + "/") + StubFileKind.bodyDirectoryName
         var stubs: [Stub] = []
-        func add(_ urlPath: String, _ relative: String, _ bytes: [UInt8]) {
+        func add(_ urlPath: String, _ relative: String, _ bytes: [UInt8], directory: Bool = false) {
             var response = StubResponse()
-            response.headers.append(name: "Content-Type", value: wireMockContentType(relative))
-            response.body = bytes
+            if directory {
+                // Jetty's `DefaultServlet` does not list a directory: 403, its HTML error page.
+                (response.status, response.headers, response.body) = ResponseTemplate.FileChoice.directoryAnswer(
+                    accept: nil, uri: urlPath)
+            } else {
+                response.headers.append(name: "Content-Type", value: wireMockContentType(relative))
+                response.body = bytes
+            }
             let request = RequestPattern(method: "GET", path: .exact(urlPath))
             let requestJSON: JSONValue = .object([
                 JSONMember("method", .string("GET")), JSONMember("urlPath", .string(urlPath)),
@@ -116,7 +122,17 @@ extension StubLoader {
                 add("/" + directory + "/", relative, bytes)
             }
         }
+        // Any other directory below the root (empty ones too) is refused, as Jetty refuses it.
+        for directory in BodyFileResolver.directories(in: base) where !indexed(directory, paths) {
+            add("/" + directory, directory, [], directory: true)
+            add("/" + directory + "/", directory, [], directory: true)
+        }
         return stubs
+    }
+
+    /// Whether `directory` (relative to `__files/`) has an index file WireMock answers it with.
+    private static func indexed(_ directory: String, _ paths: Set<String>) -> Bool {
+        paths.contains(directory + "/index.json") || paths.contains(directory + "/index.html")
     }
 
     /// The `Content-Type` WireMock gives a file it serves from `__files/`, by extension; a name

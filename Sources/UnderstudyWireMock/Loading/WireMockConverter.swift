@@ -184,11 +184,16 @@ public enum WireMockConverter {
         }
         var bodyFile: String?
         if let template = response.template {
-            if case .file(let choice)? = template.body, choice.files.isEmpty, !TemplateText.hasTags(choice.nameSource) {
+            if case .file(let choice)? = template.body, choice.files.isEmpty,
+                choice.literalName != nil || !TemplateText.hasTags(choice.nameSource)
+            {
                 // A missing body file: a native `bodyFile` must exist, unless its name is a
                 // template; the comment tag makes it one, naming the file that is not there, so the
                 // stub answers WireMock's 500 (its page by `Accept`) per request as the mapping did.
-                bodyFile = filesDirectory + choice.nameSource + "{{! missing in the WireMock root }}"
+                // A name whose tags WireMock leaves unrendered (templating off) is written with single
+                // braces: native templates have no escape for `{{`, so the page names it so.
+                let name = choice.literalName.map { $0.replacing("{{", with: "{").replacing("}}", with: "}") }
+                bodyFile = filesDirectory + (name ?? choice.nameSource) + "{{! missing in the WireMock root }}"
                 members.append(JSONMember(.template, .string("html")))
             } else if case .file(let choice)? = template.body {
                 // A templated `bodyFileName`: the native templated `bodyFile`, beside the files it can pick.

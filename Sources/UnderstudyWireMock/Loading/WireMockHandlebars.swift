@@ -7,7 +7,7 @@ import UnderstudyJSON
 /// - `request.path|url|method|body|port`, `request.path.[N]` and `request.pathSegments.[N]`,
 ///   `request.query.NAME` (`.[N]`: the first value), `request.headers.NAME` (or `.[NAME]`),
 ///   `request.baseUrl` (`server.url`);
-/// - `now` with `offset` (seconds to days) and `format` (`epoch`, `unix` or a date pattern);
+/// - `now` with `offset` (seconds to years) and `format` (`epoch`, `unix` or a date pattern);
 /// - `randomValue` (`type` `UUID`, or `ALPHANUMERIC`, `ALPHABETIC`, `NUMERIC`, `HEXADECIMAL` with
 ///   `length`), `randomInt` with `lower` and `upper`;
 /// - `jsonPath request.body '$.a[0].b'` (members and indexes);
@@ -258,11 +258,12 @@ enum WireMockHandlebars {
             let units: [String: (String, Int)] = [
                 "second": ("s", 1), "seconds": ("s", 1), "minute": ("m", 1), "minutes": ("m", 1),
                 "hour": ("h", 1), "hours": ("h", 1), "day": ("d", 1), "days": ("d", 1),
+                "month": ("mo", 1), "months": ("mo", 1), "year": ("y", 1), "years": ("y", 1),
             ]
             guard parts.count == 2, let amount = Int(parts[0]), let scale = units[parts[1].lowercased()] else {
                 throw Untranslatable(
                     message:
-                        "`offset` takes a whole number and seconds, minutes, hours or days (months and years are not supported); found `\(offset)`"
+                        "`offset` takes a whole number and seconds, minutes, hours, days, months or years; found `\(offset)`"
                 )
             }
             if amount != 0 { base += (amount < 0 ? ".minus." : ".plus.") + "\(abs(amount) * scale.1)\(scale.0)" }
