@@ -35,6 +35,12 @@ for pair in arguments.dropFirst(2) {
     source += "    static let \(name): String = \(hashes)\"\"\"\n\(text)\"\"\"\(hashes)\n\n"
 }
 source += "}\n"
+// Written only when it changes. SwiftPM links this tool twice per planned build (once for plugin
+// evaluation, once in the build itself), so the command reruns whenever a build is planned again (another
+// product, other flags); an unchanged output keeps its date, and UnderstudyCore is not recompiled for it
+// (a whole-module release compile of Core: ~30 CPU-seconds each time a script builds another product in
+// .build-serve; docs/development.md, "How CI is built").
+if FileManager.default.contents(atPath: output) == Data(source.utf8) { exit(0) }
 do {
     try Data(source.utf8).write(to: URL(fileURLWithPath: output))
 } catch {
