@@ -1,20 +1,39 @@
 import UnderstudyHTTP
 
-/// A response's `webhooks`: rendered from the request and the answer as it stands, then handed
-/// to the world's ``WebhookDispatcher``, due the response's own delay plus the webhook's after now,
-/// so each goes out after the response. Only responses with webhooks come here.
+/// A response's `webhooks`, handed to the world's ``WebhookDispatcher``, due the response's own
+/// delay plus the webhook's after now, so each goes out after the response. Only responses with
+/// webhooks come here. A webhook is rendered from the request and the answer as it stands: now,
+/// or (``WebhookSetting/rendersLater``) when it is due, from what is kept now, with the same result.
 extension StubEngine {
     @inline(never)
     func sendWebhooks(_ hooks: [WebhookSetting], _ stubID: String, _ request: HTTPRequest, _ answer: HTTPResponse) {
-        let sent = SentResponse(status: answer.status, headers: answer.headers, body: answer.body)
         let defaults = configuration.webhookDefaults
-        let requests = templates.withContext(
-            request, sent: sent, now: clock.now.timeIntervalSince1970, seq: journal.nextSeq
-        ) { context in hooks.map { $0.render(context, defaultURL: defaults?.url) } }
-        for (hook, outbound) in zip(hooks, requests) {
+        // As the template context reads the clock (`Date`'s round trip included), so a webhook
+        // rendered later sees the very `now` it would have seen here.
+        let now = clock.now.timeIntervalSince1970
+        let seq = journal.nextSeq
+        for index in hooks.indices {
+            let rendering: WebhookDelivery.Rendering
+            let url: String
+            if hooks[index].rendersLater {
+                url = hooks[index].plainURL(defaultURL: defaults?.url)
+                rendering = .kept(
+                    KeptWebhook(
+                        hooks: hooks, index: index, request: request, answer: answer,
+                        listenerURL: templates.listenerURL(for: request), now: now, seq: seq,
+                        defaultURL: defaults?.url))
+            } else {
+                let sent = SentResponse(status: answer.status, headers: answer.headers, body: answer.body)
+                let outbound = templates.withContext(request, sent: sent, now: now, seq: seq) {
+                    hooks[index].render($0, defaultURL: defaults?.url)
+                }
+                url = outbound.url
+                rendering = .rendered(outbound)
+            }
             webhooks.schedule(
-                outbound, signing: hook.signing, defaults: defaults, retryDelaysMs: hook.retryDelaysMs,
-                stubID: stubID, delayMs: answer.delayMs + webhookDelay(hook))
+                rendering, url: url, signing: hooks[index].signing, defaults: defaults,
+                retryDelaysMs: hooks[index].retryDelaysMs, stubID: stubID,
+                delayMs: answer.delayMs + webhookDelay(hooks[index]))
         }
     }
 
@@ -24,7 +43,9 @@ extension StubEngine {
         let defaults = configuration.webhookDefaults
         let outbound = templates.withContext(
             request, sent: nil, now: clock.now.timeIntervalSince1970, seq: journal.nextSeq
-        ) { hook.render($0, defaultURL: defaults?.url) }
+        ) {
+            hook.render($0, defaultURL: defaults?.url)
+        }
         return webhooks.schedule(
             outbound, signing: hook.signing, defaults: defaults, retryDelaysMs: hook.retryDelaysMs, stubID: nil,
             delayMs: webhookDelay(hook))
