@@ -93,14 +93,14 @@ struct KeptWebhook {
     let hooks: [WebhookSetting]
     let index: Int
     let request: HTTPRequest
-    let answer: HTTPResponse?
+    let answer: HTTPResponse
     let listenerURL: String?
     let now: Double
     let seq: Int
     let defaultURL: String?
 
     func render() -> UpstreamRequest {
-        let sent = answer.map { SentResponse(status: $0.status, headers: $0.headers, body: $0.body) }
+        let sent = SentResponse(status: answer.status, headers: answer.headers, body: answer.body)
         return TemplateRenderer.withKeptContext(request, sent: sent, listenerURL: listenerURL, now: now, seq: seq) {
             hooks[index].render($0, defaultURL: defaultURL)
         }
