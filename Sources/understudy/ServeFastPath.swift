@@ -20,7 +20,7 @@ enum ServeFastPath {
     static func runOrParseAsUsual(_ arguments: [String]) {
         guard arguments.count > 1, arguments[1] == ServeCommand.configuration.commandName,
             let parsed = try? ServeCommand.parseAsRoot(Array(arguments.dropFirst(2))),
-            var serve = parsed as? ServeCommand
+            let serve = parsed as? ServeCommand
         else {
             Understudy.main()
             return

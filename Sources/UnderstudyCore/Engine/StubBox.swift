@@ -18,24 +18,28 @@ final class StubBox {
     /// Whether the stub may answer a request before its sequence does (`tokenExpiresIn`,
     /// `idempotency`): the engine asks `guardedAnswer` first.
     let guarded: Bool
+    /// Its responses' webhooks, made ready for the world (``StubWebhooks``); nil for a stub without any.
+    let webhooks: StubWebhooks?
 
     /// Boxes `stub`; a `POST` or `PATCH` stub without `idempotency` of its own takes `idempotency`
     /// (a session's, ``EngineConfiguration/idempotency``).
-    convenience init(_ stub: Stub, idempotency: IdempotencyRule? = nil) {
+    /// (`webhookDefaults`: the world's, which its webhooks' plans take.)
+    convenience init(_ stub: Stub, idempotency: IdempotencyRule? = nil, webhookDefaults: WebhookDefaults? = nil) {
         // A copy only for a stub that takes the rule: a `var` copy of every stub cost each one
         // ~250 instructions more at start-up (it retains every field, then releases them).
         if let idempotency, stub.idempotency == nil, stub.request.method == "POST" || stub.request.method == "PATCH" {
             var adopting = stub
             adopting.idempotency = idempotency
-            self.init(boxing: adopting)
+            self.init(boxing: adopting, webhookDefaults: webhookDefaults)
         } else {
-            self.init(boxing: stub)
+            self.init(boxing: stub, webhookDefaults: webhookDefaults)
         }
     }
 
-    private init(boxing stub: Stub) {
+    private init(boxing stub: Stub, webhookDefaults: WebhookDefaults?) {
         self.stub = stub
         guarded = stub.tokenExpiresIn != nil || stub.idempotency != nil
+        webhooks = StubWebhooks.of(stub, defaults: webhookDefaults)
         staticAnswers = stub.responses.map { response in
             guard response.template == nil, response.streaming == nil, response.delayDistribution == nil,
                 response.retryAfter == nil, response.proxy == nil, response.webhooks == nil

@@ -1,54 +1,47 @@
 import UnderstudyHTTP
 
-/// A response's `webhooks`, handed to the world's ``WebhookDispatcher``, due the response's own
-/// delay plus the webhook's after now, so each goes out after the response. Only responses with
-/// webhooks come here. A webhook is rendered from the request and the answer as it stands: now,
-/// or (``WebhookSetting/rendersLater``) when it is due, from what is kept now, with the same result.
+/// A response's `webhooks` (their ``WebhookPlan``s, from the stub's box), handed to the world's
+/// ``WebhookDispatcher``, due the response's own delay plus the webhook's after now, so each goes
+/// out after the response. Only responses with webhooks come here. A webhook is rendered from the
+/// request and the answer as it stands: now, or (``WebhookSetting/rendersLater``: its plan knows its
+/// target) when it is due, from what is kept now, with the same result.
 extension StubEngine {
+    /// Schedules `plans` (the webhooks of the response `answer`, from stub `stubID`) for `request`.
     @inline(never)
-    func sendWebhooks(_ hooks: [WebhookSetting], _ stubID: String, _ request: HTTPRequest, _ answer: HTTPResponse) {
-        let defaults = configuration.webhookDefaults
+    func sendWebhooks(_ plans: [WebhookPlan], _ stubID: String, _ request: HTTPRequest, _ answer: HTTPResponse) {
         // As the template context reads the clock (`Date`'s round trip included), so a webhook
         // rendered later sees the very `now` it would have seen here.
         let now = clock.now.timeIntervalSince1970
         let seq = journal.nextSeq
-        for index in hooks.indices {
-            let rendering: WebhookDelivery.Rendering
-            let url: String
-            if hooks[index].rendersLater {
-                url = hooks[index].plainURL(defaultURL: defaults?.url)
-                rendering = .kept(
-                    KeptWebhook(
-                        hooks: hooks, index: index, request: request, answer: answer,
-                        listenerURL: templates.listenerURL(for: request), now: now, seq: seq,
-                        defaultURL: defaults?.url))
+        for plan in plans {
+            if let url = plan.url {
+                let kept = KeptWebhook(
+                    request: request, answer: answer, listenerURL: templates.listenerURL(for: request), now: now,
+                    seq: seq)
+                webhooks.schedule(
+                    plan, .kept(kept), url: url, stubID: stubID,
+                    delayMs: answer.delayMs + webhookDelay(plan.setting))
             } else {
                 let sent = SentResponse(status: answer.status, headers: answer.headers, body: answer.body)
                 let outbound = templates.withContext(request, sent: sent, now: now, seq: seq) {
-                    hooks[index].render($0, defaultURL: defaults?.url)
+                    plan.setting.render($0, defaultURL: plan.defaultURL)
                 }
-                url = outbound.url
-                rendering = .rendered(outbound)
+                webhooks.schedule(
+                    plan, .rendered(outbound), url: outbound.url, stubID: stubID,
+                    delayMs: answer.delayMs + webhookDelay(plan.setting))
             }
-            webhooks.schedule(
-                rendering, url: url, signing: hooks[index].signing, defaults: defaults,
-                retryDelaysMs: hooks[index].retryDelaysMs, stubID: stubID,
-                delayMs: answer.delayMs + webhookDelay(hooks[index]))
         }
     }
 
     /// Sends `hook` with no triggering request (`POST /__admin/webhooks`, the role of `stripe
     /// trigger`): templated from `request` (the admin call), signed and retried as from a stub.
     func fireWebhook(_ hook: WebhookSetting, for request: HTTPRequest) -> WebhookDelivery {
-        let defaults = configuration.webhookDefaults
+        let plan = WebhookPlan(hook, defaults: configuration.webhookDefaults)
         let outbound = templates.withContext(
             request, sent: nil, now: clock.now.timeIntervalSince1970, seq: journal.nextSeq
-        ) {
-            hook.render($0, defaultURL: defaults?.url)
-        }
+        ) { hook.render($0, defaultURL: plan.defaultURL) }
         return webhooks.schedule(
-            outbound, signing: hook.signing, defaults: defaults, retryDelaysMs: hook.retryDelaysMs, stubID: nil,
-            delayMs: webhookDelay(hook))
+            plan, .rendered(outbound), url: outbound.url, stubID: nil, delayMs: webhookDelay(hook))
     }
 
     /// The webhook's `delayMs`, plus a draw from its distribution (from the generator responses'

@@ -4,8 +4,12 @@ import UnderstudyHTTP
 /// attempt ended. Listed by ``WebhookDispatcher/deliveries``.
 ///
 /// What the triggering request pays for is kept small (issue 42: at most 10 % over the same stub
-/// without a webhook): the request is rendered when it is first needed (its due time, or a listing)
-/// from what was kept when the response was sent, and the id and event id are written out when read.
+/// without a webhook): the webhook's plan is shared (``WebhookPlan``), the request is rendered when
+/// it is first needed (its due time, or a listing) from what was kept when the response was sent,
+/// and the id and event id are written out when read.
+///
+/// Not `Sendable`: the event loop drives it. Its stored properties are `@exclusivity(unchecked)`:
+/// only the loop thread touches them and no access overlaps another.
 public final class WebhookDelivery {
     /// Where a delivery stands.
     public enum State: String, Sendable {
@@ -29,38 +33,42 @@ public final class WebhookDelivery {
 
     /// Its number in its world: 1, 2, …
     let number: Int
-    /// The delivery's id (`wh_1`, `wh_2`, … per world), sent nowhere yet; the journal and the
-    /// admin listing name it.
-    public var id: String { "wh_" + String(number) }
     /// The stub whose response triggered it.
     public let stubID: String?
-    private var rendering: Rendering
-    /// How each attempt is signed; nil for an unsigned webhook.
-    public let signing: WebhookSignature?
-    /// Milliseconds before each retry, in order.
-    public let retryDelaysMs: [Double]
+    /// The webhook it sends, as its world has it.
+    let plan: WebhookPlan
+    @exclusivity(unchecked) private var rendering: Rendering
     /// The generator as it stood when the delivery was made; ``eventID`` is its next two draws.
     private let eventDraws: SeededGenerator
     /// The last attempt's request exactly as sent (signature included); nil before the first.
-    public internal(set) var sent: UpstreamRequest?
+    @exclusivity(unchecked) public internal(set) var sent: UpstreamRequest?
     /// Where it stands.
-    public internal(set) var state = State.pending
+    @exclusivity(unchecked) public internal(set) var state = State.pending
     /// Attempts made so far.
-    public internal(set) var attempts = 0
+    @exclusivity(unchecked) public internal(set) var attempts = 0
     /// How the last attempt ended; nil before the first.
-    public internal(set) var lastOutcome: OutboundOutcome?
+    @exclusivity(unchecked) public internal(set) var lastOutcome: OutboundOutcome?
 
     init(
-        number: Int, stubID: String?, rendering: Rendering, signing: WebhookSignature?, retryDelaysMs: [Double],
+        number: Int, stubID: String?, plan: WebhookPlan, rendering: consuming Rendering,
         eventDraws: SeededGenerator
     ) {
-        self.retryDelaysMs = retryDelaysMs
         self.number = number
         self.stubID = stubID
+        self.plan = plan
         self.rendering = rendering
-        self.signing = signing
         self.eventDraws = eventDraws
     }
+
+    /// The delivery's id (`wh_1`, `wh_2`, … per world), sent nowhere yet; the journal and the
+    /// admin listing name it.
+    public var id: String { "wh_" + String(number) }
+
+    /// How each attempt is signed; nil for an unsigned webhook.
+    public var signing: WebhookSignature? { plan.signing }
+
+    /// Milliseconds before each retry, in order.
+    public var retryDelaysMs: [Double] { plan.retryDelaysMs }
 
     /// The request as rendered, before signing.
     public var request: UpstreamRequest {
@@ -68,7 +76,7 @@ public final class WebhookDelivery {
         case .rendered(let request):
             return request
         case .kept(let kept):
-            let request = kept.render()
+            let request = kept.render(plan)
             rendering = .rendered(request)
             return request
         }
@@ -89,20 +97,16 @@ extension WebhookDelivery: Sendable {}
 /// triggering request, the response as sent, and the world's `now`, `seq` and listener URL as they
 /// were then (``TemplateRenderer/withKeptContext(_:sent:listenerURL:now:seq:_:)``).
 struct KeptWebhook {
-    /// The response's webhooks and which one this is (the array is kept whole: one reference).
-    let hooks: [WebhookSetting]
-    let index: Int
     let request: HTTPRequest
     let answer: HTTPResponse
     let listenerURL: String?
     let now: Double
     let seq: Int
-    let defaultURL: String?
 
-    func render() -> UpstreamRequest {
+    func render(_ plan: WebhookPlan) -> UpstreamRequest {
         let sent = SentResponse(status: answer.status, headers: answer.headers, body: answer.body)
         return TemplateRenderer.withKeptContext(request, sent: sent, listenerURL: listenerURL, now: now, seq: seq) {
-            hooks[index].render($0, defaultURL: defaultURL)
+            plan.setting.render($0, defaultURL: plan.defaultURL)
         }
     }
 }
@@ -113,7 +117,8 @@ struct KeptWebhook {
 /// ``OutboundSending``. The engine hands it the request (or what renders it); it never waits for
 /// the answer: the transport calls back on the loop.
 ///
-/// Not `Sendable`: the event loop drives it, like the engine that owns it.
+/// Not `Sendable`: the event loop drives it, like the engine that owns it; its state is
+/// `@exclusivity(unchecked)` for the same reason as ``WebhookDelivery``'s.
 final class WebhookDispatcher {
     private let clock: WorldClock
     private let link: OutboundLink
@@ -122,18 +127,18 @@ final class WebhookDispatcher {
     /// The deliveries listed, oldest first, from ``firstListed``: at most ``limit`` of them. Older
     /// ones are skipped, and cut off once ``limit`` have piled up, so dropping one is not a shift
     /// of the whole list each time.
-    private var listed: [WebhookDelivery] = []
-    private var firstListed = 0
-    private var issued = 0
+    @exclusivity(unchecked) private var listed: [WebhookDelivery] = []
+    @exclusivity(unchecked) private var firstListed = 0
+    @exclusivity(unchecked) private var issued = 0
     /// Draws event ids (UUIDs): two draws a delivery, made when it is scheduled.
-    private var generator: SeededGenerator
+    @exclusivity(unchecked) private var generator: SeededGenerator
     /// The last target the allow-list let through: the same URL again (a stub's literal one, or the
     /// world's default) needs no second look (the list only grows).
-    private var allowedURL = ""
+    @exclusivity(unchecked) private var allowedURL = ""
     /// Deliveries waiting in real time, by due time, and the due times of the transport's timers
     /// armed for them: one timer serves all of them.
-    private var waiting = DueQueue()
-    private var armed: [UInt64] = []
+    @exclusivity(unchecked) private var waiting = DueQueue()
+    @exclusivity(unchecked) private var armed: [UInt64] = []
     /// How many deliveries are kept for the listing; older ones are dropped.
     static let limit = 1_000
 
@@ -147,54 +152,53 @@ final class WebhookDispatcher {
     /// The deliveries, oldest first, at most ``limit``.
     var deliveries: [WebhookDelivery] { Array(listed[firstListed...]) }
 
-    /// Schedules `request` (triggered by stub `stubID`) to go out after `delayMs` of the world's
-    /// clock; a target the allow-list refuses fails at once. Returns the delivery.
+    /// Schedules a delivery of `plan` (triggered by stub `stubID`), its request `rendering`, sent
+    /// to `url`, to go out after `delayMs` of the world's clock; a target the allow-list refuses,
+    /// or one its world cannot supply, fails at once. Returns the delivery.
     @discardableResult
     func schedule(
-        _ request: UpstreamRequest, signing: WebhookSignature?, defaults: WebhookDefaults? = nil,
-        retryDelaysMs: [Double] = [], stubID: String?, delayMs: Double
+        _ plan: WebhookPlan, _ rendering: consuming WebhookDelivery.Rendering, url: String, stubID: String?,
+        delayMs: Double
     ) -> WebhookDelivery {
-        schedule(
-            .rendered(request), url: request.url, signing: signing, defaults: defaults, retryDelaysMs: retryDelaysMs,
-            stubID: stubID, delayMs: delayMs)
-    }
-
-    /// ``schedule(_:signing:defaults:retryDelaysMs:stubID:delayMs:)`` for a request rendered or
-    /// still to render, whose target is `url` either way.
-    @discardableResult
-    func schedule(
-        _ rendering: WebhookDelivery.Rendering, url: String, signing: WebhookSignature?, defaults: WebhookDefaults?,
-        retryDelaysMs: [Double], stubID: String?, delayMs: Double
-    ) -> WebhookDelivery {
-        issued += 1
-        // A signing without a secret takes the world's default one.
-        let resolved = signing?.resolved(defaults)
+        issued &+= 1
         let delivery = WebhookDelivery(
-            number: issued, stubID: stubID, rendering: rendering, signing: resolved ?? signing,
-            retryDelaysMs: retryDelaysMs, eventDraws: generator)
+            number: issued, stubID: stubID, plan: plan, rendering: rendering, eventDraws: generator)
         // The event id's two draws, written out only when it is read (``WebhookDelivery/eventID``).
         _ = generator.next()
         _ = generator.next()
         list(delivery)
-        if let missing = Self.missingDefault(url, signing: signing, resolved: resolved, defaults) {
+        if let missing = plan.url != nil ? plan.missing : plan.missing(for: url) {
             // Nothing to send it to, or nothing to sign it with: journaled as its one attempt.
             delivery.attempts = 1
             delivery.sent = delivery.request
             finish(delivery, missing)
             return delivery
         }
-        if url != allowedURL {
-            if let problem = WebhookTargets.problem(url) {
-                // Refused, not sent: journaled as its one attempt, which went nowhere.
-                delivery.attempts = 1
-                delivery.sent = delivery.request
-                finish(delivery, OutboundOutcome(status: nil, error: "refused-target", reason: problem))
-                return delivery
-            }
-            allowedURL = url
+        if !isAllowed(url, plan) {
+            // Refused, not sent: journaled as its one attempt, which went nowhere.
+            delivery.attempts = 1
+            delivery.sent = delivery.request
+            finish(
+                delivery,
+                OutboundOutcome(status: nil, error: "refused-target", reason: WebhookTargets.problem(url)))
+            return delivery
         }
         attempt(delivery, afterMs: delayMs)
         return delivery
+    }
+
+    /// Whether the allow-list lets `url`, the target of a delivery of `plan`, through; a yes is
+    /// remembered (the list only grows): by the plan for its own target, here for a rendered one.
+    private func isAllowed(_ url: String, _ plan: WebhookPlan) -> Bool {
+        if plan.url != nil {
+            if plan.allowed { return true }
+            plan.allowed = WebhookTargets.problem(url) == nil
+            return plan.allowed
+        }
+        if url == allowedURL { return true }
+        guard WebhookTargets.problem(url) == nil else { return false }
+        allowedURL = url
+        return true
     }
 
     /// Adds `delivery` to the listing, dropping the oldest past ``limit``.
@@ -207,30 +211,6 @@ final class WebhookDispatcher {
                 firstListed = 0
             }
         }
-    }
-
-    /// Why a webhook cannot be sent for want of what its world's ``WebhookDefaults`` would give:
-    /// no `url` (`no-target`) or no secret (`no-secret`); nil when it can.
-    private static func missingDefault(
-        _ url: String, signing: WebhookSignature?, resolved: WebhookSignature?, _ defaults: WebhookDefaults?
-    ) -> OutboundOutcome? {
-        if url.isEmpty {
-            return OutboundOutcome(
-                status: nil, error: "no-target",
-                reason:
-                    "the webhook has no `url` and its world no default target (`webhookDefaults.url` in POST /__admin/sessions)"
-            )
-        }
-        if let signing, resolved == nil {
-            let why =
-                defaults?.secret == nil
-                ? "its world no default secret (`webhookDefaults.secret` in POST /__admin/sessions)"
-                : "the world's default secret is no `standard-webhooks` secret (`whsec_` and base64)"
-            return OutboundOutcome(
-                status: nil, error: "no-secret",
-                reason: "the webhook's `\(signing.format.rawValue)` signing has no `secret`, and " + why)
-        }
-        return nil
     }
 
     /// The next attempt, `milliseconds` from now on the world's clock: at once for 0, held in a
