@@ -42,7 +42,7 @@ extension StubEngine {
             faultParameters: response.faultParameters)
         answer.streaming = streaming
         if let webhooks {
-            sendWebhooks(webhooks, stubID, request, answer)
+            sendWebhooks(webhooks, request, answer)
         }
         return (answer, record)
     }

@@ -6,29 +6,26 @@ import UnderstudyHTTP
 /// request and the answer as it stands: now, or (``WebhookSetting/rendersLater``: its plan knows its
 /// target) when it is due, from what is kept now, with the same result.
 extension StubEngine {
-    /// Schedules `plans` (the webhooks of the response `answer`, from stub `stubID`) for `request`.
+    /// Schedules `plans` (the webhooks of the response `answer`) for `request`.
     @inline(never)
-    func sendWebhooks(_ plans: [WebhookPlan], _ stubID: String, _ request: HTTPRequest, _ answer: HTTPResponse) {
+    func sendWebhooks(_ plans: [WebhookPlan], _ request: HTTPRequest, _ answer: HTTPResponse) {
         // As the template context reads the clock (`Date`'s round trip included), so a webhook
         // rendered later sees the very `now` it would have seen here.
         let now = clock.now.timeIntervalSince1970
-        let seq = journal.nextSeq
+        let seq = recorder.journal.nextSeq
         for plan in plans {
             if let url = plan.url {
                 let kept = KeptWebhook(
                     request: request, answer: answer, listenerURL: templates.listenerURL(for: request), now: now,
                     seq: seq)
-                webhooks.schedule(
-                    plan, .kept(kept), url: url, stubID: stubID,
-                    delayMs: answer.delayMs + webhookDelay(plan.setting))
+                webhooks.schedule(plan, .kept(kept), url: url, delayMs: answer.delayMs + webhookDelay(plan))
             } else {
                 let sent = SentResponse(status: answer.status, headers: answer.headers, body: answer.body)
                 let outbound = templates.withContext(request, sent: sent, now: now, seq: seq) {
                     plan.setting.render($0, defaultURL: plan.defaultURL)
                 }
                 webhooks.schedule(
-                    plan, .rendered(outbound), url: outbound.url, stubID: stubID,
-                    delayMs: answer.delayMs + webhookDelay(plan.setting))
+                    plan, .rendered(outbound), url: outbound.url, delayMs: answer.delayMs + webhookDelay(plan))
             }
         }
     }
@@ -36,19 +33,18 @@ extension StubEngine {
     /// Sends `hook` with no triggering request (`POST /__admin/webhooks`, the role of `stripe
     /// trigger`): templated from `request` (the admin call), signed and retried as from a stub.
     func fireWebhook(_ hook: WebhookSetting, for request: HTTPRequest) -> WebhookDelivery {
-        let plan = WebhookPlan(hook, defaults: configuration.webhookDefaults)
+        let plan = WebhookPlan(hook, stubID: nil, defaults: configuration.webhookDefaults)
         let outbound = templates.withContext(
             request, sent: nil, now: clock.now.timeIntervalSince1970, seq: journal.nextSeq
         ) { hook.render($0, defaultURL: plan.defaultURL) }
-        return webhooks.schedule(
-            plan, .rendered(outbound), url: outbound.url, stubID: nil, delayMs: webhookDelay(hook))
+        return webhooks.schedule(plan, .rendered(outbound), url: outbound.url, delayMs: webhookDelay(plan))
     }
 
     /// The webhook's `delayMs`, plus a draw from its distribution (from the generator responses'
     /// random delays use, so `--seed` repeats both).
-    private func webhookDelay(_ hook: WebhookSetting) -> Double {
-        guard let distribution = hook.delayDistribution else { return hook.delayMs }
-        return hook.delayMs + distribution.sample(&delayGenerator)
+    private func webhookDelay(_ plan: WebhookPlan) -> Double {
+        guard plan.hasDelayDistribution, let distribution = plan.setting.delayDistribution else { return plan.delayMs }
+        return plan.delayMs + distribution.sample(&delayGenerator)
     }
 
     /// The world's webhook deliveries, oldest first (`GET /__admin/webhooks`).

@@ -49,7 +49,7 @@ public final class StubEngine {
     var delayGenerator: SeededGenerator
     /// Renders templated responses (``TemplateRenderer``): `{{server.url}}`'s URLs and its own
     /// random generator.
-    var templates: TemplateRenderer
+    @exclusivity(unchecked) var templates: TemplateRenderer
     /// The base URL requests arrive on, set by the transport (see ``UnderstudyResponder/serverURL``).
     public var serverURL: String? {
         get { templates.serverURL }
@@ -251,7 +251,7 @@ public final class StubEngine {
                 request: context.request, matched: true, rateLimited: false, stubID: box.stub.id,
                 responseIndex: responseIndex,
                 scenario: transition, delayMs: answer.delayMs)
-            sendWebhooks(plans, box.stub.id, context.request, answer)
+            sendWebhooks(plans, context.request, answer)
             return (answer, record)
         }
         // Fields are read in place (`responses[responseIndex].x`): copying the whole response out

@@ -33,8 +33,6 @@ public final class WebhookDelivery {
 
     /// Its number in its world: 1, 2, …
     let number: Int
-    /// The stub whose response triggered it.
-    public let stubID: String?
     /// The webhook it sends, as its world has it.
     let plan: WebhookPlan
     @exclusivity(unchecked) private var rendering: Rendering
@@ -50,11 +48,9 @@ public final class WebhookDelivery {
     @exclusivity(unchecked) public internal(set) var lastOutcome: OutboundOutcome?
 
     init(
-        number: Int, stubID: String?, plan: WebhookPlan, rendering: consuming Rendering,
-        eventDraws: SeededGenerator
+        number: Int, plan: WebhookPlan, rendering: consuming Rendering, eventDraws: SeededGenerator
     ) {
         self.number = number
-        self.stubID = stubID
         self.plan = plan
         self.rendering = rendering
         self.eventDraws = eventDraws
@@ -63,6 +59,9 @@ public final class WebhookDelivery {
     /// The delivery's id (`wh_1`, `wh_2`, … per world), sent nowhere yet; the journal and the
     /// admin listing name it.
     public var id: String { "wh_" + String(number) }
+
+    /// The stub whose response triggered it; nil for one fired on demand.
+    public var stubID: String? { plan.stubID }
 
     /// How each attempt is signed; nil for an unsigned webhook.
     public var signing: WebhookSignature? { plan.signing }
@@ -152,22 +151,22 @@ final class WebhookDispatcher {
     /// The deliveries, oldest first, at most ``limit``.
     var deliveries: [WebhookDelivery] { Array(listed[firstListed...]) }
 
-    /// Schedules a delivery of `plan` (triggered by stub `stubID`), its request `rendering`, sent
-    /// to `url`, to go out after `delayMs` of the world's clock; a target the allow-list refuses,
-    /// or one its world cannot supply, fails at once. Returns the delivery.
+    /// Schedules a delivery of `plan`, its request `rendering`, sent to `url`, to go out after
+    /// `delayMs` of the world's clock; a target the allow-list refuses, or one its world cannot
+    /// supply, fails at once. Returns the delivery.
     @discardableResult
     func schedule(
-        _ plan: WebhookPlan, _ rendering: consuming WebhookDelivery.Rendering, url: String, stubID: String?,
-        delayMs: Double
+        _ plan: WebhookPlan, _ rendering: consuming WebhookDelivery.Rendering, url: String, delayMs: Double
     ) -> WebhookDelivery {
         issued &+= 1
-        let delivery = WebhookDelivery(
-            number: issued, stubID: stubID, plan: plan, rendering: rendering, eventDraws: generator)
+        let delivery = WebhookDelivery(number: issued, plan: plan, rendering: rendering, eventDraws: generator)
         // The event id's two draws, written out only when it is read (``WebhookDelivery/eventID``).
         _ = generator.next()
         _ = generator.next()
         list(delivery)
-        if let missing = plan.url != nil ? plan.missing : plan.missing(for: url) {
+        if plan.url != nil ? plan.isMissing : url.isEmpty || plan.secretMissing != nil,
+            let missing = plan.url != nil ? plan.missing : plan.missing(for: url)
+        {
             // Nothing to send it to, or nothing to sign it with: journaled as its one attempt.
             delivery.attempts = 1
             delivery.sent = delivery.request
@@ -253,14 +252,20 @@ final class WebhookDispatcher {
     /// everything due by then and arms the next (a timer per delivery cost each triggering request
     /// a libevent event, a closure and a table entry).
     private func wait(_ delivery: WebhookDelivery, nanoseconds: UInt64) {
+        let now = clock.source.monotonicNanoseconds
+        let due = now &+ nanoseconds
+        if let first = armed.first, first <= due {
+            // A timer is armed for no later: it arms the next when it fires. (Armed means the
+            // transport was there; it stays for the daemon's life.)
+            waiting.insert(delivery, due: due)
+            return
+        }
         guard let sender = link.sender else {
             attempt(delivery)  // fails at once: nothing can send it
             return
         }
-        let now = clock.source.monotonicNanoseconds
-        let due = now &+ nanoseconds
         waiting.insert(delivery, due: due)
-        if armed.first.map({ due < $0 }) ?? true { arm(sender, due: due, now: now) }
+        arm(sender, due: due, now: now)
     }
 
     /// Asks the transport for a timer at `due` (real monotonic nanoseconds).

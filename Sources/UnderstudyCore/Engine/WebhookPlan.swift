@@ -7,6 +7,8 @@ import UnderstudyHTTP
 final class WebhookPlan {
     /// The webhook as compiled.
     let setting: WebhookSetting
+    /// The stub whose response carries it; nil for one fired on demand (`POST /__admin/webhooks`).
+    let stubID: String?
     /// The world's default target (``WebhookDefaults/url``), for a webhook without `url`.
     let defaultURL: String?
     /// The target when it is known without rendering: the literal `url`, or the world's default
@@ -21,12 +23,20 @@ final class WebhookPlan {
     /// Why no delivery of it can be sent, when its target is known (``url``): `no-target` or
     /// ``secretMissing``; nil when it can be.
     let missing: OutboundOutcome?
+    /// Whether ``missing`` says why (read per delivery: a flag is cheaper than the outcome's copy).
+    let isMissing: Bool
+    /// ``WebhookSetting/delayMs``, and whether a distribution adds to it.
+    let delayMs: Double
+    let hasDelayDistribution: Bool
     /// Whether the allow-list has let ``url`` through. Only a yes is kept: the list only grows.
     @exclusivity(unchecked) var allowed = false
 
-    /// The plan of `setting` in a world with `defaults`.
-    init(_ setting: WebhookSetting, defaults: WebhookDefaults?) {
+    /// The plan of `setting` (carried by stub `stubID`) in a world with `defaults`.
+    init(_ setting: WebhookSetting, stubID: String?, defaults: WebhookDefaults?) {
         self.setting = setting
+        self.stubID = stubID
+        delayMs = setting.delayMs
+        hasDelayDistribution = setting.delayDistribution != nil
         defaultURL = defaults?.url
         url = setting.rendersLater ? setting.plainURL(defaultURL: defaults?.url) : nil
         let resolved = setting.signing?.resolved(defaults)
@@ -34,6 +44,7 @@ final class WebhookPlan {
         let secretMissing = Self.secretMissing(setting.signing, resolved: resolved, defaults)
         self.secretMissing = secretMissing
         missing = url.flatMap { $0.isEmpty ? Self.noTarget : secretMissing }
+        isMissing = missing != nil
     }
 
     /// ``missing`` for a delivery whose target rendered to `url`.
@@ -87,7 +98,7 @@ final class StubWebhooks {
 
     private init(_ stub: Stub, defaults: WebhookDefaults?) {
         plans = stub.responses.map { response in
-            response.webhooks.map { hooks in hooks.map { WebhookPlan($0, defaults: defaults) } }
+            response.webhooks.map { hooks in hooks.map { WebhookPlan($0, stubID: stub.id, defaults: defaults) } }
         }
         answers = stub.responses.map { response in
             guard response.webhooks != nil, response.template == nil, response.streaming == nil,
