@@ -6,26 +6,27 @@ import UnderstudyHTTP
 /// request and the answer as it stands: now, or (``WebhookSetting/rendersLater``: its plan knows its
 /// target) when it is due, from what is kept now, with the same result.
 extension StubEngine {
-    /// Schedules `plans` (the webhooks of the response `answer`) for `request`.
+    /// Schedules `plans` (the webhooks of the response `answer`) for `request`, which arrived at
+    /// `arrival` (the world's monotonic reading).
     @inline(never)
-    func sendWebhooks(_ plans: [WebhookPlan], _ request: HTTPRequest, _ answer: HTTPResponse) {
+    func sendWebhooks(_ plans: [WebhookPlan], _ request: HTTPRequest, _ answer: HTTPResponse, arrival: UInt64) {
         // As the template context reads the clock (`Date`'s round trip included), so a webhook
         // rendered later sees the very `now` it would have seen here.
         let now = clock.now.timeIntervalSince1970
         let seq = recorder.journal.nextSeq
         for plan in plans {
-            if let url = plan.url {
-                let kept = KeptWebhook(
-                    request: request, answer: answer, listenerURL: templates.listenerURL(for: request), now: now,
-                    seq: seq)
-                webhooks.schedule(plan, .kept(kept), url: url, delayMs: answer.delayMs + webhookDelay(plan))
+            if plan.rendersLater {
+                let kept = KeptWebhook(request: request, answer: answer, listener: webhooks.listener, now: now, seq: seq)
+                webhooks.schedule(
+                    plan, .kept(kept), url: nil, delayMs: answer.delayMs + webhookDelay(plan), arrival: arrival)
             } else {
                 let sent = SentResponse(status: answer.status, headers: answer.headers, body: answer.body)
                 let outbound = templates.withContext(request, sent: sent, now: now, seq: seq) {
                     plan.setting.render($0, defaultURL: plan.defaultURL)
                 }
                 webhooks.schedule(
-                    plan, .rendered(outbound), url: outbound.url, delayMs: answer.delayMs + webhookDelay(plan))
+                    plan, .rendered(outbound), url: outbound.url, delayMs: answer.delayMs + webhookDelay(plan),
+                    arrival: arrival)
             }
         }
     }

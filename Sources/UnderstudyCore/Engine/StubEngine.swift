@@ -53,12 +53,18 @@ public final class StubEngine {
     /// The base URL requests arrive on, set by the transport (see ``UnderstudyResponder/serverURL``).
     public var serverURL: String? {
         get { templates.serverURL }
-        set { templates.serverURL = newValue }
+        set {
+            templates.serverURL = newValue
+            webhooks.listener.plain = newValue
+        }
     }
     /// The base URL TLS requests arrive on (`https://…`), set by the transport's HTTPS listener.
     public var secureServerURL: String? {
         get { templates.secureServerURL }
-        set { templates.secureServerURL = newValue }
+        set {
+            templates.secureServerURL = newValue
+            webhooks.listener.secure = newValue
+        }
     }
     /// The journal in memory (the recorder's).
     var journal: Journal { recorder.journal }
@@ -251,7 +257,7 @@ public final class StubEngine {
                 request: context.request, matched: true, rateLimited: false, stubID: box.stub.id,
                 responseIndex: responseIndex,
                 scenario: transition, delayMs: answer.delayMs)
-            sendWebhooks(plans, context.request, answer)
+            sendWebhooks(plans, context.request, answer, arrival: now)
             return (answer, record)
         }
         // Fields are read in place (`responses[responseIndex].x`): copying the whole response out
@@ -272,7 +278,7 @@ public final class StubEngine {
             return dynamicAnswer(
                 responses[responseIndex], box.stub.id, responseIndex, context.request, headers: headers,
                 delayMs: delayMs,
-                transition: transition, webhooks: box.webhooks?.plans[responseIndex])
+                transition: transition, webhooks: box.webhooks?.plans[responseIndex], arrival: now)
         }
         let record = JournalRecord(
             request: context.request, matched: true, rateLimited: false, stubID: box.stub.id,

@@ -98,17 +98,34 @@ extension WebhookDelivery: Sendable {}
 struct KeptWebhook {
     let request: HTTPRequest
     let answer: HTTPResponse
-    let listenerURL: String?
+    /// The world's listener URLs (set once its port is bound, before it serves).
+    let listener: WebhookListener
     let now: Double
     let seq: Int
 
     func render(_ plan: WebhookPlan) -> UpstreamRequest {
         let sent = SentResponse(status: answer.status, headers: answer.headers, body: answer.body)
-        return TemplateRenderer.withKeptContext(request, sent: sent, listenerURL: listenerURL, now: now, seq: seq) {
-            plan.setting.render($0, defaultURL: plan.defaultURL)
-        }
+        return TemplateRenderer.withKeptContext(
+            request, sent: sent, listenerURL: listener.url(for: request), now: now, seq: seq
+        ) { plan.setting.render($0, defaultURL: plan.defaultURL) }
     }
 }
+
+/// The URLs a world's requests arrive on, as ``TemplateRenderer/listenerURL(for:)`` has them
+/// (`{{server.url}}`): shared by reference with the deliveries that render later, so keeping them
+/// costs a triggering request one retain. The engine sets them with its own.
+final class WebhookListener {
+    @exclusivity(unchecked) var plain: String?
+    @exclusivity(unchecked) var secure: String?
+
+    /// The URL `request` arrived on: the HTTPS one for a TLS request; nil for an engine no transport serves.
+    func url(for request: HTTPRequest) -> String? {
+        request.isSecure ? (secure ?? plain) : plain
+    }
+}
+
+@available(*, unavailable)
+extension WebhookListener: Sendable {}
 
 /// Sends one world's webhooks: each at its due time on the world's clock (real time through one
 /// timer of the transport's for all of them, or held in the clock's schedule while it is frozen, so
@@ -123,11 +140,12 @@ final class WebhookDispatcher {
     private let link: OutboundLink
     /// The world's journal: every attempt is an entry there, marked `outbound`.
     private let recorder: JournalRecorder
-    /// The deliveries listed, oldest first, from ``firstListed``: at most ``limit`` of them. Older
-    /// ones are skipped, and cut off once ``limit`` have piled up, so dropping one is not a shift
-    /// of the whole list each time.
+    /// The deliveries listed: at most ``limit``, a ring once full whose oldest is at ``oldest``
+    /// (dropping one is then a store, not a shift of the whole list).
     @exclusivity(unchecked) private var listed: [WebhookDelivery] = []
-    @exclusivity(unchecked) private var firstListed = 0
+    @exclusivity(unchecked) private var oldest = 0
+    /// The world's listener URLs, which deliveries rendered later read (the engine sets them).
+    let listener = WebhookListener()
     @exclusivity(unchecked) private var issued = 0
     /// Draws event ids (UUIDs): two draws a delivery, made when it is scheduled.
     @exclusivity(unchecked) private var generator: SeededGenerator
@@ -149,14 +167,15 @@ final class WebhookDispatcher {
     }
 
     /// The deliveries, oldest first, at most ``limit``.
-    var deliveries: [WebhookDelivery] { Array(listed[firstListed...]) }
+    var deliveries: [WebhookDelivery] { Array(listed[oldest...] + listed[..<oldest]) }
 
     /// Schedules a delivery of `plan`, its request `rendering`, sent to `url`, to go out after
     /// `delayMs` of the world's clock; a target the allow-list refuses, or one its world cannot
     /// supply, fails at once. Returns the delivery.
     @discardableResult
     func schedule(
-        _ plan: WebhookPlan, _ rendering: consuming WebhookDelivery.Rendering, url: String, delayMs: Double
+        _ plan: WebhookPlan, _ rendering: consuming WebhookDelivery.Rendering, url: String?, delayMs: Double,
+        arrival: UInt64? = nil
     ) -> WebhookDelivery {
         issued &+= 1
         let delivery = WebhookDelivery(number: issued, plan: plan, rendering: rendering, eventDraws: generator)
@@ -164,36 +183,44 @@ final class WebhookDispatcher {
         _ = generator.next()
         _ = generator.next()
         list(delivery)
-        if plan.url != nil ? plan.isMissing : url.isEmpty || plan.secretMissing != nil,
-            let missing = plan.url != nil ? plan.missing : plan.missing(for: url)
-        {
+        if let url, url.isEmpty || plan.secretMissing != nil, let missing = plan.missing(for: url) {
             // Nothing to send it to, or nothing to sign it with: journaled as its one attempt.
             delivery.attempts = 1
             delivery.sent = delivery.request
             finish(delivery, missing)
             return delivery
         }
-        if !isAllowed(url, plan) {
+        if url == nil, plan.isMissing, let missing = plan.missing {
+            // Nothing to send it to, or nothing to sign it with: journaled as its one attempt.
+            delivery.attempts = 1
+            delivery.sent = delivery.request
+            finish(delivery, missing)
+            return delivery
+        }
+        if !(url == nil ? isAllowed(plan) : isAllowed(url!)) {
             // Refused, not sent: journaled as its one attempt, which went nowhere.
             delivery.attempts = 1
             delivery.sent = delivery.request
+            let target = url ?? plan.url ?? ""
             finish(
                 delivery,
-                OutboundOutcome(status: nil, error: "refused-target", reason: WebhookTargets.problem(url)))
+                OutboundOutcome(status: nil, error: "refused-target", reason: WebhookTargets.problem(target)))
             return delivery
         }
-        attempt(delivery, afterMs: delayMs)
+        attempt(delivery, afterMs: delayMs, arrival: arrival)
         return delivery
     }
 
-    /// Whether the allow-list lets `url`, the target of a delivery of `plan`, through; a yes is
-    /// remembered (the list only grows): by the plan for its own target, here for a rendered one.
-    private func isAllowed(_ url: String, _ plan: WebhookPlan) -> Bool {
-        if plan.url != nil {
-            if plan.allowed { return true }
-            plan.allowed = WebhookTargets.problem(url) == nil
-            return plan.allowed
-        }
+    /// Whether the allow-list lets the plan's own target (``WebhookPlan/url``) through; a yes is
+    /// remembered by the plan (the list only grows).
+    private func isAllowed(_ plan: WebhookPlan) -> Bool {
+        if plan.allowed { return true }
+        plan.allowed = WebhookTargets.problem(plan.url ?? "") == nil
+        return plan.allowed
+    }
+
+    /// Whether the allow-list lets a rendered target through; the last yes is remembered.
+    private func isAllowed(_ url: String) -> Bool {
         if url == allowedURL { return true }
         guard WebhookTargets.problem(url) == nil else { return false }
         allowedURL = url
@@ -202,26 +229,28 @@ final class WebhookDispatcher {
 
     /// Adds `delivery` to the listing, dropping the oldest past ``limit``.
     private func list(_ delivery: WebhookDelivery) {
-        listed.append(delivery)
-        if listed.count - firstListed > Self.limit {
-            firstListed += 1
-            if firstListed >= Self.limit {
-                listed.removeFirst(firstListed)
-                firstListed = 0
-            }
+        if listed.count < Self.limit {
+            listed.append(delivery)
+        } else {
+            listed[oldest] = delivery
+            oldest = oldest + 1 == Self.limit ? 0 : oldest + 1
         }
     }
 
     /// The next attempt, `milliseconds` from now on the world's clock: at once for 0, held in a
     /// frozen clock's schedule, or waiting in real time.
-    private func attempt(_ delivery: WebhookDelivery, afterMs milliseconds: Double) {
+    /// `arrival`: the world's monotonic reading when the triggering request arrived (the engine
+    /// read it already), from which the wait is counted; nil reads the clock.
+    private func attempt(_ delivery: WebhookDelivery, afterMs milliseconds: Double, arrival: UInt64? = nil) {
         let nanoseconds = UInt64(max(0, milliseconds) * 1_000_000)
         if nanoseconds == 0 {
             attempt(delivery)
         } else if clock.holdsTimers {
             hold(delivery, dueNanoseconds: clock.monotonicNanoseconds &+ nanoseconds)
         } else {
-            wait(delivery, nanoseconds: nanoseconds)
+            // Real time: the source's reading (a running world's is shifted by its advances, which
+            // move no real timer).
+            wait(delivery, nanoseconds: nanoseconds, from: arrival.map { $0 &- clock.monotonicShiftNanoseconds })
         }
     }
 
@@ -251,8 +280,8 @@ final class WebhookDispatcher {
     /// the transport's timers: one is armed for the earliest due time, and when it fires it sends
     /// everything due by then and arms the next (a timer per delivery cost each triggering request
     /// a libevent event, a closure and a table entry).
-    private func wait(_ delivery: WebhookDelivery, nanoseconds: UInt64) {
-        let now = clock.source.monotonicNanoseconds
+    private func wait(_ delivery: WebhookDelivery, nanoseconds: UInt64, from start: UInt64? = nil) {
+        let now = start ?? clock.source.monotonicNanoseconds
         let due = now &+ nanoseconds
         if let first = armed.first, first <= due {
             // A timer is armed for no later: it arms the next when it fires. (Armed means the

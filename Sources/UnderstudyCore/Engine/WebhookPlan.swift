@@ -14,6 +14,8 @@ final class WebhookPlan {
     /// The target when it is known without rendering: the literal `url`, or the world's default
     /// (empty when there is neither); nil when `url` is a template.
     let url: String?
+    /// Whether ``url`` is known: the webhook renders when it is due (``WebhookSetting/rendersLater``).
+    let rendersLater: Bool
     /// ``WebhookSetting/signing`` with the world's default secret when it gives none (nil: unsigned,
     /// or no secret to be had, which ``missing`` then says).
     let signing: WebhookSignature?
@@ -38,6 +40,7 @@ final class WebhookPlan {
         delayMs = setting.delayMs
         hasDelayDistribution = setting.delayDistribution != nil
         defaultURL = defaults?.url
+        rendersLater = setting.rendersLater
         url = setting.rendersLater ? setting.plainURL(defaultURL: defaults?.url) : nil
         let resolved = setting.signing?.resolved(defaults)
         signing = resolved ?? setting.signing
