@@ -55,7 +55,8 @@ final class WebhookDispatcherTests: XCTestCase {
         }
         XCTAssertTrue(try hook(#"{"url": "http://127.0.0.1:9/h", "json": {"at": "{{now.iso}}"}}"#).rendersLater)
         XCTAssertTrue(try hook(#"{"json": {"id": "{{response.json.id}}"}}"#).rendersLater, "the world's default URL")
-        XCTAssertFalse(try hook(#"{"url": "{{request.json.cb}}"}"#).rendersLater, "its target is checked when triggered")
+        XCTAssertFalse(
+            try hook(#"{"url": "{{request.json.cb}}"}"#).rendersLater, "its target is checked when triggered")
         XCTAssertFalse(try hook(#"{"url": "http://127.0.0.1:9/h", "json": {"id": "{{random.uuid}}"}}"#).rendersLater)
         XCTAssertFalse(try hook(#"{"url": "http://127.0.0.1:9/h", "body": "{{random.int.1.6}}"}"#).rendersLater)
         XCTAssertFalse(

@@ -16,7 +16,8 @@ extension StubEngine {
         let seq = recorder.journal.nextSeq
         for plan in plans {
             if plan.rendersLater {
-                let kept = KeptWebhook(request: request, answer: answer, listener: webhooks.listener, now: now, seq: seq)
+                let kept = KeptWebhook(
+                    request: request, answer: answer, listener: webhooks.listener, now: now, seq: seq)
                 webhooks.schedule(
                     plan, .kept(kept), url: nil, delayMs: answer.delayMs + webhookDelay(plan), arrival: arrival)
             } else {
