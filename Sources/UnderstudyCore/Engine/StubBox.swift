@@ -40,15 +40,7 @@ final class StubBox {
         self.stub = stub
         guarded = stub.tokenExpiresIn != nil || stub.idempotency != nil
         webhooks = StubWebhooks.of(stub, defaults: webhookDefaults)
-        staticAnswers = stub.responses.map { response in
-            guard response.template == nil, response.streaming == nil, response.delayDistribution == nil,
-                response.retryAfter == nil, response.proxy == nil, response.webhooks == nil
-            else { return nil }
-            return HTTPResponse(
-                status: response.status, headers: response.headers, body: response.body,
-                delayMs: response.delayMs, fault: response.fault, stubID: stub.id,
-                reason: response.statusMessage, faultParameters: response.faultParameters)
-        }
+        staticAnswers = stub.responses.map { $0.webhooks == nil ? Self.readyAnswer($0, stubID: stub.id) : nil }
         let request = stub.request
         if case .exact? = request.path, request.query.isEmpty, request.headers.isEmpty, request.cookies.isEmpty,
             request.body == nil
@@ -59,6 +51,18 @@ final class StubBox {
         }
         pattern = .allocate(capacity: 1)
         pattern.initialize(to: stub.request)
+    }
+
+    /// The answer to `response` ready-made, when nothing in it varies from request to request but
+    /// its webhooks (no template, pacing, random delay, `Retry-After` or proxy); nil otherwise.
+    static func readyAnswer(_ response: StubResponse, stubID: String) -> HTTPResponse? {
+        guard response.template == nil, response.streaming == nil, response.delayDistribution == nil,
+            response.retryAfter == nil, response.proxy == nil
+        else { return nil }
+        return HTTPResponse(
+            status: response.status, headers: response.headers, body: response.body,
+            delayMs: response.delayMs, fault: response.fault, stubID: stubID,
+            reason: response.statusMessage, faultParameters: response.faultParameters)
     }
 
     deinit {

@@ -103,15 +103,7 @@ final class StubWebhooks {
         plans = stub.responses.map { response in
             response.webhooks.map { hooks in hooks.map { WebhookPlan($0, stubID: stub.id, defaults: defaults) } }
         }
-        answers = stub.responses.map { response in
-            guard response.webhooks != nil, response.template == nil, response.streaming == nil,
-                response.delayDistribution == nil, response.retryAfter == nil, response.proxy == nil
-            else { return nil }
-            return HTTPResponse(
-                status: response.status, headers: response.headers, body: response.body,
-                delayMs: response.delayMs, fault: response.fault, stubID: stub.id,
-                reason: response.statusMessage, faultParameters: response.faultParameters)
-        }
+        answers = stub.responses.map { $0.webhooks != nil ? StubBox.readyAnswer($0, stubID: stub.id) : nil }
     }
 }
 
