@@ -303,12 +303,12 @@ final class WebhookDispatcher {
         sender.after(nanoseconds: due > now ? due - now : 0) { [weak self] in self?.timerFired(due) }
     }
 
-    /// The timer armed for `due` fired: sends what is due (the timer vouches for `due` itself, so
-    /// a source that reads a little behind the transport's clock still sends the first), then
-    /// arms one for the next.
+    /// The timer armed for `due` fired: sends what is due by now, then arms one for the next. A
+    /// timer may fire a little early (libevent counts from the time it cached when its loop pass
+    /// began, on a coarse clock), so what is not due yet waits for another.
     private func timerFired(_ due: UInt64) {
         if let index = armed.firstIndex(of: due) { armed.remove(at: index) }
-        let now = max(due, clock.source.monotonicNanoseconds)
+        let now = clock.source.monotonicNanoseconds
         var ready: [WebhookDelivery] = []
         while let delivery = waiting.takeFirst(dueBy: now) { ready.append(delivery) }
         // Attempts may wait again (a retry) while this runs: what is armed is decided after them.
