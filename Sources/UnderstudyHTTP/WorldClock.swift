@@ -85,6 +85,11 @@ public final class WorldClock: EngineClock {
         return source.monotonicNanoseconds &+ monotonicShift
     }
 
+    /// What a running world adds to its source's monotonic reading (the advances made while it ran):
+    /// a reading of ``monotonicNanoseconds`` less this is the source's, at the same instant.
+    @inlinable
+    public var monotonicShiftNanoseconds: UInt64 { monotonicShift }
+
     /// Whether the world's time differs from real time (then the journal also writes `wallTime`
     /// and the engine writes the `Date` header itself).
     @inlinable

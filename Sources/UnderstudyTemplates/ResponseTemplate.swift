@@ -257,6 +257,16 @@ package enum JSONTemplate: Sendable {
     case array([JSONTemplate])
     case object([(key: JSONTemplate, value: JSONTemplate)])
 
+    /// Whether any of its strings draws from the seeded generator (``TemplateText/drawsRandom``).
+    package var drawsRandom: Bool {
+        switch self {
+        case .literal: return false
+        case .string(let text), .typed(let text, _): return text.drawsRandom
+        case .array(let elements): return elements.contains { $0.drawsRandom }
+        case .object(let members): return members.contains { $0.key.drawsRandom || $0.value.drawsRandom }
+        }
+    }
+
     package func write(into writer: JSONWriter, _ context: TemplateContext) {
         switch self {
         case .literal(let value):

@@ -38,13 +38,31 @@ package struct TemplateRenderer {
     package mutating func withContext<Result>(
         _ request: HTTPRequest, sent: SentResponse?, now: Double, seq: Int, _ body: (TemplateContext) -> Result
     ) -> Result {
-        let arrivedOn = request.isSecure ? (secureServerURL ?? serverURL) : serverURL
         let context = TemplateContext(
-            match: MatchContext(request), listenerURL: arrivedOn ?? Self.baseURL(fromHostOf: request),
+            match: MatchContext(request), listenerURL: listenerURL(for: request) ?? Self.baseURL(fromHostOf: request),
             now: now, seq: seq, generator: generator, sent: sent)
         let result = body(context)
         generator = context.generator
         return result
+    }
+
+    /// The URL `request` arrived on as the transport set it (the HTTPS one for a TLS request);
+    /// nil for an engine no transport serves.
+    package func listenerURL(for request: HTTPRequest) -> String? {
+        request.isSecure ? (secureServerURL ?? serverURL) : serverURL
+    }
+
+    /// Calls `body` with a context as ``withContext(_:sent:now:seq:_:)`` makes it, from what was
+    /// kept when the request was answered (`listenerURL` from ``listenerURL(for:)``): for templates
+    /// that draw no random values (``TemplateText/drawsRandom``), which then render the same later.
+    package static func withKeptContext<Result>(
+        _ request: HTTPRequest, sent: SentResponse?, listenerURL: String?, now: Double, seq: Int,
+        _ body: (TemplateContext) -> Result
+    ) -> Result {
+        let context = TemplateContext(
+            match: MatchContext(request), listenerURL: listenerURL ?? Self.baseURL(fromHostOf: request),
+            now: now, seq: seq, generator: SeededGenerator(seed: 0), sent: sent)
+        return body(context)
     }
 
     /// For an engine no transport serves (a test): the `Host` header's URL.

@@ -22,6 +22,11 @@ package struct TemplateText: Sendable {
     }()
 
     package let template: MustacheTemplate
+    /// Whether rendering may draw from the context's seeded generator (a `random.…` name): such a
+    /// template must render when its request is answered, in the order the generator's draws were
+    /// made, where one that does not may render later with the same result (a webhook's, at its due time).
+    /// Judged from the source text, so a literal "random" counts too: a false alarm only renders early.
+    package let drawsRandom: Bool
 
     /// A problem found at load time, placed by template line and column (1-based).
     package struct Problem: Error {
@@ -66,7 +71,7 @@ package struct TemplateText: Sendable {
             let (line, column) = place(first, in: source)
             return .failure(Problem(line: line, column: column, message: first.message))
         }
-        return .success(TemplateText(template: template))
+        return .success(TemplateText(template: template, drawsRandom: source.contains("random")))
     }
 
     /// Renders for one request.

@@ -12,4 +12,4 @@ XMLSupport.install(LibXMLMatching())
 WireMockSupport.install()
 // Recording's admin routes (`recordings/*`, `requests.har`) and a session's `recording` option.
 RecordingModule.install()
-Understudy.main()
+ServeFastPath.runOrParseAsUsual(CommandLine.arguments)

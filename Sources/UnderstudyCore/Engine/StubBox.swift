@@ -18,33 +18,29 @@ final class StubBox {
     /// Whether the stub may answer a request before its sequence does (`tokenExpiresIn`,
     /// `idempotency`): the engine asks `guardedAnswer` first.
     let guarded: Bool
+    /// Its responses' webhooks, made ready for the world (``StubWebhooks``); nil for a stub without any.
+    let webhooks: StubWebhooks?
 
     /// Boxes `stub`; a `POST` or `PATCH` stub without `idempotency` of its own takes `idempotency`
     /// (a session's, ``EngineConfiguration/idempotency``).
-    convenience init(_ stub: Stub, idempotency: IdempotencyRule? = nil) {
+    /// (`webhookDefaults`: the world's, which its webhooks' plans take.)
+    convenience init(_ stub: Stub, idempotency: IdempotencyRule? = nil, webhookDefaults: WebhookDefaults? = nil) {
         // A copy only for a stub that takes the rule: a `var` copy of every stub cost each one
         // ~250 instructions more at start-up (it retains every field, then releases them).
         if let idempotency, stub.idempotency == nil, stub.request.method == "POST" || stub.request.method == "PATCH" {
             var adopting = stub
             adopting.idempotency = idempotency
-            self.init(boxing: adopting)
+            self.init(boxing: adopting, webhookDefaults: webhookDefaults)
         } else {
-            self.init(boxing: stub)
+            self.init(boxing: stub, webhookDefaults: webhookDefaults)
         }
     }
 
-    private init(boxing stub: Stub) {
+    private init(boxing stub: Stub, webhookDefaults: WebhookDefaults?) {
         self.stub = stub
         guarded = stub.tokenExpiresIn != nil || stub.idempotency != nil
-        staticAnswers = stub.responses.map { response in
-            guard response.template == nil, response.streaming == nil, response.delayDistribution == nil,
-                response.retryAfter == nil, response.proxy == nil, response.webhooks == nil
-            else { return nil }
-            return HTTPResponse(
-                status: response.status, headers: response.headers, body: response.body,
-                delayMs: response.delayMs, fault: response.fault, stubID: stub.id,
-                reason: response.statusMessage, faultParameters: response.faultParameters)
-        }
+        webhooks = StubWebhooks.of(stub, defaults: webhookDefaults)
+        staticAnswers = stub.responses.map { $0.webhooks == nil ? Self.readyAnswer($0, stubID: stub.id) : nil }
         let request = stub.request
         if case .exact? = request.path, request.query.isEmpty, request.headers.isEmpty, request.cookies.isEmpty,
             request.body == nil
@@ -55,6 +51,18 @@ final class StubBox {
         }
         pattern = .allocate(capacity: 1)
         pattern.initialize(to: stub.request)
+    }
+
+    /// The answer to `response` ready-made, when nothing in it varies from request to request but
+    /// its webhooks (no template, pacing, random delay, `Retry-After` or proxy); nil otherwise.
+    static func readyAnswer(_ response: StubResponse, stubID: String) -> HTTPResponse? {
+        guard response.template == nil, response.streaming == nil, response.delayDistribution == nil,
+            response.retryAfter == nil, response.proxy == nil
+        else { return nil }
+        return HTTPResponse(
+            status: response.status, headers: response.headers, body: response.body,
+            delayMs: response.delayMs, fault: response.fault, stubID: stubID,
+            reason: response.statusMessage, faultParameters: response.faultParameters)
     }
 
     deinit {

@@ -9,7 +9,8 @@ extension StubEngine {
     @inline(never)
     func dynamicAnswer(
         _ response: StubResponse, _ stubID: String, _ responseIndex: Int, _ request: HTTPRequest,
-        headers: HTTPHeaders, delayMs: Double, transition: ScenarioTransition?
+        headers: HTTPHeaders, delayMs: Double, transition: ScenarioTransition?, webhooks: [WebhookPlan]?,
+        arrival: UInt64
     ) -> (HTTPResponse, JournalRecord) {
         if let proxy = response.proxy {
             // 502 is what a caller without a transport (``handle(_:)``) gets: only a transport forwards.
@@ -41,8 +42,8 @@ extension StubEngine {
             delayMs: delayMs, fault: response.fault, stubID: stubID, reason: response.statusMessage,
             faultParameters: response.faultParameters)
         answer.streaming = streaming
-        if let hooks = response.webhooks {
-            sendWebhooks(hooks, stubID, request, answer)
+        if let webhooks {
+            sendWebhooks(webhooks, request, answer, arrival: arrival)
         }
         return (answer, record)
     }

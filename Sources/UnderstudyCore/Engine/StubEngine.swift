@@ -17,7 +17,11 @@ import UnderstudyHTTP
 public final class StubEngine {
     /// The loaded stubs in load order (the order they are tried in).
     public private(set) var stubs: [Stub] {
-        didSet { boxes = stubs.map { StubBox($0, idempotency: configuration.idempotency) } }
+        didSet {
+            boxes = stubs.map {
+                StubBox($0, idempotency: configuration.idempotency, webhookDefaults: configuration.webhookDefaults)
+            }
+        }
     }
     /// `stubs`, boxed, for the request path (see ``StubBox``).
     @exclusivity(unchecked) private(set) var boxes: [StubBox]
@@ -45,16 +49,22 @@ public final class StubEngine {
     var delayGenerator: SeededGenerator
     /// Renders templated responses (``TemplateRenderer``): `{{server.url}}`'s URLs and its own
     /// random generator.
-    var templates: TemplateRenderer
+    @exclusivity(unchecked) var templates: TemplateRenderer
     /// The base URL requests arrive on, set by the transport (see ``UnderstudyResponder/serverURL``).
     public var serverURL: String? {
         get { templates.serverURL }
-        set { templates.serverURL = newValue }
+        set {
+            templates.serverURL = newValue
+            webhooks.listener.plain = newValue
+        }
     }
     /// The base URL TLS requests arrive on (`https://…`), set by the transport's HTTPS listener.
     public var secureServerURL: String? {
         get { templates.secureServerURL }
-        set { templates.secureServerURL = newValue }
+        set {
+            templates.secureServerURL = newValue
+            webhooks.listener.secure = newValue
+        }
     }
     /// The journal in memory (the recorder's).
     var journal: Journal { recorder.journal }
@@ -64,7 +74,9 @@ public final class StubEngine {
     /// Creates an engine serving `stubs`.
     public init(stubs: StubSet, configuration: EngineConfiguration = EngineConfiguration()) {
         self.stubs = stubs.stubs
-        self.boxes = stubs.stubs.map { StubBox($0, idempotency: configuration.idempotency) }
+        self.boxes = stubs.stubs.map {
+            StubBox($0, idempotency: configuration.idempotency, webhookDefaults: configuration.webhookDefaults)
+        }
         self.runtimes = Array(repeating: StubRuntime(), count: stubs.count)
         self.index = StubIndex(stubs: stubs.stubs)
         self.scenarios = ScenarioBook(stubs: stubs.stubs)
@@ -236,6 +248,18 @@ public final class StubEngine {
                 scenario: transition, delayMs: answer.delayMs)
             return (answer, record)
         }
+        if limitHeaders == nil, let hooked = box.webhooks, let answer = hooked.answers[responseIndex],
+            let plans = hooked.plans[responseIndex]
+        {
+            // A static response with webhooks: as above, and its webhooks scheduled (issue 42: the
+            // triggering request pays no more than that). Checked after the static path returned.
+            let record = JournalRecord(
+                request: context.request, matched: true, rateLimited: false, stubID: box.stub.id,
+                responseIndex: responseIndex,
+                scenario: transition, delayMs: answer.delayMs)
+            sendWebhooks(plans, context.request, answer, arrival: now)
+            return (answer, record)
+        }
         // Fields are read in place (`responses[responseIndex].x`): copying the whole response out
         // retained, and later released, every one of its fields.
         var headers = responses[responseIndex].headers
@@ -254,7 +278,7 @@ public final class StubEngine {
             return dynamicAnswer(
                 responses[responseIndex], box.stub.id, responseIndex, context.request, headers: headers,
                 delayMs: delayMs,
-                transition: transition)
+                transition: transition, webhooks: box.webhooks?.plans[responseIndex], arrival: now)
         }
         let record = JournalRecord(
             request: context.request, matched: true, rateLimited: false, stubID: box.stub.id,

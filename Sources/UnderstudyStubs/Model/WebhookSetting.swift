@@ -31,13 +31,19 @@ public struct WebhookSetting: Sendable {
     public var method = "POST"
     /// A method that is a template (WireMock's webhook `method` may be one): rendered per
     /// delivery, in place of ``method``.
-    package var methodTemplate: TemplateText?
+    package var methodTemplate: TemplateText? { didSet { settle() } }
     /// The target URL (`url`); nil sends it to the world's default (``WebhookDefaults``).
-    package var url: Text?
+    package var url: Text? { didSet { settle() } }
     /// The header fields, in the order written; their values may be templates.
-    package var headers: [(name: String, value: Text)] = []
+    package var headers: [(name: String, value: Text)] = [] { didSet { settle() } }
     /// The body.
-    package var body: Body = .none
+    package var body: Body = .none { didSet { settle() } }
+    /// Whether the request may be rendered at its due time instead of when the response is sent,
+    /// with the same result: its URL is no template (so the allow-list's verdict is known when it
+    /// is triggered, as when rendered then) and none of its templates draws random values (whose
+    /// order in the seeded stream rendering later would change). Kept by the setters above: it is
+    /// read for every triggering request (issue 42: what a webhook costs that request).
+    package private(set) var rendersLater = true
     /// Milliseconds after the response is sent before the webhook is (`delayMs`), on the world's clock.
     public var delayMs = 0.0
     /// A random delay added to ``delayMs``, drawn per delivery from the engine's seeded generator
@@ -55,6 +61,37 @@ public struct WebhookSetting: Sendable {
 
     package init(url: Text?) {
         self.url = url
+        settle()
+    }
+
+    /// Works out ``rendersLater`` again after a change.
+    private mutating func settle() {
+        func draws(_ text: Text) -> Bool {
+            if case .template(let template) = text { return template.drawsRandom }
+            return false
+        }
+        var urlIsTemplate = false
+        if case .template? = url { urlIsTemplate = true }
+        var drawsRandom = methodTemplate?.drawsRandom ?? false
+        drawsRandom = drawsRandom || headers.contains { draws($0.value) }
+        switch body {
+        case .none, .bytes: break
+        case .text(let text): drawsRandom = drawsRandom || draws(text)
+        case .json(let json): drawsRandom = drawsRandom || json.drawsRandom
+        }
+        rendersLater = !urlIsTemplate && !drawsRandom
+    }
+
+    /// The target of a webhook whose `url` is no template: that URL, or `defaultURL` without one
+    /// (empty without either). Only for ``rendersLater`` webhooks, whose URL is known without rendering.
+    package func plainURL(defaultURL: String?) -> String {
+        switch url {
+        case .literal(let text)?: return text
+        case .template?:
+            assertionFailure("a templated `url` is rendered with the request, never later")
+            return ""
+        case nil: return defaultURL ?? ""
+        }
     }
 
     /// The request to send for `request`, answered with `sent`: URL, headers and body rendered.
