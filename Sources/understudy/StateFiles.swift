@@ -8,7 +8,10 @@ import Darwin
 enum StateFiles {
     /// Writes `contents` to `path` atomically (a temporary file in the same directory, then
     /// rename), so a reader never sees a half-written port number.
+    /// A path that names something other than a regular file (a FIFO a harness reads, `/dev/stdout`,
+    /// `/dev/null`) is written in place instead: a rename would replace the device or FIFO with a file.
     static func writeAtomically(_ contents: String, to path: String) throws(StateFileError) {
+        if isSpecial(path) { return try writeInPlace(contents, to: path) }
         let temporary = "\(path).tmp.\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw StateFileError(path: path, errno: errno) }
@@ -27,10 +30,26 @@ enum StateFiles {
         }
     }
 
-    /// Removes `path`, ignoring a file that is already gone.
+    /// Removes `path`, ignoring a file that is already gone; a device or FIFO is left where it is.
     static func remove(_ path: String?) {
-        guard let path else { return }
+        guard let path, !isSpecial(path) else { return }
         unlink(path)
+    }
+
+    /// Whether `path` exists and is not a regular file (following symbolic links).
+    static func isSpecial(_ path: String) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return false }
+        return info.st_mode & S_IFMT != S_IFREG
+    }
+
+    private static func writeInPlace(_ contents: String, to path: String) throws(StateFileError) {
+        let fd = open(path, O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw StateFileError(path: path, errno: errno) }
+        defer { close(fd) }
+        let bytes = Array(contents.utf8)
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        guard written == bytes.count else { throw StateFileError(path: path, errno: errno) }
     }
 
     /// Reads a whole small file as text; nil (with `errno` set) when it cannot be opened.

@@ -6,6 +6,7 @@ import os
 import pathlib
 import select
 import signal
+import stat
 import subprocess
 import tempfile
 import time
@@ -66,6 +67,22 @@ class LifecycleTests(unittest.TestCase):
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/hello", timeout=10) as response:
             self.assertEqual(response.read(), b"hi\n")
         self.assertEqual(run_cli("stop", "--pid-file", pid_file).returncode, 0)
+
+    def test_a_port_file_that_is_a_fifo_is_written_in_place_and_left_there(self):
+        # A harness may hand the daemon a FIFO (or /dev/stdout) to read the port from: it gets the port
+        # written into it, and neither the start (a rename onto it) nor the stop (unlink) replaces it.
+        fifo = self.work / "port.fifo"
+        os.mkfifo(fifo)
+        reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+        try:
+            with Daemon([self.stubs, "--port-file", fifo]) as daemon:
+                ready, _, _ = select.select([reader], [], [], 10)
+                self.assertEqual(ready, [reader], "the port reached the FIFO")
+                self.assertEqual(os.read(reader, 64), f"{daemon.port}\n".encode())
+                self.assertEqual(daemon.stop(), 0, daemon.stderr())
+        finally:
+            os.close(reader)
+        self.assertTrue(stat.S_ISFIFO(os.stat(fifo).st_mode), "the FIFO is still a FIFO")
 
     def test_detach_returns_inside_command_substitution(self):
         pid_file = self.work / "pid-shell"
