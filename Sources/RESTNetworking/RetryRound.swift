@@ -10,7 +10,9 @@ struct RetryRound: Sendable {
     /// When the first attempt started, on `scheduler`.
     let start: TimeInterval
 
-    init(policy: any RetryDeciding, scheduler: any RetryScheduler, method: HTTPMethod?, joining outer: IdempotencyScope?) {
+    init(
+        policy: any RetryDeciding, scheduler: any RetryScheduler, method: HTTPMethod?, joining outer: IdempotencyScope?
+    ) {
         self.policy = policy
         self.scheduler = scheduler
         self.method = method

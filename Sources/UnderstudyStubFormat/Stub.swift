@@ -170,6 +170,13 @@ public struct Stub: Sendable {
         return setting(StubFormat.Key.idempotency.name, rule)
     }
 
+    /// `earlyRetries`: what the stub does with a request that comes back, from the same client
+    /// (`User-Agent`), before the wait its previous answer asked for (`Retry-After`, or a refusal's
+    /// `X-RateLimit-Reset`) has passed on the world's clock: `"observe"` (the default) serves it and
+    /// journals it as early; `"refuse"` answers it with that refusal again. Either way the journal's
+    /// `retry` says how long was asked and waited.
+    public func earlyRetries(_ mode: String) -> Stub { setting(StubFormat.Key.earlyRetries.name, .string(mode)) }
+
     /// `description`: free text for readers.
     public func description(_ text: String) -> Stub { setting("description", .string(text)) }
 

@@ -16,26 +16,39 @@ final class StubBox {
     /// `Retry-After`, proxy or webhook), the answer ready-made: serving it hands out a copy, one retain.
     let staticAnswers: [HTTPResponse?]
     /// Whether the stub may answer a request before its sequence does (`tokenExpiresIn`,
-    /// `idempotency`): the engine asks `guardedAnswer` first.
+    /// `idempotency`, an early retry it refuses) or judges its retries: the engine asks
+    /// `guardedAnswer` first.
     let guarded: Bool
+    /// What the stub does with an early retry, when it can ask for a wait at all (a `rateLimit`,
+    /// a `retryAfter`, a `Retry-After` or `X-RateLimit-Reset` header): then every request to it
+    /// gets a retry verdict. `nil` for a stub that never asks for a wait.
+    let earlyRetries: EarlyRetries?
 
     /// Boxes `stub`; a `POST` or `PATCH` stub without `idempotency` of its own takes `idempotency`
-    /// (a session's, ``EngineConfiguration/idempotency``).
-    convenience init(_ stub: Stub, idempotency: IdempotencyRule? = nil) {
+    /// (a session's, ``EngineConfiguration/idempotency``), and a stub without `earlyRetries` takes
+    /// `earlyRetries` (a session's).
+    convenience init(_ stub: Stub, idempotency: IdempotencyRule? = nil, earlyRetries: EarlyRetries? = nil) {
         // A copy only for a stub that takes the rule: a `var` copy of every stub cost each one
         // ~250 instructions more at start-up (it retains every field, then releases them).
         if let idempotency, stub.idempotency == nil, stub.request.method == "POST" || stub.request.method == "PATCH" {
             var adopting = stub
             adopting.idempotency = idempotency
-            self.init(boxing: adopting)
+            self.init(boxing: adopting, earlyRetries: earlyRetries)
         } else {
-            self.init(boxing: stub)
+            self.init(boxing: stub, earlyRetries: earlyRetries)
         }
     }
 
-    private init(boxing stub: Stub) {
+    private init(boxing stub: Stub, earlyRetries sessionEarlyRetries: EarlyRetries?) {
         self.stub = stub
-        guarded = stub.tokenExpiresIn != nil || stub.idempotency != nil
+        let asksForWaits =
+            stub.rateLimit != nil
+            || stub.responses.contains { response in
+                response.retryAfter != nil || !response.headers.values(for: "Retry-After").isEmpty
+                    || !response.headers.values(for: "X-RateLimit-Reset").isEmpty
+            }
+        earlyRetries = asksForWaits ? (stub.earlyRetries ?? sessionEarlyRetries ?? .observe) : nil
+        guarded = stub.tokenExpiresIn != nil || stub.idempotency != nil || earlyRetries != nil
         staticAnswers = stub.responses.map { response in
             guard response.template == nil, response.streaming == nil, response.delayDistribution == nil,
                 response.retryAfter == nil, response.proxy == nil, response.webhooks == nil

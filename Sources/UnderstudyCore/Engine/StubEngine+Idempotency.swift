@@ -14,8 +14,15 @@ extension StubEngine {
     /// Never inlined: other stubs never come here, so their path stays as it was.
     @inline(never)
     func guardedAnswer(_ winner: Int, _ context: MatchContext, now: UInt64) -> (HTTPResponse, JournalRecord)? {
-        let stub = boxes[winner].stub
+        let box = boxes[winner]
+        let stub = box.stub
         if let lifetime = stub.tokenExpiresIn, let refusal = expiredToken(stub, lifetime, context) { return refusal }
+        if box.earlyRetries != nil {
+            return servedJudgingRetries(winner, box, context, now: now) {
+                stub.idempotency != nil
+                    ? serveIdempotently(winner, context, now: now) : serveUnguarded(winner, box, context, now: now)
+            }
+        }
         guard stub.idempotency != nil else { return nil }
         return serveIdempotently(winner, context, now: now)
     }

@@ -17,7 +17,11 @@ import UnderstudyHTTP
 public final class StubEngine {
     /// The loaded stubs in load order (the order they are tried in).
     public private(set) var stubs: [Stub] {
-        didSet { boxes = stubs.map { StubBox($0, idempotency: configuration.idempotency) } }
+        didSet {
+            boxes = stubs.map {
+                StubBox($0, idempotency: configuration.idempotency, earlyRetries: configuration.earlyRetries)
+            }
+        }
     }
     /// `stubs`, boxed, for the request path (see ``StubBox``).
     @exclusivity(unchecked) private(set) var boxes: [StubBox]
@@ -64,7 +68,9 @@ public final class StubEngine {
     /// Creates an engine serving `stubs`.
     public init(stubs: StubSet, configuration: EngineConfiguration = EngineConfiguration()) {
         self.stubs = stubs.stubs
-        self.boxes = stubs.stubs.map { StubBox($0, idempotency: configuration.idempotency) }
+        self.boxes = stubs.stubs.map {
+            StubBox($0, idempotency: configuration.idempotency, earlyRetries: configuration.earlyRetries)
+        }
         self.runtimes = Array(repeating: StubRuntime(), count: stubs.count)
         self.index = StubIndex(stubs: stubs.stubs)
         self.scenarios = ScenarioBook(stubs: stubs.stubs)

@@ -94,9 +94,11 @@ final class IdempotencyKeyTests: XCTestCase {
         XCTAssertEqual(sent.count, 2)
         XCTAssertEqual(Set(keys(transport)).count, 1)
         XCTAssertNotNil(keys(transport)[0])
-        XCTAssertEqual(sent.map { $0.httpBody.map { String(decoding: $0, as: UTF8.self) } }, [
-            "amount=2000&metadata[order]=7", "amount=2000&metadata[order]=7",
-        ])
+        XCTAssertEqual(
+            sent.map { $0.httpBody.map { String(decoding: $0, as: UTF8.self) } },
+            [
+                "amount=2000&metadata[order]=7", "amount=2000&metadata[order]=7",
+            ])
         XCTAssertEqual(sent[0].value(forHTTPHeaderField: "Content-Type"), "application/x-www-form-urlencoded")
     }
 
