@@ -175,7 +175,17 @@ public struct Stub: Sendable {
     /// `X-RateLimit-Reset`) has passed on the world's clock: `"observe"` (the default) serves it and
     /// journals it as early; `"refuse"` answers it with that refusal again. Either way the journal's
     /// `retry` says how long was asked and waited.
-    public func earlyRetries(_ mode: String) -> Stub { setting(StubFormat.Key.earlyRetries.name, .string(mode)) }
+    public func earlyRetries(_ mode: EarlyRetries) -> Stub {
+        setting(StubFormat.Key.earlyRetries.name, .string(mode.rawValue))
+    }
+
+    /// The values of `earlyRetries`.
+    public enum EarlyRetries: String, Sendable, CaseIterable {
+        /// Serve an early retry as usual; the journal marks it early.
+        case observe
+        /// Answer an early retry with the previous refusal again.
+        case refuse
+    }
 
     /// `description`: free text for readers.
     public func description(_ text: String) -> Stub { setting("description", .string(text)) }
