@@ -44,8 +44,8 @@ final class StubBox {
         let asksForWaits =
             stub.rateLimit != nil
             || stub.responses.contains { response in
-                response.retryAfter != nil || !response.headers.values(for: "Retry-After").isEmpty
-                    || !response.headers.values(for: "X-RateLimit-Reset").isEmpty
+                response.retryAfter != nil || response.headers.contains("Retry-After")
+                    || response.headers.contains("X-RateLimit-Reset")
             }
         earlyRetries = asksForWaits ? (stub.earlyRetries ?? sessionEarlyRetries ?? .observe) : nil
         guarded = stub.tokenExpiresIn != nil || stub.idempotency != nil || earlyRetries != nil
