@@ -51,7 +51,8 @@ public struct RetryDisciplineReport: Sendable, Equatable, CustomStringConvertibl
     ///   - idempotencyHeader: the header keys travel in.
     ///   - backoffSlackMs: how much shorter than the one before a backoff gap may be (a client with
     ///     full jitter draws waits below its cap); 0 by default.
-    public init(_ entries: [RecordedRequest], idempotencyHeader: String = "Idempotency-Key", backoffSlackMs: Double = 0) {
+    public init(_ entries: [RecordedRequest], idempotencyHeader: String = "Idempotency-Key", backoffSlackMs: Double = 0)
+    {
         attempts = entries.sorted { $0.seq < $1.seq }
         var problems: [Problem] = []
         for logical in Self.logicalRequests(attempts) {
@@ -115,13 +116,17 @@ public struct RetryDisciplineReport: Sendable, Equatable, CustomStringConvertibl
         for (entry, key) in zip(attempts, keys) {
             if let key, let firstKey, key != firstKey {
                 problems.append(
-                    Problem(seq: entry.seq, rule: .changedKey, detail: "\(header) \(key), the first attempt sent \(firstKey)"))
+                    Problem(
+                        seq: entry.seq, rule: .changedKey,
+                        detail: "\(header) \(key), the first attempt sent \(firstKey)"))
             }
             if entry.bodyData != first.bodyData {
                 problems.append(
                     Problem(
                         seq: entry.seq, rule: .changedBody,
-                        detail: "\(entry.bodyData.count) bytes, the first attempt (seq \(first.seq)) sent \(first.bodyData.count)"))
+                        detail:
+                            "\(entry.bodyData.count) bytes, the first attempt (seq \(first.seq)) sent \(first.bodyData.count)"
+                    ))
             }
         }
         // Backoff gaps: the waits the client chose itself (not after an answer that asked for one).

@@ -38,9 +38,9 @@ struct RequestFingerprint: Equatable {
         let type = request.headers.values(for: "Content-Type").first?.lowercased() ?? ""
         if type.contains("json"), let json = context.bodyJSON {
             body = .json(json)
-        } else if type.hasPrefix("application/x-www-form-urlencoded") {
-            let text = String(decoding: request.body, as: UTF8.self)
-            let fields = PercentDecoding.queryPairs(text).enumerated().sorted { a, b in
+        } else if type.hasPrefix("application/x-www-form-urlencoded") || type.hasPrefix("multipart/form-data") {
+            // Multipart by its fields too: each client picks its own boundary.
+            let fields = FormBody.pairs(context).enumerated().sorted { a, b in
                 a.element.name != b.element.name ? a.element.name < b.element.name : a.offset < b.offset
             }
             body = .form(fields.map { FormField(name: $0.element.name, value: $0.element.value) })

@@ -105,7 +105,8 @@ final class IdempotentCreateIntegrationTests: XCTestCase {
     }
 
     func testWithoutKeysTheRetryDisciplineFailsWithAReadableTable() async throws {
-        let policy = RetryPolicy(maxAttempts: 4, baseDelay: 0.2, retriesNonIdempotentRequests: true, idempotencyKeys: .callerSupplied)
+        let policy = RetryPolicy(
+            maxAttempts: 4, baseDelay: 0.2, retriesNonIdempotentRequests: true, idempotencyKeys: .callerSupplied)
         let api = self.api!
         let scheduler = self.scheduler
         _ = try await runOnVirtualTime {
@@ -120,7 +121,8 @@ final class IdempotentCreateIntegrationTests: XCTestCase {
             message.contains("missing idempotency key: POST /rest/charges attempt without Idempotency-Key"), message)
         XCTAssertTrue(message.contains("fault connection-reset"), message)
         XCTAssertTrue(message.contains("waited 1000 of 1000 ms"), message)
-        XCTAssertEqual(message.components(separatedBy: "▶").count - 1, 3, "each offending attempt is marked: \(message)")
+        XCTAssertEqual(
+            message.components(separatedBy: "▶").count - 1, 3, "each offending attempt is marked: \(message)")
     }
 
     /// Retries at once, whatever the server asked for.
@@ -147,7 +149,8 @@ final class IdempotentCreateIntegrationTests: XCTestCase {
         let report = try await understudy.retryDiscipline(RequestFilter(stub: "rest-busy-refuse"))
         XCTAssertEqual(report.problems.map(\.rule), [.earlyRetry, .earlyRetry])
         XCTAssertTrue(
-            report.description.contains("came 0 ms after an answer that asked for 2000 ms (2000 ms early, refused again)"),
+            report.description.contains(
+                "came 0 ms after an answer that asked for 2000 ms (2000 ms early, refused again)"),
             report.description)
         XCTAssertTrue(report.description.contains("EARLY by 2000 ms (asked 2000)"), report.description)
     }
