@@ -184,3 +184,24 @@ final class IdempotencyKeyTests: XCTestCase {
         XCTAssertEqual(odd.encoded, "odd%20name=x%3Dy")
     }
 }
+
+/// The example of docs/restnetworking.md ("Idempotency keys"), compiled and run.
+final class IdempotencyKeyDocExampleTests: XCTestCase {
+    struct Charge: Decodable, Sendable { let id: String }
+
+    func testTheDocExampleSendsOneKeyOnEveryAttempt() async throws {
+        let transport = IdempotencyKeyTests.ScriptedTransport([(503, ""), (201, #"{"id":"ch_1"}"#)])
+        let api = IdempotencyKeyTests.API(transport: transport)
+        let create = Endpoint<Charge>(
+            .post, "v1/charges", form: ["amount": 2000, "currency": "eur", "metadata": ["order": "7"]])
+        // amount=2000&currency=eur&metadata[order]=7, one Idempotency-Key on every attempt
+        let charge = try await api.call(create)
+            .retryOnFailure(policy: RetryPolicy(maxAttempts: 3))
+            .value()
+        XCTAssertEqual(charge.id, "ch_1")
+        let keys = transport.requests.map { $0.value(forHTTPHeaderField: "Idempotency-Key") }
+        XCTAssertEqual(keys.count, 2)
+        XCTAssertNotNil(keys[0])
+        XCTAssertEqual(keys[0], keys[1])
+    }
+}
