@@ -33,6 +33,7 @@ public struct RetryDisciplineReport: Sendable, Equatable, CustomStringConvertibl
 
         /// The journal `seq` of the offending attempt.
         public var seq: Int
+        /// The rule it broke.
         public var rule: Rule
         /// What was seen, in words.
         public var detail: String
