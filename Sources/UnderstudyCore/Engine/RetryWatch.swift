@@ -21,7 +21,7 @@ final class RetryWatch {
 
     /// The client a request comes from.
     static func client(of request: HTTPRequest) -> String {
-        request.headers.values(for: "User-Agent").first ?? ""
+        request.headers["User-Agent"] ?? ""
     }
 
     /// The wait `client` was last asked for, if its last answer asked for one.
@@ -39,15 +39,15 @@ final class RetryWatch {
     static func askedWait(_ response: HTTPResponse, nowSeconds: Double) -> UInt64? {
         guard response.fault == nil else { return nil }
         var seconds: Double?
-        if let value = response.headers.values(for: "Retry-After").first {
+        if let value = response.headers["Retry-After"] {
             let text = trimmed(value)
             if let delta = Double(text) {
                 seconds = delta
             } else if let date = parseIMFFixdate(text) {
                 seconds = date - nowSeconds
             }
-        } else if response.status == 429 || response.headers.values(for: "X-RateLimit-Remaining").first == "0",
-            let value = response.headers.values(for: "X-RateLimit-Reset").first,
+        } else if response.status == 429 || response.headers["X-RateLimit-Remaining"] == "0",
+            let value = response.headers["X-RateLimit-Reset"],
             let number = Double(trimmed(value))
         {
             seconds = number > 1e9 ? number - nowSeconds : number

@@ -36,7 +36,7 @@ extension StubEngine {
     ) {
         let box = boxes[winner]
         guard let rule = box.stub.idempotency else { return serveUnguarded(winner, box, context, now: now) }
-        let sent = context.request.headers.values(for: rule.header).first
+        let sent = context.request.headers[rule.header]  // the first value, without an array
         guard let key = sent.flatMap(Self.idempotencyKey) else {
             guard rule.required else { return serveUnguarded(winner, box, context, now: now) }
             return idempotencyProblem(
