@@ -49,6 +49,7 @@ public struct RetryDisciplineReport: Sendable, Equatable, CustomStringConvertibl
     /// Checks `entries` (the attempts of one or more logical requests, in any order).
     ///
     /// - Parameters:
+    ///   - entries: the journal entries to check, in any order.
     ///   - idempotencyHeader: the header keys travel in.
     ///   - backoffSlackMs: how much shorter than the one before a backoff gap may be (a client with
     ///     full jitter draws waits below its cap); 0 by default.
