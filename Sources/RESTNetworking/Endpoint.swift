@@ -80,6 +80,15 @@ extension Endpoint where Response: Decodable {
     ) {
         self.init(method, path, query: query, headers: headers, body: .json(json, encoder: encoder), decoder: decoder)
     }
+
+    /// An endpoint that sends `form` form-encoded (nested values as `metadata[order]`, as Stripe
+    /// encodes them; see `FormFields`) and decodes its JSON answer with `decoder`.
+    public init(
+        _ method: HTTPMethod, _ path: String, query: [URLQueryItem] = [],
+        headers: [String: String] = [:], form: FormFields, decoder: JSONDecoder = JSONDecoder()
+    ) {
+        self.init(method, path, query: query, headers: headers, body: .form(form), decoder: decoder)
+    }
 }
 
 extension Endpoint where Response == NoContent {

@@ -21,9 +21,10 @@ extension Publisher where Output == HTTPResponseOutput, Failure == any Error {
     public func tryCatch<E: Error & Equatable, P: Publisher>(
         _ error: E, _ handler: @escaping (E) throws -> P
     ) -> HTTPRequestPublisher where P.Output == HTTPResponseOutput {
-        let checked = catchHTTPErrors()
-        // Typed so that overload resolution picks the general form above, not this one again.
-        let caught: Publishers.TryCatch<HTTPRequestPublisher, P> = checked.tryCatch(error, handler)
-        return HTTPRequestPublisher(method: checked.method, caught)
+        catchHTTPErrors().mapAttempts { attempts in
+            // Typed so that overload resolution picks the general form above, not this one again.
+            let caught: Publishers.TryCatch<AnyPublisher<Output, Failure>, P> = attempts.tryCatch(error, handler)
+            return caught
+        }
     }
 }

@@ -7,22 +7,27 @@ extension Publisher where Output == HTTPResponseOutput, Failure == any Error {
     /// final.
     public func retryOnUnauthorized(refreshingWith refresher: AccessTokenRefresher) -> HTTPRequestPublisher {
         let checked = catchHTTPErrors()
-        let publisher = Deferred { () -> AnyPublisher<Output, Failure> in
-            let generation = refresher.generation
-            let cancellation = CancellationFlag()
-            return checked.catch { error -> AnyPublisher<Output, Failure> in
-                guard AccessTokenRefresher.shouldRefresh(after: error) else {
-                    return Fail(error: error).eraseToAnyPublisher()
+        return HTTPRequestPublisher(
+            method: checked.method,
+            scoped: { scope in
+                Deferred { () -> AnyPublisher<Output, Failure> in
+                    let generation = refresher.generation
+                    let cancellation = CancellationFlag()
+                    let attempt = checked.attempts(in: scope)
+                    return attempt.catch { error -> AnyPublisher<Output, Failure> in
+                        guard AccessTokenRefresher.shouldRefresh(after: error) else {
+                            return Fail(error: error).eraseToAnyPublisher()
+                        }
+                        return CallbackPublisher<String> { completion in
+                            refresher.token(replacingGeneration: generation, completion: completion)
+                        }
+                        .flatMap { _ in cancellation.unlessCancelled { checked.attempts(in: scope) } }
+                        .eraseToAnyPublisher()
+                    }
+                    .settingOnCancel(cancellation)
                 }
-                return CallbackPublisher<String> { completion in
-                    refresher.token(replacingGeneration: generation, completion: completion)
-                }
-                .flatMap { _ in cancellation.unlessCancelled { checked.eraseToAnyPublisher() } }
                 .eraseToAnyPublisher()
-            }
-            .settingOnCancel(cancellation)
-        }
-        return HTTPRequestPublisher(method: checked.method, publisher)
+            })
     }
 
     /// The design notes' name for `retryOnUnauthorized(refreshingWith:)`.

@@ -117,16 +117,20 @@ extension RESTAPIProtocol {
         let base = baseURL
         let transport = self.transport
         let pacer = self.pacer.isPacing ? self.pacer : nil
-        let publisher = CallbackPublisher<HTTPResponseOutput> { completion in
-            do {
-                let request = requestModifier(try parts.urlRequest(base: base))
-                return HTTPTransport.send(request, transport: transport, pacer: pacer, completion: completion)
-            } catch {
-                completion(.failure(error))
-                return {}
-            }
-        }
-        return HTTPRequestPublisher(method: parts.method, publisher)
+        return HTTPRequestPublisher(
+            method: parts.method,
+            scoped: { scope in
+                CallbackPublisher<HTTPResponseOutput> { completion in
+                    do {
+                        let request = try parts.attempt(base: base, modifiedBy: requestModifier, in: scope)
+                        return HTTPTransport.send(request, transport: transport, pacer: pacer, completion: completion)
+                    } catch {
+                        completion(.failure(error))
+                        return {}
+                    }
+                }
+                .eraseToAnyPublisher()
+            })
     }
 
     /// The call every async request (typed or not) is built on.
@@ -134,9 +138,11 @@ extension RESTAPIProtocol {
         let base = baseURL
         let transport = self.transport
         let pacer = self.pacer.isPacing ? self.pacer : nil
-        return RESTCall(method: parts.method) {
-            let request = requestModifier(try parts.urlRequest(base: base))
-            return try await HTTPTransport.send(request, transport: transport, pacer: pacer)
-        }
+        return RESTCall(
+            method: parts.method,
+            scoped: { scope in
+                let request = try parts.attempt(base: base, modifiedBy: requestModifier, in: scope)
+                return try await HTTPTransport.send(request, transport: transport, pacer: pacer)
+            })
     }
 }

@@ -7,12 +7,14 @@ extension RESTCall {
         _ error: E, _ handler: @escaping @Sendable (E) async throws -> HTTPResponseOutput
     ) -> RESTCall {
         let checked = catchHTTPErrors()
-        return RESTCall(method: method) {
-            do {
-                return try await checked.response()
-            } catch let caught as E where caught == error {
-                return try await handler(caught)
-            }
-        }
+        return RESTCall(
+            method: method,
+            scoped: { scope in
+                do {
+                    return try await checked.response(in: scope)
+                } catch let caught as E where caught == error {
+                    return try await handler(caught)
+                }
+            })
     }
 }

@@ -11,50 +11,67 @@
 public struct RESTCall: Sendable {
     /// The request's method, when known.
     public let method: HTTPMethod?
-    private let perform: @Sendable () async throws -> HTTPResponseOutput
+    /// One attempt, within the logical call's idempotency scope (`nil` outside any retry operator).
+    private let perform: @Sendable (IdempotencyScope?) async throws -> HTTPResponseOutput
 
     /// Wraps any async operation producing an HTTP exchange.
     public init(method: HTTPMethod?, _ perform: @escaping @Sendable () async throws -> HTTPResponseOutput) {
+        self.method = method
+        self.perform = { _ in try await perform() }
+    }
+
+    /// A call whose attempts take the logical call's idempotency scope (the requests this library builds).
+    init(
+        method: HTTPMethod?, scoped perform: @escaping @Sendable (IdempotencyScope?) async throws -> HTTPResponseOutput
+    ) {
         self.method = method
         self.perform = perform
     }
 
     /// Sends the request (with whatever retries the operators add) and returns the exchange.
     public func response() async throws -> HTTPResponseOutput {
-        try await perform()
+        try await perform(nil)
+    }
+
+    /// One attempt within `scope`, for the operators.
+    func response(in scope: IdempotencyScope?) async throws -> HTTPResponseOutput {
+        try await perform(scope)
     }
 
     /// Fails with `HTTPClientError`/`HTTPServerError` for 4xx/5xx responses.
     public func catchHTTPErrors() -> RESTCall {
-        RESTCall(method: method) { [perform] in try HTTPResponseValidation.validate(try await perform()) }
+        RESTCall(
+            method: method, scoped: { [perform] scope in try HTTPResponseValidation.validate(try await perform(scope)) }
+        )
     }
 
     /// Checks for HTTP errors and retries failures as `policy` decides, sleeping on `scheduler`.
+    /// Every attempt of one `response()` carries the same idempotency key (see `IdempotencyKeys`).
     public func retrying(
         using policy: some RetryDeciding, scheduler: any RetryScheduler = .system,
         onRetry: RetryObserver? = nil
     ) -> RESTCall {
-        let checked = catchHTTPErrors()
         let method = self.method
-        return RESTCall(method: method) {
-            let start = scheduler.now
-            var retriesSoFar = 0
-            while true {
-                try Task.checkCancellation()
-                do {
-                    return try await checked.response()
-                } catch {
-                    if error is CancellationError { throw error }
-                    let context = RetryContext(
-                        retriesSoFar: retriesSoFar, error: error, elapsed: scheduler.now - start,
-                        method: method, randomUnit: Double.random(in: 0..<1))
-                    guard case let .retry(delay) = policy.decision(for: context) else { throw error }
-                    retriesSoFar += 1
-                    onRetry?(RetryEvent(retry: retriesSoFar, error: error, delay: delay))
-                    try await scheduler.sleep(for: delay)
+        return RESTCall(
+            method: method,
+            scoped: { [perform] outer in
+                let round = RetryRound(policy: policy, scheduler: scheduler, method: method, joining: outer)
+                var retriesSoFar = 0
+                while true {
+                    try Task.checkCancellation()
+                    do {
+                        return try round.check(try await perform(round.scope))
+                    } catch {
+                        if error is CancellationError { throw error }
+                        guard case let .retry(delay) = round.decision(after: error, retriesSoFar: retriesSoFar) else {
+                            throw error
+                        }
+                        retriesSoFar += 1
+                        onRetry?(RetryEvent(retry: retriesSoFar, error: error, delay: delay))
+                        try await scheduler.sleep(for: delay)
+                    }
                 }
-            }
-        }
+            })
     }
 
     /// See `Publisher.respondToRateLimiting(maxRetries:maxSecondsToWait:scheduler:onRetry:)`.
@@ -79,14 +96,16 @@ public struct RESTCall: Sendable {
     /// See `Publisher.retryOnUnauthorized(refreshingWith:)`.
     public func retryOnUnauthorized(refreshingWith refresher: AccessTokenRefresher) -> RESTCall {
         let checked = catchHTTPErrors()
-        return RESTCall(method: method) {
-            let generation = refresher.generation
-            do {
-                return try await checked.response()
-            } catch  where AccessTokenRefresher.shouldRefresh(after: error) {
-                _ = try await refresher.token(replacingGeneration: generation)
-                return try await checked.response()
-            }
-        }
+        return RESTCall(
+            method: method,
+            scoped: { scope in
+                let generation = refresher.generation
+                do {
+                    return try await checked.response(in: scope)
+                } catch  where AccessTokenRefresher.shouldRefresh(after: error) {
+                    _ = try await refresher.token(replacingGeneration: generation)
+                    return try await checked.response(in: scope)
+                }
+            })
     }
 }

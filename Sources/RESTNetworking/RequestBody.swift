@@ -36,6 +36,12 @@ public struct RequestBody: Sendable {
             content: .success(Data(QueryItemEncoding.encode(items).utf8)))
     }
 
+    /// An HTML form with nested values in bracketed names, as Stripe encodes them
+    /// (`metadata[order]=7`; see `FormFields`).
+    public static func form(_ fields: FormFields) -> RequestBody {
+        RequestBody(contentType: "application/x-www-form-urlencoded", content: .success(Data(fields.encoded.utf8)))
+    }
+
     /// The bytes to send, or the error encoding them raised.
     public func encoded() throws -> Data {
         try content.get()

@@ -45,4 +45,14 @@ struct RequestParts: Sendable {
         }
         return request
     }
+
+    /// The request one attempt sends: built for `base`, rewritten by `modifier`, then given the
+    /// logical call's idempotency key (after the modifier, so a key the caller sets there is kept).
+    func attempt(
+        base: URL, modifiedBy modifier: (URLRequest) -> URLRequest, in scope: IdempotencyScope?
+    ) throws -> URLRequest {
+        var request = modifier(try urlRequest(base: base))
+        scope?.stamp(&request, method: method)
+        return request
+    }
 }

@@ -10,13 +10,20 @@ public struct RetryContext: Sendable {
     public var method: HTTPMethod?
     /// A number in `0..<1` the policy uses for jitter; passed in so decisions are reproducible.
     public var randomUnit: Double
+    /// The idempotency key the attempts carried (made by the operator or set by the caller), if any.
+    /// A keyed request is safe to send again whatever its method (see `IdempotencyKeys`).
+    public var idempotencyKey: String?
 
     /// The context of one failed attempt.
-    public init(retriesSoFar: Int, error: any Error, elapsed: TimeInterval, method: HTTPMethod?, randomUnit: Double) {
+    public init(
+        retriesSoFar: Int, error: any Error, elapsed: TimeInterval, method: HTTPMethod?, randomUnit: Double,
+        idempotencyKey: String? = nil
+    ) {
         self.retriesSoFar = retriesSoFar
         self.error = error
         self.elapsed = elapsed
         self.method = method
         self.randomUnit = randomUnit
+        self.idempotencyKey = idempotencyKey
     }
 }

@@ -4,4 +4,11 @@
 public protocol RetryDeciding: Sendable {
     /// Whether to retry after the failure `context` describes, and after how long.
     func decision(for context: RetryContext) -> RetryDecision
+    /// How the operator driving this policy keys the attempts of a `POST` or `PATCH`; by default
+    /// one key per logical call (`IdempotencyKeys.generated`).
+    var idempotencyKeys: IdempotencyKeys { get }
+}
+
+extension RetryDeciding {
+    public var idempotencyKeys: IdempotencyKeys { .generated }
 }

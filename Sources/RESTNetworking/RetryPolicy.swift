@@ -7,7 +7,11 @@
 /// except that a 503 carrying `Retry-After` waits what the server asked. No retry is scheduled
 /// past `maxAttempts` attempts in all, or if it would start after `totalBudget` seconds. Only
 /// idempotent methods are retried unless `retriesNonIdempotentRequests` is set, because a POST
-/// whose connection dropped may already have taken effect.
+/// whose connection dropped may already have taken effect, or unless the request carries an
+/// idempotency key: with `idempotencyKeys` at its default, every logical `POST` and `PATCH` gets
+/// one, sent on each attempt, so the server can replay its first answer instead of acting twice.
+/// A keyed request's 409 (its first attempt is still being answered) is retried after the
+/// backoff too; a key mismatch (`IdempotencyKeyMismatch`) never is.
 public struct RetryPolicy: RetryDeciding, Equatable {
     /// Attempts in all, the first included.
     public var maxAttempts: Int
@@ -26,6 +30,8 @@ public struct RetryPolicy: RetryDeciding, Equatable {
     public var retriesNonIdempotentRequests: Bool
     /// Whether a 503's `Retry-After` replaces the backoff.
     public var honoursRetryAfter: Bool
+    /// How `POST` and `PATCH` attempts are keyed; `.callerSupplied` sends only a key the caller set.
+    public var idempotencyKeys: IdempotencyKeys
 
     /// The default policy: 3 attempts, 0.2 s base, 5 s cap, 30 s budget.
     public static let `default` = RetryPolicy()
@@ -39,7 +45,8 @@ public struct RetryPolicy: RetryDeciding, Equatable {
         retryableStatusCodes: Set<Int> = [408, 500, 502, 503, 504],
         retryableTransportFailures: Set<HTTPTransportError.Kind> = RetryPolicy.connectionFailures,
         retriesNonIdempotentRequests: Bool = false,
-        honoursRetryAfter: Bool = true
+        honoursRetryAfter: Bool = true,
+        idempotencyKeys: IdempotencyKeys = .generated
     ) {
         self.maxAttempts = maxAttempts
         self.baseDelay = baseDelay
@@ -49,6 +56,7 @@ public struct RetryPolicy: RetryDeciding, Equatable {
         self.retryableTransportFailures = retryableTransportFailures
         self.retriesNonIdempotentRequests = retriesNonIdempotentRequests
         self.honoursRetryAfter = honoursRetryAfter
+        self.idempotencyKeys = idempotencyKeys
     }
 
     /// Connection failures: refused, reset, closed without a response or mid-body, timed out.
@@ -63,8 +71,12 @@ public struct RetryPolicy: RetryDeciding, Equatable {
 
     /// Retry a retryable failure after a jittered backoff, within the attempts and the budget.
     public func decision(for context: RetryContext) -> RetryDecision {
-        guard context.retriesSoFar + 1 < maxAttempts, isRetryable(context.error) else { return .fail }
-        guard retriesNonIdempotentRequests || (context.method?.isIdempotent ?? false) else { return .fail }
+        guard context.retriesSoFar + 1 < maxAttempts, isRetryable(context.error) || isInProgress(context) else {
+            return .fail
+        }
+        guard
+            retriesNonIdempotentRequests || context.idempotencyKey != nil || (context.method?.isIdempotent ?? false)
+        else { return .fail }
         var delay = context.randomUnit * backoffCap(forRetry: context.retriesSoFar)
         if honoursRetryAfter, let error = context.error as? HTTPServerError, error.statusCode == 503,
             let retryAfter = error.retryAfter
@@ -73,6 +85,12 @@ public struct RetryPolicy: RetryDeciding, Equatable {
         }
         guard context.elapsed + delay <= totalBudget else { return .fail }
         return .retry(after: delay)
+    }
+
+    /// A 409 to a keyed request: the server is still answering the key's first attempt, so the
+    /// same key will get the answer (or a replay of it) once that one is done.
+    private func isInProgress(_ context: RetryContext) -> Bool {
+        context.idempotencyKey != nil && (context.error as? HTTPClientError)?.statusCode == 409
     }
 
     /// Whether `error` is a transient failure this policy retries.

@@ -170,6 +170,23 @@ public struct Stub: Sendable {
         return setting(StubFormat.Key.idempotency.name, rule)
     }
 
+    /// `earlyRetries`: what the stub does with a request that comes back, from the same client
+    /// (`User-Agent`), before the wait its previous answer asked for (`Retry-After`, or a refusal's
+    /// `X-RateLimit-Reset`) has passed on the world's clock: `"observe"` (the default) serves it and
+    /// journals it as early; `"refuse"` answers it with that refusal again. Either way the journal's
+    /// `retry` says how long was asked and waited.
+    public func earlyRetries(_ mode: EarlyRetries) -> Stub {
+        setting(StubFormat.Key.earlyRetries.name, .string(mode.rawValue))
+    }
+
+    /// The values of `earlyRetries`.
+    public enum EarlyRetries: String, Sendable, CaseIterable {
+        /// Serve an early retry as usual; the journal marks it early.
+        case observe
+        /// Answer an early retry with the previous refusal again.
+        case refuse
+    }
+
     /// `description`: free text for readers.
     public func description(_ text: String) -> Stub { setting("description", .string(text)) }
 

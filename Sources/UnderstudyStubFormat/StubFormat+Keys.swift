@@ -47,6 +47,8 @@ extension StubFormat {
         public static let tokenExpiresIn = Key("tokenExpiresIn")
         /// The `idempotency` key.
         public static let idempotency = Key("idempotency")
+        /// The `earlyRetries` key.
+        public static let earlyRetries = Key("earlyRetries")
         /// The `method` key.
         public static let method = Key("method")
         /// The `path` key.
@@ -261,6 +263,7 @@ extension StubFormat {
             openapi,
             tokenExpiresIn,
             idempotency,
+            earlyRetries,
             method,
             path,
             pathPattern,

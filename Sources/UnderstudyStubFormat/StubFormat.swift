@@ -71,7 +71,7 @@ public enum StubFormat {
             case .stub:
                 return [
                     "id", "description", "request", "responses", "afterLast", "scenario", "whenState", "setState",
-                    "rateLimit", "priority", "openapi", "tokenExpiresIn", "idempotency",
+                    "rateLimit", "priority", "openapi", "tokenExpiresIn", "idempotency", "earlyRetries",
                 ]
             case .request:
                 return ["method", "path", "pathPattern", "url", "urlPattern", "query", "headers", "cookies", "body"]

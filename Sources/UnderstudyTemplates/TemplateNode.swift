@@ -190,7 +190,7 @@ struct TemplateNode: MustacheParent, MustacheCustomRenderable, MustacheSequence 
     /// there is neither. Mustache names cannot hold brackets, so `request.form.metadata.order`
     /// reads `metadata[order]`.
     private func formField(_ name: String) -> Any {
-        let pairs = PercentDecoding.queryPairs(context.match.bodyText)
+        let pairs = FormBody.pairs(context.match)
         if let pair = pairs.first(where: { $0.name == name }) { return pair.value }
         let nested = name + "["
         if pairs.contains(where: { $0.name.hasPrefix(nested) }) { return TemplateNode(.form(prefix: name), context) }

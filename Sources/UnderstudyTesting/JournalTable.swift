@@ -17,6 +17,13 @@ enum JournalTable {
             if let index = entry.responseIndex, entry.matched { notes.append("response #\(index)") }
             if entry.outcome == .clientGone { notes.append("client gone") }
             if let delay = entry.delayMs, delay > 0 { notes.append("delayed \(format(delay)) ms") }
+            if let idempotency = entry.idempotency { notes.append("key \(idempotency.outcome)") }
+            if let retry = entry.retry {
+                notes.append(
+                    retry.isEarly
+                        ? "EARLY by \(format(retry.earlyByMs ?? 0)) ms (asked \(format(retry.askedMs)))"
+                        : "waited \(format(retry.waitedMs)) of \(format(retry.askedMs)) ms")
+            }
             let target = entry.path + (entry.query.map { "?\($0)" } ?? "")
             rows.append(
                 [

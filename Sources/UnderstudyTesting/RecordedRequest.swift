@@ -86,6 +86,37 @@ public struct RecordedRequest: Codable, Sendable, Equatable {
     /// For a webhook attempt the daemon made (docs/webhooks.md), which delivery and attempt it
     /// was and how it failed; nil for every request the daemon received.
     public var outbound: Outbound?
+    /// What the stub's idempotency made of the request's key; nil for stubs without `idempotency`
+    /// and requests to them without a key (docs/stub-format.md, idempotency keys).
+    public var idempotency: Idempotency?
+    /// Whether the request waited what the previous answer to the same client and stub asked for
+    /// (`Retry-After`, a refusal's `X-RateLimit-Reset`); nil when no wait was asked.
+    public var retry: RetryVerdict?
+
+    /// The journal's `idempotency`: the key as read and what it did.
+    public struct Idempotency: Codable, Sendable, Equatable {
+        /// The key (nil when a required key was missing).
+        public var key: String?
+        /// `first`, `replay`, `mismatch`, `in-progress` or `missing`.
+        public var outcome: String
+        /// For a first request: whether its answer was kept for replays.
+        public var stored: Bool?
+    }
+
+    /// The journal's `retry`: the wait asked and the wait taken, on the world's clock.
+    public struct RetryVerdict: Codable, Sendable, Equatable {
+        /// The wait the previous answer asked for, in milliseconds.
+        public var askedMs: Double
+        /// How long after that answer the request came, in milliseconds.
+        public var waitedMs: Double
+        /// `on-time`, `early` (served anyway) or `refused` (the refusal again, `earlyRetries: "refuse"`).
+        public var verdict: String
+        /// How much sooner than asked it came; nil when on time.
+        public var earlyByMs: Double?
+
+        /// Whether the request came before the wait was over.
+        public var isEarly: Bool { verdict != "on-time" }
+    }
 
     /// A webhook attempt, as the journal's `outbound` records it.
     public struct Outbound: Codable, Sendable, Equatable {

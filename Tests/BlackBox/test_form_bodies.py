@@ -4,8 +4,11 @@ Stripe-style bracketed names as written), `{{request.form.NAME}}` in templates, 
 inside `json` (`{{number now.epoch}}`), and WireMock's `formParameters` loaded from a mapping."""
 import json
 import pathlib
+import subprocess
 import tempfile
 import unittest
+
+import urllib3
 
 from Tests.BlackBox.blackbox import Daemon, StubFileDaemonTestCase, request
 
@@ -54,6 +57,24 @@ class FormBodyTests(StubFileDaemonTestCase):
         self.assertEqual(self.post("/v1/charges", "amount=1&currency=eur")[0], 404, "metadata[order] is required")
         self.assertEqual(self.post("/v1/charges", "amount=1&currency=eur&metadata[order]=1&capture=no")[0], 404,
                          "capture must be absent")
+
+    def test_multipart_form_fields_match_by_name_and_are_echoed(self):
+        # A real encoder (urllib3's, as requests uses it) and curl's -F: each picks its own boundary.
+        body, content_type = urllib3.encode_multipart_formdata(
+            [("currency", "eur"), ("metadata[order]", "9"), ("amount", "150"),
+             ("receipt", ("receipt.txt", b"plain text file", "text/plain"))])
+        status, _, answer = request(self.daemon.port, "POST", "/v1/charges", body, {"Content-Type": content_type})
+        self.assertEqual(status, 201, answer)
+        answer = json.loads(answer)
+        self.assertEqual((answer["amount"], answer["currency"], answer["order"]), (150, "eur", "9"))
+        curl = subprocess.run(
+            ["curl", "-s", "-F", "amount=75", "-F", "currency=eur", "-F", "metadata[order]=3", "-F", "capture=yes",
+             f"http://127.0.0.1:{self.daemon.port}/v1/charges"], capture_output=True, text=True, timeout=30)
+        self.assertIn("form field capture", curl.stdout, "a multipart field the matcher says must be absent")
+        curl = subprocess.run(
+            ["curl", "-s", "-F", "amount=75", "-F", "currency=eur", "-F", "metadata[order]=3",
+             f"http://127.0.0.1:{self.daemon.port}/v1/charges"], capture_output=True, text=True, timeout=30)
+        self.assertEqual(json.loads(curl.stdout)["amount"], 75, curl.stdout)
 
     def test_a_repeated_field_matches_when_any_value_does(self):
         self.assertEqual(self.post("/v1/tags", "tag=a&tag=b")[::2], (200, b"has b"))

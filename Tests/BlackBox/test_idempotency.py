@@ -9,6 +9,8 @@ import json
 import time
 import unittest
 
+import urllib3
+
 from Tests.BlackBox.blackbox import StubFileDaemonTestCase, request
 from Tests.BlackBox.test_http2 import H2Client
 
@@ -116,6 +118,21 @@ class IdempotencyTests(StubFileDaemonTestCase):
             port, FORM, b"amount=2000&currency=eur&metadata%5Border%5D=7&tag=a&tag=b",
             b"metadata[order]=7&tag=a&currency=eur&tag=b&amount=2000",
             b"amount=2000&currency=eur&metadata%5Border%5D=7&tag=b&tag=a")
+
+    def test_multipart_bodies_are_compared_by_field_whatever_their_boundary(self):
+        port = self.fresh_main()
+        key = {"Idempotency-Key": "mp-1"}
+
+        def send(fields, boundary):
+            body, content_type = urllib3.encode_multipart_formdata(fields, boundary=boundary)
+            return post(port, "/v1/charges", body, {"Content-Type": content_type, **key})
+
+        status, _, first = send([("amount", "2000"), ("currency", "eur")], "first-boundary")
+        self.assertEqual(status, 201)
+        status, headers, replay = send([("amount", "2000"), ("currency", "eur")], "another-boundary")
+        self.assertEqual((status, replay, headers.get(REPLAYED)), (201, first, "true"))
+        self.assertEqual(send([("amount", "2001"), ("currency", "eur")], "first-boundary")[0], 422)
+        self.assertEqual(self.outcomes(port, "charge"), [("mp-1", "first"), ("mp-1", "replay"), ("mp-1", "mismatch")])
 
     def test_other_bodies_are_compared_byte_for_byte(self):
         port = self.fresh_main()

@@ -213,6 +213,24 @@ class UITests(unittest.TestCase):
                     if e.get("method") == "Network.responseReceived" and "/__admin/requests.har" in e["params"]["response"]["url"]]
         self.assertEqual(answered, [200])
 
+    def test_6e_an_early_retry_is_marked_in_the_list_and_explained_in_the_detail(self):
+        # Use up /search's rate limit (2 a minute) until it refuses with Retry-After, then retry at once.
+        self.browser.evaluate("document.getElementById('filters').reset()")
+        for _ in range(3):
+            self.send("GET", "/search?q=retry")
+            if max(journal(self.port), key=lambda e: e["seq"])["status"] == 429:
+                break
+        self.send("GET", "/search?q=retry")
+        retry = max(journal(self.port), key=lambda e: e["seq"])["retry"]
+        self.assertEqual(retry["verdict"], "early")
+        self.assertGreater(retry["askedMs"], 50_000)
+        self.browser.wait_for("[...document.querySelectorAll('#rows tr')].some(r => r.cells[6].textContent.includes('early by'))",
+                              timeout=10)
+        self.browser.evaluate("[...document.querySelectorAll('#rows tr')].find(r => r.cells[6].textContent.includes('early by')).click()")
+        detail, _ = self.browser.wait_for(
+            "(t => t.includes('ms after an answer that asked for') && t)(document.getElementById('panel-detail').textContent)")
+        self.assertIn("early by " + str(retry["earlyByMs"]) + " ms", detail)
+
     def test_7_side_panels_show_stub_progress_scenarios_and_rate_limits(self):
         self.browser.evaluate("document.body.focus()")
         self.browser.key("2", code="Digit2", text="2")

@@ -151,7 +151,7 @@ final class StubCompilerTests: XCTestCase {
         Built.request("GET", pathPattern: "/b/[0-9]+").id("b").rateLimit(2, per: 5, refusal: .json(["m": 1]))
             .respond(.status(200)),
         Built.request("GET", url: "/c?x=1").id("c").respond(.status(200))
-            .idempotency(header: "X-Key", required: true, ttl: 60, mismatchStatus: 409),
+            .idempotency(header: "X-Key", required: true, ttl: 60, mismatchStatus: 409).earlyRetries(.refuse),
         Built.request("GET", urlPattern: "/d\\?.*").id("d").respond(.status(200)),
         Built.get("/e").id("e").respond(
             .status(200).rstStream(.cancel, afterHeaders: true),

@@ -74,7 +74,8 @@ struct StubFormatRoundTripTests {
             .status(200), .rstStream(.cancel, afterHeaders: true),
             .goaway(lastStreamId: .this, errorCode: .enhanceYourCalm, inFlight: .cut)),
         Stub.request("GET", url: "/ft/d?x=1").id("ft-d").respond(.status(200))
-            .idempotency(header: "X-Idempotency-Key", required: true, ttl: 3600, mismatchStatus: 409),
+            .idempotency(header: "X-Idempotency-Key", required: true, ttl: 3600, mismatchStatus: 409)
+            .earlyRetries(.refuse),
         Stub.request("GET", urlPattern: "/ft/e\\?.*").id("ft-e").respond(.status(200)),
     ]
     private static let fileOnly = Stub.get("/ft/file").id("ft-file").respond(.bodyFile("body.txt"))

@@ -75,7 +75,8 @@ def main(argv):
     except toolchain.BuildError as error:
         print(f"scripts/bench: build failed: {error}", file=sys.stderr)
         return 1
-    if understudy and (config.gate or config.startup_callgrind or config.callgrind_requests or config.webhooks):
+    if understudy and (config.gate or config.startup_callgrind or config.callgrind_requests or config.webhooks
+                       or config.replay):
         understudy = without_debug_info(understudy)
     if config.gate:
         from scripts.benchmark import gate
@@ -83,6 +84,9 @@ def main(argv):
     if config.webhooks:
         from scripts.benchmark import webhook_bench
         return webhook_bench.run(config, tools, understudy)
+    if config.replay:
+        from scripts.benchmark import replay_bench
+        return replay_bench.run(config, tools, understudy)
     if config.startup_callgrind:
         from scripts.benchmark import startup_callgrind
         return startup_callgrind.run(config, tools, understudy)

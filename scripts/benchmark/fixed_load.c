@@ -6,6 +6,8 @@
  *   Keeps CONNECTIONS keep-alive connections to 127.0.0.1:PORT busy (one request in flight on each)
  *   until REQUESTS answers have arrived, cycling through the PATHs. Reconnects when the server closes.
  *   Prints: requests=N seconds=S rps=R non2xx=K reconnects=C
+ *   FIXED_LOAD_HEADER="Name: value" adds that header field to every request (scripts/bench --replay
+ *   sends one Idempotency-Key, so every request after the first is a replay).
  *   Exit 1 on a malformed answer or when nothing can connect.
  */
 #define _GNU_SOURCE
@@ -36,6 +38,7 @@ static int port;
 static char **paths;
 static int path_count;
 static long next_path;
+static const char *extra_header = "";  /* "Name: value\r\n", or nothing */
 
 static double now_s(void) {
     struct timespec t;
@@ -61,7 +64,8 @@ static void send_request(struct connection *c) {
     char request[1024];
     const char *path = paths[next_path++ % path_count];
     int length = snprintf(request, sizeof request,
-                          "GET %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUser-Agent: fixed_load\r\n\r\n", path, port);
+                          "GET %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUser-Agent: fixed_load\r\n%s\r\n", path, port,
+                          extra_header);
     /* A request this small fits in the socket buffer, so one write suffices. */
     if (write(c->fd, request, (size_t)length) != length) {
         close(c->fd);
@@ -103,6 +107,12 @@ int main(int argc, char **argv) {
     if (argc < 5) {
         fprintf(stderr, "usage: fixed_load PORT REQUESTS CONNECTIONS PATH [PATH...]\n");
         return 2;
+    }
+    const char *header = getenv("FIXED_LOAD_HEADER");
+    if (header && *header) {
+        static char line[512];
+        snprintf(line, sizeof line, "%s\r\n", header);
+        extra_header = line;
     }
     port = atoi(argv[1]);
     long target = atol(argv[2]);

@@ -41,6 +41,9 @@ public struct EngineConfiguration {
     /// A session's `idempotency`: the rule its `POST` and `PATCH` stubs take when they give none
     /// of their own (nil: only stubs with `idempotency` honour keys).
     public var idempotency: IdempotencyRule?
+    /// A session's `earlyRetries`: what its stubs that give none of their own do with a retry that
+    /// comes before the previous answer's wait has passed (nil: `observe`).
+    public var earlyRetries: EarlyRetries?
     /// A session's `webhookDefaults`: the target and secret of webhooks whose stubs give none
     /// (nil: such a webhook fails as `no-target` or `no-secret`).
     public var webhookDefaults: WebhookDefaults?

@@ -108,7 +108,7 @@ extension RequestPattern {
     private static func firstMissedField(_ fields: [NamedMatcher], _ context: MatchContext)
         -> (condition: NamedMatcher, values: [String])?
     {
-        let pairs = PercentDecoding.queryPairs(context.bodyText)
+        let pairs = FormBody.pairs(context)
         for condition in fields {
             let values = pairs.filter { $0.name == condition.name }.map(\.value)
             if !condition.matcher.accepts(values) { return (condition, values) }

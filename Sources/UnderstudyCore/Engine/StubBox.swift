@@ -16,29 +16,45 @@ final class StubBox {
     /// `Retry-After`, proxy or webhook), the answer ready-made: serving it hands out a copy, one retain.
     let staticAnswers: [HTTPResponse?]
     /// Whether the stub may answer a request before its sequence does (`tokenExpiresIn`,
-    /// `idempotency`): the engine asks `guardedAnswer` first.
+    /// `idempotency`, an early retry it refuses) or judges its retries: the engine asks
+    /// `guardedAnswer` first.
     let guarded: Bool
     /// Its responses' webhooks, made ready for the world (``StubWebhooks``); nil for a stub without any.
     let webhooks: StubWebhooks?
+    /// What the stub does with an early retry, when it can ask for a wait at all (a `rateLimit`,
+    /// a `retryAfter`, a `Retry-After` or `X-RateLimit-Reset` header): then every request to it
+    /// gets a retry verdict. `nil` for a stub that never asks for a wait.
+    let earlyRetries: EarlyRetries?
 
     /// Boxes `stub`; a `POST` or `PATCH` stub without `idempotency` of its own takes `idempotency`
-    /// (a session's, ``EngineConfiguration/idempotency``).
-    /// (`webhookDefaults`: the world's, which its webhooks' plans take.)
-    convenience init(_ stub: Stub, idempotency: IdempotencyRule? = nil, webhookDefaults: WebhookDefaults? = nil) {
+    /// (a session's, ``EngineConfiguration/idempotency``), and a stub without `earlyRetries` takes
+    /// `earlyRetries` (a session's). (`webhookDefaults`: the world's, which its webhooks' plans take.)
+    convenience init(
+        _ stub: Stub, idempotency: IdempotencyRule? = nil, earlyRetries: EarlyRetries? = nil,
+        webhookDefaults: WebhookDefaults? = nil
+    ) {
         // A copy only for a stub that takes the rule: a `var` copy of every stub cost each one
         // ~250 instructions more at start-up (it retains every field, then releases them).
         if let idempotency, stub.idempotency == nil, stub.request.method == "POST" || stub.request.method == "PATCH" {
             var adopting = stub
             adopting.idempotency = idempotency
-            self.init(boxing: adopting, webhookDefaults: webhookDefaults)
+            self.init(boxing: adopting, earlyRetries: earlyRetries, webhookDefaults: webhookDefaults)
         } else {
-            self.init(boxing: stub, webhookDefaults: webhookDefaults)
+            self.init(boxing: stub, earlyRetries: earlyRetries, webhookDefaults: webhookDefaults)
         }
     }
 
-    private init(boxing stub: Stub, webhookDefaults: WebhookDefaults?) {
+    private init(boxing stub: Stub, earlyRetries sessionEarlyRetries: EarlyRetries?, webhookDefaults: WebhookDefaults?)
+    {
         self.stub = stub
-        guarded = stub.tokenExpiresIn != nil || stub.idempotency != nil
+        let asksForWaits =
+            stub.rateLimit != nil
+            || stub.responses.contains { response in
+                response.retryAfter != nil || response.headers.contains("Retry-After")
+                    || response.headers.contains("X-RateLimit-Reset")
+            }
+        earlyRetries = asksForWaits ? (stub.earlyRetries ?? sessionEarlyRetries ?? .observe) : nil
+        guarded = stub.tokenExpiresIn != nil || stub.idempotency != nil || earlyRetries != nil
         webhooks = StubWebhooks.of(stub, defaults: webhookDefaults)
         staticAnswers = stub.responses.map { $0.webhooks == nil ? Self.readyAnswer($0, stubID: stub.id) : nil }
         let request = stub.request

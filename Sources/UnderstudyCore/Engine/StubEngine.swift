@@ -19,7 +19,9 @@ public final class StubEngine {
     public private(set) var stubs: [Stub] {
         didSet {
             boxes = stubs.map {
-                StubBox($0, idempotency: configuration.idempotency, webhookDefaults: configuration.webhookDefaults)
+                StubBox(
+                    $0, idempotency: configuration.idempotency, earlyRetries: configuration.earlyRetries,
+                    webhookDefaults: configuration.webhookDefaults)
             }
         }
     }
@@ -75,7 +77,9 @@ public final class StubEngine {
     public init(stubs: StubSet, configuration: EngineConfiguration = EngineConfiguration()) {
         self.stubs = stubs.stubs
         self.boxes = stubs.stubs.map {
-            StubBox($0, idempotency: configuration.idempotency, webhookDefaults: configuration.webhookDefaults)
+            StubBox(
+                $0, idempotency: configuration.idempotency, earlyRetries: configuration.earlyRetries,
+                webhookDefaults: configuration.webhookDefaults)
         }
         self.runtimes = Array(repeating: StubRuntime(), count: stubs.count)
         self.index = StubIndex(stubs: stubs.stubs)

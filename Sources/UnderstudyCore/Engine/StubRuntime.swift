@@ -11,6 +11,8 @@ struct StubRuntime {
     var rateLimit = RateLimitState()
     /// The stub's idempotency keys, once it has seen one (`nil` for a stub without `idempotency`).
     var idempotency: IdempotencyStore?
+    /// The waits the stub's last answers to each client asked for, once one asked (`nil` until then).
+    var retryWatch: RetryWatch?
 
     /// Takes the next response index and moves the sequence on according to `times` and `afterLast`.
     mutating func takeResponse(of stub: Stub) -> Int {

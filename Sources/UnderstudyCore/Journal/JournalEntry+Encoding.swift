@@ -135,8 +135,8 @@ extension JournalEntry {
         if let contract = record.contract { appendViolations(contract.violations, into: out) }
         // Likewise only proxied requests carry `proxied`.
         if let proxied = record.proxied { appendProxied(proxied, into: out) }
-        // And only requests to a stub with `idempotency` carry `idempotency`.
-        if let note = record.idempotency { appendIdempotency(note, into: out) }
+        // And only requests to a guarded stub carry `idempotency` and `retry`.
+        if let notes = record.notes { appendNotes(notes, into: out) }
         out.append("}\n" as StaticString)
         return out.bytes(reusing: spare)
     }
@@ -205,6 +205,31 @@ extension JournalEntry {
         if let reason = proxied.reason {
             out.key("reason")
             out.appendJSONString(reason)
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// `,"idempotency":{…}` and `,"retry":{…}`, each when the guards said something.
+    @inline(never)
+    static func appendNotes(_ notes: GuardNotes, into out: JSONWriter) {
+        if let note = notes.idempotency { appendIdempotency(note, into: out) }
+        if let verdict = notes.retry { appendRetry(verdict, into: out) }
+    }
+
+    /// `,"retry":{"askedMs","waitedMs","verdict","earlyByMs"?}`: the wait the previous answer to
+    /// the same client asked for and how long the request waited, on the world's clock.
+    static func appendRetry(_ verdict: RetryVerdict, into out: JSONWriter) {
+        out.key("retry")
+        out.append(UInt8(ascii: "{"))
+        out.key("askedMs", first: true)
+        out.number(verdict.askedMs)
+        out.key("waitedMs")
+        out.number(verdict.waitedMs)
+        out.key("verdict")
+        out.appendJSONString(verdict.kind.rawValue)
+        if verdict.kind != .onTime {
+            out.key("earlyByMs")
+            out.number(verdict.earlyByMs)
         }
         out.append(UInt8(ascii: "}"))
     }

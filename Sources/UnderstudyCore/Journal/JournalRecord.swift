@@ -32,6 +32,21 @@ struct JournalRecord {
     var contract: ContractFindings? = nil
     /// The upstream exchange of a proxied request (see ``ProxiedExchange``); nil otherwise.
     var proxied: ProxiedExchange? = nil
+    /// What a guarded stub made of the request (its idempotency key, its retry verdict); nil for
+    /// ordinary stubs.
+    var notes: GuardNotes? = nil
+}
+
+extension JournalRecord {
     /// What the stub's idempotency made of the request's key; nil for stubs without `idempotency`.
-    var idempotency: IdempotencyNote? = nil
+    var idempotency: IdempotencyNote? {
+        get { notes?.idempotency }
+        set { notes = GuardNotes(idempotency: newValue, retry: notes?.retry) }
+    }
+
+    /// Whether the request waited what the previous answer asked; nil when none asked.
+    var retry: RetryVerdict? {
+        get { notes?.retry }
+        set { notes = GuardNotes(idempotency: notes?.idempotency, retry: newValue) }
+    }
 }

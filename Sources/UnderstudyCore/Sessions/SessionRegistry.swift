@@ -71,6 +71,7 @@ public final class SessionRegistry: HostedSessions {
         configuration.sessionID = id
         configuration.clockStart = decoded.clock ?? .real  // each world owns its clock
         configuration.idempotency = decoded.idempotency
+        configuration.earlyRetries = decoded.earlyRetries
         configuration.webhookDefaults = decoded.webhookDefaults
         if let recording = decoded.recording {
             // A recording is written from the journal, and a body cut there cannot be written.

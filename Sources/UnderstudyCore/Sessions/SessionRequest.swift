@@ -6,6 +6,7 @@ import UnderstudyHTTP
 struct SessionRequest {
     static let keys = [
         "name", "stubs", "tls", "maxConcurrentStreams", "clock", "recording", "idempotency", "webhookDefaults",
+        "earlyRetries",
     ]
     /// The modes a session's `"clock"` object names (exactly one).
     static let clockModes = ["frozenAt", "offset", "real"]
@@ -29,6 +30,9 @@ struct SessionRequest {
     var idempotency: IdempotencyRule?
     /// The target and secret of the session's webhooks whose stubs give none (docs/webhooks.md).
     var webhookDefaults: WebhookDefaults?
+    /// What the session's stubs that give none of their own do with an early retry (a stub's
+    /// `earlyRetries`, docs/stub-format.md).
+    var earlyRetries: EarlyRetries?
 
     /// Decodes a body; the failure is the 400 to send (stub errors exactly as `POST /__admin/stubs`).
     static func decode(_ body: [UInt8]) -> Result<SessionRequest, AdminResponse.Failure> {
@@ -57,7 +61,7 @@ struct SessionRequest {
                 return fail(
                     "unknown key `\(member.key)`\(hint) "
                         + "(a session body has `name`, `stubs`, `tls`, `maxConcurrentStreams`, `clock`, `recording`, "
-                        + "`idempotency` and `webhookDefaults`)"
+                        + "`idempotency`, `webhookDefaults` and `earlyRetries`)"
                 )
             }
             guard seen.insert(member.key).inserted else {
@@ -100,6 +104,17 @@ struct SessionRequest {
                 }
                 request.idempotency = rule
             }
+            if member.key == "earlyRetries" {
+                let names = EarlyRetries.allCases.map(\.rawValue)
+                guard case .string(let text) = member.value.value, let mode = EarlyRetries(rawValue: text) else {
+                    let found =
+                        if case .string(let text) = member.value.value { "`\(text)`" } else { member.value.kindName }
+                    return fail(
+                        "`earlyRetries` must be one of \(names.map { "`\($0)`" }.joined(separator: ", ")), found \(found)"
+                    )
+                }
+                request.earlyRetries = mode
+            }
             if member.key == "webhookDefaults" {
                 switch WebhookDefaults.decode(member.value.value) {
                 case .success(let defaults): request.webhookDefaults = defaults
@@ -122,6 +137,7 @@ struct SessionRequest {
                     bytes: body, file: "<admin>", root: nil,
                     otherKeys: [
                         "name", "tls", "maxConcurrentStreams", "clock", "recording", "idempotency", "webhookDefaults",
+                        "earlyRetries",
                     ])
             } catch {
                 return .failure(AdminResponse.Failure(response: AdminResponse.loadFailure(error)))

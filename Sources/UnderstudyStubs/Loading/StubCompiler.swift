@@ -134,6 +134,10 @@ extension StubDecoder {
 
         let idempotency = keys["idempotency"].flatMap { decodeIdempotency($0.value, path.member("idempotency")) }
 
+        let earlyRetries = keys["earlyRetries"].flatMap {
+            enumValue($0.value, path.member("earlyRetries"), EarlyRetries.self)
+        }
+
         let openAPISkip = keys["openapi"].flatMap { decodeOpenAPISkip($0.value, path.member("openapi")) }
 
         guard let id else { return nil }
@@ -149,6 +153,7 @@ extension StubDecoder {
         stub.tokenExpiresIn = tokenExpiresIn
         stub.openAPISkip = openAPISkip
         stub.idempotency = idempotency
+        stub.earlyRetries = earlyRetries
         return DecodedStub(stub: stub, id: id, idGenerated: idGenerated, file: file, idPosition: idPosition, path: path)
     }
 

@@ -41,7 +41,8 @@ public enum BodyMatcher: Sendable {
     case anyOf([BodyMatcher])
     /// The matcher does not hold.
     indirect case not(BodyMatcher)
-    /// The body, read as an `application/x-www-form-urlencoded` form, has fields satisfying these
+    /// The body, read as an `application/x-www-form-urlencoded` form (or a `multipart/form-data`
+    /// one, its parts by name), has fields satisfying these
     /// matchers (names as written after percent-decoding, `metadata[order]` included; a repeated
     /// field satisfies a matcher when its values do, as query parameters do).
     case form([NamedMatcher])

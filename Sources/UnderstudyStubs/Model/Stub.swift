@@ -36,6 +36,9 @@ public struct Stub: Sendable {
     /// The stub's idempotency keys (`idempotency`): replays, mismatches and keys in progress are
     /// answered by the engine before the stub's own answer. `nil`: keys mean nothing to it.
     public var idempotency: IdempotencyRule?
+    /// What the stub does with a retry that comes before its previous answer's wait has passed
+    /// (`earlyRetries`); `nil` is `.observe`, unless a session says otherwise.
+    public var earlyRetries: EarlyRetries?
     /// Why this stub answers off the API's OpenAPI document on purpose (`openapi: {"skip": "why"}`):
     /// `check --openapi` lists it as skipped, and `serve --openapi` does not hold its answer to the
     /// document (the request still is). `nil`: held to it.

@@ -44,11 +44,12 @@ final class TransientFailureIntegrationTests: DaemonTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(started), 10)
     }
 
-    func testPOSTIsNotRetriedByDefault() async throws {
+    func testPOSTWithoutAnIdempotencyKeyIsNotRetried() async throws {
+        let policy = RetryPolicy(idempotencyKeys: .callerSupplied)
         let result = await api.post(endpoint: "rest/flaky/submit", body: Data(#"{"title":"x"}"#.utf8)) {
             $0.sendingJSON()
         }
-        .retryOnFailure()
+        .retryOnFailure(policy: policy)
         .awaitResult()
 
         XCTAssertThrowsError(try result.get()) {
@@ -58,6 +59,25 @@ final class TransientFailureIntegrationTests: DaemonTestCase {
         let requests = try await journal("/rest/flaky/submit")
         XCTAssertEqual(requests.count, 1)
         XCTAssertEqual(requests.first?.body, #"{"title":"x"}"#)
+        XCTAssertNil(requests.first?.header("Idempotency-Key"))
+    }
+
+    func testPOSTIsRetriedByDefaultWithOneIdempotencyKeyOnEveryAttempt() async throws {
+        let policy = RetryPolicy(maxAttempts: 2, baseDelay: 0.05)
+        let output = try await api.post(endpoint: "rest/flaky/submit", body: Data(#"{"title":"x"}"#.utf8)) {
+            $0.sendingJSON()
+        }
+        .retryOnFailure(policy: policy)
+        .awaitResult()
+        .get()
+
+        XCTAssertEqual(output.response.statusCode, 201)
+        let requests = try await journal("/rest/flaky/submit")
+        XCTAssertEqual(requests.map(\.status), [503, 201])
+        let keys = requests.map { $0.header("Idempotency-Key") }
+        XCTAssertNotNil(keys.first ?? nil, "the first attempt already carries the key")
+        XCTAssertEqual(Set(keys).count, 1, "one key for the logical call: \(keys)")
+        XCTAssertEqual(Set(requests.map(\.body)), [#"{"title":"x"}"#])
     }
 
     func testPOSTIsRetriedWhenThePolicySaysSo() async throws {
@@ -130,8 +150,10 @@ final class TransientFailureIntegrationTests: DaemonTestCase {
         XCTAssertEqual(requestCount, 1)
     }
 
-    func testAConnectionResetOnPOSTIsNotRetriedByDefault() async throws {
-        let result = await api.post(endpoint: "rest/fault/reset", body: Data("{}".utf8)).retryOnFailure().awaitResult()
+    func testAConnectionResetOnPOSTWithoutAKeyIsNotRetried() async throws {
+        let result = await api.post(endpoint: "rest/fault/reset", body: Data("{}".utf8))
+            .retryOnFailure(policy: RetryPolicy(idempotencyKeys: .callerSupplied))
+            .awaitResult()
         XCTAssertEqual((result.failure as? HTTPTransportError)?.kind, .connectionLost)
         let requestCount = try await journal("/rest/fault/reset").count
         XCTAssertEqual(requestCount, 1)

@@ -175,6 +175,11 @@
     if (entry.delayMs) badges.push(el('span', { class: 'badge delay', text: entry.delayMs + ' ms' }));
     if (entry.scenario) badges.push(el('span', { class: 'badge move', text: entry.scenario.name + ' → ' + entry.scenario.to }));
     if (entry.session) badges.push(el('span', { class: 'badge', text: 'session ' + entry.session }));
+    // An early retry is what a retry storm is made of: marked in the list, not only in the detail.
+    if (entry.retry && entry.retry.verdict !== 'on-time') {
+      badges.push(el('span', { class: 'badge limited', text: (entry.retry.verdict === 'refused' ? 'early, refused: ' : 'early by ') + entry.retry.earlyByMs + ' ms' }));
+    }
+    if (entry.idempotency) badges.push(el('span', { class: 'badge', text: 'key ' + entry.idempotency.outcome }));
     return badges;
   }
 
@@ -279,7 +284,10 @@
         entry.delayMs !== undefined && entry.delayMs !== null ? [el('dt', { text: 'Delay' }), el('dd', { text: entry.delayMs + ' ms' })] : null,
         entry.outcome ? [el('dt', { text: 'Outcome' }), el('dd', { text: entry.outcome
           + (typeof entry.outcomeMs === 'number' ? ' after ' + (entry.outcomeMs - entry.elapsedMs).toFixed(3) + ' ms' : '') })] : null,
-        entry.session ? [el('dt', { text: 'Session' }), el('dd', { text: entry.session })] : null),
+        entry.session ? [el('dt', { text: 'Session' }), el('dd', { text: entry.session })] : null,
+        entry.retry ? [el('dt', { text: 'Retry' }), el('dd', { text: 'came ' + entry.retry.waitedMs + ' ms after an answer that asked for ' + entry.retry.askedMs + ' ms: '
+          + (entry.retry.verdict === 'on-time' ? 'on time' : 'early by ' + entry.retry.earlyByMs + ' ms' + (entry.retry.verdict === 'refused' ? ', refused again' : '')) })] : null,
+        entry.idempotency ? [el('dt', { text: 'Idempotency key' }), el('dd', { text: (entry.idempotency.key === null ? 'missing' : entry.idempotency.key) + ': ' + entry.idempotency.outcome })] : null),
     ];
     if (!entry.matched) {
       parts.push(el('h2', { text: 'Why no stub matched' }));
