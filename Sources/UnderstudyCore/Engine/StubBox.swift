@@ -40,10 +40,12 @@ final class StubBox {
             guard response.template == nil, response.streaming == nil, response.delayDistribution == nil,
                 response.retryAfter == nil, response.proxy == nil, response.webhooks == nil
             else { return nil }
-            return HTTPResponse(
+            var answer = HTTPResponse(
                 status: response.status, headers: response.headers, body: response.body,
                 delayMs: response.delayMs, fault: response.fault, stubID: stub.id,
                 reason: response.statusMessage, faultParameters: response.faultParameters)
+            answer.compression = response.compression
+            return answer
         }
         let request = stub.request
         if case .exact? = request.path, request.query.isEmpty, request.headers.isEmpty, request.cookies.isEmpty,

@@ -41,6 +41,7 @@ extension StubEngine {
             delayMs: delayMs, fault: response.fault, stubID: stubID, reason: response.statusMessage,
             faultParameters: response.faultParameters)
         answer.streaming = streaming
+        answer.compression = response.compression
         if let hooks = response.webhooks {
             sendWebhooks(hooks, stubID, request, answer)
         }
