@@ -12,6 +12,28 @@ public struct ResponseCompression: Sendable, Equatable {
     public var when: StubFormat.CompressWhen
     /// A compressed answer wrong on purpose; nil sends it right.
     public var mistake: StubFormat.CompressMistake?
+    /// Whose rules decide: the stub format's, or Jetty's gzip handler's (a WireMock root).
+    public var rules: Rules = .native
+
+    /// Whose rules a compression follows.
+    public enum Rules: Sendable, Equatable {
+        /// The stub format's: `when` decides, and `accepted` adds `Vary: Accept-Encoding`.
+        case native
+        /// Jetty's `GzipHandler` as WireMock 2.35 configures it: gzip for a 2xx answer with a body
+        /// (not 204, not `HEAD`) whose `Content-Type` is compressible (not an image but SVG, audio,
+        /// video or an archive) and which sets no `Content-Encoding`, when the request accepts gzip,
+        /// even a 2-byte or empty body; such an answer gets `Vary: Accept-Encoding, User-Agent`
+        /// whatever the request accepts, or `Vary: User-Agent` when its own `Vary` names
+        /// `Accept-Encoding`.
+        case jetty
+    }
+
+    /// Jetty's gzip for a WireMock root's responses.
+    public static let jetty: ResponseCompression = {
+        var setting = ResponseCompression(coding: .gzip)
+        setting.rules = .jetty
+        return setting
+    }()
 
     /// A compression setting.
     public init(

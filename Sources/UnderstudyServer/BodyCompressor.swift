@@ -13,11 +13,18 @@ enum BodyCompressor {
     static func apply(_ response: inout HTTPResponse, for request: HTTPRequest, journal: JournalTicket?) {
         guard let setting = response.compression else { return }
         response.compression = nil
+        guard response.fault == nil else { return }
         var headers = response.headers
-        if setting.when == .accepted { addVary(to: &headers) }
+        switch setting.rules {
+        case .native:
+            if setting.when == .accepted { addVary(to: &headers) }
+        case .jetty:
+            guard jettyCompresses(response.status, headers, request.method) else { return }
+            addJettyVary(to: &headers)
+        }
         defer { response.headers = headers }
         guard setting.applies(acceptEncoding: request.headers.values(for: "Accept-Encoding")),
-            !headers.contains("Content-Encoding"), response.fault == nil
+            !headers.contains("Content-Encoding")
         else { return }
         let original = response.body
         guard var compressed = compress(original, setting.coding) else { return }
@@ -34,6 +41,33 @@ enum BodyCompressor {
         }
         response.body = compressed
         journal?.bodyBeforeEncoding = original
+    }
+
+    /// Whether Jetty's gzip handler (WireMock 2.35) takes an answer: 2xx with a body, not `HEAD`, no
+    /// `Content-Encoding` of its own, and a `Content-Type` (or none) outside its excluded types.
+    static func jettyCompresses(_ status: Int, _ headers: HTTPHeaders, _ method: String) -> Bool {
+        guard (200..<300).contains(status), status != 204, method != "HEAD", !headers.contains("Content-Encoding")
+        else { return false }
+        guard let type = headers["Content-Type"] else { return true }
+        let media = type.split(separator: ";").first.map { $0.trimmingCharacters(in: " \t").lowercased() } ?? ""
+        if media.hasPrefix("image/") { return media == "image/svg+xml" }
+        if media.hasPrefix("audio/") || media.hasPrefix("video/") { return false }
+        return !jettyExcludedTypes.contains(media)
+    }
+
+    /// The archive types Jetty's `GzipHandler` never compresses again (besides images, audio and video).
+    static let jettyExcludedTypes: Set<String> = [
+        "application/compress", "application/zip", "application/gzip", "application/bzip2", "application/brotli",
+        "application/x-xz", "application/x-rar-compressed", "text/event-stream",
+    ]
+
+    /// Jetty's `Vary`: a field `User-Agent` when the answer's own `Vary` names `Accept-Encoding`,
+    /// else a field `Accept-Encoding, User-Agent`, after the answer's own fields.
+    static func addJettyVary(to headers: inout HTTPHeaders) {
+        let namesIt = headers.values(for: "Vary").contains { value in
+            value.split(separator: ",").contains { $0.trimmingCharacters(in: " \t").lowercased() == "accept-encoding" }
+        }
+        headers.append(name: "Vary", value: namesIt ? "User-Agent" : "Accept-Encoding, User-Agent")
     }
 
     /// Adds `Accept-Encoding` to `Vary` unless a `Vary` field already names it (or is `*`).
