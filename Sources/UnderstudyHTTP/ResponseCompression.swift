@@ -20,7 +20,7 @@ public struct ResponseCompression: Sendable, Equatable {
         /// The stub format's: `when` decides, and `accepted` adds `Vary: Accept-Encoding`.
         case native
         /// Jetty's `GzipHandler` as WireMock 2.35 configures it: gzip for a 2xx answer with a body
-        /// (not 204, not `HEAD`) whose `Content-Type` is compressible (not an image but SVG, audio,
+        /// (not 204) to `GET`, `POST`, `PUT`, `PATCH` or `DELETE` whose `Content-Type` is compressible (not an image but SVG, audio,
         /// video or an archive) and which sets no `Content-Encoding`, when the request accepts gzip,
         /// even a 2-byte or empty body; such an answer gets `Vary: Accept-Encoding, User-Agent`
         /// whatever the request accepts, or `Vary: User-Agent` when its own `Vary` names
