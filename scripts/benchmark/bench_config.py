@@ -44,6 +44,7 @@ class BenchConfig:
     gate_runs: int = 1
     startup_callgrind: bool = False
     webhooks: bool = False
+    compression: bool = False
     command_line: str = ""
 
 
@@ -81,6 +82,9 @@ def parse_arguments(argv):
     parser.add_argument("--webhooks", action="store_true",
                         help="instead of the benchmark, count under callgrind what a webhook costs the request "
                              "that triggers it, against the same stubs without one (at most 10 %% over)")
+    parser.add_argument("--compression", action="store_true",
+                        help="instead of the benchmark, count under callgrind what a gzip-compressed answer costs "
+                             "beside the same 1 KiB body uncompressed")
     for name in _KNOBS:
         parser.add_argument("--" + name.replace("_", "-"), type=_KNOBS[name][3], default=None)
     arguments = parser.parse_args(argv)
@@ -115,6 +119,7 @@ def parse_arguments(argv):
     config.gate_runs = max(1, arguments.gate_runs)
     config.startup_callgrind = arguments.startup_callgrind
     config.webhooks = arguments.webhooks
+    config.compression = arguments.compression
     return config
 
 
