@@ -110,6 +110,7 @@ public struct HTTPResponse: Sendable {
         storage = CopyOnWriteFields(
             Fields(
                 status: status, headers: headers, body: body, delayMs: delayMs, fault: fault,
-                faultParameters: faultParameters, streaming: nil, proxy: nil, compression: nil, reason: reason, stubID: stubID))
+                faultParameters: faultParameters, streaming: nil, proxy: nil, compression: nil, reason: reason,
+                stubID: stubID))
     }
 }
