@@ -167,9 +167,10 @@ let package = Package(
             pkgConfig: "libnghttp2",
             providers: [.apt(["libnghttp2-dev"]), .brew(["nghttp2"])]
         ),
-        // zlib (zlib1g-dev), which the transport compresses a stub's body with (`compress`), header-only
-        // like the other shims.
-        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        // zlib (zlib1g-dev), which the transport compresses a stub's body with (`compress`): header-only,
+        // and dlopened like CCurl (libz.so.1 the first time a body is compressed), so the daemon's start
+        // does not load it.
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         // libcurl (libcurl4-openssl-dev), the client that proxying stubs forward with, on its
         // multi-socket interface. Header-only, and deliberately without pkgConfig or `link`: the
         // daemon dlopens libcurl.so.4 when a stub first proxies, so a daemon without proxy stubs does

@@ -87,15 +87,25 @@ enum BodyCompressor {
         headers.append(name: "Vary", value: "Accept-Encoding")
     }
 
+    /// zlib's entry points, opened the first time a body is compressed (`swift_once`, so two event
+    /// loops racing to it open it once); nil when libz.so.1 cannot be opened. Unchecked: a table of
+    /// function pointers written once by that initialiser and only read after it.
+    nonisolated(unsafe) static let zlib: understudy_zlib? = {
+        var api = understudy_zlib()
+        return understudy_zlib_load(&api) == 1 ? api : nil
+    }()
+
     /// `bytes` in `coding` at zlib's default level, or nil if zlib fails (then the body goes as it is).
     static func compress(_ bytes: [UInt8], _ coding: ContentCoding) -> [UInt8]? {
+        guard var api = zlib, let run = api.run, let end = api.end, let bound = api.bound else { return nil }
         var stream = z_stream()
         // 15 bits of window; +16 writes a gzip header and trailer instead of zlib's.
         let windowBits: Int32 = coding == .gzip ? 15 + 16 : 15
-        guard understudy_deflate_init(&stream, Z_DEFAULT_COMPRESSION, windowBits) == Z_OK else { return nil }
-        defer { deflateEnd(&stream) }
-        let bound = Int(deflateBound(&stream, uLong(bytes.count))) + 32
-        var output = [UInt8](repeating: 0, count: bound)
+        guard understudy_zlib_deflate_init(&api, &stream, Z_DEFAULT_COMPRESSION, windowBits) == Z_OK else {
+            return nil
+        }
+        defer { _ = end(&stream) }
+        var output = [UInt8](repeating: 0, count: Int(bound(&stream, uLong(bytes.count))) + 32)
         var input = bytes
         let result: Int32 = input.withUnsafeMutableBufferPointer { source in
             output.withUnsafeMutableBufferPointer { target in
@@ -103,7 +113,7 @@ enum BodyCompressor {
                 stream.avail_in = uInt(source.count)
                 stream.next_out = target.baseAddress
                 stream.avail_out = uInt(target.count)
-                return deflate(&stream, Z_FINISH)
+                return run(&stream, Z_FINISH)
             }
         }
         guard result == Z_STREAM_END else { return nil }
