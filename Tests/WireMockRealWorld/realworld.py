@@ -209,12 +209,16 @@ def classify(root, variant, mapping, expected, actual, request, source=None):
 
 def accepting_gzip(script):
     """`script` with `Accept-Encoding: gzip` on every request that names no Accept-Encoding, as most clients
-    send it: WireMock's gzip (Jetty's, with its `Vary`) is then compared too (issue 43)."""
+    send it, so WireMock's gzip (Jetty's, with its `Vary`) is compared too; and a `Content-Type` in upper
+    case, which Jetty hands WireMock in its own spelling when it is a well-known value (issue 43)."""
     requests = []
     for request in script["requests"]:
         headers = dict(request.get("headers") or {})
         if not any(name.lower() == "accept-encoding" for name in headers):
             headers["Accept-Encoding"] = "gzip"
+        for name in list(headers):
+            if name.lower() == "content-type":
+                headers[name] = headers[name].upper()
         requests.append(dict(request, headers=headers))
     return dict(script, requests=requests)
 
