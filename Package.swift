@@ -167,6 +167,10 @@ let package = Package(
             pkgConfig: "libnghttp2",
             providers: [.apt(["libnghttp2-dev"]), .brew(["nghttp2"])]
         ),
+        // zlib (zlib1g-dev), which the transport compresses a stub's body with (`compress`): header-only,
+        // and dlopened like CCurl (libz.so.1 the first time a body is compressed), so the daemon's start
+        // does not load it.
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         // libcurl (libcurl4-openssl-dev), the client that proxying stubs forward with, on its
         // multi-socket interface. Header-only, and deliberately without pkgConfig or `link`: the
         // daemon dlopens libcurl.so.4 when a stub first proxies, so a daemon without proxy stubs does
@@ -181,7 +185,9 @@ let package = Package(
         // C shims; no C type in its public API.
         .target(
             name: "UnderstudyServer",
-            dependencies: ["UnderstudyCore", "UnderstudyHTTP", "CLibevent", "CLibeventTLS", "CNghttp2", "CCurl"]),
+            dependencies: [
+                "UnderstudyCore", "UnderstudyHTTP", "CLibevent", "CLibeventTLS", "CNghttp2", "CCurl", "CZlib",
+            ]),
         // JSON Schema (draft 2020-12 as OpenAPI 3.1 uses it, and OpenAPI 3.0's schema object) over JSONValue.
         .target(name: "UnderstudyJSONSchema", dependencies: ["UnderstudyJSON", "UnderstudyRegex"]),
         // What an OpenAPI document promises as plain JSON values (documents, operations, base paths) and

@@ -64,6 +64,13 @@ public struct HTTPResponse: Sendable {
         get { storage.fields.proxy }
         set { storage.modify { $0.proxy = newValue } }
     }
+    /// How the transport compresses the body (`compress`); nil sends it as it is, and costs the
+    /// request path one nil check.
+    @inlinable
+    public var compression: ResponseCompression? {
+        get { storage.fields.compression }
+        set { storage.modify { $0.compression = newValue } }
+    }
     /// The reason phrase for the status line; `nil` uses the standard phrase.
     @inlinable
     public var reason: String? {
@@ -89,6 +96,7 @@ public struct HTTPResponse: Sendable {
         @usableFromInline var faultParameters: FaultParameters?
         @usableFromInline var streaming: ResponseStreaming?
         @usableFromInline var proxy: UpstreamRequest?
+        @usableFromInline var compression: ResponseCompression?
         @usableFromInline var reason: String?
         @usableFromInline var stubID: String?
     }
@@ -102,6 +110,7 @@ public struct HTTPResponse: Sendable {
         storage = CopyOnWriteFields(
             Fields(
                 status: status, headers: headers, body: body, delayMs: delayMs, fault: fault,
-                faultParameters: faultParameters, streaming: nil, proxy: nil, reason: reason, stubID: stubID))
+                faultParameters: faultParameters, streaming: nil, proxy: nil, compression: nil, reason: reason,
+                stubID: stubID))
     }
 }

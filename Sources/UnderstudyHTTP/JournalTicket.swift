@@ -26,6 +26,10 @@ open class JournalTicket {
     /// ``Delivery`` field: one there is copied with every delivery (+330 instructions per request
     /// measured). Tickets are reused, so storing it here costs no allocation.
     @exclusivity(unchecked) public final var sentReason: String?
+    /// The body as the stub wrote it, set by the transport before ``commit(_:)`` only when it sent
+    /// the body compressed (a response's `compress`): the entry journals it instead of the bytes
+    /// sent, whose coding its `Content-Encoding` header names. Cleared by the commit that uses it.
+    @exclusivity(unchecked) public final var bodyBeforeEncoding: [UInt8]?
     /// The clock of the world that answered: the transport asks it whether a delay or a paced body
     /// waits for the clock's advance instead of a real timer. Set once: a reused ticket serves the
     /// same world (its journal's), so reissuing it costs no retain.
@@ -49,6 +53,13 @@ open class JournalTicket {
         committed = true
         let reason = sentReason
         if reason != nil { sentReason = nil }
+        if let original = bodyBeforeEncoding {
+            bodyBeforeEncoding = nil
+            var journaled = delivery
+            if journaled.outcome == .answered { journaled.body = original }
+            commitOnce(journaled, reason: reason)
+            return
+        }
         commitOnce(delivery, reason: reason)
     }
 

@@ -18,7 +18,7 @@ extension HTTPServer {
     func handle<Channel: ReplyChannel>(_ request: HTTPRequest, on channel: Channel) {
         let receivedAt = clock.nanoseconds()
         openJournalBatch()
-        let response: HTTPResponse
+        var response: HTTPResponse
         let journal: JournalTicket?
         switch channel.responder.answerAwaitingDelivery(request) {
         case (.now(let answer), let ticket):
@@ -26,6 +26,9 @@ extension HTTPServer {
         case (.later(let deferral), _):
             answerLater(deferral, receivedAt: receivedAt, on: channel)
             return
+        }
+        if response.compression != nil {
+            BodyCompressor.apply(&response, for: request, journal: journal)
         }
         lifecycle.inFlight += 1
         if response.delayMs <= 0, response.fault == nil, response.streaming == nil, response.proxy == nil {

@@ -145,6 +145,12 @@ extension StubFormat {
         public static let delayMs = Key("delayMs")
         /// The `fault` key.
         public static let fault = Key("fault")
+        /// The `compress` key.
+        public static let compress = Key("compress")
+        /// The `compressWhen` key.
+        public static let compressWhen = Key("compressWhen")
+        /// The `compressMistake` key.
+        public static let compressMistake = Key("compressMistake")
         /// The `statusMessage` key.
         public static let statusMessage = Key("statusMessage")
         /// The `template` key.
@@ -312,6 +318,9 @@ extension StubFormat {
             times,
             delayMs,
             fault,
+            compress,
+            compressWhen,
+            compressMistake,
             statusMessage,
             template,
             dribble,

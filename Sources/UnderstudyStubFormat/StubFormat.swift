@@ -98,6 +98,7 @@ public enum StubFormat {
                     "status", "headers", "body", "json", "base64", "bodyFile", "times", "delayMs", "retryAfter",
                     "fault",
                     "statusMessage", "template", "dribble", "bytesPerSecond", "events", "proxy", "webhooks",
+                    "compress", "compressWhen", "compressMistake",
                 ]
             case .retryAfter: return ["httpDateIn"]
             case .delayDistribution: return ["uniform", "lognormal"]
@@ -311,6 +312,37 @@ public enum StubFormat {
         case svix
         /// No retry (the default): the first failure is final.
         case none
+    }
+
+    /// `compress`: the content coding a response's body is sent in (`Content-Encoding`), compressed
+    /// by the transport with zlib.
+    public enum Compression: String, CaseIterable, Sendable {
+        /// gzip (RFC 1952).
+        case gzip
+        /// zlib-wrapped deflate (RFC 1950), what HTTP's `deflate` coding means (RFC 9110 §8.4.1.2).
+        case deflate
+    }
+
+    /// `compressWhen`: when the body is compressed.
+    public enum CompressWhen: String, CaseIterable, Sendable {
+        /// When the request's `Accept-Encoding` accepts the coding (the default).
+        case accepted
+        /// Whatever the request accepts.
+        case always
+        /// Never: the body goes as written (a WireMock root's gzip default turned off).
+        case never
+    }
+
+    /// `compressMistake`: a compressed answer wrong on purpose, for a client's decoding-error tests.
+    public enum CompressMistake: String, CaseIterable, Sendable {
+        /// The body compressed with `compress`, labelled with the other coding (gzip as `deflate`,
+        /// deflate as `gzip`).
+        case wrongLabel = "wrong-label"
+        /// The body compressed twice, labelled once.
+        case twice
+        /// The compressed stream cut in half (no end of stream, no trailer); `Content-Length` is that
+        /// of the bytes sent.
+        case truncated
     }
 
     /// `signing.mistake`: a signature wrong on purpose, for a receiver's rejection tests.

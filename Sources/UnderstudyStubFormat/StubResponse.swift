@@ -90,6 +90,18 @@ public struct StubResponse: Sendable {
     public func data(_ body: Data) -> StubResponse { setting("base64", .string(body.base64EncodedString())) }
     /// A fault.
     public func fault(_ fault: Fault) -> StubResponse { setting("fault", .string(fault.rawValue)) }
+    /// The body compressed with `coding` (`compress`) by the daemon, labelled with `Content-Encoding`:
+    /// `when` the request accepts it (the default), always or never; `mistake` makes the answer wrong
+    /// on purpose (`compressMistake`), for a client's decoding-error tests.
+    public func compressed(
+        _ coding: StubFormat.Compression, when: StubFormat.CompressWhen = .accepted,
+        mistake: StubFormat.CompressMistake? = nil
+    ) -> StubResponse {
+        var response = setting("compress", .string(coding.rawValue))
+        if when != .accepted { response = response.setting("compressWhen", .string(when.rawValue)) }
+        if let mistake { response = response.setting("compressMistake", .string(mistake.rawValue)) }
+        return response
+    }
     /// The `rstStream` fault, as the factory of the same name writes it.
     public func rstStream(_ errorCode: HTTP2ErrorCode = .internalError, afterHeaders: Bool = false) -> StubResponse {
         setting(

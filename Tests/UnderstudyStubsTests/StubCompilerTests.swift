@@ -135,7 +135,7 @@ final class StubCompilerTests: XCTestCase {
             )
             .respond(
                 .status(201).header("X-H", "h").text("t").times(2).delay(milliseconds: 3).retryAfter(4)
-                    .statusMessage("Made"),
+                    .statusMessage("Made").compressed(.gzip, when: .always, mistake: .twice),
                 .json(["j": 1]).retryAfter(httpDateIn: 30).delay(.lognormal(median: 5, sigma: 0.5, max: 40))
                     .dribble(chunks: 2, overMilliseconds: 10),
                 .data(Data([1, 2])).delay(.uniform(min: 1, max: 2)).bytesPerSecond(100),

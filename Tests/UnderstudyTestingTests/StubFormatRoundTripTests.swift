@@ -47,7 +47,8 @@ struct StubFormatRoundTripTests {
                         signing: .hmacSHA256(
                             secret: "s", header: "X-Sig", signed: .timestampBody, encoding: .base64,
                             prefix: "sha256=", timestampHeader: "X-Ts")),
-                .json(["ok": true]).retryAfter(httpDateIn: 30).delay(.lognormal(median: 5, sigma: 0.4, max: 50)),
+                .json(["ok": true]).retryAfter(httpDateIn: 30).delay(.lognormal(median: 5, sigma: 0.4, max: 50))
+                    .compressed(.deflate, when: .always, mistake: .wrongLabel),
                 .text("t {{request.path}}").templated().dribble(chunks: 2, overMilliseconds: 5),
                 .data(Data([1, 2])).bytesPerSecond(1000).delay(.uniform(min: 1, max: 2)),
                 .events([.init(event: "e", data: "d", id: "1", retry: 10, comment: "c", delayMs: 1)]),

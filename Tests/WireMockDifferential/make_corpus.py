@@ -439,6 +439,28 @@ open(root + '/__files/static/listing/item.txt', 'w').write('an item\n')
 script('issue43-files-directories',
     R('GET', '/static/listing'), R('GET', '/static/listing/'), R('GET', '/data'), R('GET', '/static/listing/item.txt'),
     R('GET', '/static/dir'), R('POST', '/static/listing'))
+# Jetty's gzip handler: 2xx answers with a compressible type are gzipped when the request accepts gzip (even
+# a 2-byte body), and get `Vary: Accept-Encoding, User-Agent` whatever it accepts; a mapping's own `Vary`
+# naming Accept-Encoding gets a separate `Vary: User-Agent`. Images, 404s, 204s, HEAD and a mapping's own
+# Content-Encoding are left alone. The runner compares the decoded body, Content-Encoding and Vary.
+F = 'responses/issue43-gzip.json'
+GZ = {"Accept-Encoding": "gzip"}
+mapping(F, 'gz-json', {"method": "ANY", "urlPath": "/gz/json"}, {"status": 200, "jsonBody": {"items": [{"id": 1, "name": "one"}] * 5}})
+mapping(F, 'gz-two-bytes', {"method": "GET", "urlPath": "/gz/two"}, {"status": 200, "headers": {"Content-Type": "text/plain"}, "body": "ok"})
+mapping(F, 'gz-vary-list', {"method": "GET", "urlPath": "/gz/vary-list"}, {"status": 200, "headers": {"Content-Type": "application/json", "Vary": ["Accept", "Accept-Encoding"]}, "body": "{}"})
+mapping(F, 'gz-vary-accept', {"method": "GET", "urlPath": "/gz/vary-accept"}, {"status": 200, "headers": {"Vary": "Accept"}, "body": "hello"})
+mapping(F, 'gz-png', {"method": "GET", "urlPath": "/gz/png"}, {"status": 200, "headers": {"Content-Type": "image/png"}, "body": "png"})
+mapping(F, 'gz-not-found', {"method": "GET", "urlPath": "/gz/missing"}, {"status": 404, "headers": {"Content-Type": "text/plain"}, "body": "gone"})
+mapping(F, 'gz-no-content', {"method": "GET", "urlPath": "/gz/none"}, {"status": 204})
+mapping(F, 'gz-empty', {"method": "GET", "urlPath": "/gz/empty"}, {"status": 200})
+mapping(F, 'gz-own-encoding', {"method": "GET", "urlPath": "/gz/identity"}, {"status": 200, "headers": {"Content-Encoding": "identity"}, "body": "as is"})
+script('issue43-gzip',
+    R('GET', '/gz/json', GZ), R('GET', '/gz/json'), R('POST', '/gz/json', GZ, '{}'), R('HEAD', '/gz/json', GZ),
+    R('GET', '/gz/json', {"Accept-Encoding": "deflate"}), R('GET', '/gz/json', {"Accept-Encoding": "gzip;q=0"}),
+    R('GET', '/gz/json', {"Accept-Encoding": "br, gzip;q=0.5"}),
+    R('GET', '/gz/two', GZ), R('GET', '/gz/vary-list', GZ), R('GET', '/gz/vary-list'), R('GET', '/gz/vary-accept', GZ),
+    R('GET', '/gz/png', GZ), R('GET', '/gz/missing', GZ), R('GET', '/gz/none', GZ), R('GET', '/gz/empty', GZ),
+    R('GET', '/gz/identity', GZ))
 
 # The templating corpus: `root-templating/`, served by WireMock with `--global-response-templating`
 # and by Understudy with the same flag. A mapping whose answer varies (random values, the port, the

@@ -207,6 +207,22 @@ def classify(root, variant, mapping, expected, actual, request, source=None):
     return "other"
 
 
+def accepting_gzip(script):
+    """`script` with `Accept-Encoding: gzip` on every request that names no Accept-Encoding, as most clients
+    send it, so WireMock's gzip (Jetty's, with its `Vary`) is compared too; and a `Content-Type` in upper
+    case, which Jetty hands WireMock in its own spelling when it is a well-known value (issue 43)."""
+    requests = []
+    for request in script["requests"]:
+        headers = dict(request.get("headers") or {})
+        if not any(name.lower() == "accept-encoding" for name in headers):
+            headers["Accept-Encoding"] = "gzip"
+        for name in list(headers):
+            if name.lower() == "content-type":
+                headers[name] = headers[name].upper()
+        requests.append(dict(request, headers=headers))
+    return dict(script, requests=requests)
+
+
 def record_wiremock(port, scripts, expected):
     """Like `differential.record`, and also WireMock's mappings by id: its reset reloads the root and
     gives every mapping without an id a new random one, so the ids are read again after each reset,
@@ -320,7 +336,7 @@ def run_root(binary, entry):
     agree but for another file's refusal, or in `classes` when it disagrees anyway."""
     root = make_scripts.ROOTS / entry["name"]
     scripts = json.loads((make_scripts.SCRIPTS / f"{entry['name']}.json").read_text())["scripts"]
-    runnable = [s for s in scripts if s["requests"]]
+    runnable = [accepting_gzip(s) for s in scripts if s["requests"]]
     source = {(file, number): mapping for file, number, mapping in make_scripts.load_mappings(root)}
     results = []
     for label, extra in variants(entry):

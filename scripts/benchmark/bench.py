@@ -76,11 +76,14 @@ def main(argv):
         print(f"scripts/bench: build failed: {error}", file=sys.stderr)
         return 1
     if understudy and (config.gate or config.startup_callgrind or config.callgrind_requests or config.webhooks
-                       or config.replay):
+                       or config.replay or config.compression):
         understudy = without_debug_info(understudy)
     if config.gate:
         from scripts.benchmark import gate
         return gate.run(config, tools, understudy)
+    if config.compression:
+        from scripts.benchmark import compression_bench
+        return compression_bench.run(config, tools, understudy)
     if config.webhooks:
         from scripts.benchmark import webhook_bench
         return webhook_bench.run(config, tools, understudy)

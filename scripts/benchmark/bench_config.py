@@ -45,6 +45,7 @@ class BenchConfig:
     startup_callgrind: bool = False
     webhooks: bool = False
     replay: bool = False
+    compression: bool = False
     command_line: str = ""
 
 
@@ -84,6 +85,9 @@ def parse_arguments(argv):
                              "that triggers it, against the same stubs without one (at most 10 %% over)")
     parser.add_argument("--replay", action="store_true",
                         help="what an idempotent replay costs against a normal answer, under callgrind (issue 47)")
+    parser.add_argument("--compression", action="store_true",
+                        help="instead of the benchmark, count under callgrind what a gzip-compressed answer costs "
+                             "beside the same 1 KiB body uncompressed")
     for name in _KNOBS:
         parser.add_argument("--" + name.replace("_", "-"), type=_KNOBS[name][3], default=None)
     arguments = parser.parse_args(argv)
@@ -119,6 +123,7 @@ def parse_arguments(argv):
     config.startup_callgrind = arguments.startup_callgrind
     config.webhooks = arguments.webhooks
     config.replay = arguments.replay
+    config.compression = arguments.compression
     return config
 
 

@@ -75,10 +75,12 @@ final class StubBox {
         guard response.template == nil, response.streaming == nil, response.delayDistribution == nil,
             response.retryAfter == nil, response.proxy == nil
         else { return nil }
-        return HTTPResponse(
+        var answer = HTTPResponse(
             status: response.status, headers: response.headers, body: response.body,
             delayMs: response.delayMs, fault: response.fault, stubID: stubID,
             reason: response.statusMessage, faultParameters: response.faultParameters)
+        answer.compression = response.compression
+        return answer
     }
 
     deinit {

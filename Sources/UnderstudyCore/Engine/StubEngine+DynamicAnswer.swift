@@ -42,6 +42,7 @@ extension StubEngine {
             delayMs: delayMs, fault: response.fault, stubID: stubID, reason: response.statusMessage,
             faultParameters: response.faultParameters)
         answer.streaming = streaming
+        answer.compression = response.compression
         if let webhooks {
             sendWebhooks(webhooks, request, answer, arrival: arrival)
         }

@@ -288,13 +288,13 @@ public final class StubEngine {
             request: context.request, matched: true, rateLimited: false, stubID: box.stub.id,
             responseIndex: responseIndex,
             scenario: transition, delayMs: delayMs)
-        return (
-            HTTPResponse(
-                status: responses[responseIndex].status, headers: headers, body: responses[responseIndex].body,
-                delayMs: delayMs, fault: responses[responseIndex].fault, stubID: box.stub.id,
-                reason: responses[responseIndex].statusMessage,
-                faultParameters: responses[responseIndex].faultParameters), record
-        )
+        var answer = HTTPResponse(
+            status: responses[responseIndex].status, headers: headers, body: responses[responseIndex].body,
+            delayMs: delayMs, fault: responses[responseIndex].fault, stubID: box.stub.id,
+            reason: responses[responseIndex].statusMessage,
+            faultParameters: responses[responseIndex].faultParameters)
+        answer.compression = responses[responseIndex].compression
+        return (answer, record)
     }
 
     private func rateLimited(

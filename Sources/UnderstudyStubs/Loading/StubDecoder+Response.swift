@@ -119,6 +119,7 @@ extension StubDecoder {
         if let member = keys["fault"] {
             decodeFault(member.value, path.member("fault"), into: &response)
         }
+        decodeCompression(keys, &response, path)
         var templated = false
         var escaping = TemplateText.Escaping.none
         if let member = keys["template"] {
@@ -145,6 +146,35 @@ extension StubDecoder {
             response.template = decodeTemplate(keys, response, path, escaping: escaping)
         }
         return errors.count == errorsBefore ? response : nil
+    }
+
+    /// `compress`, `compressWhen` and `compressMistake`: the last two only beside the first.
+    private mutating func decodeCompression(
+        _ keys: ObjectMembers, _ response: inout StubResponse, _ path: JSONPath
+    ) {
+        var coding: StubFormat.Compression?
+        var when: StubFormat.CompressWhen?
+        var mistake: StubFormat.CompressMistake?
+        if let member = keys["compress"] {
+            coding = enumValue(member.value, path.member("compress"), StubFormat.Compression.self)
+        }
+        if let member = keys["compressWhen"] {
+            when = enumValue(member.value, path.member("compressWhen"), StubFormat.CompressWhen.self)
+        }
+        if let member = keys["compressMistake"] {
+            mistake = enumValue(member.value, path.member("compressMistake"), StubFormat.CompressMistake.self)
+        }
+        guard let coding else {
+            for key in ["compressWhen", "compressMistake"] {
+                if let member = keys[key], keys["compress"] == nil {
+                    fail(
+                        member.keyPosition, path.member(key),
+                        "`\(key)` needs `compress` beside it (\"gzip\" or \"deflate\")")
+                }
+            }
+            return
+        }
+        response.compression = ResponseCompression(coding: coding, when: when ?? .accepted, mistake: mistake)
     }
 
     /// Whether a `template` value turns templating on (`true` or `"html"`).

@@ -15,27 +15,33 @@ public struct StubResponse: Sendable {
     /// A random delay added to `delayMs`, drawn for each response.
     public var delayDistribution: DelayDistribution? {
         get { extras?.delayDistribution }
-        set { extras = Extras.make(newValue, statusMessage, faultParameters, proxy, webhooks) }
+        set { extras = Extras.make(newValue, statusMessage, faultParameters, proxy, webhooks, compression) }
     }
     /// The reason phrase of the status line; `nil` uses the standard one.
     public var statusMessage: String? {
         get { extras?.statusMessage }
-        set { extras = Extras.make(delayDistribution, newValue, faultParameters, proxy, webhooks) }
+        set { extras = Extras.make(delayDistribution, newValue, faultParameters, proxy, webhooks, compression) }
     }
     /// What `fault`'s object form adds to it (an HTTP/2 error code, a `GOAWAY`'s last-stream id).
     public var faultParameters: FaultParameters? {
         get { extras?.faultParameters }
-        set { extras = Extras.make(delayDistribution, statusMessage, newValue, proxy, webhooks) }
+        set { extras = Extras.make(delayDistribution, statusMessage, newValue, proxy, webhooks, compression) }
     }
     /// Answer by forwarding the request upstream (`proxy`) instead of from this response's fields.
     public var proxy: ProxySetting? {
         get { extras?.proxy }
-        set { extras = Extras.make(delayDistribution, statusMessage, faultParameters, newValue, webhooks) }
+        set { extras = Extras.make(delayDistribution, statusMessage, faultParameters, newValue, webhooks, compression) }
     }
     /// Requests the daemon sends after this response (`webhooks`); nil when it sends none.
     public var webhooks: [WebhookSetting]? {
         get { extras?.webhooks }
-        set { extras = Extras.make(delayDistribution, statusMessage, faultParameters, proxy, newValue) }
+        set { extras = Extras.make(delayDistribution, statusMessage, faultParameters, proxy, newValue, compression) }
+    }
+    /// How the transport compresses the body (`compress`, `compressWhen`, `compressMistake`); nil
+    /// sends it as written.
+    public var compression: ResponseCompression? {
+        get { extras?.compression }
+        set { extras = Extras.make(delayDistribution, statusMessage, faultParameters, proxy, webhooks, newValue) }
     }
     /// The fields few responses set, boxed: the serving path copies a response per request, and
     /// a `nil` box costs that copy nothing.
@@ -47,11 +53,13 @@ public struct StubResponse: Sendable {
         let faultParameters: FaultParameters?
         let proxy: ProxySetting?
         let webhooks: [WebhookSetting]?
+        let compression: ResponseCompression?
 
         init(
             _ delayDistribution: DelayDistribution?, _ statusMessage: String?, _ faultParameters: FaultParameters?,
-            _ proxy: ProxySetting?, _ webhooks: [WebhookSetting]?
+            _ proxy: ProxySetting?, _ webhooks: [WebhookSetting]?, _ compression: ResponseCompression?
         ) {
+            self.compression = compression
             self.webhooks = webhooks
             self.delayDistribution = delayDistribution
             self.statusMessage = statusMessage
@@ -61,11 +69,11 @@ public struct StubResponse: Sendable {
 
         static func make(
             _ delayDistribution: DelayDistribution?, _ statusMessage: String?, _ faultParameters: FaultParameters?,
-            _ proxy: ProxySetting?, _ webhooks: [WebhookSetting]?
+            _ proxy: ProxySetting?, _ webhooks: [WebhookSetting]?, _ compression: ResponseCompression?
         ) -> Extras? {
             delayDistribution == nil && statusMessage == nil && faultParameters == nil && proxy == nil
-                && webhooks == nil
-                ? nil : Extras(delayDistribution, statusMessage, faultParameters, proxy, webhooks)
+                && webhooks == nil && compression == nil
+                ? nil : Extras(delayDistribution, statusMessage, faultParameters, proxy, webhooks, compression)
         }
     }
     /// A `Retry-After` header computed when the response is sent.
@@ -96,7 +104,7 @@ public struct StubResponse: Sendable {
         self.delayMs = delayMs
         self.retryAfter = retryAfter
         self.fault = fault
-        self.extras = Extras.make(delayDistribution, statusMessage, nil, nil, nil)
+        self.extras = Extras.make(delayDistribution, statusMessage, nil, nil, nil, nil)
     }
 }
 

@@ -190,6 +190,9 @@ extension StubDecoder {
         if templated, !bodyFileMissing, errors.count == errorsBefore {
             decodeWireMockTemplate(keys, &response, path)
         }
+        // Jetty's gzip handler in front of WireMock: the transport decides per answer (status,
+        // Content-Type, HEAD, the request's Accept-Encoding), as Jetty does.
+        response.compression = .jetty
         return errors.count == errorsBefore ? response : nil
     }
 
