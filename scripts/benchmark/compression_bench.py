@@ -17,7 +17,7 @@ import sys
 
 from scripts.benchmark import stubgen
 from scripts.benchmark.bench_session import BenchSession, ScenarioError
-from scripts.benchmark.callgrind_profile import allocations, profile
+from scripts.benchmark import keepalive_count
 
 BODY = {"items": [{"id": i, "name": f"item {i}", "tags": ["bench", "compression"], "price": i * 1.5}
                   for i in range(14)]}
@@ -37,28 +37,12 @@ def _stubs(directory, compressed):
 
 
 def _count(session, tools, name, stub_dir, load, check):
-    path = stubgen.exact_path(100)
-    journal = session.journal_path()
-    command = session.understudy_command(stub_dir, 0, journal)
-
-    def prepare(server):
-        status, answer = server.get(path)
-        if status != 200 or not check(answer):
-            raise ScenarioError(f"{name}: GET {path} answered {status} {answer[:60]!r}")
-        return server.port
-
-    out_file, totals, non_2xx, _ = profile(session.out_dir, tools, name, command, path, load["requests"],
-                                           session.config.server_cpu, session.config.load_cpu,
-                                           warmup=load["warmup"], connections=load["connections"], prepare=prepare)
-    if non_2xx:
-        raise ScenarioError(f"{name}: {non_2xx} of {load['requests']} answers were not 2xx")
-    expected = 1 + load["warmup"] + load["requests"]
+    figures, journal = keepalive_count.count(session, tools, name, stub_dir, load, check=check)
+    expected = keepalive_count.expected_entries(load)
     served = session.count_lines(journal)
     if served != expected:
         raise ScenarioError(f"{name}: the journal holds {served} entries for {expected} requests")
     os.remove(journal)
-    figures = {"ir": totals / load["requests"], "allocations": allocations(out_file) / load["requests"]}
-    session.log(f"   {name:10} {figures['ir']:9,.0f} Ir/request ({figures['allocations']:.1f} allocations)")
     return figures
 
 

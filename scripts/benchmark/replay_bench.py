@@ -18,7 +18,7 @@ import sys
 
 from scripts.benchmark import stubgen
 from scripts.benchmark.bench_session import BenchSession, ScenarioError
-from scripts.benchmark.callgrind_profile import allocations, profile
+from scripts.benchmark import keepalive_count
 
 LIMIT = 1.02  # "no more than a normal answer", within the 1-2 % the gate's counts vary by between runs
 KEY = "Idempotency-Key: bench-replay-1"
@@ -46,34 +46,15 @@ def _outcomes(path):
 
 
 def _count(session, tools, name, stub_dir, load, header):
-    path = stubgen.exact_path(100)
-    journal = session.journal_path()
-    command = session.understudy_command(stub_dir, 0, journal)
-
-    def prepare(server):
-        session.check_answer(server, path)
-        return server.port
-
-    if header:
-        os.environ["FIXED_LOAD_HEADER"] = header
-    try:
-        out_file, totals, non_2xx, _ = profile(
-            session.out_dir, tools, name, command, path, load["requests"], session.config.server_cpu,
-            session.config.load_cpu, warmup=load["warmup"], connections=load["connections"], prepare=prepare)
-    finally:
-        os.environ.pop("FIXED_LOAD_HEADER", None)
-    if non_2xx:
-        raise ScenarioError(f"{name}: {non_2xx} of {load['requests']} answers were not 2xx")
+    figures, journal = keepalive_count.count(session, tools, name, stub_dir, load, header=header)
     replays, lines = _outcomes(journal)
-    expected = 1 + load["warmup"] + load["requests"]
+    expected = keepalive_count.expected_entries(load)
     # check_answer's request carries no key; with the key, the warm-up's first is the key's first.
     wanted_replays = expected - 2 if header else 0
     if lines != expected or replays != wanted_replays:
         raise ScenarioError(f"{name}: the journal holds {lines} entries ({replays} replays) for {expected} requests, "
                             f"expected {wanted_replays} replays")
     os.remove(journal)
-    figures = {"ir": totals / load["requests"], "allocations": allocations(out_file) / load["requests"]}
-    session.log(f"   {name:14} {figures['ir']:9,.0f} Ir/request ({figures['allocations']:.1f} allocations)")
     return figures
 
 

@@ -19,7 +19,7 @@ import sys
 
 from scripts.benchmark import stubgen
 from scripts.benchmark.bench_session import BenchSession, ScenarioError
-from scripts.benchmark.callgrind_profile import allocations, profile
+from scripts.benchmark import keepalive_count
 
 LIMIT = 1.10  # issue 42: the triggering request at most 10 % over the same stub without a webhook
 HOUR_MS = 3_600_000
@@ -54,29 +54,15 @@ def _journal_kinds(path):
 
 
 def _count(session, tools, name, stub_dir, load, deliveries_sent):
-    path = stubgen.exact_path(100)
-    journal = session.journal_path()
-    command = session.understudy_command(stub_dir, 0, journal)
-
-    def prepare(server):
-        session.check_answer(server, path)
-        return server.port
-
-    out_file, totals, non_2xx, _ = profile(session.out_dir, tools, name, command, path, load["requests"],
-                                           session.config.server_cpu, session.config.load_cpu,
-                                           warmup=load["warmup"], connections=load["connections"], prepare=prepare)
-    if non_2xx:
-        raise ScenarioError(f"{name}: {non_2xx} of {load['requests']} answers were not 2xx")
+    figures, journal = keepalive_count.count(session, tools, name, stub_dir, load)
     # Every served request is journaled exactly once; a delivery adds an outbound entry per attempt
     # (none while they are held; those still under way at shutdown may be missing).
-    expected = 1 + load["warmup"] + load["requests"]
+    expected = keepalive_count.expected_entries(load)
     served, outbound = _journal_kinds(journal)
     if served != expected or (outbound > 0) != deliveries_sent:
         raise ScenarioError(f"{name}: the journal holds {served} served and {outbound} outbound entries for "
                             f"{expected} requests")
     os.remove(journal)
-    figures = {"ir": totals / load["requests"], "allocations": allocations(out_file) / load["requests"]}
-    session.log(f"   {name:14} {figures['ir']:9,.0f} Ir/request ({figures['allocations']:.1f} allocations)")
     return figures
 
 
