@@ -19,7 +19,8 @@ let combineDependencies: [Target.Dependency] = [
 // None is on by default, so a package that depends on UnderstudyTesting or RESTNetworking resolves and
 // builds neither SwiftNIO, swift-nio-ssl (BoringSSL), swift-crypto, AsyncHTTPClient, OpenAPIKit nor
 // Yams: SwiftPM leaves a package out of the graph when every target dependency on it is conditional on
-// a trait that is off. This package's scripts and CI turn both on (`--enable-all-traits`).
+// a trait that is off. This package's scripts build .build with AsyncHTTPClient (scripts/lib/build-flags)
+// and the release builds in .build-serve, understudy-openapi's among them, with both.
 let asyncHTTPClient: TargetDependencyCondition? = .when(traits: ["AsyncHTTPClient"])
 let openAPI: TargetDependencyCondition? = .when(traits: ["OpenAPI"])
 

@@ -46,12 +46,12 @@ let package = Package(
 )
 
 // CI, and the scripts, build the examples in the package's own .build (scripts/test, step
-// examples-build), with UNDERSTUDY_EXAMPLES_IN_PACKAGE_BUILD set: Understudy with every trait on, as
-// that build has it, so an example compiles only its own targets (SwiftPM passes a package's traits to
+// examples-build), with UNDERSTUDY_EXAMPLES_IN_PACKAGE_BUILD set: Understudy with the traits that build
+// has (scripts/lib/build-flags), so an example compiles only its own targets (SwiftPM passes a package's traits to
 // all of its modules as compilation conditions: another set would compile them all again), and
 // warnings as errors in the example's modules, as in the package's modules its users compile.
 if Context.environment["UNDERSTUDY_EXAMPLES_IN_PACKAGE_BUILD"] != nil {
-    package.dependencies[0] = .package(path: "../..", traits: ["AsyncHTTPClient", "OpenAPI"])
+    package.dependencies[0] = .package(path: "../..", traits: ["AsyncHTTPClient"])
     for target in package.targets {
         target.swiftSettings = (target.swiftSettings ?? []) + [.treatAllWarnings(as: .error)]
     }

@@ -32,11 +32,11 @@ let package = Package(
 )
 
 // CI, and the scripts, build the examples in the package's own .build (scripts/test, step
-// examples-build), with UNDERSTUDY_EXAMPLES_IN_PACKAGE_BUILD set: Understudy with every trait on, as
-// that build has it, so an example compiles only its own targets, and warnings as errors in the
+// examples-build), with UNDERSTUDY_EXAMPLES_IN_PACKAGE_BUILD set: Understudy with the traits that build
+// has (scripts/lib/build-flags), so an example compiles only its own targets, and warnings as errors in the
 // example's modules (see RateLimitClockExample).
 if Context.environment["UNDERSTUDY_EXAMPLES_IN_PACKAGE_BUILD"] != nil {
-    package.dependencies[0] = .package(path: "../..", traits: ["AsyncHTTPClient", "OpenAPI"])
+    package.dependencies[0] = .package(path: "../..", traits: ["AsyncHTTPClient"])
     for target in package.targets {
         target.swiftSettings = (target.swiftSettings ?? []) + [.treatAllWarnings(as: .error)]
     }

@@ -6,14 +6,24 @@ import Darwin
 import ArgumentParser
 
 /// `understudy-openapi`, the binary that holds the OpenAPI commands (OpenAPIKit and Yams read and judge
-/// specs), found beside this one as git finds its `git-*` commands, else on `PATH`. Kept apart so the
+/// specs), found beside this one as git finds its `git-*` commands, else on `PATH`; `UNDERSTUDY_OPENAPI_BIN`
+/// names it outright (as `GIT_EXEC_PATH` does for git), which is how this package's tests run a debug
+/// daemon with the optimised companion (docs/development.md, "Package traits"). Kept apart so the
 /// daemon links neither: every start of `understudy serve` would pay for them (their conformance
 /// records are scanned on the first casts; scripts/benchmark/RESULTS.md).
 enum OpenAPICompanion {
     static let name = "understudy-openapi"
 
-    /// The companion's path, or nil when it is neither beside this binary nor on `PATH`.
+    /// The environment variable that names the companion's path, ahead of the search.
+    static let variable = "UNDERSTUDY_OPENAPI_BIN"
+
+    /// The companion's path: `UNDERSTUDY_OPENAPI_BIN` when set and non-empty (whether or not it is there:
+    /// a named path that is missing is an error, not a cue to run another binary), else the first
+    /// `understudy-openapi` beside this binary or on `PATH`, else nil.
     static func locate() -> String? {
+        if let named = getenv(variable), named.pointee != 0 {
+            return String(cString: named)
+        }
         var directories: [String] = []
         if let binary = executablePath() {
             directories.append(directory(of: binary))
@@ -43,6 +53,13 @@ enum OpenAPICompanion {
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
+    /// " (UNDERSTUDY_OPENAPI_BIN)" when the variable named the path that cannot be run, so the error says
+    /// where the path came from.
+    private static var namedBy: String {
+        if let named = getenv(variable), named.pointee != 0 { return " (\(variable))" }
+        return ""
+    }
+
     private static func missing() -> ExitCode {
         Console.error(
             "understudy: --openapi needs \(name), which `swift build --traits OpenAPI` builds beside understudy "
@@ -57,7 +74,7 @@ enum OpenAPICompanion {
         var argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) }
         argv.append(nil)
         execv(path, argv)
-        Console.error("understudy: cannot run \(path): \(String(cString: strerror(errno)))")
+        Console.error("understudy: cannot run \(path)\(namedBy): \(String(cString: strerror(errno)))")
         throw ExitCode(1)
     }
 
@@ -111,7 +128,7 @@ enum OpenAPICompanion {
     }
 
     private static func failure(_ path: String, _ code: Int32) -> ExitCode {
-        Console.error("understudy: cannot run \(path): \(String(cString: strerror(code)))")
+        Console.error("understudy: cannot run \(path)\(namedBy): \(String(cString: strerror(code)))")
         return ExitCode(1)
     }
 }

@@ -9,8 +9,9 @@ stopped; `scripts/test --filter X` as written. A bare `scripts/test` runs this v
 run here: `.ci/run` runs it, and a test below holds CI to that.
 
 Two modes. With UNDERSTUDY_WALKTHROUGH_SEED set to a directory of built binaries (scripts/test sets it
-to this checkout's bin path: `understudy` and `understudy-openapi`), the clone's `swift build` commands
-are answered from that directory instead of compiling: `swift build --show-bin-path` prints it, and
+to links to this checkout's `understudy` and the optimised `understudy-openapi` beside it), the clone's
+`swift build` commands are answered from that directory instead of compiling: `swift build
+--show-bin-path` prints it, and
 `swift build [--traits …] --product P` checks that P is there (any other `swift` command runs the real
 one). Everything else in the blocks runs as written. A copied build directory cannot stand in (SwiftPM
 keys every compile on absolute source paths, so a clone recompiles everything), and the compiling is

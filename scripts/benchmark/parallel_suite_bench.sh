@@ -13,7 +13,8 @@ cd "$(dirname "$0")/../.."
 rounds="${1:-1}"
 . scripts/lib/ensure-deps.sh
 ensure_libevent
-swift build --enable-all-traits --build-tests >/dev/null
+mapfile -t build_flags < <(grep -v '^#' scripts/lib/build-flags)
+swift build "${build_flags[@]}" --build-tests >/dev/null
 
 log="$(mktemp -d)/suite.log"
 declare -a session_wall session_suite daemon_wall daemon_suite

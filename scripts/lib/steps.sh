@@ -6,6 +6,7 @@
 #   step_wait NAME              waits for a background step, prints its log
 #   step_await NAME [SECONDS]   from another background step of the same script: waits (polling, with a
 #                               deadline, default an hour) until NAME has finished; its status is NAME's
+#                               (NAME a step_start step, or a step run inside one)
 #   step_skip NAME WHY          records a step that did not run
 #
 # step and step_wait return 0 and leave the step's status in STEP_STATUS (failed steps are also listed
@@ -63,6 +64,7 @@ step() {
     _steps_run "$name" "$@" &
     wait $! || status=$?
     _steps_record "$name" "$status" "$started" "$(date +%s)"
+    echo "$status" >"$_steps_logs/$name.status"   # for step_await, when this runs in a background step
     _steps_done "$name" "$status"
 }
 

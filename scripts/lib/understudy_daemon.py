@@ -29,15 +29,26 @@ def binary() -> str:
     if explicit:
         return explicit
     scratch = os.environ.get("UNDERSTUDY_SCRATCH", ".build")
-    # understudy-openapi too: `check --openapi`, `generate` and `serve --openapi` run it from beside understudy.
-    # With the package's traits on, as scripts/test builds .build (the OpenAPI trait for understudy-openapi).
-    for product in ("understudy", "understudy-openapi"):
-        subprocess.run(["swift", "build", "--enable-all-traits", "--scratch-path", scratch, "--product", product],
-                       cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
-    out = subprocess.run(["swift", "build", "--enable-all-traits", "--scratch-path", scratch, "--show-bin-path"],
+    flags = build_flags()
+    subprocess.run(["swift", "build", *flags, "--scratch-path", scratch, "--product", "understudy"],
+                   cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    # `check --openapi`, `generate` and `serve --openapi` run understudy-openapi, which .build has without
+    # the OpenAPI trait (scripts/lib/build-flags): the optimised one from .build-serve, through
+    # UNDERSTUDY_OPENAPI_BIN, which the daemons started from here inherit.
+    if not os.environ.get("UNDERSTUDY_OPENAPI_BIN"):
+        companion = subprocess.run([str(ROOT / "scripts/lib/openapi-companion")], cwd=ROOT, check=True,
+                                   capture_output=True, text=True).stdout.strip()
+        os.environ["UNDERSTUDY_OPENAPI_BIN"] = companion
+    out = subprocess.run(["swift", "build", *flags, "--scratch-path", scratch, "--show-bin-path"],
                          cwd=ROOT, check=True,
                          capture_output=True, text=True).stdout.strip()
     return os.path.join(out, "understudy")
+
+
+def build_flags():
+    """The `swift build` flags of .build (scripts/lib/build-flags), as every script building there has them."""
+    lines = (ROOT / "scripts/lib/build-flags").read_text().splitlines()
+    return [line for line in lines if line and not line.startswith("#")]
 
 
 class DaemonStartError(RuntimeError):
