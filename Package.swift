@@ -70,8 +70,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
-        // `swift package generate-documentation` for the DocC catalogs (scripts/docs); a plugin only,
-        // nothing links it.
+        // `swift package generate-documentation` for the DocC catalogs by hand (scripts/docs runs docc
+        // itself, without a build); a plugin only, nothing links it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
         // OpenAPI 3.0/3.1 documents (`check --openapi`); Yams reads YAML specs. Only UnderstudyOpenAPI, and
         // so only the understudy-openapi binary, links them.
