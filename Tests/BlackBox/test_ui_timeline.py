@@ -107,7 +107,7 @@ class RetryTimelineTests(unittest.TestCase):
         try:
             # The screenshot: the Retries view, the early attempt opened in the detail panel.
             ARTIFACTS.mkdir(parents=True, exist_ok=True)
-            cls.browser.evaluate("document.querySelector('#timeline g.attempt.early').dispatchEvent(new MouseEvent('click'))")
+            cls.browser.evaluate("document.querySelector('#timeline .tl-row g.attempt.early').dispatchEvent(new MouseEvent('click'))")
             cls.browser.wait_for("document.getElementById('panel-detail').textContent.includes('early by')")
             cls.browser.screenshot(str(ARTIFACTS / "ui-retries.png"))
         finally:
@@ -137,7 +137,7 @@ class RetryTimelineTests(unittest.TestCase):
         self.assertEqual([a["status"] for a in row["attempts"]], ["429", "429", "201"])
         self.assertEqual([a["verdict"] for a in row["attempts"]], ["none", "early", "on-time"])
         self.assertEqual(self.browser.evaluate(
-            "[...document.querySelectorAll('#timeline g.attempt.early')].map(g => Number(g.dataset.seq))"),
+            "[...document.querySelectorAll('#timeline .tl-row g.attempt.early')].map(g => Number(g.dataset.seq))"),
             [journal[1]["seq"]], "exactly the early attempt carries the early marker, in every row")
         self.assertIn("early 1.5 s", row["text"])
         self.assertIn("1 early", row["text"])
@@ -175,7 +175,7 @@ class RetryTimelineTests(unittest.TestCase):
 
     def test_6_clicking_a_mark_opens_its_request(self):
         seq = self.row("create-charge")["attempts"][1]["seq"]
-        self.browser.evaluate(f"document.querySelector('#timeline g.attempt[data-seq=\"{seq}\"]').dispatchEvent(new MouseEvent('click'))")
+        self.browser.evaluate(f"document.querySelector('#timeline .tl-row g.attempt[data-seq=\"{seq}\"]').dispatchEvent(new MouseEvent('click'))")
         detail, _ = self.browser.wait_for(
             f"(t => t.startsWith('#{seq} ') && t)(document.getElementById('panel-detail').textContent)")
         self.assertIn("early by 1500 ms", detail)

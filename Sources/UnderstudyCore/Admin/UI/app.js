@@ -350,22 +350,33 @@
   }
 
   const ROW_HEIGHT = 64, MID = 30;
-  function timelineRow(row, x, width) {
+  function timelineRow(row, x, width, showWorld) {
     const early = row.attempts.filter((a) => verdictOf(a) === 'early').length;
     const refused = row.attempts.filter((a) => verdictOf(a) === 'refused').length;
     const chart = svg('svg', { class: 'tl', width, height: ROW_HEIGHT, viewBox: `0 0 ${width} ${ROW_HEIGHT}`, role: 'group' });
     const times = row.attempts.map(timeMs);
     const end = Math.max(...times, ...row.waits.map((w) => w.start + w.askedMs));
     chart.append(svg('line', { class: 'track', x1: x(times[0]), x2: x(end), y1: MID, y2: MID }));
-    for (const wait of row.waits) {
+    // Waits that overlap (a retry that came early was asked to wait again) go in lanes, one above the other.
+    const laneEnds = [];
+    const lanes = row.waits.map((wait) => {
+      let lane = laneEnds.findIndex((end) => end <= wait.start);
+      if (lane < 0) lane = laneEnds.length;
+      laneEnds[lane] = wait.start + wait.askedMs;
+      return lane;
+    });
+    const laneHeight = 18 / laneEnds.length;
+    row.waits.forEach((wait, index) => {
       const left = x(wait.start), right = Math.max(left + 2, x(wait.start + wait.askedMs));
+      const top = MID - 9 + lanes[index] * laneHeight;
       const by = wait.answer ? 'the answer to #' + wait.answer.seq : 'an answer';
       chart.append(svg('g', { class: 'wait' + (wait.pending ? ' pending' : ''), 'data-asked-ms': wait.askedMs, 'data-after-seq': wait.answer ? wait.answer.seq : null },
         svg('title', { text: by + ' asked for ' + duration(wait.askedMs) + (wait.pending ? ' (not retried yet)' : '') }),
-        svg('rect', { x: left, y: MID - 9, width: right - left, height: 18, rx: 2 }),
-        svg('line', { class: 'due', x1: right, x2: right, y1: MID - 13, y2: MID + 13 }),
-        right - left > 64 ? svg('text', { x: right - 4, y: MID + 4, 'text-anchor': 'end', text: 'wait ' + duration(wait.askedMs) }) : null));
-    }
+        svg('rect', { x: left, y: top, width: right - left, height: laneHeight, rx: 2 }),
+        svg('line', { class: 'due', x1: right, x2: right, y1: top - 2, y2: top + laneHeight + 2 }),
+        right - left > (laneEnds.length > 1 ? 100 : 72) ? svg('text', { class: laneEnds.length > 1 ? 'lane' : null, x: right - 10, y: top + laneHeight / 2 + (laneEnds.length > 1 ? 3 : 4),
+          'text-anchor': 'end', text: 'wait ' + duration(wait.askedMs) }) : null));
+    });
     for (const entry of row.attempts) {
       const verdict = verdictOf(entry) || 'none';
       const cx = x(timeMs(entry));
@@ -383,7 +394,7 @@
     }
     return el('section', { class: 'tl-row', 'data-stub': row.stub, 'data-client': row.client },
       el('h3', {}, el('strong', { text: row.stub }), ' · ', el('code', { text: row.client || 'no User-Agent' }),
-        row.session ? ' · session ' + row.session : null),
+        showWorld && row.session ? ' · session ' + row.session : null),
       el('p', { class: 'tl-summary' },
         row.attempts.length + ' attempts',
         early ? el('span', { class: 'badge limited', text: early + ' early' }) : null,
@@ -434,7 +445,7 @@
       legend(),
       svg('svg', { class: 'tl axis', width, height: 26, viewBox: `0 0 ${width} 26`, 'aria-hidden': 'true' },
         svg('line', { x1: x(from), x2: x(to), y1: 24, y2: 24 }), ticks(from, to, x)),
-      ...rows.map((row) => timelineRow(row, x, width)));
+      ...rows.map((row) => timelineRow(row, x, width, new Set(rows.map((r) => r.session || '')).size > 1)));
   }
   function showView(view) {
     state.view = view;
