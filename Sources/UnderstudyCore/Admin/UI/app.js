@@ -258,7 +258,8 @@
   function duration(ms) {
     if (Math.abs(ms) < 1000) return Math.round(ms) + ' ms';
     if (Math.abs(ms) < 120000) return Number((ms / 1000).toFixed(3)) + ' s';
-    return Number((ms / 60000).toFixed(2)) + ' min';
+    if (Math.abs(ms) < 7200000) return Number((ms / 60000).toFixed(2)) + ' min';
+    return Number((ms / 3600000).toFixed(2)) + ' h';
   }
 
   // The wait `entry`'s answer asked for, read from the response as the engine reads it
@@ -405,8 +406,10 @@
 
   function ticks(from, to, x) {
     const span = to - from;
-    let step = 1;
-    for (let k = 1; span / step > 8; k++) step = [1, 2, 5][k % 3] * 10 ** Math.floor(k / 3);  // 1, 2, 5, 10, 20… ms
+    // 1, 2, 5… ms up to seconds, then steps a clock reads well: 10 s, 15 s, 30 s, 1 min… 1 h, then hours.
+    const steps = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 15000, 30000, 60000, 120000, 300000,
+      600000, 900000, 1800000, 3600000];
+    const step = steps.find((candidate) => span / candidate <= 8) || 3600000 * Math.ceil(span / 8 / 3600000);
     const marks = [];
     for (let t = 0; t <= span + 1e-9; t += step) {
       marks.push(svg('line', { x1: x(from + t), x2: x(from + t), y1: 18, y2: 24 }),
