@@ -231,6 +231,21 @@ class UITests(unittest.TestCase):
             "(t => t.includes('ms after an answer that asked for') && t)(document.getElementById('panel-detail').textContent)")
         self.assertIn("early by " + str(retry["earlyByMs"]) + " ms", detail)
 
+    def test_6f_the_retries_view_draws_the_main_ports_journal_too(self):
+        # After 6e: /search's refusal asked for the rest of its window and the retry came at once. Every request
+        # here has no User-Agent, so each stub's attempts are one client's (test_ui_timeline.py covers the rest).
+        self.browser.evaluate("document.getElementById('view-retries').click()")
+        stubs, _ = self.browser.wait_for(
+            "(s => s.includes('search') && s)([...document.querySelectorAll('#timeline .tl-row')].map(r => r.dataset.stub))")
+        self.assertEqual(sorted(stubs), ["list-posts", "search"], "the stubs that asked for a wait and were asked again")
+        search = "document.querySelector('#timeline .tl-row[data-stub=\"search\"]')"
+        self.assertIn("no User-Agent", self.browser.evaluate(search + ".querySelector('h3').textContent"))
+        verdicts = self.browser.evaluate(f"[...{search}.querySelectorAll('g.attempt')].map(g => g.dataset.verdict)")
+        self.assertEqual(verdicts.count("early"), 1, verdicts)
+        self.assertEqual(verdicts[-1], "early")
+        self.browser.evaluate("document.getElementById('view-list').click()")
+        self.assertFalse(self.browser.evaluate("document.getElementById('list-view').hidden"))
+
     def test_7_side_panels_show_stub_progress_scenarios_and_rate_limits(self):
         self.browser.evaluate("document.body.focus()")
         self.browser.key("2", code="Digit2", text="2")

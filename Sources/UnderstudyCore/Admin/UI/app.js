@@ -5,18 +5,16 @@
   const state = {
     entries: [], bySeq: new Map(), lastSeq: 0, firstTime: null, selected: null,
     stubs: [], token: sessionStorage.getItem('understudy-token') || '', mode: 'wait',
-    paused: false, needToken: false, fresh: new Set(), explained: new Map(),
+    paused: false, needToken: false, fresh: new Set(), explained: new Map(), view: 'list',
   };
 
   // ---- helpers -------------------------------------------------------------------------
-  function el(tag, props, ...children) {
-    const node = document.createElement(tag);
+  function fill(node, props, children) {
     for (const [key, value] of Object.entries(props || {})) {
       if (value === undefined || value === null || value === false) continue;
       if (key === 'text') node.textContent = value;
-      else if (key === 'class') node.className = value;
       else if (key.startsWith('on')) node.addEventListener(key.slice(2), value);
-      else node.setAttribute(key, value === true ? '' : value);
+      else node.setAttribute(key, value === true ? '' : value);  // `class` too: SVG's className is read-only
     }
     for (const child of children.flat()) {
       if (child === null || child === undefined || child === false) continue;
@@ -24,6 +22,8 @@
     }
     return node;
   }
+  const el = (tag, props, ...children) => fill(document.createElement(tag), props, children);
+  const svg = (tag, props, ...children) => fill(document.createElementNS('http://www.w3.org/2000/svg', tag), props, children);
   const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
   const statusClass = (s) => s === null || s === undefined ? 'snone' : 's' + String(s)[0];
   const timeOf = (entry) => (entry.time || '').slice(11, 23);
@@ -211,6 +211,7 @@
     $('count').textContent = list.length === total
       ? total + ' request' + (total === 1 ? '' : 's') + more
       : list.length + ' of ' + total + ' requests match' + more;
+    if (state.view === 'retries') renderTimeline(list);
   }
   for (const id of filterInputs) $(id).addEventListener('input', render);
   $('filters').addEventListener('reset', () => setTimeout(render));
@@ -244,6 +245,222 @@
     event.preventDefault();
     if (next) select(Number(next.dataset.seq), true);
   });
+
+  // ---- retries timeline ----------------------------------------------------------------
+  // A retry storm is easier to see than to read: one row per client and stub, grouped exactly as
+  // the engine judges retries (Engine/RetryWatch.swift): a client is its first User-Agent (all
+  // requests without one are one client), within one world and one stub. Each attempt is a mark on
+  // one time axis shared by every row (the journal's `time`, the world's clock), each wait an answer
+  // asked for a band after it, early and refused attempts marked apart.
+  const timeMs = (entry) => Date.parse(entry.time);
+  const clientOf = (entry) => ((entry.headers || {})['user-agent'] || [''])[0];
+  const verdictOf = (entry) => (entry.retry ? entry.retry.verdict : null);
+  function duration(ms) {
+    if (Math.abs(ms) < 1000) return Math.round(ms) + ' ms';
+    if (Math.abs(ms) < 120000) return Number((ms / 1000).toFixed(3)) + ' s';
+    if (Math.abs(ms) < 7200000) return Number((ms / 60000).toFixed(2)) + ' min';
+    return Number((ms / 3600000).toFixed(2)) + ' h';
+  }
+
+  // The wait `entry`'s answer asked for, read from the response as the engine reads it
+  // (RetryWatch.askedWait): only for the last attempt of a row, which no verdict describes yet.
+  function askedByResponse(entry) {
+    const headers = entry.response && entry.response.headers;
+    if (!headers || entry.fault) return null;
+    const first = (name) => (headers[name] || [])[0];
+    const retryAfter = first('retry-after');
+    if (retryAfter !== undefined) {
+      const text = retryAfter.trim();
+      if (text !== '' && !Number.isNaN(Number(text))) return Math.max(0, Number(text) * 1000);
+      const date = Date.parse(text);
+      return Number.isNaN(date) ? null : Math.max(0, date - timeMs(entry));
+    }
+    const reset = first('x-ratelimit-reset');
+    if ((entry.status === 429 || first('x-ratelimit-remaining') === '0') && reset !== undefined && !Number.isNaN(Number(reset))) {
+      const number = Number(reset);
+      return Math.max(0, number > 1e9 ? number * 1000 - timeMs(entry) : number * 1000);
+    }
+    return null;
+  }
+
+  // The waits a row's answers asked for, as the engine measured them: a judged attempt came
+  // `waitedMs` after an answer that asked `askedMs`, so that wait began at its time minus
+  // `waitedMs`. A refused attempt is judged against the same answer as the attempt after it, so
+  // the two name one wait.
+  function waitsOf(attempts) {
+    const waits = new Map();
+    for (const attempt of attempts) {
+      if (!attempt.retry) continue;
+      const start = timeMs(attempt) - attempt.retry.waitedMs;
+      const key = Math.round(start) + ' ' + attempt.retry.askedMs;
+      if (waits.has(key)) continue;
+      const answer = attempts.filter((a) => a.seq < attempt.seq && verdictOf(a) !== 'refused' && timeMs(a) <= start + 1).pop();
+      waits.set(key, { start, askedMs: attempt.retry.askedMs, answer, pending: false });
+    }
+    const last = attempts[attempts.length - 1];
+    const asked = verdictOf(last) === 'refused' ? null : askedByResponse(last);
+    if (asked !== null) waits.set('last', { start: timeMs(last) + (last.delayMs || 0), askedMs: asked, answer: last, pending: true });
+    return [...waits.values()];
+  }
+
+  function retryRows(list) {
+    const groups = new Map();
+    for (const entry of list) {
+      if (!entry.stub || entry.outbound || Number.isNaN(timeMs(entry))) continue;
+      const client = clientOf(entry);
+      const key = JSON.stringify([entry.session || '', entry.stub, client]);
+      if (!groups.has(key)) groups.set(key, { stub: entry.stub, client, session: entry.session, attempts: [] });
+      groups.get(key).attempts.push(entry);
+    }
+    const rows = [];
+    for (const row of groups.values()) {
+      if (row.attempts.length < 2) continue;
+      row.attempts.sort((a, b) => a.seq - b.seq);
+      row.waits = waitsOf(row.attempts);
+      if (row.waits.length) rows.push(row);  // a stub that never asked for a wait has no retries to show
+    }
+    return rows.sort((a, b) => timeMs(a.attempts[0]) - timeMs(b.attempts[0]));
+  }
+
+  // An attempt's mark: a dot on time, a triangle when early, a crossed square when refused again.
+  function mark(verdict, cx, cy) {
+    if (verdict === 'early') return svg('path', { class: 'shape', d: `M${cx} ${cy - 8}L${cx + 8} ${cy + 6}L${cx - 8} ${cy + 6}Z` });
+    if (verdict === 'refused') {
+      return svg('g', { class: 'shape' }, svg('rect', { x: cx - 6, y: cy - 6, width: 12, height: 12 }),
+        svg('path', { d: `M${cx - 6} ${cy - 6}L${cx + 6} ${cy + 6}M${cx + 6} ${cy - 6}L${cx - 6} ${cy + 6}` }));
+    }
+    return svg('circle', { class: 'shape', cx, cy, r: 6 });
+  }
+  function attemptTitle(entry) {
+    const lines = ['#' + entry.seq + ' ' + entry.method + ' ' + entry.path + ' → '
+      + (entry.status === null || entry.status === undefined ? 'no status' : entry.status) + ' at ' + timeOf(entry)];
+    const retry = entry.retry;
+    if (retry) {
+      lines.push((retry.verdict === 'on-time' ? 'on time' : retry.verdict === 'early' ? 'early by ' + duration(retry.earlyByMs) : 'early by ' + duration(retry.earlyByMs) + ', refused again')
+        + ': waited ' + duration(retry.waitedMs) + ' of the ' + duration(retry.askedMs) + ' asked');
+    }
+    if (entry.idempotency) lines.push('key ' + (entry.idempotency.key === null ? '(missing)' : entry.idempotency.key) + ': ' + entry.idempotency.outcome);
+    return lines.join('\n');
+  }
+  function keysSummary(attempts) {
+    const keys = new Set(attempts.filter((a) => a.idempotency).map((a) => a.idempotency.key));
+    if (!keys.size) return null;
+    if (keys.size > 1) return el('span', { class: 'badge limited', text: keys.size + ' different keys' });
+    const [key] = keys;
+    return el('span', { class: 'badge', text: key === null ? 'no key' : 'key ' + key + (attempts.every((a) => a.idempotency) ? ' on every attempt' : '') });
+  }
+
+  const ROW_HEIGHT = 64, MID = 30;
+  function timelineRow(row, x, width, showWorld) {
+    const early = row.attempts.filter((a) => verdictOf(a) === 'early').length;
+    const refused = row.attempts.filter((a) => verdictOf(a) === 'refused').length;
+    const chart = svg('svg', { class: 'tl', width, height: ROW_HEIGHT, viewBox: `0 0 ${width} ${ROW_HEIGHT}`, role: 'group' });
+    const times = row.attempts.map(timeMs);
+    const end = Math.max(...times, ...row.waits.map((w) => w.start + w.askedMs));
+    chart.append(svg('line', { class: 'track', x1: x(times[0]), x2: x(end), y1: MID, y2: MID }));
+    // Waits that overlap (a retry that came early was asked to wait again) go in lanes, one above the other.
+    const laneEnds = [];
+    const lanes = row.waits.map((wait) => {
+      let lane = laneEnds.findIndex((end) => end <= wait.start);
+      if (lane < 0) lane = laneEnds.length;
+      laneEnds[lane] = wait.start + wait.askedMs;
+      return lane;
+    });
+    const laneHeight = 18 / laneEnds.length;
+    row.waits.forEach((wait, index) => {
+      const left = x(wait.start), right = Math.max(left + 2, x(wait.start + wait.askedMs));
+      const top = MID - 9 + lanes[index] * laneHeight;
+      const by = wait.answer ? 'the answer to #' + wait.answer.seq : 'an answer';
+      chart.append(svg('g', { class: 'wait' + (wait.pending ? ' pending' : ''), 'data-asked-ms': wait.askedMs, 'data-after-seq': wait.answer ? wait.answer.seq : null },
+        svg('title', { text: by + ' asked for ' + duration(wait.askedMs) + (wait.pending ? ' (not retried yet)' : '') }),
+        svg('rect', { x: left, y: top, width: right - left, height: laneHeight, rx: 2 }),
+        svg('line', { class: 'due', x1: right, x2: right, y1: top - 2, y2: top + laneHeight + 2 }),
+        right - left > (laneEnds.length > 1 ? 100 : 72) ? svg('text', { class: laneEnds.length > 1 ? 'lane' : null, x: right - 10, y: top + laneHeight / 2 + (laneEnds.length > 1 ? 3 : 4),
+          'text-anchor': 'end', text: 'wait ' + duration(wait.askedMs) }) : null));
+    });
+    for (const entry of row.attempts) {
+      const verdict = verdictOf(entry) || 'none';
+      const cx = x(timeMs(entry));
+      const label = verdict === 'early' ? 'early ' + duration(entry.retry.earlyByMs) : verdict === 'refused' ? 'refused' : null;
+      chart.append(svg('g', {
+        class: 'attempt ' + verdict + ' ' + statusClass(entry.status), 'data-seq': entry.seq, 'data-verdict': verdict,
+        tabindex: '0', role: 'button', 'aria-label': attemptTitle(entry).replace(/\n/g, '; '),
+        onclick: () => select(entry.seq, false),
+        onkeydown: (event) => { if (event.key === 'Enter' || event.key === ' ') { event.preventDefault(); select(entry.seq, false); } },
+      },
+      svg('title', { text: attemptTitle(entry) }),
+      svg('text', { class: 'status', x: cx, y: MID - 15, 'text-anchor': 'middle', text: entry.status === null || entry.status === undefined ? '—' : entry.status }),
+      mark(verdict, cx, MID),
+      label ? svg('text', { class: 'verdict', x: cx, y: MID + 24, 'text-anchor': 'middle', text: label }) : null));
+    }
+    return el('section', { class: 'tl-row', 'data-stub': row.stub, 'data-client': row.client },
+      el('h3', {}, el('strong', { text: row.stub }), ' · ', el('code', { text: row.client || 'no User-Agent' }),
+        showWorld && row.session ? ' · session ' + row.session : null),
+      el('p', { class: 'tl-summary' },
+        row.attempts.length + ' attempts',
+        early ? el('span', { class: 'badge limited', text: early + ' early' }) : null,
+        refused ? el('span', { class: 'badge unmatched', text: refused + ' refused' }) : null,
+        keysSummary(row.attempts)),
+      chart);
+  }
+
+  function ticks(from, to, x) {
+    const span = to - from;
+    // 1, 2, 5… ms up to seconds, then steps a clock reads well: 10 s, 15 s, 30 s, 1 min… 1 h, then hours.
+    const steps = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 15000, 30000, 60000, 120000, 300000,
+      600000, 900000, 1800000, 3600000];
+    const step = steps.find((candidate) => span / candidate <= 8) || 3600000 * Math.ceil(span / 8 / 3600000);
+    const marks = [];
+    for (let t = 0; t <= span + 1e-9; t += step) {
+      marks.push(svg('line', { x1: x(from + t), x2: x(from + t), y1: 18, y2: 24 }),
+        svg('text', { x: x(from + t), y: 14, 'text-anchor': 'middle', text: t === 0 ? '0' : '+' + duration(t) }));
+    }
+    return marks;
+  }
+  function legend() {
+    const item = (verdict, text) => el('span', { class: 'legend-item' },
+      svg('svg', { class: 'tl', width: 18, height: 18, viewBox: '0 0 18 18', 'aria-hidden': 'true' },
+        verdict === 'wait' ? svg('g', { class: 'wait' }, svg('rect', { x: 1, y: 4, width: 16, height: 10, rx: 2 }))
+          : svg('g', { class: 'attempt ' + verdict }, mark(verdict, 9, 10))), text);
+    return el('p', { class: 'legend' }, item('on-time', 'attempt (on time, or first)'), item('early', 'early retry'),
+      item('refused', 'early, refused again'), item('wait', 'wait the answer asked for (Retry-After)'));
+  }
+  function renderTimeline(list) {
+    const holder = $('timeline');
+    const rows = retryRows(list);
+    if (!rows.length) {
+      holder.replaceChildren(el('p', { class: 'hint', id: 'timeline-empty', text: 'No retries to draw: a row appears for each client (User-Agent) '
+        + 'and stub with more than one attempt after an answer that asked for a wait (Retry-After, or a 429\'s X-RateLimit-Reset).' }));
+      return;
+    }
+    let from = Infinity, to = -Infinity;
+    for (const row of rows) {
+      for (const entry of row.attempts) { from = Math.min(from, timeMs(entry)); to = Math.max(to, timeMs(entry)); }
+      for (const wait of row.waits) { from = Math.min(from, wait.start); to = Math.max(to, wait.start + wait.askedMs); }
+    }
+    if (to - from < 1) to = from + 1000;
+    const width = Math.max(360, holder.clientWidth - 32), pad = 44;
+    const x = (t) => Math.round((pad + (t - from) / (to - from) * (width - 2 * pad)) * 10) / 10;
+    const start = new Date(from).toISOString();
+    holder.replaceChildren(
+      el('p', { class: 'hint', id: 'timeline-caption' }, rows.length + (rows.length === 1 ? ' client and stub' : ' clients and stubs')
+        + ' with retries; time from ' + start.slice(11, 23) + ' (' + start.slice(0, 10) + ', the world\'s clock) over ' + duration(to - from) + '.'),
+      legend(),
+      svg('svg', { class: 'tl axis', width, height: 26, viewBox: `0 0 ${width} 26`, 'aria-hidden': 'true' },
+        svg('line', { x1: x(from), x2: x(to), y1: 24, y2: 24 }), ticks(from, to, x)),
+      ...rows.map((row) => timelineRow(row, x, width, new Set(rows.map((r) => r.session || '')).size > 1)));
+  }
+  function showView(view) {
+    state.view = view;
+    $('view-list').setAttribute('aria-pressed', String(view === 'list'));
+    $('view-retries').setAttribute('aria-pressed', String(view === 'retries'));
+    $('list-view').hidden = view !== 'list';
+    $('timeline').hidden = view !== 'retries';
+    render();
+  }
+  $('view-list').addEventListener('click', () => showView('list'));
+  $('view-retries').addEventListener('click', () => showView('retries'));
+  window.addEventListener('resize', () => { if (state.view === 'retries') render(); });
 
   // ---- detail --------------------------------------------------------------------------
   function headerTable(headers) {
@@ -405,6 +622,7 @@
     if (typing || event.ctrlKey || event.metaKey || event.altKey) return;
     if (event.key === '/') { event.preventDefault(); $('f-path').focus(); }
     else if (event.key === 'p') $('pause').click();
+    else if (event.key === 'r') showView(state.view === 'list' ? 'retries' : 'list');
     else if (/^[1-5]$/.test(event.key)) { showTab(tabs[Number(event.key) - 1]); $('tab-' + tabs[Number(event.key) - 1]).focus(); }
     else if ((event.key === 'j' || event.key === 'ArrowDown') && !$('rows').contains(event.target) && event.target.getAttribute('role') !== 'tab') {
       const row = $('rows').firstElementChild;
