@@ -170,7 +170,8 @@ let package = Package(
         ),
         // zlib (zlib1g-dev), which the transport compresses a stub's body with (`compress`): header-only,
         // and dlopened like CCurl (libz.so.1 the first time a body is compressed), so the daemon's start
-        // does not load it.
+        // does not load it. The shim also declares brotli's one-shot encoder (no -dev needed), opened
+        // through the same loader (libbrotlienc.so.1, Debian's libbrotli1) when a stub asks for `br`.
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         // libcurl (libcurl4-openssl-dev), the client that proxying stubs forward with, on its
         // multi-socket interface. Header-only, and deliberately without pkgConfig or `link`: the

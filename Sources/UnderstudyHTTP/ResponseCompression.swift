@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import UnderstudyStubFormat
 
 /// A content coding the transport compresses with: the stub format's own enum (``StubFormat/Compression``).
@@ -14,6 +19,9 @@ public struct ResponseCompression: Sendable, Equatable {
     public var mistake: StubFormat.CompressMistake?
     /// Whose rules decide: the stub format's, or Jetty's gzip handler's (a WireMock root).
     public var rules: Rules = .native
+    /// The bytes this setting last sent and what they encode, shared by the copies of one stub
+    /// response's setting: a static body is compressed once, not per answer.
+    public let memo = EncodedBodyMemo()
 
     /// Whose rules a compression follows.
     public enum Rules: Sendable, Equatable {
@@ -28,12 +36,17 @@ public struct ResponseCompression: Sendable, Equatable {
         case jetty
     }
 
-    /// Jetty's gzip for a WireMock root's responses.
-    public static let jetty: ResponseCompression = {
+    /// Jetty's gzip for a WireMock root's responses: a new setting (and memo) for each response.
+    public static var jetty: ResponseCompression {
         var setting = ResponseCompression(coding: .gzip)
         setting.rules = .jetty
         return setting
-    }()
+    }
+
+    /// Equal when they compress alike; the memo is a cache, not part of the setting.
+    public static func == (lhs: ResponseCompression, rhs: ResponseCompression) -> Bool {
+        lhs.coding == rhs.coding && lhs.when == rhs.when && lhs.mistake == rhs.mistake && lhs.rules == rhs.rules
+    }
 
     /// A compression setting.
     public init(
@@ -80,11 +93,76 @@ public struct ResponseCompression: Sendable, Equatable {
     }
 }
 
+/// The last body one response's compression setting encoded, and the bytes it sent for it: a
+/// static body (the same array every answer, so comparing is a pointer check) is compressed once,
+/// and a templated one whose text repeats is not compressed again. The key holds the coding and the
+/// mistake too, so a copy of the setting changed afterwards never gets another's bytes. Read and
+/// written by the event loops that send the response, under a lock.
+public final class EncodedBodyMemo: @unchecked Sendable {
+    private struct Entry {
+        var source: [UInt8]
+        var coding: ContentCoding
+        var mistake: StubFormat.CompressMistake?
+        var encoded: [UInt8]
+    }
+
+    private var entry: Entry?
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+
+    /// An empty memo.
+    public init() { pthread_mutex_init(mutex, nil) }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    /// The bytes remembered for `source` encoded with `coding` and `mistake`, if they are the last.
+    public func encoded(
+        _ source: [UInt8], _ coding: ContentCoding, _ mistake: StubFormat.CompressMistake?
+    ) -> [UInt8]? {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        guard let entry, entry.coding == coding, entry.mistake == mistake, entry.source == source else { return nil }
+        return entry.encoded
+    }
+
+    /// Remembers `encoded` as what `source` is sent as, in place of what was remembered before.
+    public func remember(
+        _ source: [UInt8], _ coding: ContentCoding, _ mistake: StubFormat.CompressMistake?, _ encoded: [UInt8]
+    ) {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        entry = Entry(source: source, coding: coding, mistake: mistake, encoded: encoded)
+    }
+}
+
 extension Substring {
     fileprivate func trimmingSpaces() -> String {
         var slice = self[...]
         while let first = slice.first, first == " " || first == "\t" { slice = slice.dropFirst() }
         while let last = slice.last, last == " " || last == "\t" { slice = slice.dropLast() }
         return String(slice)
+    }
+}
+
+/// Where the process says which content codings it can compress with, so a stub that asks for one
+/// whose library is missing (`br` without libbrotli1) fails to load with the reason, in `serve` and
+/// `check` alike, instead of going out uncompressed.
+///
+/// Written once, at start-up, before any stub is compiled (the daemon's `main`); only read after
+/// that, hence no lock. Nothing installed (an embedding program, a unit test) takes every coding
+/// as available.
+public enum CompressionSupport {
+    nonisolated(unsafe) private static var check: (@Sendable (ContentCoding) -> String?)?
+
+    /// Installs the check: for a coding, nil when it is available, else why not.
+    public static func install(_ unavailability: @escaping @Sendable (ContentCoding) -> String?) {
+        check = unavailability
+    }
+
+    /// Why `coding` cannot be compressed with in this process, or nil when it can.
+    public static func unavailability(of coding: ContentCoding) -> String? {
+        check?(coding)
     }
 }

@@ -321,6 +321,8 @@ public enum StubFormat {
         case gzip
         /// zlib-wrapped deflate (RFC 1950), what HTTP's `deflate` coding means (RFC 9110 §8.4.1.2).
         case deflate
+        /// brotli (RFC 7932), with Debian's libbrotli1 (libbrotlienc.so.1), opened when a stub asks for it.
+        case br
     }
 
     /// `compressWhen`: when the body is compressed.
@@ -335,8 +337,8 @@ public enum StubFormat {
 
     /// `compressMistake`: a compressed answer wrong on purpose, for a client's decoding-error tests.
     public enum CompressMistake: String, CaseIterable, Sendable {
-        /// The body compressed with `compress`, labelled with the other coding (gzip as `deflate`,
-        /// deflate as `gzip`).
+        /// The body compressed with `compress`, labelled with another coding (gzip as `deflate`,
+        /// deflate and br as `gzip`).
         case wrongLabel = "wrong-label"
         /// The body compressed twice, labelled once.
         case twice

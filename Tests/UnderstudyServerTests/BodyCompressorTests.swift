@@ -69,4 +69,39 @@ final class BodyCompressorTests: XCTestCase {
         XCTAssertLessThan(gzipped.body.count, body.count / 5)
         XCTAssertEqual(ticket.bodyBeforeEncoding, body, "the journal gets the body as written")
     }
+
+    func testBrotliCompressesAndAStaticBodyIsCompressedOnce() throws {
+        XCTAssertNil(BodyCompressor.unavailability(of: .br), "libbrotli1 is installed where the tests run")
+        let body = Array(String(repeating: "brotli me ", count: 80).utf8)
+        var response = HTTPResponse(status: 200, body: body)
+        let setting = ResponseCompression(coding: .br, when: .always)
+        response.compression = setting
+        let request = HTTPRequest(method: "GET", target: "/", headers: HTTPHeaders())
+        var first = response
+        BodyCompressor.apply(&first, for: request, journal: nil)
+        XCTAssertEqual(first.headers["Content-Encoding"], "br")
+        XCTAssertNil(first.headers["Vary"], "always: the answer does not depend on Accept-Encoding")
+        XCTAssertLessThan(first.body.count, body.count / 5)
+        XCTAssertEqual(setting.memo.encoded(body, .br, nil), first.body, "remembered for the next answer")
+        XCTAssertNil(setting.memo.encoded(body, .gzip, nil), "for its coding only")
+        XCTAssertNil(setting.memo.encoded(Array(body.dropLast()), .br, nil), "and for that body only")
+        var second = response
+        BodyCompressor.apply(&second, for: request, journal: nil)
+        XCTAssertEqual(second.body, first.body)
+    }
+
+    func testAThreadsDeflateStreamsAreResetBetweenBodies() throws {
+        let short = Array("short".utf8)
+        let long = Array(String(repeating: "a longer body, repeated ", count: 40).utf8)
+        let gzipLong = try XCTUnwrap(BodyCompressor.compress(long, .gzip))
+        let gzipShort = try XCTUnwrap(BodyCompressor.compress(short, .gzip))
+        XCTAssertEqual(BodyCompressor.compress(long, .gzip), gzipLong, "the same bytes after another body")
+        XCTAssertEqual(Array(gzipShort.prefix(2)), [0x1f, 0x8b])
+        // gzip's trailer: the CRC-32 and the length of this body alone.
+        XCTAssertEqual(Array(gzipShort.suffix(4)), [5, 0, 0, 0])
+        let deflated = try XCTUnwrap(BodyCompressor.compress(long, .deflate))
+        XCTAssertEqual(deflated.first, 0x78, "zlib's header, from the thread's other stream")
+        XCTAssertEqual(BodyCompressor.compress(long, .deflate), deflated)
+        XCTAssertEqual(BodyCompressor.compress([], .gzip)?.prefix(2).map { $0 }, [0x1f, 0x8b])
+    }
 }

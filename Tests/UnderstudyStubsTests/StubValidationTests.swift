@@ -38,6 +38,24 @@ final class StubValidationTests: XCTestCase {
             "bad.json:3:6: error: unknown key `staus`; did you mean `status`? (at stubs[0].responses[0].staus)")
     }
 
+    func testACodingTheProcessCannotCompressWithIsRefusedWithItsReason() {
+        CompressionSupport.install { $0 == .br ? "no brotli here" : nil }
+        defer { CompressionSupport.install { _ in nil } }
+        let json = """
+            {"stubs": [
+              {"responses": [
+                {"body": "x", "compress": "br", "compressWhen": "always"}
+              ]}
+            ]}
+            """
+        assertOnlyError(
+            json, line: 3, column: 31, path: "stubs[0].responses[0].compress", contains: "no brotli here")
+        XCTAssertNoThrow(
+            try StubLoader.parse(
+                bytes: Array(#"{"stubs": [{"responses": [{"body": "x", "compress": "gzip"}]}]}"#.utf8), file: "ok.json",
+                root: nil))
+    }
+
     func testUnknownKeysAtEveryLevelSuggest() {
         let json = """
             {"stubz": [],

@@ -265,6 +265,14 @@ for part in ('a', 'b'):
         {"id": mid('l-same-id'), "request": {"method": "GET", "url": "/l/same-id/" + part},
          "response": {"status": 200, "headers": {"X-Case": "l-same-id-" + part}, "body": part + "\n"}}, indent=2))
 script('loading-same-id-in-two-files', R('GET', '/l/same-id/a'), R('GET', '/l/same-id/b'))
+# A collection file with a file-level `metadata` description (jashburn8020/wiremock-json in the real-world
+# corpus does it): WireMock reads the file as a StubMapping holding `mappings` and serves them; before,
+# Understudy refused the root over the unknown key.
+open(root + '/mappings/loading/collection-metadata.json', 'w').write(json.dumps(
+    {"metadata": {"description": "a file-level description"},
+     "mappings": [{"id": mid('l-collection-metadata'), "request": {"method": "GET", "url": "/l/collection-metadata"},
+                   "response": {"status": 200, "headers": {"X-Case": "l-collection-metadata"}, "body": "served\n"}}]}, indent=2))
+script('loading-collection-metadata', R('GET', '/l/collection-metadata'))
 # Equal-priority mappings in five files: WireMock answers with the one it loaded last, in the order the
 # file system lists the directory (not by name); so does Understudy now (before, it took name order).
 os.makedirs(root + '/mappings/loading/ties', exist_ok=True)

@@ -246,7 +246,16 @@ def _target(request):
         return request["urlPath"]
     for key in ("urlPathPattern", "urlPattern"):
         if key in request:
-            return sample(request[key])
+            # A request target starts with "/" (Jetty answers any other 400 before WireMock
+            # matches), so a pattern like `.*` is sampled as the path it accepts, not as "a".
+            found = sample(request[key])
+            if found is not None and not found.startswith("/"):
+                rooted = "/" + found
+                try:
+                    found = rooted if re.fullmatch(request[key], rooted, re.DOTALL) else found
+                except re.error:
+                    pass
+            return found
     return "/"
 
 

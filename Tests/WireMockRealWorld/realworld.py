@@ -207,18 +207,36 @@ def classify(root, variant, mapping, expected, actual, request, source=None):
     return "other"
 
 
+def mixed_case_media_ranges(value):
+    """`application/json;q=0.9, text/*` as `Application/JSON;q=0.9, Text/*`: each type capitalised and each
+    subtype in upper case, parameters as they were (media types are case-insensitive: RFC 9110 §8.3.1)."""
+    ranges = []
+    for item in value.split(","):
+        media, semicolon, parameters = item.partition(";")
+        kind, slash, subtype = media.partition("/")
+        space = kind[:len(kind) - len(kind.lstrip())]
+        ranges.append(space + kind.lstrip().capitalize() + slash + subtype.upper() + semicolon + parameters)
+    return ",".join(ranges)
+
+
 def accepting_gzip(script):
     """`script` with `Accept-Encoding: gzip` on every request that names no Accept-Encoding, as most clients
-    send it, so WireMock's gzip (Jetty's, with its `Vary`) is compared too; and a `Content-Type` in upper
-    case, which Jetty hands WireMock in its own spelling when it is a well-known value (issue 43)."""
+    send it, so WireMock's gzip (Jetty's, with its `Vary`) is compared too; a `Content-Type` in upper case,
+    which Jetty hands WireMock in its own spelling when it is a well-known value; an `Accept` in mixed case
+    (`Application/JSON`); and the connection option in mixed case (`Connection: Close`, or `Keep-Alive`
+    for a fault's request, which is sent as keep-alive clients send it) (issue 43)."""
     requests = []
     for request in script["requests"]:
         headers = dict(request.get("headers") or {})
         if not any(name.lower() == "accept-encoding" for name in headers):
             headers["Accept-Encoding"] = "gzip"
+        if not any(name.lower() == "connection" for name in headers):
+            headers["Connection"] = "Keep-Alive" if request.get("keepAlive") else "Close"
         for name in list(headers):
             if name.lower() == "content-type":
                 headers[name] = headers[name].upper()
+            elif name.lower() == "accept":
+                headers[name] = mixed_case_media_ranges(headers[name])
         requests.append(dict(request, headers=headers))
     return dict(script, requests=requests)
 

@@ -1,22 +1,23 @@
 # Sourced by the scripts in scripts/: installs what a fresh Debian machine with Swift lacks.
 # Only C libraries' headers are needed (libevent's, OpenSSL's, nghttp2's for HTTP/2, libcurl's for
 # proxying stubs, which the daemon opens at run time, zlib's for `compress`, and mimalloc, which the daemon links on Linux
-# as its allocator), and libxml2's runtime library (no headers), which the daemon opens when a stub
-# matches XML; everything else comes from Swift's toolchain.
+# as its allocator), and libxml2's and brotli's runtime libraries (no headers), which the daemon opens
+# when a stub matches XML or compresses with `br`; everything else comes from Swift's toolchain.
 ensure_libevent() {
     if pkg-config --exists libevent libevent_openssl openssl libnghttp2 libcurl zlib 2>/dev/null && [ -f /usr/include/event2/http.h ] \
         && [ -f /usr/include/openssl/ssl.h ] && [ -f /usr/include/mimalloc.h ] && [ -f /usr/include/nghttp2/nghttp2.h ] \
-        && [ -n "$(ls /usr/lib/*/libxml2.so.2 /usr/lib/libxml2.so.2 2>/dev/null)" ]; then
+        && [ -n "$(ls /usr/lib/*/libxml2.so.2 /usr/lib/libxml2.so.2 2>/dev/null)" ] \
+        && [ -n "$(ls /usr/lib/*/libbrotlienc.so.1 /usr/lib/libbrotlienc.so.1 2>/dev/null)" ]; then
         return 0
     fi
-    echo "understudy: installing libevent-dev, libssl-dev, libnghttp2-dev, libcurl4-openssl-dev, libmimalloc-dev, zlib1g-dev and libxml2 (needed to build and run the daemon)" >&2
+    echo "understudy: installing libevent-dev, libssl-dev, libnghttp2-dev, libcurl4-openssl-dev, libmimalloc-dev, zlib1g-dev, libxml2 and libbrotli1 (needed to build and run the daemon)" >&2
     local sudo=""
     if [ "$(id -u)" -ne 0 ]; then
-        command -v sudo >/dev/null 2>&1 || { echo "understudy: a C library is missing and this user cannot install it; run: apt-get install -y libevent-dev libssl-dev libnghttp2-dev libcurl4-openssl-dev libmimalloc-dev zlib1g-dev libxml2" >&2; return 1; }
+        command -v sudo >/dev/null 2>&1 || { echo "understudy: a C library is missing and this user cannot install it; run: apt-get install -y libevent-dev libssl-dev libnghttp2-dev libcurl4-openssl-dev libmimalloc-dev zlib1g-dev libxml2 libbrotli1" >&2; return 1; }
         sudo="sudo"
     fi
     $sudo apt-get update -qq >&2 || true
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq libevent-dev libssl-dev libnghttp2-dev libcurl4-openssl-dev libmimalloc-dev zlib1g-dev libxml2 pkg-config >&2
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq libevent-dev libssl-dev libnghttp2-dev libcurl4-openssl-dev libmimalloc-dev zlib1g-dev libxml2 libbrotli1 pkg-config >&2
 }
 
 # SwiftPM passes a package's enabled traits to the compiler as -D flags in the order of a Swift Set,

@@ -157,6 +157,10 @@ extension StubDecoder {
         var mistake: StubFormat.CompressMistake?
         if let member = keys["compress"] {
             coding = enumValue(member.value, path.member("compress"), StubFormat.Compression.self)
+            if let chosen = coding, let reason = CompressionSupport.unavailability(of: chosen) {
+                fail(member.value.position, path.member("compress"), reason)
+                coding = nil
+            }
         }
         if let member = keys["compressWhen"] {
             when = enumValue(member.value, path.member("compressWhen"), StubFormat.CompressWhen.self)
@@ -169,7 +173,7 @@ extension StubDecoder {
                 if let member = keys[key], keys["compress"] == nil {
                     fail(
                         member.keyPosition, path.member(key),
-                        "`\(key)` needs `compress` beside it (\"gzip\" or \"deflate\")")
+                        "`\(key)` needs `compress` beside it (\"gzip\", \"deflate\" or \"br\")")
                 }
             }
             return

@@ -32,7 +32,10 @@ extension StubDecoder {
     mutating func decodeWireMockDocument(_ root: JSONNode, generatedID: (Int) -> String) -> [DecodedStub] {
         guard let members = root.members else { return [] }
         if let mappings = members.first(where: { $0.key == "mappings" }) {
-            _ = self.members(of: root, .root, known: ["mappings", "meta"])
+            // WireMock reads a collection file as a StubMapping with `mappings` (StubMappingCollection),
+            // so a mapping's own keys (a file-level `metadata` description, say) load there and are
+            // ignored; `meta` is what the admin API's export writes.
+            _ = self.members(of: root, .root, known: ["mappings", "meta"] + Self.wireMockMappingKeys)
             let path = JSONPath.root.member("mappings")
             guard let elements = mappings.value.elements else {
                 typeMismatch(mappings.value, path, expected: "an array of WireMock mappings")
