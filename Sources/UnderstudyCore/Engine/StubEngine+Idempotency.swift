@@ -45,7 +45,6 @@ extension StubEngine {
                     + "unique value per logical request, the same on every retry.",
                 key: nil, outcome: .missing, stub: box.stub, context)
         }
-        let fingerprint = RequestFingerprint(context)
         let store: IdempotencyStore
         if let existing = runtimes[winner].idempotency {
             store = existing
@@ -53,8 +52,9 @@ extension StubEngine {
             store = IdempotencyStore()
             runtimes[winner].idempotency = store
         }
-        switch store.lookup(key, fingerprint, now: now) {
+        switch store.lookup(key, context, now: now) {
         case .first:
+            let fingerprint = RequestFingerprint(context)
             var (response, record) = serveUnguarded(winner, box, context, now: now)
             let keeps = IdempotencyStore.keeps(response)
             var replay: HTTPResponse?
@@ -68,17 +68,17 @@ extension StubEngine {
             store.store(
                 key,
                 IdempotencyStore.Entry(
-                    fingerprint: fingerprint, response: replay, responseIndex: record.responseIndex,
+                    key: key, fingerprint: fingerprint, response: replay, responseIndex: record.responseIndex,
                     answeredAt: now &+ delay, expiresAt: now &+ rule.ttlNanoseconds),
                 now: now)
             record.idempotency = IdempotencyNote(key: key, outcome: .first, stored: keeps)
             return (response, record)
-        case .replay(let response, let responseIndex):
+        case .replay(let response, let entry):
             var record = JournalRecord(
                 request: context.request, matched: true, rateLimited: false, stubID: box.stub.id,
-                responseIndex: responseIndex,
+                responseIndex: entry.responseIndex,
                 scenario: nil)
-            record.idempotency = IdempotencyNote(key: key, outcome: .replay)
+            record.notes = entry.replayNotes  // made once, with the entry
             record.stream = response.streaming?.kind
             return (response, record)
         case .mismatch(let why):

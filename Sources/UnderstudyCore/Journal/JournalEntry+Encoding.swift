@@ -118,7 +118,7 @@ extension JournalEntry {
             }
             out.append(#","headers":"# as StaticString)
             if let raw = delivery.rawHeaders {
-                encodeHeaders(raw, into: out)
+                if let headerCache { headerCache.append(raw, into: out) } else { encodeHeaders(raw, into: out) }
             } else {
                 encodeHeaders(delivery.headers, into: out)
             }
