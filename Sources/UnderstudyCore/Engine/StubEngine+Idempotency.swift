@@ -9,11 +9,13 @@ extension StubEngine {
     /// The header a replayed answer carries, as Stripe and the payment APIs after it send it.
     static let replayedHeader = "Idempotent-Replayed"
 
-    /// The answer of a guarded stub (see ``StubBox/guarded``) when a guard gives one: an expired
-    /// token's 401, or what the stub's idempotency makes of the request; nil to serve as usual.
-    /// Never inlined: other stubs never come here, so their path stays as it was.
+    /// The answer of a guarded stub (see ``StubBox/guarded``): an expired token's 401, what the
+    /// stub's idempotency makes of the request, or the stub's own answer when no guard gives one.
+    /// Never inlined: other stubs never come here, so their path stays as it was. Not optional:
+    /// an optional answer (136 bytes) was copied with `memcpy` on its way out, and unwrapped
+    /// (~100 instructions of every request to a stub with `idempotency`, `scripts/bench --replay`).
     @inline(never)
-    func guardedAnswer(_ winner: Int, _ context: MatchContext, now: UInt64) -> (HTTPResponse, JournalRecord)? {
+    func guardedAnswer(_ winner: Int, _ context: MatchContext, now: UInt64) -> (HTTPResponse, JournalRecord) {
         // Fields are read through the box: a `let stub = box.stub` copy retained and released every
         // field of the stub (2,600 instructions a replay, `scripts/bench --replay`).
         let box = boxes[winner]
@@ -26,7 +28,7 @@ extension StubEngine {
                     ? serveIdempotently(winner, context, now: now) : serveUnguarded(winner, box, context, now: now)
             }
         }
-        guard box.stub.idempotency != nil else { return nil }
+        guard box.stub.idempotency != nil else { return serveUnguarded(winner, box, context, now: now) }
         return serveIdempotently(winner, context, now: now)
     }
 
