@@ -122,7 +122,6 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 
     /// ``namesMatch(_:_:)`` over two UTF-8 buffers of the same length.
     @inlinable
-    @usableFromInline
     static func bytesMatch(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool {
         for index in 0..<x.count where x[index] != y[index] {
             let p = x[index], q = y[index]
