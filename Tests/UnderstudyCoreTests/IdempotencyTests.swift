@@ -78,6 +78,24 @@ final class IdempotencyTests: XCTestCase {
         XCTAssertEqual(post(engine, "/charges", key: "raw", body: #"{"a": 1}"#, contentType: "text/plain").status, 422)
     }
 
+    /// Requests without a `Content-Type`, which a replay compares without building their
+    /// fingerprint (``RequestFingerprint/matches(_:)``): the same bytes replay; other bytes, or the
+    /// same bytes sent as JSON, are another request.
+    func testBodiesWithoutAContentTypeAreComparedByByte() throws {
+        let engine = try makeEngine(Self.stubs)
+        func send(_ body: String, json: Bool = false) -> HTTPResponse {
+            var headers: HTTPHeaders = ["Idempotency-Key": "n"]
+            if json { headers.append(name: "Content-Type", value: "application/json") }
+            return engine.send("POST", "/charges", headers: headers, body: body)
+        }
+        XCTAssertEqual(send(#"{"a":1}"#).status, 201)
+        XCTAssertEqual(send(#"{"a":1}"#).headers["Idempotent-Replayed"], "true")
+        XCTAssertEqual(send(#"{"a": 1}"#).status, 422, "without a Content-Type, byte for byte")
+        XCTAssertEqual(send(#"{"a":1}"#, json: true).status, 422, "a JSON body is read another way")
+        XCTAssertEqual(send(#"{"a":1}"#).headers["Idempotent-Replayed"], "true")
+        XCTAssertEqual(outcomes(engine), ["n first", "n replay", "n mismatch", "n mismatch", "n replay"])
+    }
+
     func testARequiredKeyAndAConfiguredMismatchStatus() throws {
         let engine = try makeEngine(Self.stubs)
         let missing = post(engine, "/strict", key: nil)

@@ -1,8 +1,10 @@
 """`scripts/bench --replay`: what an idempotent replay costs against a normal answer, counted under
 callgrind as the gate counts (issue 47: a replay costs no more than a normal answer).
 
-Three daemons, each with 100 exact-path stubs whose last one is loaded, as the gate's exact100:
+Four daemons, each with 100 exact-path stubs whose last one is loaded, as the gate's exact100:
 - `plain`: the gate's exact100 stubs, requests without a key;
+- `plain-keyed`: the same stubs, every request carrying the `Idempotency-Key` header the replays send:
+  what the header alone costs (its field line parsed, journaled), with no stub reading it;
 - `keyed-unkeyed`: every stub with `"idempotency": {}`, requests without a key: what the rule costs a
   request that does not use it;
 - `replay`: the same stubs, every request carrying one `Idempotency-Key` (fixed_load's
@@ -45,12 +47,12 @@ def _outcomes(path):
     return replays, lines
 
 
-def _count(session, tools, name, stub_dir, load, header):
+def _count(session, tools, name, stub_dir, load, header, replays_expected=None):
     figures, journal = keepalive_count.count(session, tools, name, stub_dir, load, header=header)
     replays, lines = _outcomes(journal)
     expected = keepalive_count.expected_entries(load)
     # check_answer's request carries no key; with the key, the warm-up's first is the key's first.
-    wanted_replays = expected - 2 if header else 0
+    wanted_replays = (expected - 2 if header else 0) if replays_expected is None else replays_expected
     if lines != expected or replays != wanted_replays:
         raise ScenarioError(f"{name}: the journal holds {lines} entries ({replays} replays) for {expected} requests, "
                             f"expected {wanted_replays} replays")
@@ -66,6 +68,8 @@ def run(config, tools, understudy):
         session.log(f"== replays: {load['requests']} requests over {load['connections']} keep-alive connections "
                     f"after {load['warmup']} unmeasured, under callgrind")
         results = {"plain": _count(session, tools, "plain", session.stub_dirs["exact100"], load, None)}
+        results["plain-keyed"] = _count(session, tools, "plain-keyed", session.stub_dirs["exact100"], load, KEY,
+                                        replays_expected=0)
         keyed = _idempotent_stubs(os.path.join(session.tmp, "idempotent"))
         results["keyed-unkeyed"] = _count(session, tools, "keyed-unkeyed", keyed, load, None)
         results["replay"] = _count(session, tools, "replay", keyed, load, KEY)

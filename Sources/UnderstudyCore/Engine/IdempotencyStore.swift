@@ -4,52 +4,73 @@ import UnderstudyHTTP
 /// until the key's time to live passes on the world's clock. Created the first time the stub
 /// sees a key, so a stub without `idempotency` carries only a nil reference.
 final class IdempotencyStore {
-    /// A key's first request and its answer.
-    struct Entry {
-        var fingerprint: RequestFingerprint
+    /// A key's first request and its answer. A class: a lookup hands out one reference, where a
+    /// struct was copied out of the table, retaining and then releasing each of its fields.
+    final class Entry {
+        let fingerprint: RequestFingerprint
         /// The answer as the engine built it (templated values rendered): what a replay sends.
         /// `nil` when it is not kept (see ``IdempotencyStore/keeps(_:)``).
-        var response: HTTPResponse?
+        let response: HTTPResponse?
         /// The response index the stub served, for the replay's journal line.
-        var responseIndex: Int?
+        let responseIndex: Int?
         /// Monotonic time the answer is due (arrival plus its delay): until then the key is in
         /// progress.
-        var answeredAt: UInt64
+        let answeredAt: UInt64
         /// Monotonic time the key expires.
-        var expiresAt: UInt64
+        let expiresAt: UInt64
+        /// What every replay's journal line says of the key (`"idempotency":{"key":…,"outcome":"replay"}`),
+        /// made once with the entry, so a replay allocates no note (two allocations a replay before,
+        /// `scripts/bench --replay`). `nil` when the answer is not kept.
+        let replayNotes: GuardNotes?
+
+        init(
+            key: String, fingerprint: RequestFingerprint, response: HTTPResponse?, responseIndex: Int?,
+            answeredAt: UInt64, expiresAt: UInt64
+        ) {
+            self.fingerprint = fingerprint
+            self.response = response
+            self.responseIndex = responseIndex
+            self.answeredAt = answeredAt
+            self.expiresAt = expiresAt
+            self.replayNotes =
+                response == nil ? nil : GuardNotes(idempotency: IdempotencyNote(key: key, outcome: .replay), retry: nil)
+        }
     }
 
     /// What a request's key finds.
     enum Lookup {
         /// Nothing live: the request is answered as the key's first.
         case first
-        /// The same request, answered: replay this.
-        case replay(HTTPResponse, responseIndex: Int?)
+        /// The same request, answered: replay the entry's response.
+        case replay(HTTPResponse, Entry)
         /// Another request (method, path or body) used the key first.
         case mismatch(String)
         /// The key's first request is still being answered.
         case inProgress
     }
 
-    private var entries: [String: Entry] = [:]
+    /// `@exclusivity(unchecked)`, as the engine's state is: one thread, no overlapping access (the
+    /// runtime's check cost a replay ~60 instructions).
+    @exclusivity(unchecked) private var entries: [String: Entry] = [:]
     /// Entries stored since the last sweep of expired ones (a sweep is linear, so it waits for
     /// as many new entries as there were live ones).
-    private var sinceSweep = 0
+    @exclusivity(unchecked) private var sinceSweep = 0
 
     /// Keys held, expired ones not yet swept included.
     var count: Int { entries.count }
 
-    /// What `key` finds for `fingerprint` at monotonic time `now`.
-    func lookup(_ key: String, _ fingerprint: RequestFingerprint, now: UInt64) -> Lookup {
+    /// What `key` finds for the request in `context` at monotonic time `now`. The request's
+    /// fingerprint is built only when it has to be (see ``RequestFingerprint/matches(_:)``).
+    func lookup(_ key: String, _ context: MatchContext, now: UInt64) -> Lookup {
         guard let entry = entries[key], entry.expiresAt > now else { return .first }
         let answered = now >= entry.answeredAt
         // An answer that was not kept leaves the key free once it has gone out.
         if answered && entry.response == nil { return .first }
-        guard entry.fingerprint == fingerprint else {
-            return .mismatch(fingerprint.difference(from: entry.fingerprint))
+        guard entry.fingerprint.matches(context) else {
+            return .mismatch(RequestFingerprint(context).difference(from: entry.fingerprint))
         }
         guard answered, let response = entry.response else { return .inProgress }
-        return .replay(response, responseIndex: entry.responseIndex)
+        return .replay(response, entry)
     }
 
     /// Records `key`'s first request and its answer.

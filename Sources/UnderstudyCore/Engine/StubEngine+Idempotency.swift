@@ -9,11 +9,13 @@ extension StubEngine {
     /// The header a replayed answer carries, as Stripe and the payment APIs after it send it.
     static let replayedHeader = "Idempotent-Replayed"
 
-    /// The answer of a guarded stub (see ``StubBox/guarded``) when a guard gives one: an expired
-    /// token's 401, or what the stub's idempotency makes of the request; nil to serve as usual.
-    /// Never inlined: other stubs never come here, so their path stays as it was.
+    /// The answer of a guarded stub (see ``StubBox/guarded``): an expired token's 401, what the
+    /// stub's idempotency makes of the request, or the stub's own answer when no guard gives one.
+    /// Never inlined: other stubs never come here, so their path stays as it was. Not optional:
+    /// an optional answer (136 bytes) was copied with `memcpy` on its way out, and unwrapped
+    /// (~100 instructions of every request to a stub with `idempotency`, `scripts/bench --replay`).
     @inline(never)
-    func guardedAnswer(_ winner: Int, _ context: MatchContext, now: UInt64) -> (HTTPResponse, JournalRecord)? {
+    func guardedAnswer(_ winner: Int, _ context: MatchContext, now: UInt64) -> (HTTPResponse, JournalRecord) {
         // Fields are read through the box: a `let stub = box.stub` copy retained and released every
         // field of the stub (2,600 instructions a replay, `scripts/bench --replay`).
         let box = boxes[winner]
@@ -26,7 +28,7 @@ extension StubEngine {
                     ? serveIdempotently(winner, context, now: now) : serveUnguarded(winner, box, context, now: now)
             }
         }
-        guard box.stub.idempotency != nil else { return nil }
+        guard box.stub.idempotency != nil else { return serveUnguarded(winner, box, context, now: now) }
         return serveIdempotently(winner, context, now: now)
     }
 
@@ -45,7 +47,6 @@ extension StubEngine {
                     + "unique value per logical request, the same on every retry.",
                 key: nil, outcome: .missing, stub: box.stub, context)
         }
-        let fingerprint = RequestFingerprint(context)
         let store: IdempotencyStore
         if let existing = runtimes[winner].idempotency {
             store = existing
@@ -53,8 +54,9 @@ extension StubEngine {
             store = IdempotencyStore()
             runtimes[winner].idempotency = store
         }
-        switch store.lookup(key, fingerprint, now: now) {
+        switch store.lookup(key, context, now: now) {
         case .first:
+            let fingerprint = RequestFingerprint(context)
             var (response, record) = serveUnguarded(winner, box, context, now: now)
             let keeps = IdempotencyStore.keeps(response)
             var replay: HTTPResponse?
@@ -68,17 +70,17 @@ extension StubEngine {
             store.store(
                 key,
                 IdempotencyStore.Entry(
-                    fingerprint: fingerprint, response: replay, responseIndex: record.responseIndex,
+                    key: key, fingerprint: fingerprint, response: replay, responseIndex: record.responseIndex,
                     answeredAt: now &+ delay, expiresAt: now &+ rule.ttlNanoseconds),
                 now: now)
             record.idempotency = IdempotencyNote(key: key, outcome: .first, stored: keeps)
             return (response, record)
-        case .replay(let response, let responseIndex):
+        case .replay(let response, let entry):
             var record = JournalRecord(
                 request: context.request, matched: true, rateLimited: false, stubID: box.stub.id,
-                responseIndex: responseIndex,
+                responseIndex: entry.responseIndex,
                 scenario: nil)
-            record.idempotency = IdempotencyNote(key: key, outcome: .replay)
+            record.notes = entry.replayNotes  // made once, with the entry
             record.stream = response.streaming?.kind
             return (response, record)
         case .mismatch(let why):
@@ -117,14 +119,22 @@ extension StubEngine {
         return (response, record)
     }
 
+    /// A value's first and last bytes, read from its contiguous UTF-8 (`utf8.last` stepped a String
+    /// index back: ~75 instructions a replay); nil when it is empty.
+    private static func ends(_ value: String) -> (UInt8, UInt8)? {
+        if let ends = value.utf8.withContiguousStorageIfAvailable({ $0.isEmpty ? nil : ($0[0], $0[$0.count - 1]) }) {
+            return ends
+        }
+        guard let first = value.utf8.first, let last = value.utf8.last else { return nil }
+        return (first, last)
+    }
+
     /// The key in a header value: trimmed, and unquoted when written as the draft's structured
     /// string (`"8e03978e…"`); `nil` when empty.
     static func idempotencyKey(_ value: String) -> String? {
         // The usual key (a UUID, as sent) needs no trimming or unquoting: returned as it is, without
         // the Substring walk below (1,860 instructions a replay).
-        if let first = value.utf8.first, let last = value.utf8.last, first != 0x20, first != 0x09, first != 0x22,
-            last != 0x20, last != 0x09
-        {
+        if let (first, last) = ends(value), first != 0x20, first != 0x09, first != 0x22, last != 0x20, last != 0x09 {
             return value
         }
         var text = Substring(value)

@@ -220,7 +220,7 @@ public final class StubEngine {
         // One check for the stubs that answer some requests themselves (token expiry,
         // idempotency): it replaced the `tokenExpiresIn` check, so other stubs pay nothing more.
         let box = boxes[winner]
-        if box.guarded, let answer = guardedAnswer(winner, context, now: now) { return answer }
+        if box.guarded { return guardedAnswer(winner, context, now: now) }
         return serveUnguarded(winner, box, context, now: now)
     }
 

@@ -118,7 +118,7 @@ extension JournalEntry {
             }
             out.append(#","headers":"# as StaticString)
             if let raw = delivery.rawHeaders {
-                encodeHeaders(raw, into: out)
+                if let headerCache { headerCache.append(raw, into: out) } else { encodeHeaders(raw, into: out) }
             } else {
                 encodeHeaders(delivery.headers, into: out)
             }
@@ -237,16 +237,7 @@ extension JournalEntry {
     /// `,"idempotency":{"key","outcome","stored"?}` for a request to a stub with `idempotency`.
     @inline(never)
     static func appendIdempotency(_ note: IdempotencyNote, into out: JSONWriter) {
-        out.key("idempotency")
-        out.append(UInt8(ascii: "{"))
-        out.key("key", first: true)
-        out.optionalJSONString(note.key)
-        out.key("outcome")
-        out.appendJSONString(note.outcome.rawValue)
-        if let stored = note.stored {
-            out.append(stored ? #","stored":true"# as StaticString : #","stored":false"# as StaticString)
-        }
-        out.append(UInt8(ascii: "}"))
+        note.json.withUnsafeBufferPointer { out.append($0) }  // encoded when the note was made
     }
 
     /// `,"delayMs":N` for a delay other than 0: whole milliseconds as an integer, otherwise with

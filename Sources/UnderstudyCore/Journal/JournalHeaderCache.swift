@@ -1,7 +1,13 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import UnderstudyHTTP
 
-/// The `"headers"` JSON of request header lists that repeat, so a journal line copies it instead
-/// of encoding the fields again.
+/// The `"headers"` JSON of request header lists that repeat, and of the response head that
+/// repeats (see ``append(_:into:)-(UnsafeBufferPointer<RawHeaderField>,_)``), so a journal line
+/// copies it instead of encoding the fields again.
 ///
 /// A kept-alive client usually sends the same header block with every request, and the
 /// transport then hands out the very same ``HTTPHeaders`` storage for each (its
@@ -55,5 +61,71 @@ final class JournalHeaderCache {
         slots[slot].keptAddress = key
         slots[slot].seen = nil
         out.copyBytes(from: start, into: &slots[slot].json)
+    }
+
+    // MARK: - Response heads
+
+    // The response's `"headers"` object, from the head the transport wrote (``RawHeaderField``s):
+    // a static answer's head is the same bytes on every request but for `Date`, which changes once a
+    // second, so its JSON is kept and copied while the next head's fields are byte for byte the
+    // same (names lower-cased and values escaped again was ~600 instructions of every request in
+    // the callgrind gate). One head is kept, the last one seen twice in a row (by its field
+    // lengths), so responses that take turns cost a length sum and a comparison, not a copy each.
+
+    /// The kept head's names and values, one after the other, and each one's length.
+    @exclusivity(unchecked) private var headBytes: [UInt8] = []
+    @exclusivity(unchecked) private var headLengths: [Int] = []
+    /// The kept head's JSON.
+    @exclusivity(unchecked) private var headJSON: [UInt8] = []
+    /// The field lengths' signature of the last head that was not the kept one.
+    @exclusivity(unchecked) private var missedSignature = -1
+
+    /// Appends the response head's fields as the journal's `{"name":[values…]}` object.
+    func append(_ fields: UnsafeBufferPointer<RawHeaderField>, into out: JSONWriter) {
+        if keptHeadMatches(fields) {
+            headJSON.withUnsafeBufferPointer { out.append($0) }
+            return
+        }
+        let start = out.count
+        JournalEntry.encodeHeaders(fields, into: out)
+        var signature = fields.count
+        for field in fields { signature = signature &* 31 &+ field.name.count &* 7 &+ field.value.count }
+        guard signature == missedSignature else {
+            missedSignature = signature
+            return
+        }
+        // The second head in a row with these lengths: keep it.
+        headBytes.removeAll(keepingCapacity: true)
+        headLengths.removeAll(keepingCapacity: true)
+        for field in fields {
+            headBytes.append(contentsOf: field.name)
+            headBytes.append(contentsOf: field.value)
+            headLengths.append(field.name.count)
+            headLengths.append(field.value.count)
+        }
+        out.copyBytes(from: start, into: &headJSON)
+        missedSignature = -1
+    }
+
+    /// Whether `fields` are the kept head's, name for name and value for value.
+    private func keptHeadMatches(_ fields: UnsafeBufferPointer<RawHeaderField>) -> Bool {
+        guard headLengths.count == fields.count &* 2, !headLengths.isEmpty else { return false }
+        return headBytes.withUnsafeBufferPointer { kept in
+            guard var next = kept.baseAddress else { return false }
+            for index in 0..<fields.count {
+                let field = fields[index]
+                guard headLengths[index &* 2] == field.name.count, headLengths[index &* 2 &+ 1] == field.value.count,
+                    Self.same(next, field.name), Self.same(next + field.name.count, field.value)
+                else { return false }
+                next += field.name.count &+ field.value.count
+            }
+            return true
+        }
+    }
+
+    /// Whether `bytes` are the bytes at `kept`.
+    private static func same(_ kept: UnsafePointer<UInt8>, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let start = bytes.baseAddress, !bytes.isEmpty else { return true }
+        return memcmp(kept, start, bytes.count) == 0
     }
 }
