@@ -147,7 +147,7 @@ def run(config, tools, understudy):
     session = BenchSession(config, tools, understudy)
     runs = []
     starts = None
-    scale = scale_figures = scale_hello = None
+    scale = scale_figures = scale_hello = scale_rss = None
     try:
         for index in range(config.gate_runs):
             session.log(f"== gate run {index + 1} of {config.gate_runs}: {load['requests']} requests over "
@@ -163,8 +163,11 @@ def run(config, tools, understudy):
                         f"connections after {scale_load['warmup']} unmeasured")
             scale_hello = measure_hello(session, tools, scale_load)
             scale_figures = scale_bench.measure_points(session, tools, scale_load, list(scale["budgets"]))
+            if "rssPerConnection" in scale:
+                session.log(f"== RSS per idle keep-alive connection at {scale_bench.CONNECTION_COUNTS[-1]:,}")
+                scale_rss = scale_bench.measure_connections(session, scale_bench.CONNECTION_COUNTS[-1:])
         # Start-up too (exec to the first 200) with 100 and 10 000 stubs.
-        start_names = [n for n in ("exact100",) if n in budget.get("startup", {})]
+        start_names = [n for n in ("exact100", "exact10000") if n in budget.get("startup", {})]
         if start_names:
             session.log("== start-up under callgrind: exec -> first 200")
             starts = startup_callgrind.measure(session, start_names)
@@ -211,6 +214,11 @@ def run(config, tools, understudy):
     if scale_figures:
         text, over = scale_bench.points_table(scale_figures, scale_hello, scale["budgets"], scale.get("ratios"))
         print("\nScaling points: Ir per request as stubs and sessions grow (`scripts/bench --scale`)\n")
+        print(text)
+        failed |= over
+    if scale_rss:
+        text, over = scale_bench.connections_table(scale_rss, scale["rssPerConnection"])
+        print("\nRSS per idle keep-alive connection (not an instruction count: the allocator's pages, so a looser budget)\n")
         print(text)
         failed |= over
     if starts:

@@ -6,9 +6,10 @@ connections grow (issue 46), each against its anchor in the same run.
   of the set, so a scan would show). The C evhttp hello server is counted in the same run.
 - **Instructions per request on a session port with 1, 100 and 1 000 live sessions**: the measured
   session holds the gate's 100 exact stubs, the others one stub each and no traffic.
-- **RSS per idle keep-alive connection at 10 000 connections**, Understudy against nginx (one worker):
+- **RSS per idle keep-alive connection at 10, 100, 1 000 and 10 000 connections**, against nginx (one worker):
   each connection sends one request, reads its answer and stays open; the server's RSS after all are
-  idle minus its RSS before, over the count.
+  idle minus its RSS before, over the count. The daemon keeps 1 000 journal entries in memory and has
+  answered 2 000 requests before, so the connections' requests replace entries rather than add them.
 - **Start-up with 100 and 10 000 stubs** under callgrind, exec to the first 200, against the C hello.
 
 The gate (`scripts/bench --gate`) counts the instruction points and the 10 000-stub start against the
@@ -33,7 +34,8 @@ from scripts.lib.understudy_daemon import Daemon
 
 STUB_COUNTS = (10, 100, 1_000, 10_000)
 SESSION_COUNTS = (1, 100, 1_000)
-CONNECTIONS = 10_000
+CONNECTION_COUNTS = (10, 100, 1_000, 10_000)
+JOURNAL_LIMIT = 1_000
 
 # kind: (writes `count` stubs into a directory, the path that matches the last, the body it answers)
 KINDS = {
@@ -190,11 +192,15 @@ def _drain(selector, waiting, timeout):
             waiting[sock.fileno()] = seen
 
 
-def _rss_per_connection(server, count, path):
+def _rss_per_connection(session, server, count, path):
     """(RSS before in KiB, RSS with `count` idle connections in KiB, bytes per connection)."""
     status, _ = server.get(path)
     if status != 200:
         raise ScenarioError(f"{server.name}: GET {path} answered {status}")
+    # Twice the journal's in-memory limit first (below), so its ring is full and an idle connection's
+    # request replaces an entry instead of adding one: what is measured is the connection's memory,
+    # not the journal's (the `memory` scenario measures a journal entry's). The same load for nginx.
+    session.fixed_load(server, 2 * JOURNAL_LIMIT, [path], connections=10)
     before = server.rss_kb()
     sockets = _open_idle(server.port, count, path)
     try:
@@ -207,40 +213,68 @@ def _rss_per_connection(server, count, path):
     return before, after, (after - before) * 1024 / count
 
 
-def measure_connections(session, count=CONNECTIONS):
-    """{"understudy": (...), "nginx": (...)} as `_rss_per_connection` returns, at `count` idle connections."""
-    limit = _raise_descriptor_limit(count + 200)  # inherited by the servers started below
-    if limit < count + 100:
-        count = limit - 100
-        session.log(f"   the open-file limit is {limit}: measuring {count} connections")
-    path = stubgen.exact_path(100)
-    results = {"count": count}
+def _understudy_rss(session, count, path):
     journal = session.journal_path()
     server = Daemon(command=session.understudy_command(session.stub_dirs["exact100"], 0, journal,
-                                                       extra=("--idle-timeout", "600")),
+                                                       extra=("--idle-timeout", "600",
+                                                              "--journal-limit", str(JOURNAL_LIMIT))),
                     cpu=session.config.server_cpu, name="understudy",
-                    stderr_path=os.path.join(session.out_dir, "scale.understudy.log"), timeout=60)
+                    stderr_path=os.path.join(session.out_dir, "scale.understudy.log"), append_log=True, timeout=60)
     try:
-        results["understudy"] = _rss_per_connection(server, count, path)
+        return _rss_per_connection(session, server, count, path)
     finally:
         server.stop()
-    if os.path.exists(journal):
-        os.remove(journal)
-    if session.has_nginx():
-        port = session.free_port()
-        nginx = Daemon(command=session.nginx_command(port, worker_connections=count + 100),
-                       cpu=session.config.server_cpu, name="nginx",
-                       stderr_path=os.path.join(session.out_dir, "scale.nginx.log"), ready_port=port)
-        try:
-            results["nginx"] = _rss_per_connection(nginx, count, path)
-        finally:
-            nginx.stop()
-    for name in ("understudy", "nginx"):
-        if name in results:
-            before, after, per = results[name]
+        if os.path.exists(journal):
+            os.remove(journal)
+
+
+def _nginx_rss(session, count, path):
+    port = session.free_port()
+    nginx = Daemon(command=session.nginx_command(port, worker_connections=count + 100),
+                   cpu=session.config.server_cpu, name="nginx",
+                   stderr_path=os.path.join(session.out_dir, "scale.nginx.log"), append_log=True, ready_port=port)
+    try:
+        return _rss_per_connection(session, nginx, count, path)
+    finally:
+        nginx.stop()
+
+
+def measure_connections(session, counts=CONNECTION_COUNTS, anchor=True):
+    """{count: {"understudy": (...), "nginx": (...)}} as `_rss_per_connection` returns, a fresh server
+    per point (freed memory is not always given back, so a second point on one server would start
+    from the first's high-water mark). nginx only with `anchor`."""
+    wanted = max(counts)
+    limit = _raise_descriptor_limit(wanted + 200)  # inherited by the servers started below
+    if limit < wanted + 100:
+        raise ScenarioError(f"the open-file limit is {limit}: {wanted:,} connections need {wanted + 100:,} "
+                            f"(`ulimit -n`; root can raise the hard limit)")
+    path = stubgen.exact_path(100)
+    results = {}
+    for count in counts:
+        results[count] = {"understudy": _understudy_rss(session, count, path)}
+        if anchor and session.has_nginx():
+            results[count]["nginx"] = _nginx_rss(session, count, path)
+        for name, (before, after, per) in results[count].items():
             session.log(f"   {name:10} RSS {before:,} KiB -> {after:,} KiB with {count:,} idle connections: "
                         f"{per:,.0f} bytes each")
     return results
+
+
+def connections_table(results, budget=None):
+    """Markdown rows of `measure_connections`' results; returns (text, failed) against `budget`
+    (bytes per connection at the largest count)."""
+    lines = ["| idle connections | Understudy RSS before → with them | bytes per connection | nginx | ratio |",
+             "|---|---|---|---|---|"]
+    failed = False
+    for count, servers in results.items():
+        before, after, per = servers["understudy"]
+        nginx = servers.get("nginx")
+        over = budget is not None and count == max(results) and per > budget
+        failed |= over
+        lines.append(f"| {count:,} | {before:,} → {after:,} KiB | {per:,.0f}" + (" **OVER**" if over else "")
+                     + (f" (≤ {budget:,})" if budget is not None and count == max(results) else "")
+                     + (f" | {nginx[2]:,.0f} | {per / nginx[2]:.2f} × |" if nginx and nginx[2] > 0 else " | — | — |"))
+    return "\n".join(lines), failed
 
 
 def ratio_failures(figures, ratios):
@@ -301,7 +335,7 @@ def run(config, tools, understudy):
                     f"{load['connections']} keep-alive connections after {load['warmup']} unmeasured, under callgrind")
         hello = measure_hello(session, tools, load)
         figures = measure_points(session, tools, load, point_names())
-        session.log(f"== RSS per idle keep-alive connection at {CONNECTIONS:,} connections")
+        session.log("== RSS per idle keep-alive connection, 10 to 10 000 connections")
         connections = measure_connections(session)
         session.log("== start-up under callgrind: exec -> first 200")
         starts = startup_callgrind.measure(session, ("exact100", "exact10000"))
@@ -314,15 +348,10 @@ def run(config, tools, understudy):
     print("\n### Instructions per keep-alive request as stubs grow (callgrind)\n")
     text, failed = points_table(figures, hello, scale.get("budgets"), scale.get("ratios"))
     print(text)
-    print(f"\n### RSS per idle keep-alive connection ({connections['count']:,} connections, one request each)\n")
-    print("| server | RSS before | RSS with the connections | bytes per connection | ratio to nginx |")
-    print("|---|---|---|---|---|")
-    nginx_per = connections.get("nginx", (0, 0, 0))[2]
-    for name in ("understudy", "nginx"):
-        if name in connections:
-            before, after, per = connections[name]
-            ratio = f"{per / nginx_per:.2f} ×" if nginx_per else "—"
-            print(f"| {name} | {before:,} KiB | {after:,} KiB | {per:,.0f} | {ratio} |")
+    print("\n### RSS per idle keep-alive connection (each with one request answered)\n")
+    text, over_rss = connections_table(connections, scale.get("rssPerConnection"))
+    print(text)
+    failed |= over_rss
     text, over = startup_callgrind.table(starts, budget.get("startup", {}))
     print("\n### Start-up: instructions from exec to the first 200\n")
     print(text)
