@@ -46,6 +46,7 @@ class BenchConfig:
     webhooks: bool = False
     replay: bool = False
     scale: bool = False
+    floor: bool = False
     compression: bool = False
     command_line: str = ""
 
@@ -84,6 +85,10 @@ def parse_arguments(argv):
     parser.add_argument("--webhooks", action="store_true",
                         help="instead of the benchmark, count under callgrind what a webhook costs the request "
                              "that triggers it, against the same stubs without one (at most 10 %% over)")
+    parser.add_argument("--floor", action="store_true",
+                        help="every figure of issue 46 in one run against its anchor (start-up against a minimal static "
+                             "Swift server built here, idle RSS, keep-alive and p99 and HTTPS against nginx, scaling): "
+                             "the table RESULTS.md opens with; wants a quiet machine")
     parser.add_argument("--scale", action="store_true",
                         help="costs as stubs (10-10 000), sessions (1-1 000) and idle connections (10 000) grow, "
                              "against the C hello and nginx, and the 100 and 10 000-stub starts (issue 46)")
@@ -128,6 +133,7 @@ def parse_arguments(argv):
     config.webhooks = arguments.webhooks
     config.replay = arguments.replay
     config.scale = arguments.scale
+    config.floor = arguments.floor
     config.compression = arguments.compression
     return config
 
