@@ -1,0 +1,61 @@
+import UnderstudyHTTP
+
+/// What the header blocks one stub has seen lately say for its idempotency rule: the key they
+/// carry and whether they send a `Content-Type`, remembered by the block's identity.
+///
+/// A kept-alive connection hands the engine the very same ``HTTPHeaders`` storage for every
+/// request that repeats its header block (the transport's `RequestHeaderBlockCache`), and a
+/// retry repeats its block: finding the block by its address costs a multiply and a compare,
+/// where scanning the fields for the key header and again for `Content-Type` compared every
+/// name twice (~900 instructions a replay, `scripts/bench --replay`). A few slots, indexed by
+/// the address, so that connections retrying at once do not evict each other; each slot holds
+/// its list, so its address cannot be another list's while it is remembered, and a held list is
+/// never changed in place (a change copies it first).
+struct KeyHeaderReadings {
+    /// What one header block says.
+    struct Reading {
+        /// The key sent (see ``StubEngine/idempotencyKey(_:)``); nil when the header is missing or empty.
+        let key: String?
+        /// Whether the block has a `Content-Type` field (see ``RequestFingerprint/matches(_:sendsContentType:)``).
+        let sendsContentType: Bool
+    }
+
+    private struct Slot {
+        var fields: [HTTPHeaders.Field] = []
+        var address: UnsafeRawPointer?
+        var reading = Reading(key: nil, sendsContentType: false)
+    }
+
+    private static let slotBits = 3
+    private var slots = [Slot](repeating: Slot(), count: 1 << KeyHeaderReadings.slotBits)
+
+    /// What `headers` say for the rule whose key travels in `keyHeader`.
+    mutating func reading(_ headers: HTTPHeaders, keyHeader: String) -> Reading {
+        let fields = headers.fields
+        guard !fields.isEmpty, let address = fields.withUnsafeBufferPointer({ $0.baseAddress }) else {
+            return Reading(key: nil, sendsContentType: false)
+        }
+        let identity = UnsafeRawPointer(address)
+        let slot = Int(truncatingIfNeeded: (UInt(bitPattern: identity) &* 0x9E37_79B9_7F4A_7C15) >> (64 - Self.slotBits))
+        if slots[slot].address == identity { return slots[slot].reading }
+        let reading = Self.read(fields, keyHeader: keyHeader)
+        slots[slot] = Slot(fields: fields, address: identity, reading: reading)
+        return reading
+    }
+
+    /// The first `keyHeader` field's key, as `headers[keyHeader]` finds it, and whether any field
+    /// is a `Content-Type`, in one pass.
+    static func read(_ fields: [HTTPHeaders.Field], keyHeader: String) -> Reading {
+        var key: String?
+        var keyFound = false
+        var sendsContentType = false
+        for field in fields {
+            if !keyFound, HTTPHeaders.namesMatch(field.name, keyHeader) {
+                keyFound = true
+                key = StubEngine.idempotencyKey(field.value)
+            }
+            if !sendsContentType, HTTPHeaders.namesMatch(field.name, "Content-Type") { sendsContentType = true }
+        }
+        return Reading(key: key, sendsContentType: sendsContentType)
+    }
+}
