@@ -16,7 +16,7 @@ struct KeyHeaderReadings {
     struct Reading {
         /// The key sent (see ``StubEngine/idempotencyKey(_:)``); nil when the header is missing or empty.
         let key: String?
-        /// Whether the block has a `Content-Type` field (see ``RequestFingerprint/matches(_:sendsContentType:)``).
+        /// Whether the block has a `Content-Type` field (see ``IdempotencyStore/Entry/isSameRequest(_:_:sendsContentType:)``).
         let sendsContentType: Bool
     }
 

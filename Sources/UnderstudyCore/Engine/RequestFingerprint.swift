@@ -53,19 +53,6 @@ struct RequestFingerprint: Equatable {
         }
     }
 
-    /// Whether `context`'s request is this one, as `self == RequestFingerprint(context)` says, without
-    /// building its fingerprint when it sends no `Content-Type` (its body is then compared byte for
-    /// byte): what a replay checks (`scripts/bench --replay`). `sendsContentType` is whether the
-    /// request has a `Content-Type` field, as the caller already knows (``KeyHeaderReadings``).
-    func matches(_ context: MatchContext, sendsContentType: Bool) -> Bool {
-        let request = context.request
-        guard method == request.method, path == request.path else { return false }
-        if !sendsContentType, case .bytes(let bytes) = body {
-            return bytes == request.body
-        }
-        return self == RequestFingerprint(context)
-    }
-
     /// Whether `bytes` start with the lower-case ASCII `prefix`, in any case.
     private static func hasPrefix(_ bytes: [UInt8], _ prefix: StaticString) -> Bool {
         let count = prefix.utf8CodeUnitCount

@@ -45,8 +45,9 @@ extension StubEngine {
             store = IdempotencyStore()
             runtimes[winner].idempotency = store
         }
+        let request = context.request  // one getter call (across the module boundary) for three reads
         // The key as `headers[rule.header]` finds it (the first value), read once per header block.
-        let reading = store.reading(context.request.headers, keyHeader: rule.header)
+        let reading = store.reading(request.headers, keyHeader: rule.header)
         guard let key = reading.key else {
             guard rule.required else { return serveUnguarded(winner, box, context, now: now) }
             return idempotencyProblem(
@@ -55,7 +56,7 @@ extension StubEngine {
                     + "unique value per logical request, the same on every retry.",
                 key: nil, outcome: .missing, stub: box.stub, context)
         }
-        switch store.lookup(key, context, sendsContentType: reading.sendsContentType, now: now) {
+        switch store.lookup(key, request, context, sendsContentType: reading.sendsContentType, now: now) {
         case .first:
             let fingerprint = RequestFingerprint(context)
             var (response, record) = serveUnguarded(winner, box, context, now: now)
@@ -82,7 +83,7 @@ extension StubEngine {
             return (
                 response,
                 JournalRecord(
-                    request: context.request, matched: true, rateLimited: false, stubID: box.stub.id,
+                    request: request, matched: true, rateLimited: false, stubID: box.stub.id,
                     responseIndex: entry.responseIndex, scenario: nil, stream: entry.replayStream,
                     notes: entry.replayNotes)
             )
