@@ -5,12 +5,13 @@ import UnderstudyHTTP
 ///
 /// A kept-alive connection hands the engine the very same ``HTTPHeaders`` storage for every
 /// request that repeats its header block (the transport's `RequestHeaderBlockCache`), and a
-/// retry repeats its block: finding the block by its address costs a multiply and a compare,
-/// where scanning the fields for the key header and again for `Content-Type` compared every
-/// name twice (~900 instructions a replay, `scripts/bench --replay`). A few slots, indexed by
-/// the address, so that connections retrying at once do not evict each other; each slot holds
-/// its list, so its address cannot be another list's while it is remembered, and a held list is
-/// never changed in place (a change copies it first).
+/// retry repeats its block: finding the block by its address costs a few compares, where
+/// scanning the fields for the key header and again for `Content-Type` compared every name twice
+/// (~900 instructions a replay, `scripts/bench --replay`). A few slots, searched in turn and
+/// replaced in turn, so that connections retrying at once do not evict each other (slots chosen
+/// by the address's hash did: two of the bench's four connections often shared one). Each slot
+/// holds its list, so its address cannot be another list's while it is remembered, and a held
+/// list is never changed in place (a change copies it first).
 struct KeyHeaderReadings {
     /// What one header block says.
     struct Reading {
@@ -26,8 +27,10 @@ struct KeyHeaderReadings {
         var reading = Reading(key: nil, sendsContentType: false)
     }
 
-    private static let slotBits = 3
-    private var slots = [Slot](repeating: Slot(), count: 1 << KeyHeaderReadings.slotBits)
+    private static let slotCount = 8
+    private var slots = [Slot](repeating: Slot(), count: KeyHeaderReadings.slotCount)
+    /// The slot the next block read takes.
+    private var next = 0
 
     /// What `headers` say for the rule whose key travels in `keyHeader`.
     mutating func reading(_ headers: HTTPHeaders, keyHeader: String) -> Reading {
@@ -36,10 +39,10 @@ struct KeyHeaderReadings {
             return Reading(key: nil, sendsContentType: false)
         }
         let identity = UnsafeRawPointer(address)
-        let slot = Int(truncatingIfNeeded: (UInt(bitPattern: identity) &* 0x9E37_79B9_7F4A_7C15) >> (64 - Self.slotBits))
-        if slots[slot].address == identity { return slots[slot].reading }
+        for slot in 0..<Self.slotCount where slots[slot].address == identity { return slots[slot].reading }
         let reading = Self.read(fields, keyHeader: keyHeader)
-        slots[slot] = Slot(fields: fields, address: identity, reading: reading)
+        slots[next] = Slot(fields: fields, address: identity, reading: reading)
+        next = next == Self.slotCount - 1 ? 0 : next + 1
         return reading
     }
 
