@@ -39,7 +39,10 @@ struct KeyHeaderReadings {
             return Reading(key: nil, sendsContentType: false)
         }
         let identity = UnsafeRawPointer(address)
-        for slot in 0..<Self.slotCount where slots[slot].address == identity { return slots[slot].reading }
+        let found = slots.withUnsafeBufferPointer { slots in
+            slots.firstIndex { $0.address == identity }.map { slots[$0].reading }
+        }
+        if let found { return found }
         let reading = Self.read(fields, keyHeader: keyHeader)
         slots[next] = Slot(fields: fields, address: identity, reading: reading)
         next = next == Self.slotCount - 1 ? 0 : next + 1

@@ -24,12 +24,12 @@ extension StubEngine {
         }
         if box.earlyRetries != nil {
             return servedJudgingRetries(winner, box, context, now: now) {
-                box.stub.idempotency != nil
+                box.idempotent
                     ? serveIdempotently(winner, box, context, now: now)
                     : serveUnguarded(winner, box, context, now: now)
             }
         }
-        guard box.stub.idempotency != nil else { return serveUnguarded(winner, box, context, now: now) }
+        guard box.idempotent else { return serveUnguarded(winner, box, context, now: now) }
         return serveIdempotently(winner, box, context, now: now)
     }
 
