@@ -103,17 +103,16 @@ final class IdempotencyTests: XCTestCase {
     func testAHeaderListReusedOrChangedIsReadForEachRequest() throws {
         let engine = try makeEngine(Self.stubs)
         var headers: HTTPHeaders = ["Idempotency-Key": "a"]
-        XCTAssertEqual(engine.send("POST", "/charges", headers: headers, body: "x").status, 201)
-        XCTAssertEqual(engine.send("POST", "/charges", headers: headers, body: "x").headers["Idempotent-Replayed"], "true")
+        func charge(_ body: String) -> HTTPResponse { engine.send("POST", "/charges", headers: headers, body: body) }
+        XCTAssertEqual(charge("x").status, 201)
+        XCTAssertEqual(charge("x").headers["Idempotent-Replayed"], "true")
         headers.replaceOrAdd(name: "Idempotency-Key", value: "b")
-        XCTAssertNil(engine.send("POST", "/charges", headers: headers, body: #"{"a":1}"#).headers["Idempotent-Replayed"])
+        XCTAssertNil(charge(#"{"a":1}"#).headers["Idempotent-Replayed"])
         headers.append(name: "Content-Type", value: "application/json")
-        XCTAssertEqual(
-            engine.send("POST", "/charges", headers: headers, body: #"{"a":1}"#).status, 422, "now sent as JSON")
+        XCTAssertEqual(charge(#"{"a":1}"#).status, 422, "the same bytes, now sent as JSON")
         headers.append(name: "X-Key", value: "s")
         XCTAssertEqual(engine.send("POST", "/strict", headers: headers, body: "{}").status, 201)
-        XCTAssertEqual(
-            outcomes(engine), ["a first", "a replay", "b first", "b mismatch", "s first"])
+        XCTAssertEqual(outcomes(engine), ["a first", "a replay", "b first", "b mismatch", "s first"])
     }
 
     func testARequiredKeyAndAConfiguredMismatchStatus() throws {
