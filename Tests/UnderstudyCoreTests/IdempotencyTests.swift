@@ -79,8 +79,8 @@ final class IdempotencyTests: XCTestCase {
     }
 
     /// Requests without a `Content-Type`, which a replay compares without building their
-    /// fingerprint (``RequestFingerprint/matches(_:)``): the same bytes replay; other bytes, or the
-    /// same bytes sent as JSON, are another request.
+    /// fingerprint (``IdempotencyStore/Entry/isSameRequest(_:_:sendsContentType:)``): the same
+    /// bytes replay; other bytes, or the same bytes sent as JSON, are another request.
     func testBodiesWithoutAContentTypeAreComparedByByte() throws {
         let engine = try makeEngine(Self.stubs)
         func send(_ body: String, json: Bool = false) -> HTTPResponse {
@@ -94,6 +94,25 @@ final class IdempotencyTests: XCTestCase {
         XCTAssertEqual(send(#"{"a":1}"#, json: true).status, 422, "a JSON body is read another way")
         XCTAssertEqual(send(#"{"a":1}"#).headers["Idempotent-Replayed"], "true")
         XCTAssertEqual(outcomes(engine), ["n first", "n replay", "n mismatch", "n mismatch", "n replay"])
+    }
+
+    /// A connection hands the engine one header list again and again while its header block
+    /// repeats, and the engine remembers what a list said by its identity (``KeyHeaderReadings``):
+    /// a list changed between requests (the same variable, so its storage could be changed in
+    /// place) is read again, and so is a list given to another stub with another key header.
+    func testAHeaderListReusedOrChangedIsReadForEachRequest() throws {
+        let engine = try makeEngine(Self.stubs)
+        var headers: HTTPHeaders = ["Idempotency-Key": "a"]
+        func charge(_ body: String) -> HTTPResponse { engine.send("POST", "/charges", headers: headers, body: body) }
+        XCTAssertEqual(charge("x").status, 201)
+        XCTAssertEqual(charge("x").headers["Idempotent-Replayed"], "true")
+        headers.replaceOrAdd(name: "Idempotency-Key", value: "b")
+        XCTAssertNil(charge(#"{"a":1}"#).headers["Idempotent-Replayed"])
+        headers.append(name: "Content-Type", value: "application/json")
+        XCTAssertEqual(charge(#"{"a":1}"#).status, 422, "the same bytes, now sent as JSON")
+        headers.append(name: "X-Key", value: "s")
+        XCTAssertEqual(engine.send("POST", "/strict", headers: headers, body: "{}").status, 201)
+        XCTAssertEqual(outcomes(engine), ["a first", "a replay", "b first", "b mismatch", "s first"])
     }
 
     func testARequiredKeyAndAConfiguredMismatchStatus() throws {

@@ -53,18 +53,6 @@ struct RequestFingerprint: Equatable {
         }
     }
 
-    /// Whether `context`'s request is this one, as `self == RequestFingerprint(context)` says, without
-    /// building its fingerprint when it sends no `Content-Type` (its body is then compared byte for
-    /// byte): what a replay checks (`scripts/bench --replay`).
-    func matches(_ context: MatchContext) -> Bool {
-        let request = context.request
-        guard method == request.method, path == request.path else { return false }
-        if case .bytes(let bytes) = body, !request.headers.contains("Content-Type") {
-            return bytes == request.body
-        }
-        return self == RequestFingerprint(context)
-    }
-
     /// Whether `bytes` start with the lower-case ASCII `prefix`, in any case.
     private static func hasPrefix(_ bytes: [UInt8], _ prefix: StaticString) -> Bool {
         let count = prefix.utf8CodeUnitCount

@@ -19,6 +19,9 @@ final class StubBox {
     /// `idempotency`, an early retry it refuses) or judges its retries: the engine asks
     /// `guardedAnswer` first.
     let guarded: Bool
+    /// Whether the stub has `idempotency` (its own or a session's): `guardedAnswer` asks this
+    /// rather than `stub.idempotency != nil`, which copied the rule out (retaining its header name).
+    let idempotent: Bool
     /// Its responses' webhooks, made ready for the world (``StubWebhooks``); nil for a stub without any.
     let webhooks: StubWebhooks?
     /// What the stub does with an early retry, when it can ask for a wait at all (a `rateLimit`,
@@ -54,7 +57,8 @@ final class StubBox {
                     || response.headers.contains("X-RateLimit-Reset")
             }
         earlyRetries = asksForWaits ? (stub.earlyRetries ?? sessionEarlyRetries ?? .observe) : nil
-        guarded = stub.tokenExpiresIn != nil || stub.idempotency != nil || earlyRetries != nil
+        idempotent = stub.idempotency != nil
+        guarded = stub.tokenExpiresIn != nil || idempotent || earlyRetries != nil
         webhooks = StubWebhooks.of(stub, defaults: webhookDefaults)
         staticAnswers = stub.responses.map { $0.webhooks == nil ? Self.readyAnswer($0, stubID: stub.id) : nil }
         let request = stub.request

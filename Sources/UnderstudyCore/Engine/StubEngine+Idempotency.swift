@@ -24,29 +24,20 @@ extension StubEngine {
         }
         if box.earlyRetries != nil {
             return servedJudgingRetries(winner, box, context, now: now) {
-                box.stub.idempotency != nil
-                    ? serveIdempotently(winner, context, now: now) : serveUnguarded(winner, box, context, now: now)
+                box.idempotent
+                    ? serveIdempotently(winner, box, context, now: now)
+                    : serveUnguarded(winner, box, context, now: now)
             }
         }
-        guard box.stub.idempotency != nil else { return serveUnguarded(winner, box, context, now: now) }
-        return serveIdempotently(winner, context, now: now)
+        guard box.idempotent else { return serveUnguarded(winner, box, context, now: now) }
+        return serveIdempotently(winner, box, context, now: now)
     }
 
     /// Serves a stub with `idempotency` (its token, if checked, is valid).
-    private func serveIdempotently(_ winner: Int, _ context: MatchContext, now: UInt64) -> (
+    private func serveIdempotently(_ winner: Int, _ box: StubBox, _ context: MatchContext, now: UInt64) -> (
         HTTPResponse, JournalRecord
     ) {
-        let box = boxes[winner]
         guard let rule = box.stub.idempotency else { return serveUnguarded(winner, box, context, now: now) }
-        let sent = context.request.headers[rule.header]  // the first value, without an array
-        guard let key = sent.flatMap(Self.idempotencyKey) else {
-            guard rule.required else { return serveUnguarded(winner, box, context, now: now) }
-            return idempotencyProblem(
-                400, title: "Idempotency key missing",
-                detail: "This operation requires an idempotency key: send the \(rule.header) header with a "
-                    + "unique value per logical request, the same on every retry.",
-                key: nil, outcome: .missing, stub: box.stub, context)
-        }
         let store: IdempotencyStore
         if let existing = runtimes[winner].idempotency {
             store = existing
@@ -54,7 +45,18 @@ extension StubEngine {
             store = IdempotencyStore()
             runtimes[winner].idempotency = store
         }
-        switch store.lookup(key, context, now: now) {
+        let request = context.request  // one getter call (across the module boundary) for three reads
+        // The key as `headers[rule.header]` finds it (the first value), read once per header block.
+        let reading = store.reading(request.headers, keyHeader: rule.header)
+        guard let key = reading.key else {
+            guard rule.required else { return serveUnguarded(winner, box, context, now: now) }
+            return idempotencyProblem(
+                400, title: "Idempotency key missing",
+                detail: "This operation requires an idempotency key: send the \(rule.header) header with a "
+                    + "unique value per logical request, the same on every retry.",
+                key: nil, outcome: .missing, stub: box.stub, context)
+        }
+        switch store.lookup(key, request, context, sendsContentType: reading.sendsContentType, now: now) {
         case .first:
             let fingerprint = RequestFingerprint(context)
             var (response, record) = serveUnguarded(winner, box, context, now: now)
@@ -76,13 +78,15 @@ extension StubEngine {
             record.idempotency = IdempotencyNote(key: key, outcome: .first, stored: keeps)
             return (response, record)
         case .replay(let response, let entry):
-            var record = JournalRecord(
-                request: context.request, matched: true, rateLimited: false, stubID: box.stub.id,
-                responseIndex: entry.responseIndex,
-                scenario: nil)
-            record.notes = entry.replayNotes  // made once, with the entry
-            record.stream = response.streaming?.kind
-            return (response, record)
+            // Built whole, its note made once with the entry: a record built and then changed was
+            // copied on its way out (~300 instructions a replay, `scripts/bench --replay`).
+            return (
+                response,
+                JournalRecord(
+                    request: request, matched: true, rateLimited: false, stubID: box.stub.id,
+                    responseIndex: entry.responseIndex, scenario: nil, stream: entry.replayStream,
+                    notes: entry.replayNotes)
+            )
         case .mismatch(let why):
             return idempotencyProblem(
                 rule.mismatchStatus, title: "Idempotency key reused for a different request",
