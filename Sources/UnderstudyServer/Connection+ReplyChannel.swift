@@ -93,7 +93,9 @@ extension Connection: ReplyChannel {
     /// the end is as clean as a plain socket's FIN) on an HTTPS connection, else straight to the socket.
     private func writeAll(_ bytes: [UInt8], to fd: Int32) {
         if secure {
-            bytes.withUnsafeBytes { understudy_tls_write_and_close(OpenSSLLibrary.opened, bufferevent, $0.baseAddress, $0.count) }
+            bytes.withUnsafeBytes {
+                understudy_tls_write_and_close(OpenSSLLibrary.opened, bufferevent, $0.baseAddress, $0.count)
+            }
         } else {
             ReplyScheduler.writeAll(bytes, to: fd)
         }

@@ -33,7 +33,8 @@ final class TLSIdentity {
     {
         try make(issuer.api) {
             understudy_tls_make_leaf(
-                issuer.api, issuer.handle, hosts.first ?? "understudy", hosts.joined(separator: ","), notBefore, notAfter, $0, $1)
+                issuer.api, issuer.handle, hosts.first ?? "understudy", hosts.joined(separator: ","), notBefore,
+                notAfter, $0, $1)
         }
     }
 
