@@ -10,7 +10,9 @@
 // certificates, or a webhook's signature), so a daemon without TLS neither loads them nor relocates
 // them at start-up (OpenSSL cost every start 3.4 M instructions and 1.7 MB of RSS: issue 46,
 // scripts/bench --startup-callgrind). Every OpenSSL call goes through the table
-// `understudy_openssl_load` fills; the headers are included for their declarations only.
+// `understudy_openssl_load` fills. A binary linked with OpenSSL's static archives has them itself:
+// scripts/release forces each entry point in and exports it as `understudy_linked_NAME` (the
+// archives' own symbols stay local), where the table looks first (RTLD_DEFAULT), opening nothing.
 // libc first (see CLibevent/shim.h): libevent's headers define _GNU_SOURCE.
 #include <sys/types.h>
 #include <sys/socket.h>
@@ -40,6 +42,8 @@
 #define UNDERSTUDY_LIBSSL "libssl.so." UNDERSTUDY_TLS_STRINGIFY(OPENSSL_VERSION_MAJOR)
 /// libevent_openssl's soname (libevent 2.1's ABI, as libevent.so the daemon links).
 #define UNDERSTUDY_LIBEVENT_OPENSSL "libevent_openssl-2.1.so.7"
+/// dlsym's handle for the process's global scope (glibc's RTLD_DEFAULT, declared only with _GNU_SOURCE).
+#define UNDERSTUDY_RTLD_DEFAULT ((void *)0)
 
 // The OpenSSL (libssl, libcrypto) entry points the shim calls, each a slot of the same name in
 // `understudy_openssl`. Macros of OpenSSL's are called through what they expand to (BIO_ctrl,
@@ -81,6 +85,20 @@ typedef struct understudy_openssl {
 /// the reason (dlerror's, or the missing entry point) in `error`, and nothing left open.
 static inline int understudy_openssl_load(understudy_openssl *api, char *error, size_t error_size) {
     memset(api, 0, sizeof *api);
+    const char *missing = NULL;
+    // Linked in (scripts/release): every entry point is the process's own, nothing to open.
+#define UNDERSTUDY_OPENSSL_RESOLVE_AS(handle, name, symbol) \
+    *(void **)(&api->name) = dlsym(handle, symbol); \
+    if (!api->name && !missing) missing = #name;
+#define UNDERSTUDY_OPENSSL_RESOLVE_IN(handle, name) UNDERSTUDY_OPENSSL_RESOLVE_AS(handle, name, #name)
+#define UNDERSTUDY_OPENSSL_RESOLVE_LINKED(name) \
+    UNDERSTUDY_OPENSSL_RESOLVE_AS(UNDERSTUDY_RTLD_DEFAULT, name, "understudy_linked_" #name)
+    UNDERSTUDY_OPENSSL_FUNCTIONS(UNDERSTUDY_OPENSSL_RESOLVE_LINKED)
+    UNDERSTUDY_EVENT_OPENSSL_FUNCTIONS(UNDERSTUDY_OPENSSL_RESOLVE_LINKED)
+#undef UNDERSTUDY_OPENSSL_RESOLVE_LINKED
+    if (!missing) return 1;
+    missing = NULL;
+    memset(api, 0, sizeof *api);
     api->ssl = dlopen(UNDERSTUDY_LIBSSL, RTLD_NOW | RTLD_LOCAL);
     if (api->ssl) api->event_openssl = dlopen(UNDERSTUDY_LIBEVENT_OPENSSL, RTLD_NOW | RTLD_LOCAL);
     if (!api->ssl || !api->event_openssl) {
@@ -91,11 +109,7 @@ static inline int understudy_openssl_load(understudy_openssl *api, char *error, 
         api->ssl = NULL;
         return 0;
     }
-    const char *missing = NULL;
     // dlsym on libssl's handle also searches its dependencies, libcrypto among them.
-#define UNDERSTUDY_OPENSSL_RESOLVE_IN(handle, name) \
-    *(void **)(&api->name) = dlsym(handle, #name); \
-    if (!api->name && !missing) missing = #name;
 #define UNDERSTUDY_OPENSSL_RESOLVE(name) UNDERSTUDY_OPENSSL_RESOLVE_IN(api->ssl, name)
 #define UNDERSTUDY_EVENT_OPENSSL_RESOLVE(name) UNDERSTUDY_OPENSSL_RESOLVE_IN(api->event_openssl, name)
     UNDERSTUDY_OPENSSL_FUNCTIONS(UNDERSTUDY_OPENSSL_RESOLVE)
@@ -103,6 +117,7 @@ static inline int understudy_openssl_load(understudy_openssl *api, char *error, 
 #undef UNDERSTUDY_EVENT_OPENSSL_RESOLVE
 #undef UNDERSTUDY_OPENSSL_RESOLVE
 #undef UNDERSTUDY_OPENSSL_RESOLVE_IN
+#undef UNDERSTUDY_OPENSSL_RESOLVE_AS
     if (missing) {
         snprintf(error, error_size, "%s or %s lacks %s", UNDERSTUDY_LIBSSL, UNDERSTUDY_LIBEVENT_OPENSSL, missing);
         dlclose(api->event_openssl);
