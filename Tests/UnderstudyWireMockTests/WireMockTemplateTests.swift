@@ -31,6 +31,10 @@ final class WireMockTemplateTests: XCTestCase {
                 "{{#request.json.items}}{{id}}{{^last()}},{{/last()}}{{/request.json.items}}"
             ),
             ("no tags {here}", "no tags {here}"),
+            (
+                "{{formData request.body 'form' urlDecode=true}}{{form.amount}} {{{form.note.[0]}}}",
+                "{{request.form.amount}} {{{request.form.note}}}"
+            ),
         ]
         for (wireMock, native) in cases {
             XCTAssertEqual(try WireMockHandlebars.translate(wireMock).get(), native, wireMock)
@@ -46,6 +50,11 @@ final class WireMockTemplateTests: XCTestCase {
             ("{{randomValue length=4 type='ALPHANUMERIC' uppercase=true}}", "uppercase"),
             ("{{request.cookies.a}}", "`request.cookies.a`"),
             ("{{#each (jsonPath request.body '$.a')}}", "never closed"),
+            ("{{formData request.body 'form'}}{{form.a}}", "urlDecode=true"),
+            ("{{formData request.body 'form' urlDecode=true encoding='ISO-8859-1'}}", "UTF-8 only"),
+            ("{{formData request.body 'form' urlDecode=true}}{{form.a.b}}", "`form.FIELD` only"),
+            ("{{formData request.body urlDecode=true}}", "`formData` is supported as"),
+            ("{{form.amount}}", "unknown variable `form.amount`"),
         ]
         for (template, word) in refused {
             switch WireMockHandlebars.translate(template) {

@@ -121,6 +121,7 @@ mapping(F, 'b-two-patterns', {"method": "POST", "urlPath": "/b/two", "bodyPatter
 mapping(F, 'b-or', {"method": "POST", "urlPath": "/b/or", "bodyPatterns": [{"or": [{"contains": "cat"}, {"contains": "dog"}]}]}, ok('b-or'))
 mapping(F, 'b-and', {"method": "POST", "urlPath": "/b/and", "bodyPatterns": [{"and": [{"contains": "red"}, {"doesNotContain": "blue"}]}]}, ok('b-and'))
 J = {"Content-Type": "application/json"}
+FORM = {"Content-Type": "application/x-www-form-urlencoded"}
 script('body-matchers',
     R('POST', '/b/equal', body='hello body'), R('POST', '/b/equal', body='hello body!'), R('POST', '/b/equal'),
     R('POST', '/b/equal-case', body='hello'), R('POST', '/b/equal-case', body='hallo'),
@@ -519,6 +520,12 @@ tmapping('t-parameters', {"method": "GET", "urlPath": "/t/parameters"},
 # transformer list turned templating off for it).
 tmapping('t-other-transformer', {"method": "GET", "urlPath": "/t/other-transformer"},
          {"status": 200, "body": "[{{request.path}}]", "transformers": ["absent-extension"]})
+# WireMock's own form decoding (issue 47): the 2.35 jar has no `formParameters` matcher (WireMock 3, which
+# decodes with Jetty's UrlEncoded), but its `formData` helper decodes a form body with its FormParser;
+# `{{formData request.body 'form' urlDecode=true}}` translates to `request.form`, so Understudy's form
+# decoding (`+`, `%XX` as UTF-8, repeated fields, the first value) is held to the jar's here.
+tmapping('t-form-data', {"method": "POST", "urlPath": "/t/form"},
+         {"status": 200, "body": "{{formData request.body 'form' urlDecode=true}}[{{form.amount}}] [{{form.currency}}] [{{{form.note}}}] [{{form.note}}] [{{form.missing}}] [{{form.tag}}] [{{form.tag.[0]}}] [{{form.blank}}]"})
 os.makedirs(troot + '/__files/named', exist_ok=True)
 open(troot + '/__files/named/plain.json', 'w').write('{"plain": true}\n')
 open(troot + '/__files/named/echo.json', 'w').write('{"method": "{{request.method}}"}\n')
@@ -528,6 +535,8 @@ tscript('templating',
     R('POST', '/t/json', J, '{"a":{"b":"x<y"},"items":[{"n":1},{"n":"two"}]}'), R('POST', '/t/json', J, '{"items":[]}'),
     R('GET', '/t/json-body/abc42'), R('GET', '/t/now-days'), R('GET', '/t/now-months'), R('GET', '/t/now-shapes'), R('GET', '/t/random'),
     R('GET', '/t/port'), R('GET', '/t/file?name=Ann'), R('GET', '/t/plain'),
+    R('POST', '/t/form', FORM, 'amount=2000&currency=eur&note=a+b%26c%3Dd%2B&tag=x&tag=y&blank='),
+    R('POST', '/t/form', FORM, 'currency=%E2%82%ACuro&amount=%32%30'), R('POST', '/t/form', FORM, 'note=%3Cb%3E%22q%22&amount=1&amount=2'),
     R('GET', '/t/parameters'), R('GET', '/t/other-transformer'), R('GET', '/t/named/plain'), R('GET', '/t/named/echo?x=1'), R('GET', '/t/named/none'), R('GET', '/t/named/deeper'))
 json.dump({"mappings": tmappings}, open(troot + '/mappings/templating.json', 'w'), indent=2, ensure_ascii=False)
 json.dump({"scripts": tscripts}, open('scripts-templating.json', 'w'), indent=1, ensure_ascii=False)

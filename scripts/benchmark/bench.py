@@ -76,7 +76,7 @@ def main(argv):
         print(f"scripts/bench: build failed: {error}", file=sys.stderr)
         return 1
     if understudy and (config.gate or config.startup_callgrind or config.callgrind_requests or config.webhooks
-                       or config.replay or config.compression):
+                       or config.replay or config.compression or config.scale or config.floor):
         understudy = without_debug_info(understudy)
     if config.gate:
         from scripts.benchmark import gate
@@ -87,6 +87,12 @@ def main(argv):
     if config.webhooks:
         from scripts.benchmark import webhook_bench
         return webhook_bench.run(config, tools, understudy)
+    if config.floor:
+        from scripts.benchmark import floor_bench
+        return floor_bench.run(config, tools, understudy)
+    if config.scale:
+        from scripts.benchmark import scale_bench
+        return scale_bench.run(config, tools, understudy)
     if config.replay:
         from scripts.benchmark import replay_bench
         return replay_bench.run(config, tools, understudy)

@@ -45,6 +45,8 @@ class BenchConfig:
     startup_callgrind: bool = False
     webhooks: bool = False
     replay: bool = False
+    scale: bool = False
+    floor: bool = False
     compression: bool = False
     command_line: str = ""
 
@@ -83,6 +85,13 @@ def parse_arguments(argv):
     parser.add_argument("--webhooks", action="store_true",
                         help="instead of the benchmark, count under callgrind what a webhook costs the request "
                              "that triggers it, against the same stubs without one (at most 10 %% over)")
+    parser.add_argument("--floor", action="store_true",
+                        help="every figure of issue 46 in one run against its anchor (start-up against a minimal static "
+                             "Swift server built here, idle RSS, keep-alive and p99 and HTTPS against nginx, scaling): "
+                             "the table RESULTS.md opens with; wants a quiet machine")
+    parser.add_argument("--scale", action="store_true",
+                        help="costs as stubs (10-10 000), sessions (1-1 000) and idle connections (10 000) grow, "
+                             "against the C hello and nginx, and the 100 and 10 000-stub starts (issue 46)")
     parser.add_argument("--replay", action="store_true",
                         help="what an idempotent replay costs against a normal answer, under callgrind (issue 47)")
     parser.add_argument("--compression", action="store_true",
@@ -123,6 +132,8 @@ def parse_arguments(argv):
     config.startup_callgrind = arguments.startup_callgrind
     config.webhooks = arguments.webhooks
     config.replay = arguments.replay
+    config.scale = arguments.scale
+    config.floor = arguments.floor
     config.compression = arguments.compression
     return config
 

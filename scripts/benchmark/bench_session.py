@@ -60,7 +60,7 @@ class BenchSession:
         return Daemon(command=self.nginx_command(port), cpu=self.config.server_cpu, name="nginx",
                       stderr_path=os.path.join(self.out_dir, "nginx.stderr.log"), ready_port=port)
 
-    def nginx_command(self, port):
+    def nginx_command(self, port, worker_connections=4096):
         """nginx in the foreground as one process (`master_process off; daemon off;`), so the same
         command runs under callgrind; its prefix, config and logs live in the session's temp dir."""
         prefix = os.path.join(self.tmp, f"nginx-{port}")
@@ -68,9 +68,10 @@ class BenchSession:
         config = f"""daemon off;
 master_process off;
 worker_processes 1;
+worker_rlimit_nofile {worker_connections + 64};
 error_log {prefix}/error.log warn;
 pid {prefix}/nginx.pid;
-events {{ worker_connections 4096; }}
+events {{ worker_connections {worker_connections}; }}
 http {{
     access_log off;
     keepalive_requests 100000000;

@@ -19,6 +19,7 @@ import os
 import subprocess
 import sys
 
+from scripts.benchmark import scale_bench
 from scripts.benchmark import startup_callgrind
 from scripts.benchmark import stubgen
 from scripts.benchmark.bench_session import BenchSession, ScenarioError
@@ -93,14 +94,23 @@ def has_sessions(understudy):
     return "--max-sessions" in result.stdout + result.stderr
 
 
+def measure_hello(session, tools, load, changelist=False):
+    """The C evhttp hello server's Ir per request under `load` (with `changelist`, the flag's variant)."""
+    any_path = stubgen.exact_path(100)
+    name = "hello-changelist" if changelist else "hello"
+    command = session.baseline_command(0) + (["--changelist"] if changelist else [])
+    figures = _profile_once(session, tools, name, command, any_path, load, _main_port(session, any_path))
+    session.log(f"   {name:18} {figures['ir_per_request']:9,.0f} Ir/request")
+    return figures["ir_per_request"]
+
+
 def _measure(session, tools, understudy, load, names):
     """One run: both C baselines, then each workload. Returns {name: figures}."""
     figures = {}
     any_path = stubgen.exact_path(100)
-    for name, extra in (("hello", []), ("hello-changelist", ["--changelist"])):
-        command = session.baseline_command(0) + extra
-        figures[name] = _profile_once(session, tools, name, command, any_path, load, _main_port(session, any_path))
-        session.log(f"   {name:18} {figures[name]['ir_per_request']:9,.0f} Ir/request")
+    for changelist in (False, True):
+        ir = measure_hello(session, tools, load, changelist)
+        figures["hello-changelist" if changelist else "hello"] = {"ir_per_request": ir}
     if session.has_nginx():
         # The second anchor, counted the same way: nginx as one process (no master), one worker.
         port = session.free_port()
@@ -137,14 +147,27 @@ def run(config, tools, understudy):
     session = BenchSession(config, tools, understudy)
     runs = []
     starts = None
+    scale = scale_figures = scale_hello = scale_rss = None
     try:
         for index in range(config.gate_runs):
             session.log(f"== gate run {index + 1} of {config.gate_runs}: {load['requests']} requests over "
                         f"{load['connections']} keep-alive connections after {load['warmup']} unmeasured")
             runs.append(_measure(session, tools, understudy, load, names))
-        # Start-up too (exec to the first 200) with 100 stubs: seconds under callgrind, where 10 000
-        # stubs take minutes (that one is `--startup-callgrind`'s).
-        start_names = [n for n in ("exact100",) if n in budget.get("startup", {})]
+        # The scaling points (issue 46): stubs from 10 to 10 000, sessions from 1 to 1 000, each with
+        # a budget and the growth ratios' ceilings (scale_bench.py; `scripts/bench --scale` prints the
+        # same points with the RSS per connection too).
+        scale = budget.get("scale")
+        if scale:
+            scale_load = scale.get("load", load)
+            session.log(f"== scaling points: {scale_load['requests']} requests over {scale_load['connections']} "
+                        f"connections after {scale_load['warmup']} unmeasured")
+            scale_hello = measure_hello(session, tools, scale_load)
+            scale_figures = scale_bench.measure_points(session, tools, scale_load, list(scale["budgets"]))
+            if "rssPerConnection" in scale:
+                session.log(f"== RSS per idle keep-alive connection at {scale_bench.CONNECTION_COUNTS[-1]:,}")
+                scale_rss = scale_bench.measure_connections(session, scale_bench.CONNECTION_COUNTS[-1:])
+        # Start-up too (exec to the first 200) with 100 and 10 000 stubs.
+        start_names = [n for n in ("exact100", "exact10000") if n in budget.get("startup", {})]
         if start_names:
             session.log("== start-up under callgrind: exec -> first 200")
             starts = startup_callgrind.measure(session, start_names)
@@ -188,6 +211,16 @@ def run(config, tools, understudy):
               f"{allocs:.1f} | {limit:,} | {verdict} |")
     for name in missing:
         print(f"| {name}: {WORKLOADS[name][2]} | no budget in {os.path.basename(BUDGET_FILE)} | | | | | | skipped |")
+    if scale_figures:
+        text, over = scale_bench.points_table(scale_figures, scale_hello, scale["budgets"], scale.get("ratios"))
+        print("\nScaling points: Ir per request as stubs and sessions grow (`scripts/bench --scale`)\n")
+        print(text)
+        failed |= over
+    if scale_rss:
+        text, over = scale_bench.connections_table(scale_rss, scale["rssPerConnection"])
+        print("\nRSS per idle keep-alive connection (not an instruction count: the allocator's pages, so a looser budget)\n")
+        print(text)
+        failed |= over
     if starts:
         text, over = startup_callgrind.table(starts, budget["startup"])
         print("\nStart-up: instructions from exec to the first 200 (`scripts/bench --startup-callgrind`)\n")

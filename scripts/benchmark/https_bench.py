@@ -131,6 +131,40 @@ def wrk(port, seconds, connections, close, cpu):
     return WrkResult.parse(result.stdout)
 
 
+def measure(binary, rounds, duration, connections, close_connections, server_cpu, load_cpu):
+    """Interleaved rounds against nginx: ({(server, "keepalive"|"handshakes"): [req/s per round]}, lines
+    Understudy journaled). Also what `scripts/bench --floor` reports for HTTPS."""
+    with tempfile.TemporaryDirectory(prefix="understudy-https-bench-") as work:
+        cert, key, cafile = make_certificates(work)
+        servers = {}
+        try:
+            servers["nginx"] = start_nginx(work, cert, key, server_cpu)
+            servers["understudy"] = start_understudy(binary, work, cert, key, server_cpu)
+            figures = {(name, kind): [] for name in servers for kind in ("keepalive", "handshakes")}
+            for name, (_, port) in servers.items():
+                check(port, cafile)
+                wrk(port, 1, connections, False, load_cpu)  # warm-up
+            for round_index in range(rounds):
+                for kind, close, clients in (("keepalive", False, connections),
+                                             ("handshakes", True, close_connections)):
+                    for name, (process, port) in servers.items():
+                        result = wrk(port, duration, clients, close, load_cpu)
+                        if process.poll() is not None:
+                            raise RuntimeError(f"{name} exited under load")
+                        if result.non_2xx or result.socket_errors:
+                            print(f"  warning: {name} {kind}: {result.non_2xx} non-2xx, {result.socket_errors} socket errors",
+                                  file=sys.stderr)
+                        figures[(name, kind)].append(result.requests_per_second)
+                        print(f"  round {round_index + 1} {kind:10} {name:10} {result.requests_per_second:10.0f} req/s "
+                              f"p99 {result.p99_ms:7.2f} ms", file=sys.stderr)
+        finally:
+            for process, _ in servers.values():
+                process.terminate()
+                process.wait(30)
+        journal_lines = sum(1 for _ in open(f"{work}/journal.jsonl")) if os.path.exists(f"{work}/journal.jsonl") else 0
+    return figures, journal_lines
+
+
 def main(argv):
     parser = argparse.ArgumentParser(prog="scripts/bench --https", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -147,35 +181,8 @@ def main(argv):
     load_cpu = os.environ.get("BENCH_LOAD_CPU", "1")
     binary = args.understudy or toolchain.build_understudy(os.environ.get("BENCH_SCRATCH", ".build-bench-release"))
 
-    with tempfile.TemporaryDirectory(prefix="understudy-https-bench-") as work:
-        cert, key, cafile = make_certificates(work)
-        servers = {}
-        try:
-            servers["nginx"] = start_nginx(work, cert, key, server_cpu)
-            servers["understudy"] = start_understudy(binary, work, cert, key, server_cpu)
-            figures = {(name, kind): [] for name in servers for kind in ("keepalive", "handshakes")}
-            for name, (_, port) in servers.items():
-                check(port, cafile)
-                wrk(port, 1, args.connections, False, load_cpu)  # warm-up
-            for round_index in range(args.rounds):
-                for kind, close, connections in (("keepalive", False, args.connections),
-                                                 ("handshakes", True, args.close_connections)):
-                    for name, (process, port) in servers.items():
-                        result = wrk(port, args.duration, connections, close, load_cpu)
-                        if process.poll() is not None:
-                            raise RuntimeError(f"{name} exited under load")
-                        if result.non_2xx or result.socket_errors:
-                            print(f"  warning: {name} {kind}: {result.non_2xx} non-2xx, {result.socket_errors} socket errors",
-                                  file=sys.stderr)
-                        figures[(name, kind)].append(result.requests_per_second)
-                        print(f"  round {round_index + 1} {kind:10} {name:10} {result.requests_per_second:10.0f} req/s "
-                              f"p99 {result.p99_ms:7.2f} ms", file=sys.stderr)
-        finally:
-            for process, _ in servers.values():
-                process.terminate()
-                process.wait(30)
-        journal_lines = sum(1 for _ in open(f"{work}/journal.jsonl")) if os.path.exists(f"{work}/journal.jsonl") else 0
-
+    figures, journal_lines = measure(binary, args.rounds, args.duration, args.connections, args.close_connections,
+                                     server_cpu, load_cpu)
     print(f"\n### HTTPS: Understudy vs nginx (one worker), {args.rounds} rounds of {args.duration:.0f} s, "
           f"load {toolchain.load_average():.2f}\n")
     print("| figure | nginx (median req/s) | Understudy (median req/s) | ratio | target |")

@@ -32,7 +32,7 @@ enum WireMockHandlebars {
     /// WireMock's helpers that have no native equivalent, refused by name.
     static let unsupportedHelpers: Set<String> = [
         "date", "parseDate", "math", "range", "size", "array", "arrayAdd", "arrayRemove", "assign", "base64",
-        "contains", "matches", "regexExtract", "formData", "formatJson", "formatXml", "hostname", "lookup",
+        "contains", "matches", "regexExtract", "formatJson", "formatXml", "hostname", "lookup",
         "pickRandom",
         "random", "randomDecimal", "systemValue", "trim", "abbreviate", "capitalize", "join", "replace", "split",
         "substring", "toJson", "parseJson", "val", "with", "xPath", "soapXPath", "urlEncode", "eq", "neq", "gt", "lt",
@@ -49,6 +49,9 @@ enum WireMockHandlebars {
     ) -> Result<String, Untranslatable> {
         var out = ""
         var blocks: [Block] = []
+        // The variables `{{formData request.body 'NAME' urlDecode=true}}` bound: `NAME.FIELD` reads
+        // `request.form.FIELD` from there on, as WireMock's data variable does.
+        var forms: Set<String> = []
         var rest = source[...]
         while let open = rest.firstRange(of: "{{") {
             out += rest[..<open.lowerBound]
@@ -61,7 +64,8 @@ enum WireMockHandlebars {
             rest = rest[close.upperBound...]
             do {
                 out += try translateTag(
-                    tag, triple: triple, blocks: &blocks, parameters: parameters, requestRoot: requestRoot)
+                    tag, triple: triple, blocks: &blocks, forms: &forms, parameters: parameters,
+                    requestRoot: requestRoot)
             } catch {
                 return .failure(
                     Untranslatable(
@@ -76,7 +80,8 @@ enum WireMockHandlebars {
     }
 
     private static func translateTag(
-        _ tag: String, triple: Bool, blocks: inout [Block], parameters: [String: String], requestRoot: String
+        _ tag: String, triple: Bool, blocks: inout [Block], forms: inout Set<String>, parameters: [String: String],
+        requestRoot: String
     ) throws(Untranslatable)
         -> String
     {
@@ -111,7 +116,11 @@ enum WireMockHandlebars {
             }
             return triple ? value : HTMLEntityEscaping().escapeText(value)
         }
-        let value = try expression(first, Array(tokens.dropFirst()), blocks, requestRoot)
+        if first == "formData" {
+            forms.insert(try formData(Array(tokens.dropFirst()), requestRoot))
+            return ""  // WireMock's helper renders nothing when it binds a variable
+        }
+        let value = try expression(first, Array(tokens.dropFirst()), blocks, forms, requestRoot)
         switch value {
         case .name(let name): return triple ? "{{{\(name)}}}" : "{{\(name)}}"
         case .section(let name, let text): return "{{#\(name)}}\(text){{/\(name)}}"
@@ -125,7 +134,7 @@ enum WireMockHandlebars {
     }
 
     private static func expression(
-        _ head: String, _ arguments: [String], _ blocks: [Block], _ requestRoot: String
+        _ head: String, _ arguments: [String], _ blocks: [Block], _ forms: Set<String>, _ requestRoot: String
     ) throws(Untranslatable) -> Native {
         switch head {
         case "now": return try now(hash(arguments))
@@ -139,8 +148,35 @@ enum WireMockHandlebars {
             guard arguments.isEmpty else {
                 throw Untranslatable(message: "the helper `\(head)` is not supported")
             }
-            return .name(try path(head, blocks, requestRoot))
+            return .name(try path(head, blocks, forms, requestRoot))
         }
+    }
+
+    /// `formData request.body 'NAME' urlDecode=true`: the variable's name. WireMock's FormParser splits
+    /// the body on `&` and `=` and, with `urlDecode=true`, decodes each side as a form does (`+` a
+    /// space): what `request.form` reads. Without it WireMock keeps the values percent-encoded, which
+    /// has no native equivalent.
+    private static func formData(_ arguments: [String], _ requestRoot: String) throws(Untranslatable) -> String {
+        guard arguments.count >= 2, arguments[0] == requestRoot + ".body", let name = unquote(arguments[1]),
+            !name.isEmpty, name != requestRoot, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
+        else {
+            throw Untranslatable(
+                message: "`formData` is supported as `formData \(requestRoot).body 'NAME' urlDecode=true`")
+        }
+        let options = try hash(Array(arguments.dropFirst(2)))
+        if let unknown = options.keys.first(where: { $0 != "urlDecode" && $0 != "encoding" }) {
+            throw Untranslatable(message: "`formData` takes `urlDecode` and `encoding`; found `\(unknown)`")
+        }
+        guard options["urlDecode"] == "true" else {
+            throw Untranslatable(
+                message:
+                    "`formData` without `urlDecode=true` keeps the values percent-encoded; Understudy's `request.form` decodes them"
+            )
+        }
+        if let encoding = options["encoding"], encoding.lowercased() != "utf-8" {
+            throw Untranslatable(message: "`formData` decodes UTF-8 only; found encoding `\(encoding)`")
+        }
+        return name
     }
 
     private static func openBlock(_ text: String, _ blocks: inout [Block], _ requestRoot: String) throws(Untranslatable)
@@ -189,8 +225,9 @@ enum WireMockHandlebars {
     }
 
     /// A Handlebars path (`request.path.[0]`, `item.name`, `@index`) as a native name.
-    private static func path(_ text: String, _ blocks: [Block], _ requestRoot: String) throws(Untranslatable) -> String
-    {
+    private static func path(
+        _ text: String, _ blocks: [Block], _ forms: Set<String>, _ requestRoot: String
+    ) throws(Untranslatable) -> String {
         let inEach = blocks.contains { $0.helper == "each" }
         switch text {
         case "@index" where inEach: return "index()"
@@ -200,6 +237,15 @@ enum WireMockHandlebars {
         default: break
         }
         var segments = try split(text)
+        if let form = segments.first, forms.contains(form) {
+            // `form.FIELD` (or `.[0]`, the same first value): the field as written, no brackets or dots,
+            // which a native name could not hold.
+            guard segments.count == 2 || (segments.count == 3 && segments[2] == "0"),
+                !segments[1].isEmpty,
+                segments[1].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" })
+            else { throw Untranslatable(message: "`\(text)`: a form field is read as `\(form).FIELD` only") }
+            return "request.form." + segments[1]
+        }
         if inEach {
             if segments.first == "this" { segments.removeFirst() }
             if let alias = blocks.last(where: { $0.helper == "each" })?.alias, segments.first == alias {
