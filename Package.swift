@@ -154,11 +154,13 @@ let package = Package(
             pkgConfig: "libevent",
             providers: [.apt(["libevent-dev"]), .brew(["libevent"])]
         ),
-        // TLS for the transport, header-only like CLibevent: certificate generation, SSL contexts and
-        // libevent's OpenSSL bufferevents (libevent-dev's libevent_openssl, libssl-dev).
+        // TLS for the transport, header-only like CLibevent: certificate generation, SSL contexts,
+        // libevent's OpenSSL bufferevents (libevent-dev's libevent_openssl, libssl-dev) and webhooks'
+        // HMAC. Without pkgConfig or `link`, like CCurl: the daemon dlopens libssl.so.3 and
+        // libevent_openssl when an HTTPS port or a webhook signature first needs them, so a start
+        // without TLS does not load and relocate OpenSSL (Sources/CLibeventTLS/shim.h).
         .systemLibrary(
             name: "CLibeventTLS",
-            pkgConfig: "libevent_openssl",
             providers: [.apt(["libevent-dev", "libssl-dev"]), .brew(["libevent", "openssl"])]
         ),
         // nghttp2, the HTTP/2 codec behind the transport's HTTP/2 connections (h2c and h2 over TLS),

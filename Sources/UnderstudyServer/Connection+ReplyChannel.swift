@@ -66,7 +66,7 @@ extension Connection: ReplyChannel {
         case .emptyResponse, .rstStream, .rstStreamRefused, .rstStreamCancel, .goaway, .goawayNow:
             // HTTP/1.1 has no stream to reset or connection to announce going away: the request
             // ends unanswered, as `empty-response` (docs/http2.md).
-            if secure { understudy_tls_write_and_close(bufferevent, nil, 0) }
+            if secure { understudy_tls_write_and_close(OpenSSLLibrary.opened, bufferevent, nil, 0) }
         case .malformedResponse:
             writeAll(ReplyScheduler.garbage, to: fd)
         case .closeAfterHeaders, .rstStreamAfterHeaders:
@@ -93,7 +93,9 @@ extension Connection: ReplyChannel {
     /// the end is as clean as a plain socket's FIN) on an HTTPS connection, else straight to the socket.
     private func writeAll(_ bytes: [UInt8], to fd: Int32) {
         if secure {
-            bytes.withUnsafeBytes { understudy_tls_write_and_close(bufferevent, $0.baseAddress, $0.count) }
+            bytes.withUnsafeBytes {
+                understudy_tls_write_and_close(OpenSSLLibrary.opened, bufferevent, $0.baseAddress, $0.count)
+            }
         } else {
             ReplyScheduler.writeAll(bytes, to: fd)
         }

@@ -62,7 +62,7 @@ extension HTTPServer {
         }
         let made =
             if let tls = port.sslContext {
-                understudy_tls_bufferevent_new_socket(base, fd, tls)
+                understudy_tls_bufferevent_new_socket(OpenSSLLibrary.opened, base, fd, tls)
             } else {
                 bufferevent_socket_new(base, fd, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue))
             }

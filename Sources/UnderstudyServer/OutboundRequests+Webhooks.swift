@@ -111,17 +111,19 @@ final class WebhookSender: OutboundSending {
         reference.server?.outbound.after(nanoseconds: nanoseconds, action)
     }
 
-    /// OpenSSL's one-shot `HMAC` with SHA-256 (libcrypto, which the daemon links for TLS).
+    /// OpenSSL's one-shot `HMAC` with SHA-256 (libcrypto, opened on the first signature:
+    /// ``OpenSSLLibrary``). Empty if OpenSSL cannot be opened; then libcurl, which needs it, cannot
+    /// be opened either, and the webhook is not sent.
     func hmacSHA256(key: [UInt8], message: [UInt8]) -> [UInt8] {
+        guard let api = try? OpenSSLLibrary.api() else { return [] }
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
         let keyBytes = key.isEmpty ? [0] : key  // a pointer even for an empty key; its length stays 0
-        keyBytes.withUnsafeBytes { keyPointer in
+        let length = keyBytes.withUnsafeBytes { keyPointer in
             message.withUnsafeBufferPointer { messagePointer in
                 digest.withUnsafeMutableBufferPointer { out in
-                    _ = HMAC(
-                        EVP_sha256(), keyPointer.baseAddress, Int32(key.count), messagePointer.baseAddress,
-                        message.count, out.baseAddress, &length)
+                    understudy_hmac_sha256(
+                        api, keyPointer.baseAddress, Int32(key.count), messagePointer.baseAddress, message.count,
+                        out.baseAddress)
                 }
             }
         }

@@ -14,6 +14,8 @@ public final class TLSContext {
     /// The only name a `wrong-host` certificate is issued for (`.invalid` never resolves).
     public static let wrongHost = "wrong-host.invalid"
 
+    /// OpenSSL's entry points (``OpenSSLLibrary``), opened by the first context.
+    private let api: UnsafePointer<understudy_openssl>
     private let authority: TLSIdentity?
     /// The CA nobody is given, for `untrusted`; made on first use.
     private var strangerAuthority: TLSIdentity?
@@ -21,25 +23,28 @@ public final class TLSContext {
     private var leaves: [CertificateMode: TLSIdentity] = [:]
 
     /// Generates a CA, or loads the user's pair (the chain's first certificate must match the key).
+    /// Opens OpenSSL first (``OpenSSLLibrary``); throws why when it cannot.
     public init(settings: TLSSettings) throws(ServerError) {
+        let api = try OpenSSLLibrary.api()
+        self.api = api
         if let certificateFile = settings.certificateFile, let keyFile = settings.keyFile {
             var error = [CChar](repeating: 0, count: 2048)
             let context = error.withUnsafeMutableBufferPointer {
-                understudy_tls_context_from_files(certificateFile, keyFile, $0.baseAddress!, $0.count)
+                understudy_tls_context_from_files(api, certificateFile, keyFile, $0.baseAddress!, $0.count)
             }
             guard let context else { throw .setupFailed(TLSIdentity.message(error)) }
             contexts[.valid] = context
             authority = nil
             certificateAuthorityPEM = nil
         } else {
-            let authority = try TLSIdentity.authority(named: "Understudy Test CA")
+            let authority = try TLSIdentity.authority(named: "Understudy Test CA", api: api)
             self.authority = authority
             certificateAuthorityPEM = authority.certificatePEM
         }
     }
 
     deinit {
-        for context in contexts.values { understudy_tls_context_free(context) }
+        for context in contexts.values { understudy_tls_context_free(api, context) }
     }
 
     /// The OpenSSL server context presenting `mode`'s certificate.
@@ -52,7 +57,7 @@ public final class TLSContext {
         let leaf = try leaf(for: mode, authority: authority)
         var error = [CChar](repeating: 0, count: 512)
         let context = error.withUnsafeMutableBufferPointer {
-            understudy_tls_context_new(leaf.handle, $0.baseAddress!, $0.count)
+            understudy_tls_context_new(api, leaf.handle, $0.baseAddress!, $0.count)
         }
         guard let context else { throw .setupFailed(TLSIdentity.message(error)) }
         leaves[mode] = leaf
@@ -87,7 +92,7 @@ public final class TLSContext {
             if let existing = strangerAuthority {
                 stranger = existing
             } else {
-                stranger = try TLSIdentity.authority(named: "Understudy Untrusted CA")
+                stranger = try TLSIdentity.authority(named: "Understudy Untrusted CA", api: api)
                 strangerAuthority = stranger
             }
             return try TLSIdentity.leaf(issuedBy: stranger, hosts: Self.hosts, notBefore: -3_600, notAfter: 397 * day)
