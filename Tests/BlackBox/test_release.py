@@ -13,6 +13,7 @@ import platform
 import re
 import shutil
 import signal
+import ssl
 import subprocess
 import tarfile
 import tempfile
@@ -165,6 +166,31 @@ class ReleaseArchiveTests(unittest.TestCase):
         root = minimal_root([self.top / "understudy"], self.scratch / "root")
         process, url = serve_in_chroot(self, root)
         check_serves_journals_and_stops(self, root, process, url)
+
+    def test_in_an_empty_root_it_serves_https_with_the_openssl_linked_into_it(self):
+        # A build linked against Debian's shared OpenSSL opens libssl with dlopen when HTTPS is first
+        # needed (issue 46: no OpenSSL at start-up otherwise); the archive links Debian's static libssl
+        # and libcrypto in and the loader finds them there first, so HTTPS works where there is no
+        # libssl to open, as in this root.
+        root = minimal_root([self.top / "understudy"], self.scratch / "root")
+        self.assertEqual([p.name for p in root.rglob("*") if p.name.startswith(("libssl", "libcrypto"))], [])
+        process, _ = serve_in_chroot(self, root, command=[
+            "/understudy", "serve", "/stubs", "--https", "--https-port-file", "/run/https-port",
+            "--tls-ca-file", "/run/ca.pem"])
+        deadline = time.monotonic() + 30
+        # Both written once the HTTPS listener is up (the CA file after the port file).
+        while not ((root / "run" / "https-port").exists() and (root / "run" / "ca.pem").exists()):
+            if process.poll() is not None:
+                self.fail(f"the daemon exited with {process.returncode}: {process.stdout.read().decode(errors='replace')}")
+            if time.monotonic() > deadline:
+                self.fail("no HTTPS port within 30 s")
+            time.sleep(0.01)
+        port = (root / "run" / "https-port").read_text().strip()
+        context = ssl.create_default_context(cafile=str(root / "run" / "ca.pem"))
+        with urllib.request.urlopen(f"https://127.0.0.1:{port}/hello", timeout=10, context=context) as answer:
+            self.assertEqual((answer.status, answer.read()), (200, b"from the archive"))
+        process.send_signal(signal.SIGTERM)
+        self.assertEqual(process.wait(timeout=15), 0, process.stdout.read().decode(errors="replace"))
 
 
 if __name__ == "__main__":
