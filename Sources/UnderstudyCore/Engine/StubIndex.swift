@@ -30,7 +30,7 @@ struct StubIndex {
     /// Exact-path stubs by path.
     private var byPath: [String: Bucket] = [:]
     /// Every other stub, by the literal prefix of the paths it can match.
-    private(set) var unindexed: PrefixIndex
+    let unindexed: PrefixIndex
 
     init(stubs: [Stub]) {
         let ranks = Stub.ranks(of: stubs)
@@ -67,12 +67,19 @@ struct StubIndex {
     @discardableResult
     func firstCandidate(method: String, path: String, where visit: (Int) -> Bool) -> Int? {
         let exact = byPath[path]
-        let exactCount = exact?.count ?? 0
-        var deepest = -1
-        if !unindexed.isEmpty {
-            var pathBytes = path
-            deepest = pathBytes.withUTF8 { unindexed.deepestGroup(of: $0) }
+        if unindexed.isEmpty {
+            // Exact paths only: the bucket, in rank order already.
+            guard let exact else { return nil }
+            for i in 0..<exact.count {
+                let entry = exact[i]
+                if let wanted = entry.method, wanted != method { continue }
+                if visit(entry.index) { return entry.index }
+            }
+            return nil
         }
+        let exactCount = exact?.count ?? 0
+        var pathBytes = path
+        let deepest = pathBytes.withUTF8 { unindexed.deepestGroup(of: $0) }
         var groups = 0
         var group = deepest
         while group >= 0 {
