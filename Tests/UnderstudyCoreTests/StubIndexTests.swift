@@ -63,12 +63,12 @@ final class StubIndexTests: XCTestCase {
         }
         let priority = Int.random(in: 0...6, using: &random)
         let priorityMember = priority == 0 ? "" : #", "priority": \#(priority)"#
-        return #"{"id": "s\#(number)", "request": {\#(request.joined(separator: ", "))}, "responses": [{}]\#(priorityMember)}"#
+        return
+            #"{"id": "s\#(number)", "request": {\#(request.joined(separator: ", "))}, "responses": [{}]\#(priorityMember)}"#
     }
 
     /// What the index must offer for a request, found by scanning every stub.
-    private func bruteForce(_ stubs: [Stub], method: String, path: String) -> [Int] {
-        let ranks = Stub.ranks(of: stubs)
+    private func bruteForce(_ stubs: [Stub], ranks: [Int], method: String, path: String) -> [Int] {
         let candidates = stubs.indices.filter { index in
             let stub = stubs[index]
             switch stub.request.path {
@@ -98,6 +98,7 @@ final class StubIndexTests: XCTestCase {
                 for i in stubs.indices where Bool.random(using: &random) { stubs[i].tieOrder = .newestFirst }
             }
             let index = StubIndex(stubs: stubs)
+            let ranks = Stub.ranks(of: stubs)
             var paths = ["", "/", "/api", "/api/", "/a%20b/x", "/a b/x", "/users/42"]
             for _ in 0..<60 { paths.append(randomPath(&random)) }
             for _ in 0..<20 { paths.append(randomCut(randomPath(&random), &random)) }
@@ -106,7 +107,7 @@ final class StubIndexTests: XCTestCase {
             }
             for path in paths {
                 for method in ["GET", "POST", "DELETE"] {
-                    let expected = bruteForce(stubs, method: method, path: path)
+                    let expected = bruteForce(stubs, ranks: ranks, method: method, path: path)
                     var visited: [Int] = []
                     let none = index.firstCandidate(method: method, path: path) {
                         visited.append($0)
@@ -133,7 +134,8 @@ final class StubIndexTests: XCTestCase {
         // A user's set: thousands of patterns under one API prefix, a few with none, a priority.
         var stubs: [String] = []
         for i in 0..<2_000 {
-            stubs.append(#"{"id": "p\#(i)", "request": {"pathPattern": "^/api/v1/users/\#(i)/[0-9]+$"}, "responses": [{}]}"#)
+            stubs.append(
+                #"{"id": "p\#(i)", "request": {"pathPattern": "^/api/v1/users/\#(i)/[0-9]+$"}, "responses": [{}]}"#)
         }
         stubs.append(#"{"id": "users", "request": {"pathPattern": "^/api/v1/users/.*"}, "responses": [{}]}"#)
         stubs.append(#"{"id": "ci", "request": {"pathPattern": "(?i)/API/V2/.*"}, "responses": [{}]}"#)

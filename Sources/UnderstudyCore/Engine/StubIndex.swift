@@ -53,7 +53,8 @@ struct StubIndex {
                 let pathPart =
                     target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)
                     ?? ""
-                others.append((pathPart.contains("%") || pathPart.contains("+") ? [] : Array(pathPart.utf8), rank, index))
+                others.append(
+                    (pathPart.contains("%") || pathPart.contains("+") ? [] : Array(pathPart.utf8), rank, index))
             case .targetPattern, nil:
                 others.append(([], rank, index))
             }
