@@ -38,59 +38,84 @@ final class PrefixIndex {
 
     /// Indexes `stubs`, given as (literal prefix, rank, stub index) in ascending rank order.
     init(rankOrdered stubs: [(prefix: [UInt8], rank: Int, index: Int)]) {
-        var groupOf: [[UInt8]: Int] = [:]
-        var distinct: [[UInt8]] = []
-        var stubGroup: [Int] = []
-        stubGroup.reserveCapacity(stubs.count)
+        // Every prefix in one buffer, so sorting compares with `memcmp` and retains nothing.
+        var flat: [UInt8] = []
+        var starts: [Int] = [0]
+        starts.reserveCapacity(stubs.count + 1)
         for stub in stubs {
-            if let group = groupOf[stub.prefix] {
-                stubGroup.append(group)
-            } else {
-                groupOf[stub.prefix] = distinct.count
-                stubGroup.append(distinct.count)
-                distinct.append(stub.prefix)
+            flat.append(contentsOf: stub.prefix)
+            starts.append(flat.count)
+        }
+        // By prefix, then by rank (the input's order): equal prefixes end up side by side, each
+        // group's stubs in rank order.
+        let order = flat.withUnsafeBufferPointer { flat in
+            stubs.indices.sorted { a, b in
+                let order = Self.compare(flat, starts[a]..<starts[a + 1], flat, starts[b]..<starts[b + 1])
+                return order != 0 ? order < 0 : a < b
             }
         }
-        let order = distinct.indices.sorted { distinct[$0].lexicographicallyPrecedes(distinct[$1]) }
-        var position = Array(repeating: 0, count: distinct.count)
-        for (sorted, group) in order.enumerated() { position[group] = sorted }
 
-        // Sorted prefixes come in depth-first order of their trie, so a stack of the current
-        // prefix's ancestors gives each one its parent.
-        var stack: [Int] = []
-        var parents: [Int] = []
         var bytes: [UInt8] = []
         var byteStarts = [0]
-        parents.reserveCapacity(order.count)
-        for (sorted, group) in order.enumerated() {
-            let prefix = distinct[group]
-            while let top = stack.last, !prefix.starts(with: distinct[order[top]]) { stack.removeLast() }
-            parents.append(stack.last ?? -1)
-            stack.append(sorted)
-            bytes.append(contentsOf: prefix)
-            byteStarts.append(bytes.count)
+        var parents: [Int] = []
+        var runStarts: [Int] = []
+        var ranks: [Int] = []
+        var indices: [Int] = []
+        ranks.reserveCapacity(stubs.count)
+        indices.reserveCapacity(stubs.count)
+        // Sorted prefixes come in depth-first order of their trie, so a stack of the current
+        // prefix's ancestors (as groups) gives each one its parent.
+        var stack: [Int] = []
+        flat.withUnsafeBufferPointer { flat in
+            var previous: Range<Int>? = nil
+            for (slot, stub) in order.enumerated() {
+                let prefix = starts[stub]..<starts[stub + 1]
+                if previous == nil || Self.compare(flat, previous!, flat, prefix) != 0 {
+                    let group = parents.count
+                    bytes.withUnsafeBufferPointer { bytes in
+                        while let top = stack.last {
+                            let topRange = byteStarts[top]..<byteStarts[top + 1]
+                            if topRange.count <= prefix.count,
+                                Self.compare(
+                                    bytes, topRange, flat, prefix.lowerBound..<prefix.lowerBound + topRange.count)
+                                    == 0
+                            {
+                                break
+                            }
+                            stack.removeLast()
+                        }
+                    }
+                    parents.append(stack.last ?? -1)
+                    stack.append(group)
+                    bytes.append(contentsOf: flat[prefix])
+                    byteStarts.append(bytes.count)
+                    runStarts.append(slot)
+                    previous = prefix
+                }
+                ranks.append(stubs[stub].rank)
+                indices.append(stubs[stub].index)
+            }
         }
-
-        // Counting sort of the stubs into their groups' runs: a stable one, so each run stays in rank order.
-        var runStarts = Array(repeating: 0, count: order.count + 1)
-        for group in stubGroup { runStarts[position[group] + 1] += 1 }
-        for g in 0..<order.count { runStarts[g + 1] += runStarts[g] }
-        var ranks = Array(repeating: 0, count: stubs.count)
-        var indices = Array(repeating: 0, count: stubs.count)
-        var next = runStarts
-        for (stub, group) in zip(stubs, stubGroup) {
-            let slot = next[position[group]]
-            next[position[group]] += 1
-            ranks[slot] = stub.rank
-            indices[slot] = stub.index
-        }
-        self.groupCount = order.count
+        runStarts.append(stubs.count)
+        self.groupCount = parents.count
         self.bytes = Self.stored(bytes)
         self.byteStarts = Self.stored(byteStarts)
         self.parents = Self.stored(parents)
         self.runStarts = Self.stored(runStarts)
         self.ranks = Self.stored(ranks)
         self.indices = Self.stored(indices)
+    }
+
+    /// Bytes `a` of `x` against bytes `b` of `y` (a proper prefix sorts first): negative, 0 or positive.
+    private static func compare(
+        _ x: UnsafeBufferPointer<UInt8>, _ a: Range<Int>, _ y: UnsafeBufferPointer<UInt8>, _ b: Range<Int>
+    ) -> Int {
+        let shorter = min(a.count, b.count)
+        if shorter > 0 {
+            let order = memcmp(x.baseAddress! + a.lowerBound, y.baseAddress! + b.lowerBound, shorter)
+            if order != 0 { return Int(order) }
+        }
+        return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
     }
 
     deinit {
