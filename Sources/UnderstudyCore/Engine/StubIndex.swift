@@ -1,7 +1,8 @@
 /// Finds the stubs that could match a request without scanning them all: exact-path stubs are
-/// bucketed by decoded path (each entry remembering its method, if any); only stubs with a pattern
-/// or no path are checked for every request, and a pattern stub only when the path starts with the
-/// pattern's literal prefix (see ``PatternPrefix``), a byte comparison instead of a regex run.
+/// bucketed by decoded path (each entry remembering its method, if any); stubs with a pattern, a
+/// `url` target or no path are grouped by the literal prefix of the paths they can match (see
+/// ``PatternPrefix`` and ``PrefixIndex``), so a request meets only the groups its path starts
+/// with: the cost stays flat however many patterns there are, and no regex runs for the others.
 ///
 /// One dictionary keyed by path alone means one hash of the path per request (a key of method and
 /// path hashed both strings, for two dictionaries).
@@ -28,13 +29,12 @@ struct StubIndex {
 
     /// Exact-path stubs by path.
     private var byPath: [String: Bucket] = [:]
-    private var unindexed: [Int] = []
-    /// The literal prefix of each unindexed stub's path pattern (empty: none, or no pattern).
-    private var unindexedPrefixes: [[UInt8]] = []
-    private var unindexedRanks: [Int] = []
+    /// Every other stub, by the literal prefix of the paths it can match.
+    let unindexed: PrefixIndex
 
     init(stubs: [Stub]) {
         let ranks = Stub.ranks(of: stubs)
+        var others: [(prefix: [UInt8], rank: Int, index: Int)] = []
         for index in ranks.indices.sorted(by: { ranks[$0] < ranks[$1] }) {
             let stub = stubs[index]
             let rank = ranks[index]
@@ -47,55 +47,83 @@ struct StubIndex {
                     byPath[path]!.rest.append(entry)
                 }
             case .pattern(let regex)?:
-                unindexed.append(index)
-                unindexedRanks.append(rank)
-                unindexedPrefixes.append(PatternPrefix.of(regex.pattern))
+                others.append((PatternPrefix.of(regex.pattern), rank, index))
             case .exactTarget(let target)?:
                 // The decoded path starts with the target's path when that path has nothing to decode.
                 let pathPart =
                     target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)
                     ?? ""
-                unindexed.append(index)
-                unindexedRanks.append(rank)
-                unindexedPrefixes.append(pathPart.contains("%") || pathPart.contains("+") ? [] : Array(pathPart.utf8))
+                others.append(
+                    (pathPart.contains("%") || pathPart.contains("+") ? [] : Array(pathPart.utf8), rank, index))
             case .targetPattern, nil:
-                unindexed.append(index)
-                unindexedRanks.append(rank)
-                unindexedPrefixes.append([])
+                others.append(([], rank, index))
             }
         }
+        unindexed = PrefixIndex(rankOrdered: others)
     }
 
-    /// Calls `visit` with candidate stub indices in rank order until it returns `true`.
+    /// Calls `visit` with candidate stub indices in rank order until it returns `true`: the stubs
+    /// bucketed under `path` that take `method` (or any), and the unindexed stubs whose literal
+    /// prefix `path` starts with.
     @discardableResult
     func firstCandidate(method: String, path: String, where visit: (Int) -> Bool) -> Int? {
         let exact = byPath[path]
+        if unindexed.isEmpty {
+            // Exact paths only: the bucket, in rank order already.
+            guard let exact else { return nil }
+            for i in 0..<exact.count {
+                let entry = exact[i]
+                if let wanted = entry.method, wanted != method { continue }
+                if visit(entry.index) { return entry.index }
+            }
+            return nil
+        }
         let exactCount = exact?.count ?? 0
-        var i = 0, k = 0
         var pathBytes = path
-        // Merge of two sorted lists, so the earliest-loaded candidate always wins.
-        while true {
-            while i < exactCount, let wanted = exact![i].method, wanted != method { i += 1 }
-            while k < unindexed.count, !unindexedPrefixes[k].isEmpty,
-                !pathBytes.withUTF8({ $0.starts(with: unindexedPrefixes[k]) })
-            { k += 1 }
-            var a = Int.max, aIndex = 0
-            if i < exactCount {
-                let entry = exact![i]  // one copy of the entry: its method string is retained once
-                a = entry.rank
-                aIndex = entry.index
+        let deepest = pathBytes.withUTF8 { unindexed.deepestGroup(of: $0) }
+        var groups = 0
+        var group = deepest
+        while group >= 0 {
+            groups += 1
+            group = unindexed.parent(of: group)
+        }
+        // A cursor and an end per matching prefix group, on the stack: no allocation per request.
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * groups) { runs -> Int? in
+            group = deepest
+            for run in 0..<groups {
+                let range = unindexed.run(group)
+                runs[2 * run] = range.lowerBound
+                runs[2 * run + 1] = range.upperBound
+                group = unindexed.parent(of: group)
             }
-            let c = k < unindexed.count ? unindexedRanks[k] : Int.max
-            if a == Int.max && c == Int.max { return nil }
-            let next: Int
-            if a < c {
-                next = aIndex
-                i += 1
-            } else {
-                next = unindexed[k]
-                k += 1
+            var i = 0
+            // Merge of sorted lists, so the first-ranked candidate always wins.
+            while true {
+                while i < exactCount, let wanted = exact![i].method, wanted != method { i += 1 }
+                var best = Int.max, bestIndex = 0, from = -1
+                if i < exactCount {
+                    let entry = exact![i]  // one copy of the entry: its method string is retained once
+                    best = entry.rank
+                    bestIndex = entry.index
+                }
+                for run in 0..<groups {
+                    let cursor = runs[2 * run]
+                    if cursor < runs[2 * run + 1], unindexed.ranks[cursor] < best {
+                        best = unindexed.ranks[cursor]
+                        from = run
+                    }
+                }
+                if best == Int.max { return nil }
+                let next: Int
+                if from < 0 {
+                    next = bestIndex
+                    i += 1
+                } else {
+                    next = unindexed.indices[runs[2 * from]]
+                    runs[2 * from] += 1
+                }
+                if visit(next) { return next }
             }
-            if visit(next) { return next }
         }
     }
 }
