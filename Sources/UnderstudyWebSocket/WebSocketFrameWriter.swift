@@ -5,6 +5,9 @@ public enum WebSocketFrameWriter {
     public struct ControlPayloadTooLong: Error, Equatable, Sendable {
         /// The payload's length.
         public var length: Int
+
+        /// The error for a payload of `length` bytes.
+        public init(length: Int) { self.length = length }
     }
 
     /// A text message: one frame, or fragments of at most `fragmentSize` bytes each (a fragment
