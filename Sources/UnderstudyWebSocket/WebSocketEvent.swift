@@ -38,7 +38,9 @@ public struct WebSocketMessage: Equatable, Sendable {
     }
 
     /// A text message with `text`, uncompressed.
-    public static func text(_ text: String) -> WebSocketMessage { WebSocketMessage(kind: .text, payload: Array(text.utf8)) }
+    public static func text(_ text: String) -> WebSocketMessage {
+        WebSocketMessage(kind: .text, payload: Array(text.utf8))
+    }
 
     /// A binary message with `bytes`, uncompressed.
     public static func binary(_ bytes: [UInt8]) -> WebSocketMessage { WebSocketMessage(kind: .binary, payload: bytes) }

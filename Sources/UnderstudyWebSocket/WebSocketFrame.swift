@@ -45,7 +45,9 @@ public struct WebSocketFrame: Equatable, Sendable {
             output.append(UInt8(length & 0xFF))
         } else {
             output.append(maskBit | 127)
-            for shift in stride(from: 56, through: 0, by: -8) { output.append(UInt8(truncatingIfNeeded: length >> shift)) }
+            for shift in stride(from: 56, through: 0, by: -8) {
+                output.append(UInt8(truncatingIfNeeded: length >> shift))
+            }
         }
         guard let key = maskingKey else {
             output.append(contentsOf: payload)

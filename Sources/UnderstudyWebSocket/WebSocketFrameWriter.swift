@@ -60,11 +60,14 @@ public enum WebSocketFrameWriter {
     private static func message(opcode: WebSocketOpcode, payload: [UInt8], fragmentSize: Int?) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(payload.count + 14)
-        for frame in frames(opcode: opcode, payload: payload, fragmentSize: fragmentSize) { frame.encode(into: &output) }
+        for frame in frames(opcode: opcode, payload: payload, fragmentSize: fragmentSize) {
+            frame.encode(into: &output)
+        }
         return output
     }
 
-    private static func control(_ opcode: WebSocketOpcode, _ payload: [UInt8]) throws(ControlPayloadTooLong) -> [UInt8] {
+    private static func control(_ opcode: WebSocketOpcode, _ payload: [UInt8]) throws(ControlPayloadTooLong) -> [UInt8]
+    {
         guard payload.count <= 125 else { throw ControlPayloadTooLong(length: payload.count) }
         return WebSocketFrame(opcode: opcode, payload: payload).bytes
     }

@@ -17,8 +17,10 @@ final class FrameParserTests: XCTestCase {
         let hello = Array("Hello".utf8)
         assertParses(helloMasked, to: success(.message(.text("Hello"))), "masked text")
         assertParses(pongMasked, to: success(.pong(hello)), "masked pong")
-        assertParses(helloUnmasked, configuration: readingAServer, to: success(.message(.text("Hello"))), "unmasked text")
-        assertParses(helloFragmented, configuration: readingAServer, to: success(.message(.text("Hello"))), "fragmented")
+        assertParses(
+            helloUnmasked, configuration: readingAServer, to: success(.message(.text("Hello"))), "unmasked text")
+        assertParses(
+            helloFragmented, configuration: readingAServer, to: success(.message(.text("Hello"))), "fragmented")
         assertParses(pingUnmasked, configuration: readingAServer, to: success(.ping(hello)), "unmasked ping")
     }
 
@@ -83,7 +85,9 @@ final class FrameParserTests: XCTestCase {
         var parser = WebSocketFrameParser()
         let frame = clientFrame(.text, [0x61, 0xFF] + [UInt8](repeating: 0x61, count: 100))
         parser.append(frame.prefix(6 + 2))  // header (2) + key (4) + "a" + the bad byte
-        XCTAssertThrowsError(try parser.next()) { XCTAssertEqual(($0 as? WebSocketProtocolError)?.closeCode, .invalidPayloadData) }
+        XCTAssertThrowsError(try parser.next()) {
+            XCTAssertEqual(($0 as? WebSocketProtocolError)?.closeCode, .invalidPayloadData)
+        }
     }
 
     func testAFailureSticks() {
@@ -91,7 +95,9 @@ final class FrameParserTests: XCTestCase {
         parser.append(WebSocketFrameWriter.text("unmasked"))
         XCTAssertThrowsError(try parser.next())
         parser.append(clientText("fine"))
-        XCTAssertThrowsError(try parser.next()) { XCTAssertEqual($0 as? WebSocketProtocolError, WebSocketProtocolError(.unmaskedFrame)) }
+        XCTAssertThrowsError(try parser.next()) {
+            XCTAssertEqual($0 as? WebSocketProtocolError, WebSocketProtocolError(.unmaskedFrame))
+        }
     }
 
     func testMessagesInOrderAcrossManyAppends() throws {
@@ -99,7 +105,8 @@ final class FrameParserTests: XCTestCase {
         var expected: [WebSocketEvent] = []
         for index in 0..<200 {
             let text = String(repeating: "é", count: index)
-            stream += clientFrame(.text, Array(text.utf8), fin: false) + clientFrame(.ping, [UInt8(index)])
+            stream +=
+                clientFrame(.text, Array(text.utf8), fin: false) + clientFrame(.ping, [UInt8(index)])
                 + clientFrame(.continuation, [0x21])
             expected += [.ping([UInt8(index)]), .message(.text(text + "!"))]
             stream += clientFrame(.binary, [UInt8(index), 0])

@@ -21,14 +21,16 @@ final class FrameWriterTests: XCTestCase {
     func testControlFrames() throws {
         XCTAssertEqual(try WebSocketFrameWriter.pong([9]), [0x8A, 0x01, 9])
         XCTAssertEqual(try WebSocketFrameWriter.close(code: nil), [0x88, 0x00])
-        XCTAssertEqual(try WebSocketFrameWriter.close(code: .serviceRestart, reason: "restart"),
-                       [0x88, 0x09, 0x03, 0xF4] + Array("restart".utf8))
+        XCTAssertEqual(
+            try WebSocketFrameWriter.close(code: .serviceRestart, reason: "restart"),
+            [0x88, 0x09, 0x03, 0xF4] + Array("restart".utf8))
         XCTAssertEqual(try WebSocketFrameWriter.close(code: .tryAgainLater), [0x88, 0x02, 0x03, 0xF5])
         XCTAssertNoThrow(try WebSocketFrameWriter.ping([UInt8](repeating: 0, count: 125)))
         XCTAssertThrowsError(try WebSocketFrameWriter.ping([UInt8](repeating: 0, count: 126))) {
             XCTAssertEqual($0 as? WebSocketFrameWriter.ControlPayloadTooLong, .init(length: 126))
         }
-        XCTAssertThrowsError(try WebSocketFrameWriter.close(code: .normalClosure, reason: String(repeating: "x", count: 124)))
+        XCTAssertThrowsError(
+            try WebSocketFrameWriter.close(code: .normalClosure, reason: String(repeating: "x", count: 124)))
         // Any code may be written on purpose; the parser (as a client) refuses the ones peers may not send.
         let local = try WebSocketFrameWriter.close(code: .abnormalClosure)
         XCTAssertEqual(local, [0x88, 0x02, 0x03, 0xEE])
@@ -52,12 +54,14 @@ final class FrameWriterTests: XCTestCase {
         assertParses(invalid, configuration: readingAServer, to: failure(.invalidUTF8))
         XCTAssertEqual(WebSocketFaultFrames.invalidUTF8Text([0xFF]), [0x81, 0x01, 0xFF])
 
-        let cut = WebSocketFaultFrames.truncatedFragmentedMessage(payload: Array("abcdef".utf8), fragmentSize: 2, keptFragments: 2)
+        let cut = WebSocketFaultFrames.truncatedFragmentedMessage(
+            payload: Array("abcdef".utf8), fragmentSize: 2, keptFragments: 2)
         XCTAssertEqual(cut, [0x01, 0x02, 0x61, 0x62, 0x00, 0x02, 0x63, 0x64])
         XCTAssertEqual(parse(cut, configuration: readingAServer), ParseOutcome(), "half a message yields nothing")
         // Cut even before the last fragment of a message that fits in one: FIN is still clear.
         XCTAssertEqual(
-            WebSocketFaultFrames.truncatedFragmentedMessage(opcode: .binary, payload: [1, 2], fragmentSize: 8), [0x02, 0x02, 1, 2])
+            WebSocketFaultFrames.truncatedFragmentedMessage(opcode: .binary, payload: [1, 2], fragmentSize: 8),
+            [0x02, 0x02, 1, 2])
     }
 
     /// Frames the writer makes, masked the way a client would send them, round-trip through the parser.
@@ -66,7 +70,8 @@ final class FrameWriterTests: XCTestCase {
         for fragmentSize in [1, 125, 126, 65535, 65536, 100_000] {
             var bytes: [UInt8] = []
             let key: [UInt8] = [0xDE, 0xAD, 0xBE, 0xEF]
-            for var frame in WebSocketFrameWriter.frames(opcode: .binary, payload: payload, fragmentSize: fragmentSize) {
+            for var frame in WebSocketFrameWriter.frames(opcode: .binary, payload: payload, fragmentSize: fragmentSize)
+            {
                 frame.maskingKey = key
                 frame.encode(into: &bytes)
             }

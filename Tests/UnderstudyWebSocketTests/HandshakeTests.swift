@@ -21,7 +21,8 @@ final class HandshakeTests: XCTestCase {
         return headers
     }
 
-    private func refusal(_ headers: [(name: String, value: String)], method: String = "GET") -> WebSocketHandshakeError? {
+    private func refusal(_ headers: [(name: String, value: String)], method: String = "GET") -> WebSocketHandshakeError?
+    {
         do {
             _ = try WebSocketHandshake.validate(method: method, headers: headers)
             return nil
@@ -39,7 +40,8 @@ final class HandshakeTests: XCTestCase {
             0xC4, 0xEA,
         ]
         let accept = WebSocketHandshake.acceptValue(forKey: "dGhlIHNhbXBsZSBub25jZQ==") { input in
-            XCTAssertEqual(String(decoding: input, as: UTF8.self), "dGhlIHNhbXBsZSBub25jZQ==258EAFA5-E914-47DA-95CA-C5AB0DC85B11")
+            XCTAssertEqual(
+                String(decoding: input, as: UTF8.self), "dGhlIHNhbXBsZSBub25jZQ==258EAFA5-E914-47DA-95CA-C5AB0DC85B11")
             return digest
         }
         XCTAssertEqual(accept, "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=")
@@ -51,14 +53,17 @@ final class HandshakeTests: XCTestCase {
         guard let sha1 = OpenSSLSHA1() else { throw XCTSkip("libcrypto.so.3 not found") }
         let hex = sha1.digest(Array("abc".utf8)).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
         XCTAssertEqual(hex, "a9993e364706816aba3e25717850c26c9cd0d89d", "FIPS 180's SHA-1 of \"abc\"")
-        XCTAssertEqual(WebSocketHandshake.acceptValue(forKey: "dGhlIHNhbXBsZSBub25jZQ==", sha1: sha1.digest), "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=")
+        XCTAssertEqual(
+            WebSocketHandshake.acceptValue(forKey: "dGhlIHNhbXBsZSBub25jZQ==", sha1: sha1.digest),
+            "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=")
     }
 
     func testAValidRequest() throws {
-        let headers = valid + [
-            ("sec-websocket-protocol", "chat, superchat"), ("Sec-WebSocket-Protocol", "v2.json"),
-            ("Sec-WebSocket-Extensions", "permessage-deflate; client_max_window_bits, x-webkit-deflate-frame"),
-        ]
+        let headers =
+            valid + [
+                ("sec-websocket-protocol", "chat, superchat"), ("Sec-WebSocket-Protocol", "v2.json"),
+                ("Sec-WebSocket-Extensions", "permessage-deflate; client_max_window_bits, x-webkit-deflate-frame"),
+            ]
         let request = try WebSocketHandshake.validate(method: "GET", headers: headers)
         XCTAssertEqual(request.key, "dGhlIHNhbXBsZSBub25jZQ==")
         XCTAssertEqual(request.subprotocols, ["chat", "superchat", "v2.json"])
@@ -78,9 +83,10 @@ final class HandshakeTests: XCTestCase {
         XCTAssertEqual(refusal(valid + [("Sec-WebSocket-Version", "13")]), .unsupportedVersion("13"), "repeated")
         XCTAssertEqual(refusal(replacing("Sec-WebSocket-Key", with: nil)), .missingKey)
         XCTAssertEqual(refusal(valid + [("Sec-WebSocket-Key", "AAAAAAAAAAAAAAAAAAAAAA==")]), .duplicateKey)
-        for key in ["", "dGhlIHNhbXBsZSBub25jZQ", "dGhlIHNhbXBsZSBub25j", "dGhlIHNhbXBsZSBub25jZQ=A",
-                    "dGhlIHNhbXBsZSBub25jZR==", "dGhlIHNhbXBsZSBub25jZ!==", "dGhlIHNhbXBsZSBub25jZQ==AAAA"]
-        {
+        for key in [
+            "", "dGhlIHNhbXBsZSBub25jZQ", "dGhlIHNhbXBsZSBub25j", "dGhlIHNhbXBsZSBub25jZQ=A",
+            "dGhlIHNhbXBsZSBub25jZR==", "dGhlIHNhbXBsZSBub25jZ!==", "dGhlIHNhbXBsZSBub25jZQ==AAAA",
+        ] {
             XCTAssertEqual(refusal(replacing("Sec-WebSocket-Key", with: key)), .invalidKey(key), key)
         }
         XCTAssertEqual(WebSocketHandshakeError.unsupportedVersion("8").status, 426)
@@ -88,14 +94,18 @@ final class HandshakeTests: XCTestCase {
     }
 
     func testSubprotocolChoiceFollowsTheServersPreference() {
-        XCTAssertEqual(WebSocketHandshake.selectSubprotocol(offered: ["chat", "superchat"], supported: ["superchat", "chat"]), "superchat")
-        XCTAssertEqual(WebSocketHandshake.selectSubprotocol(offered: ["Chat"], supported: ["chat"]), nil, "case-sensitive")
+        XCTAssertEqual(
+            WebSocketHandshake.selectSubprotocol(offered: ["chat", "superchat"], supported: ["superchat", "chat"]),
+            "superchat")
+        XCTAssertEqual(
+            WebSocketHandshake.selectSubprotocol(offered: ["Chat"], supported: ["chat"]), nil, "case-sensitive")
         XCTAssertNil(WebSocketHandshake.selectSubprotocol(offered: [], supported: ["chat"]))
     }
 
     func testResponseHeaders() {
         let headers = WebSocketHandshake.responseHeaders(accept: "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=", subprotocol: "chat")
-        XCTAssertEqual(headers.map(\.name), ["Upgrade", "Connection", "Sec-WebSocket-Accept", "Sec-WebSocket-Protocol"])
+        XCTAssertEqual(
+            headers.map(\.name), ["Upgrade", "Connection", "Sec-WebSocket-Accept", "Sec-WebSocket-Protocol"])
         XCTAssertEqual(headers.map(\.value), ["websocket", "Upgrade", "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=", "chat"])
         XCTAssertEqual(WebSocketHandshake.responseHeaders(accept: "x", subprotocol: nil).count, 3)
     }
@@ -103,7 +113,8 @@ final class HandshakeTests: XCTestCase {
 
 /// OpenSSL's `SHA1` from libcrypto, opened at run time so the test target links nothing new.
 private struct OpenSSLSHA1 {
-    private typealias Function = @convention(c) (UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<UInt8>?) -> UnsafeMutablePointer<UInt8>?
+    private typealias Function =
+        @convention(c) (UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<UInt8>?) -> UnsafeMutablePointer<UInt8>?
     private let function: Function
 
     init?() {
