@@ -66,7 +66,10 @@ public struct WebSocketFrameParser: Sendable {
 
     /// Adds bytes as they came from the connection; ``next()`` parses them.
     public mutating func append(_ bytes: some Sequence<UInt8>) {
-        if readIndex > 4096, readIndex * 2 > buffer.count {
+        if readIndex == buffer.count {
+            buffer.removeAll(keepingCapacity: true)
+            readIndex = 0
+        } else if readIndex > 4096, readIndex * 2 > buffer.count {
             buffer.removeFirst(readIndex)
             readIndex = 0
         }
@@ -131,33 +134,38 @@ public struct WebSocketFrameParser: Sendable {
         }
     }
 
-    /// Unmasks `count` payload bytes from the buffer into the message (checking a text's UTF-8 as it
-    /// goes, so a bad byte fails before the rest arrives) or the control frame's payload.
+    /// Moves `count` payload bytes from the buffer into the message (checking a text's UTF-8 as it
+    /// goes, so a bad byte fails before the rest arrives) or the control frame's payload, unmasked.
     private mutating func consumePayload(
         of header: WebSocketFrameHeader, count: Int, maskPhase: Int
     ) throws(WebSocketProtocolError) {
         let range = readIndex..<readIndex + count
         readIndex += count
-        var chunk = Array(buffer[range])
-        if let key = header.maskingKey {
-            chunk.withUnsafeMutableBufferPointer { bytes in
-                for index in bytes.indices {
-                    let shift = UInt32(24 - 8 * ((maskPhase + index) & 3))
-                    bytes[index] ^= UInt8(truncatingIfNeeded: key >> shift)
-                }
-            }
-        }
         if header.opcode.isControl {
-            controlPayload.append(contentsOf: chunk)
+            controlPayload.append(contentsOf: buffer[range])
+            Self.unmask(&controlPayload, from: controlPayload.count - count, key: header.maskingKey, phase: maskPhase)
             return
         }
         guard var partial = message else { return }
-        message = nil  // unshare the payload before appending (no copy of the whole message)
-        if partial.kind == .text, !partial.isCompressed, !partial.utf8.consume(chunk) {
+        message = nil  // so that `partial` holds the payload's only reference and appends in place
+        let from = partial.payload.count
+        partial.payload.append(contentsOf: buffer[range])
+        Self.unmask(&partial.payload, from: from, key: header.maskingKey, phase: maskPhase)
+        if partial.kind == .text, !partial.isCompressed, !partial.utf8.consume(partial.payload[from...]) {
             return try fail(WebSocketProtocolError(.invalidUTF8))
         }
-        partial.payload.append(contentsOf: chunk)
         message = partial
+    }
+
+    /// XORs `bytes[from...]` with the masking key (§5.3), starting at byte `phase` of the key.
+    private static func unmask(_ bytes: inout [UInt8], from: Int, key: UInt32?, phase: Int) {
+        guard let key else { return }
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            for index in from..<buffer.count {
+                let shift = UInt32(24 - 8 * ((phase + index - from) & 3))
+                buffer[index] ^= UInt8(truncatingIfNeeded: key >> shift)
+            }
+        }
     }
 
     /// Ends a frame whose payload is all read: the event it completes, if any.
