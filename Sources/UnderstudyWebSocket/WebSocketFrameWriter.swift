@@ -57,6 +57,13 @@ public enum WebSocketFrameWriter {
         return try control(.close, [UInt8(code.rawValue >> 8), UInt8(code.rawValue & 0xFF)] + Array(reason.utf8))
     }
 
+    /// The close frame that answers a client's violation: the code §7.4.1 requires for it
+    /// (``WebSocketProtocolError/closeCode``) and no reason.
+    public static func close(for error: WebSocketProtocolError) -> [UInt8] {
+        let code = error.closeCode.rawValue
+        return WebSocketFrame(opcode: .close, payload: [UInt8(code >> 8), UInt8(code & 0xFF)]).bytes
+    }
+
     private static func message(opcode: WebSocketOpcode, payload: [UInt8], fragmentSize: Int?) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(payload.count + 14)

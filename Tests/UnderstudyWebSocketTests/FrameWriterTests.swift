@@ -31,6 +31,11 @@ final class FrameWriterTests: XCTestCase {
         }
         XCTAssertThrowsError(
             try WebSocketFrameWriter.close(code: .normalClosure, reason: String(repeating: "x", count: 124)))
+        XCTAssertEqual(
+            WebSocketFrameWriter.close(for: WebSocketProtocolError(.unmaskedFrame)), [0x88, 0x02, 0x03, 0xEA])
+        XCTAssertEqual(WebSocketFrameWriter.close(for: WebSocketProtocolError(.invalidUTF8)), [0x88, 0x02, 0x03, 0xEF])
+        XCTAssertEqual(
+            WebSocketFrameWriter.close(for: WebSocketProtocolError(.messageTooBig(1))), [0x88, 0x02, 0x03, 0xF1])
         // Any code may be written on purpose; the parser (as a client) refuses the ones peers may not send.
         let local = try WebSocketFrameWriter.close(code: .abnormalClosure)
         XCTAssertEqual(local, [0x88, 0x02, 0x03, 0xEE])
