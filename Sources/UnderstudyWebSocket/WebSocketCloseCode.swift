@@ -51,5 +51,6 @@ public struct WebSocketCloseCode: RawRepresentable, Hashable, Sendable, CustomSt
         }
     }
 
+    /// The code as a number (`1012`).
     public var description: String { String(rawValue) }
 }

@@ -48,5 +48,6 @@ public struct WebSocketProtocolError: Error, Equatable, Sendable, CustomStringCo
     /// An error for `violation`.
     public init(_ violation: Violation) { self.violation = violation }
 
+    /// The close code and the rule (`1002: unmaskedFrame`).
     public var description: String { "\(closeCode): \(violation)" }
 }
