@@ -96,7 +96,7 @@ public struct WebSocketFrameParser: Sendable {
             case .header:
                 let decoder = WebSocketFrameHeaderDecoder(
                     allowsCompression: configuration.allowsCompression, requiresMask: configuration.requiresMask,
-                    maxMessageSize: UInt64(configuration.maxMessageSize))
+                    maxMessageSize: UInt64(max(0, configuration.maxMessageSize)))
                 let decoded: (header: WebSocketFrameHeader, size: Int)?
                 do {
                     decoded = try decoder.decode(
