@@ -221,6 +221,11 @@ let package = Package(
         // deadline, Content-Length, chunked and close-delimited replies): the CLI's `record --session` and the
         // test kit both call it. No Foundation, no C shim, so either may link it without weight.
         .target(name: "UnderstudyLoopbackHTTP", swiftSettings: dependentFacing),
+        // RFC 6455's protocol logic with no socket: the server side's frame parser (every §5 rule, the
+        // close codes of §7.4), the frame writer with issue 45's deliberately bad frames, and the
+        // handshake's pure parts (SHA-1 injected: no crypto here). No Foundation, no C; not wired into
+        // the transport yet (ARCHITECTURE.md).
+        .target(name: "UnderstudyWebSocket"),
         // The CLI only parses arguments and calls the libraries.
         .executableTarget(
             name: "understudy",
@@ -342,6 +347,8 @@ let package = Package(
             exclude: ["mirror_conformance.py"]
         ),
         .testTarget(name: "UnderstudyOpenAPITests", dependencies: ["UnderstudyOpenAPI"]),
+        // Every RFC 6455 framing rule the server enforces, whole and one byte at a time; no socket.
+        .testTarget(name: "UnderstudyWebSocketTests", dependencies: ["UnderstudyWebSocket"]),
         .testTarget(
             name: "UnderstudyJSONSchemaTests",
             dependencies: ["UnderstudyJSONSchema", "UnderstudyJSON"],
