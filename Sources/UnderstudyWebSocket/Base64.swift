@@ -1,58 +1,39 @@
-/// Base64 (RFC 4648 §4, padded) for the handshake's two values, without Foundation: the key a
-/// client sends (decoded, to check it is 16 bytes) and the accept value the server answers with.
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Base64 for the handshake's two values, through FoundationEssentials' codec (the one the rest of
+/// the package uses: `{"binary": …}` matchers, the journal's `bodyBase64`).
 enum Base64 {
-    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-
-    /// `bytes` as padded base64.
+    /// `bytes` as padded base64: the accept value.
     static func encode(_ bytes: [UInt8]) -> String {
-        var output: [UInt8] = []
-        output.reserveCapacity((bytes.count + 2) / 3 * 4)
-        var index = 0
-        while index < bytes.count {
-            let chunk = bytes[index..<min(index + 3, bytes.count)]
-            var word: UInt32 = 0
-            for (position, byte) in chunk.enumerated() { word |= UInt32(byte) << (16 - 8 * position) }
-            for position in 0..<4 {
-                output.append(
-                    position <= chunk.count ? alphabet[Int(word >> (18 - 6 * position)) & 0x3F] : UInt8(ascii: "="))
-            }
-            index += 3
-        }
-        return String(decoding: output, as: UTF8.self)
+        Data(bytes).base64EncodedString()
     }
 
-    /// The bytes of strict, padded base64 (length a multiple of 4, padding only at the end, no
-    /// whitespace, unused bits zero), or nil.
-    static func decode(_ text: String) -> [UInt8]? {
-        let characters = Array(text.utf8)
-        guard characters.count % 4 == 0 else { return nil }
-        var output: [UInt8] = []
-        for start in stride(from: 0, to: characters.count, by: 4) {
-            let quad = characters[start..<start + 4]
-            let padding = quad.reversed().prefix { $0 == UInt8(ascii: "=") }.count
-            guard padding <= 2, padding == 0 || start + 4 == characters.count else { return nil }
-            var word: UInt32 = 0
-            for character in quad.prefix(4 - padding) {
-                guard let value = value(of: character) else { return nil }
-                word = word << 6 | value
-            }
-            word <<= 6 * UInt32(padding)
-            let bytes = [UInt8(word >> 16 & 0xFF), UInt8(word >> 8 & 0xFF), UInt8(word & 0xFF)]
-            // Bits past the last whole byte must be zero (a canonical encoding).
-            if padding > 0, bytes[(3 - padding)...].contains(where: { $0 != 0 }) { return nil }
-            output.append(contentsOf: bytes.prefix(3 - padding))
-        }
-        return output
+    /// Whether `key` is a client's nonce as §4.1 makes it: 16 bytes in canonical base64, which is
+    /// always 22 characters of the alphabet, the last with its 4 unused bits zero, then `==`.
+    /// Checked by its shape first: FoundationEssentials' decoder takes padding in the middle
+    /// (`AA=A` decodes to two bytes), so it only confirms the length here.
+    static func isSixteenByteKey(_ key: String) -> Bool {
+        let bytes = Array(key.utf8)
+        guard bytes.count == 24, bytes[22] == UInt8(ascii: "="), bytes[23] == UInt8(ascii: "="),
+            let last = sextet(bytes[21]), last & 0x0F == 0,
+            bytes[..<21].allSatisfy({ sextet($0) != nil })
+        else { return false }
+        return Data(base64Encoded: key)?.count == 16
     }
 
-    private static func value(of character: UInt8) -> UInt32? {
-        switch character {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"): return UInt32(character - UInt8(ascii: "A"))
-        case UInt8(ascii: "a")...UInt8(ascii: "z"): return UInt32(character - UInt8(ascii: "a")) + 26
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return UInt32(character - UInt8(ascii: "0")) + 52
-        case UInt8(ascii: "+"): return 62
-        case UInt8(ascii: "/"): return 63
-        default: return nil
+    /// The value of one base64 alphabet character (RFC 4648 §4), or nil.
+    private static func sextet(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): byte - UInt8(ascii: "A")
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): byte - UInt8(ascii: "a") + 26
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0") + 52
+        case UInt8(ascii: "+"): 62
+        case UInt8(ascii: "/"): 63
+        default: nil
         }
     }
 }

@@ -34,7 +34,7 @@ public enum WebSocketHandshake {
         guard versions == [version] else { throw .unsupportedVersion(versions.first) }
         let keys = values("Sec-WebSocket-Key").map(trimmed)
         guard keys.count == 1, let key = keys.first else { throw keys.isEmpty ? .missingKey : .duplicateKey }
-        guard Base64.decode(key)?.count == 16 else { throw .invalidKey(key) }
+        guard Base64.isSixteenByteKey(key) else { throw .invalidKey(key) }
         return WebSocketUpgradeRequest(
             key: key, subprotocols: tokens("Sec-WebSocket-Protocol"),
             extensions: tokens("Sec-WebSocket-Extensions").map { trimmed(String($0.prefix { $0 != ";" })) })
