@@ -312,7 +312,7 @@ let package = Package(
             name: "UnderstudyCoreTests",
             dependencies: [
                 "UnderstudyCore", "UnderstudyJSON", "UnderstudyRegex", "UnderstudyStubFormat", "UnderstudyXML",
-                "UnderstudyWireMock", "UnderstudyCoreTestSupport",
+                "UnderstudyWireMock", "UnderstudyCoreTestSupport", "UnderstudyTemplates",
             ]),
         // One test target per library module: each module's tests build and run without Core's.
         .testTarget(name: "UnderstudyJSONTests", dependencies: ["UnderstudyJSON"]),

@@ -1,23 +1,15 @@
 import XCTest
 @testable import UnderstudyCore
 import UnderstudyCoreTestSupport
+import UnderstudyTemplates
 
 /// ``StubIndex`` against a brute-force scan: for random stub sets (fixed seeds) mixing exact paths,
 /// patterns with and without a literal prefix, `url` and `urlPattern` targets, no path, methods,
 /// priorities and newest-first ties, the index must offer exactly the stubs the scan finds, in rank
 /// order, and stop where `visit` says so.
 final class StubIndexTests: XCTestCase {
-    /// splitmix64: a fixed sequence per seed, so a failure repeats.
-    private struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    /// A fixed sequence per seed (the daemon's own SplitMix64, `serve --seed`), so a failure repeats.
+    private typealias Generator = SeededGenerator
 
     private static let segments = ["api", "v1", "v2", "users", "u", "items", "42", "7", "a b", "x"]
 
@@ -88,7 +80,7 @@ final class StubIndexTests: XCTestCase {
 
     func testCandidatesMatchABruteForceScanInRankOrder() throws {
         for seed in UInt64(1)...40 {
-            var random = Generator(state: seed)
+            var random = Generator(seed: seed)
             let count = Int.random(in: 1...120, using: &random)
             let json = #"{"stubs": ["# + (0..<count).map { randomStub($0, &random) }.joined(separator: ",\n") + "]}"
             var stubs = try StubLoader.parse(bytes: Array(json.utf8), file: "test.json", root: nil).stubs
