@@ -1,0 +1,148 @@
+"""Regenerates scripts/lib/symbol-order.txt, the lld `--symbol-ordering-file` of the static release build.
+
+    python3 -m scripts.lib.symbol_order [--binary PATH] [--requests N] [--out FILE]
+
+Why (issue 46, idle RSS): most of an idle daemon's resident memory was the binary's own code pages,
+7.2-7.7 MB of an 11 MB .text. A start and the first requests execute a few thousand functions scattered
+over the whole of .text, and the kernel maps up to 64 KB of page cache around each faulting page
+(fault-around), so every scattered function costs up to 16 resident pages. Laid out together, first,
+they share pages and those pages are all that gets touched.
+
+How: the binary (by default .build-serve's, linked with or without the ordering; the functions are the
+same) runs the 100 exact-stub set under callgrind with mangled names, as `scripts/bench --startup-callgrind`
+does; counts are dumped at the first 200 and again after `--requests` keep-alive requests and a few
+fresh connections. Every function of the binary with instructions in either dump is listed: those of the
+request path first (busiest first, so the per-request working set is densest), then those only a start
+runs. Names are mangled symbol names, as lld matches them; a name that is not in a later build is
+ignored (the link passes --no-warn-symbol-ordering), so a stale file costs locality, never a failed link.
+Regenerate after large changes to the start-up or request path.
+"""
+import argparse
+import collections
+import glob
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+from scripts.benchmark import stubgen
+from scripts.lib.understudy_daemon import ROOT, Daemon
+
+DEFAULT_OUT = os.path.join(ROOT, "scripts", "lib", "symbol-order.txt")
+FIRST_PATH = "/bench/1"
+_NAMED = re.compile(r"^\((\d+)\)(?: (.*))?$")
+
+
+def self_costs(dump, binary):
+    """{mangled name: self Ir} of the functions of `binary` in one callgrind dump (--dump-instr=no)."""
+    objects, functions = {}, {}
+    costs = collections.Counter()
+    current_object = current_function = None
+    after_call = False
+
+    def resolve(table, text):
+        match = _NAMED.match(text)
+        if not match:
+            return text
+        key, name = match.groups()
+        if name is not None:
+            table[key] = name
+        return table.get(key, "")
+
+    with open(dump) as handle:
+        for line in handle:
+            if line.startswith("ob="):
+                current_object = resolve(objects, line[3:].rstrip("\n"))
+            elif line.startswith("cob="):
+                resolve(objects, line[4:].rstrip("\n"))
+            elif line.startswith("fn="):
+                current_function = resolve(functions, line[3:].rstrip("\n"))
+            elif line.startswith("cfn="):
+                resolve(functions, line[4:].rstrip("\n"))
+            elif line.startswith("calls="):
+                after_call = True
+            elif line[:1].isdigit() or line[:1] in "+-*":
+                if after_call:  # the inclusive cost of the call just named, not this function's own
+                    after_call = False
+                    continue
+                if current_object == binary and current_function:
+                    fields = line.split()
+                    if len(fields) >= 2:
+                        costs[current_function] += int(fields[1])
+    cleaned = collections.Counter()
+    for name, cost in costs.items():
+        name = re.sub(r"'\d+$", "", name)  # callgrind's recursion-level suffix
+        if name.startswith("0x") or not name:
+            continue
+        cleaned[name] += cost
+    return cleaned
+
+
+def profile(binary, requests, work):
+    """(start-up costs, request-path costs) of `binary` serving 100 exact-path stubs."""
+    stubs = stubgen.exact_path_stubs(os.path.join(work, "exact100"), 100)
+    out = os.path.join(work, "callgrind.order.out")
+    command = ["env", "SWIFT_DETERMINISTIC_HASHING=1", "valgrind", "--tool=callgrind", "--dump-instr=no",
+               "--demangle=no", f"--callgrind-out-file={out}",
+               binary, "serve", stubs, "--host", "127.0.0.1", "--port", "0", "--quiet",
+               "--journal", os.path.join(work, "journal.jsonl")]
+    server = Daemon(command=command, name="understudy (symbol order)",
+                    stderr_path=os.path.join(work, "callgrind.log"), timeout=600)
+    try:
+        status, _ = server.get(FIRST_PATH)
+        if status != 200:
+            raise SystemExit(f"GET {FIRST_PATH} answered {status}")
+        subprocess.run(["callgrind_control", "--dump=first-200", str(server.pid)], check=True,
+                       capture_output=True, timeout=300)
+        import http.client
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
+        for index in range(requests):
+            connection.request("GET", f"/bench/{index % 100 + 1}")
+            connection.getresponse().read()
+        connection.close()
+        for _ in range(5):
+            server.get("/bench/2")
+        server.get("/__admin/health")
+        subprocess.run(["callgrind_control", "--dump=requests", str(server.pid)], check=True,
+                       capture_output=True, timeout=300)
+    finally:
+        server.process.kill()
+        server.stop()
+    dumps = sorted((path for path in glob.glob(out + ".*") if re.search(r"\.\d+$", path)),
+                   key=lambda path: int(path.rsplit(".", 1)[1]))
+    if len(dumps) < 2:
+        raise SystemExit(f"callgrind wrote {len(dumps)} dumps, expected 2")
+    real = os.path.realpath(binary)
+    return self_costs(dumps[0], real), self_costs(dumps[1], real)
+
+
+def ordering(startup, requests):
+    """Request-path symbols busiest first, then the start-up-only ones, busiest first."""
+    def by_cost(counter):
+        return [name for name, _ in sorted(counter.items(), key=lambda item: (-item[1], item[0]))]
+    first = by_cost(requests)
+    seen = set(first)
+    return first + [name for name in by_cost(startup) if name not in seen]
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--binary", default=os.path.join(ROOT, ".build-serve", "release", "understudy"))
+    parser.add_argument("--requests", type=int, default=200)
+    parser.add_argument("--out", default=DEFAULT_OUT)
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="symbol-order-") as work:
+        startup, requests = profile(args.binary, args.requests, work)
+    names = ordering(startup, requests)
+    if not names:
+        raise SystemExit(f"no function of {args.binary} found in the profile (is it the static build?)")
+    with open(args.out, "w") as handle:
+        handle.write("".join(name + "\n" for name in names))
+    print(f"{args.out}: {len(names)} symbols ({len(requests)} on the request path, "
+          f"{len(names) - len(requests)} at start-up only)", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
