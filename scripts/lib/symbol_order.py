@@ -18,6 +18,7 @@ ignored (the link passes --no-warn-symbol-ordering), so a stale file costs local
 Regenerate after large changes to the start-up or request path.
 """
 import argparse
+import bisect
 import collections
 import glob
 import os
@@ -34,56 +35,74 @@ FIRST_PATH = "/bench/1"
 _NAMED = re.compile(r"^\((\d+)\)(?: (.*))?$")
 
 
-def self_costs(dump, binary):
-    """{mangled name: self Ir} of the functions of `binary` in one callgrind dump (--dump-instr=no)."""
-    objects, functions = {}, {}
+def function_symbols(binary):
+    """[(address, name)] of the binary's code symbols, sorted, from its symbol table (`nm -n`)."""
+    symbols = []
+    listing = subprocess.run(["nm", "-n", "--defined-only", binary], check=True, capture_output=True, text=True)
+    for line in listing.stdout.splitlines():
+        fields = line.split(None, 2)
+        if len(fields) == 3 and fields[1] in "tTwW":
+            symbols.append((int(fields[0], 16), fields[2]))
+    return symbols
+
+
+def self_costs(dump, binary, symbols):
+    """{mangled name: self Ir} of the code of `binary` in one callgrind dump.
+
+    The dump has instruction addresses (--dump-instr=yes --dump-line=no; callgrind writes them relative
+    to the object, so as `nm` gives them), each mapped to the symbol containing it here: valgrind leaves some of this binary's functions unnamed (about 1 in 20 of those a start
+    runs, as `0x…`), and a function left out of the list costs a scattered page.
+    """
+    starts = [address for address, _ in symbols]
     costs = collections.Counter()
-    current_object = current_function = None
+    in_binary = False
+    objects = {}
+    address = 0
     after_call = False
-
-    def resolve(table, text):
-        match = _NAMED.match(text)
-        if not match:
-            return text
-        key, name = match.groups()
-        if name is not None:
-            table[key] = name
-        return table.get(key, "")
-
     with open(dump) as handle:
         for line in handle:
             if line.startswith("ob="):
-                current_object = resolve(objects, line[3:].rstrip("\n"))
-            elif line.startswith("cob="):
-                resolve(objects, line[4:].rstrip("\n"))
-            elif line.startswith("fn="):
-                current_function = resolve(functions, line[3:].rstrip("\n"))
-            elif line.startswith("cfn="):
-                resolve(functions, line[4:].rstrip("\n"))
+                match = _NAMED.match(line[3:].rstrip("\n"))
+                if match:
+                    key, name = match.groups()
+                    if name is not None:
+                        objects[key] = name
+                    in_binary = os.path.realpath(objects.get(key, "")) == binary
+                else:
+                    in_binary = os.path.realpath(line[3:].rstrip("\n")) == binary
+            elif line.startswith("cob="):  # names an object for later `ob=(N)` lines too
+                match = _NAMED.match(line[4:].rstrip("\n"))
+                if match and match.group(2) is not None:
+                    objects[match.group(1)] = match.group(2)
             elif line.startswith("calls="):
                 after_call = True
-            elif line[:1].isdigit() or line[:1] in "+-*":
-                if after_call:  # the inclusive cost of the call just named, not this function's own
+            elif line[:1] in "0123456789+-*":
+                fields = line.split()
+                position = fields[0]
+                if position.startswith("0x"):
+                    address = int(position, 16)
+                elif position.startswith("+"):
+                    address += int(position[1:], 16 if position[1:].startswith("0x") else 10)
+                elif position.startswith("-"):
+                    address -= int(position[1:], 16 if position[1:].startswith("0x") else 10)
+                elif position != "*":
+                    address = int(position)
+                if not in_binary:
                     after_call = False
                     continue
-                if current_object == binary and current_function:
-                    fields = line.split()
-                    if len(fields) >= 2:
-                        costs[current_function] += int(fields[1])
-    cleaned = collections.Counter()
-    for name, cost in costs.items():
-        name = re.sub(r"'\d+$", "", name)  # callgrind's recursion-level suffix
-        if name.startswith("0x") or not name:
-            continue
-        cleaned[name] += cost
-    return cleaned
+                cost = 0 if after_call else (int(fields[1]) if len(fields) > 1 else 0)
+                after_call = False
+                index = bisect.bisect_right(starts, address) - 1
+                if index >= 0:
+                    costs[symbols[index][1]] += max(cost, 1)
+    return costs
 
 
 def profile(binary, requests, work):
     """(start-up costs, request-path costs) of `binary` serving 100 exact-path stubs."""
     stubs = stubgen.exact_path_stubs(os.path.join(work, "exact100"), 100)
     out = os.path.join(work, "callgrind.order.out")
-    command = ["env", "SWIFT_DETERMINISTIC_HASHING=1", "valgrind", "--tool=callgrind", "--dump-instr=no",
+    command = ["env", "SWIFT_DETERMINISTIC_HASHING=1", "valgrind", "--tool=callgrind", "--dump-instr=yes", "--dump-line=no",
                "--demangle=no", f"--callgrind-out-file={out}",
                binary, "serve", stubs, "--host", "127.0.0.1", "--port", "0", "--quiet",
                "--journal", os.path.join(work, "journal.jsonl")]
@@ -114,7 +133,8 @@ def profile(binary, requests, work):
     if len(dumps) < 2:
         raise SystemExit(f"callgrind wrote {len(dumps)} dumps, expected 2")
     real = os.path.realpath(binary)
-    return self_costs(dumps[0], real), self_costs(dumps[1], real)
+    symbols = function_symbols(real)
+    return self_costs(dumps[0], real, symbols), self_costs(dumps[1], real, symbols)
 
 
 def ordering(startup, requests):
