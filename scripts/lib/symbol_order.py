@@ -11,7 +11,8 @@ they share pages and those pages are all that gets touched.
 How: the binary (by default .build-serve's, linked with or without the ordering; the functions are the
 same) runs the 100 exact-stub set under callgrind with mangled names, as `scripts/bench --startup-callgrind`
 does; counts are dumped at the first 200 and again after `--requests` keep-alive requests and a few
-fresh connections. Every function of the binary with instructions in either dump is listed: those of the
+fresh connections, once with deterministic hashing and four times seeded per process (other
+dictionary orders run other functions). Every function of the binary with instructions in either dump is listed: those of the
 request path first (busiest first, so the per-request working set is densest), then those only a start
 runs. Names are mangled symbol names, as lld matches them; a name that is not in a later build is
 ignored (the link passes --no-warn-symbol-ordering), so a stale file costs locality, never a failed link.
@@ -36,13 +37,17 @@ _NAMED = re.compile(r"^\((\d+)\)(?: (.*))?$")
 
 
 def function_symbols(binary):
-    """[(address, name)] of the binary's code symbols, sorted, from its symbol table (`nm -n`)."""
+    """[(address, size, name)] of the binary's code symbols with a size, sorted, from its symbol table.
+
+    Sizeless symbols are left out: one at the end of a function's section would take the addresses of
+    the function laid out after it.
+    """
     symbols = []
-    listing = subprocess.run(["nm", "-n", "--defined-only", binary], check=True, capture_output=True, text=True)
+    listing = subprocess.run(["nm", "-n", "-S", "--defined-only", binary], check=True, capture_output=True, text=True)
     for line in listing.stdout.splitlines():
-        fields = line.split(None, 2)
-        if len(fields) == 3 and fields[1] in "tTwW":
-            symbols.append((int(fields[0], 16), fields[2]))
+        fields = line.split(None, 3)
+        if len(fields) == 4 and fields[2] in "tTwW" and int(fields[1], 16) > 0:
+            symbols.append((int(fields[0], 16), int(fields[1], 16), fields[3]))
     return symbols
 
 
@@ -53,7 +58,7 @@ def self_costs(dump, binary, symbols):
     to the object, so as `nm` gives them), each mapped to the symbol containing it here: valgrind leaves some of this binary's functions unnamed (about 1 in 20 of those a start
     runs, as `0x…`), and a function left out of the list costs a scattered page.
     """
-    starts = [address for address, _ in symbols]
+    starts = [address for address, _, _ in symbols]
     costs = collections.Counter()
     in_binary = False
     objects = {}
@@ -93,16 +98,25 @@ def self_costs(dump, binary, symbols):
                 cost = 0 if after_call else (int(fields[1]) if len(fields) > 1 else 0)
                 after_call = False
                 index = bisect.bisect_right(starts, address) - 1
-                if index >= 0:
-                    costs[symbols[index][1]] += max(cost, 1)
+                if index >= 0 and address < symbols[index][0] + symbols[index][1]:
+                    costs[symbols[index][2]] += max(cost, 1)
     return costs
 
 
-def profile(binary, requests, work):
-    """(start-up costs, request-path costs) of `binary` serving 100 exact-path stubs."""
+def profile(binary, requests, work, deterministic):
+    """(start-up costs, request-path costs) of `binary` serving 100 exact-path stubs.
+
+    `deterministic`: with SWIFT_DETERMINISTIC_HASHING=1, as the bench and the gate run the daemon;
+    without it, dictionaries and sets are seeded per process, as a user's daemon is, and iterate and
+    collide differently, which runs other functions (value witnesses, resizing): main() takes the
+    union of both kinds of run.
+    """
     stubs = stubgen.exact_path_stubs(os.path.join(work, "exact100"), 100)
     out = os.path.join(work, "callgrind.order.out")
-    command = ["env", "SWIFT_DETERMINISTIC_HASHING=1", "valgrind", "--tool=callgrind", "--dump-instr=yes", "--dump-line=no",
+    for stale in glob.glob(out + "*"):
+        os.remove(stale)
+    hashing = "SWIFT_DETERMINISTIC_HASHING=1" if deterministic else "-uSWIFT_DETERMINISTIC_HASHING"
+    command = ["env", hashing, "valgrind", "--tool=callgrind", "--dump-instr=yes", "--dump-line=no",
                "--demangle=no", f"--callgrind-out-file={out}",
                binary, "serve", stubs, "--host", "127.0.0.1", "--port", "0", "--quiet",
                "--journal", os.path.join(work, "journal.jsonl")]
@@ -151,9 +165,15 @@ def main(argv=None):
     parser.add_argument("--binary", default=os.path.join(ROOT, ".build-serve", "release", "understudy"))
     parser.add_argument("--requests", type=int, default=200)
     parser.add_argument("--out", default=DEFAULT_OUT)
+    parser.add_argument("--seeded-runs", type=int, default=4,
+                        help="runs with per-process hash seeds, besides the deterministic one (default 4)")
     args = parser.parse_args(argv)
+    startup, requests = collections.Counter(), collections.Counter()
     with tempfile.TemporaryDirectory(prefix="symbol-order-") as work:
-        startup, requests = profile(args.binary, args.requests, work)
+        for run in range(1 + args.seeded_runs):
+            run_startup, run_requests = profile(args.binary, args.requests, work, deterministic=run == 0)
+            startup.update(run_startup)
+            requests.update(run_requests)
     names = ordering(startup, requests)
     if not names:
         raise SystemExit(f"no function of {args.binary} found in the profile (is it the static build?)")
