@@ -1,27 +1,33 @@
 """Regenerates scripts/lib/symbol-order.txt, the lld `--symbol-ordering-file` of the static release build.
 
-    python3 -m scripts.lib.symbol_order [--binary PATH] [--requests N] [--out FILE]
+    python3 -m scripts.lib.symbol_order [--binary PATH] [--requests N] [--seeded-runs N] [--out FILE]
 
 Why (issue 46, idle RSS): most of an idle daemon's resident memory was the binary's own code pages,
-7.2-7.7 MB of an 11 MB .text. A start and the first requests execute a few thousand functions scattered
+7.0 MB of an 11 MB .text. A start and the first requests execute a few thousand functions scattered
 over the whole of .text, and the kernel maps up to 64 KB of page cache around each faulting page
 (fault-around), so every scattered function costs up to 16 resident pages. Laid out together, first,
 they share pages and those pages are all that gets touched.
 
 How: the binary (by default .build-serve's, linked with or without the ordering; the functions are the
-same) runs the 100 exact-stub set under callgrind with mangled names, as `scripts/bench --startup-callgrind`
-does; counts are dumped at the first 200 and again after `--requests` keep-alive requests and a few
-fresh connections, once with deterministic hashing and four times seeded per process (other
-dictionary orders run other functions). Every function of the binary with instructions in either dump is listed: those of the
-request path first (busiest first, so the per-request working set is densest), then those only a start
-runs. Names are mangled symbol names, as lld matches them; a name that is not in a later build is
-ignored (the link passes --no-warn-symbol-ordering), so a stale file costs locality, never a failed link.
+same) runs the 100 exact-stub set under callgrind, as `scripts/bench --startup-callgrind` does, its
+instruction addresses mapped to the binary's symbols with `nm`. Counts are dumped at the first 200 and
+again after `--requests` keep-alive requests and a few fresh connections, once with deterministic hashing
+and four times seeded per process (other dictionary orders run other functions). Every function of the
+binary with instructions in either dump is listed: those of the request path first (busiest first, so
+the per-request working set is densest), then those only a start runs. Names are mangled symbol names,
+as lld matches them; a name that is not in a later build is ignored (the link passes
+--no-warn-symbol-ordering), so a stale file costs locality, never a failed link.
 Regenerate after large changes to the start-up or request path.
+
+Not reachable this way: code without a symbol. -function-sections gives LLVM's unnamed private functions
+(`.text..L__unnamed_N`, e.g. the forwarding stubs left where functions were merged) sections of their own,
+which stay where their object puts them; about 15 of them are touched, each costing its 64 KB window.
 """
 import argparse
 import bisect
 import collections
 import glob
+import http.client
 import os
 import re
 import subprocess
@@ -55,8 +61,9 @@ def self_costs(dump, binary, symbols):
     """{mangled name: self Ir} of the code of `binary` in one callgrind dump.
 
     The dump has instruction addresses (--dump-instr=yes --dump-line=no; callgrind writes them relative
-    to the object, so as `nm` gives them), each mapped to the symbol containing it here: valgrind leaves some of this binary's functions unnamed (about 1 in 20 of those a start
-    runs, as `0x…`), and a function left out of the list costs a scattered page.
+    to the object, so as `nm` gives them), each mapped to the symbol containing it here: valgrind's own
+    names leave some of this binary's functions out (as `0x…`), and a function left out of the list
+    costs a scattered 64 KB.
     """
     starts = [address for address, _, _ in symbols]
     costs = collections.Counter()
@@ -117,7 +124,7 @@ def profile(binary, requests, work, deterministic):
         os.remove(stale)
     hashing = "SWIFT_DETERMINISTIC_HASHING=1" if deterministic else "-uSWIFT_DETERMINISTIC_HASHING"
     command = ["env", hashing, "valgrind", "--tool=callgrind", "--dump-instr=yes", "--dump-line=no",
-               "--demangle=no", f"--callgrind-out-file={out}",
+               f"--callgrind-out-file={out}",
                binary, "serve", stubs, "--host", "127.0.0.1", "--port", "0", "--quiet",
                "--journal", os.path.join(work, "journal.jsonl")]
     server = Daemon(command=command, name="understudy (symbol order)",
@@ -128,7 +135,6 @@ def profile(binary, requests, work, deterministic):
             raise SystemExit(f"GET {FIRST_PATH} answered {status}")
         subprocess.run(["callgrind_control", "--dump=first-200", str(server.pid)], check=True,
                        capture_output=True, timeout=300)
-        import http.client
         connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
         for index in range(requests):
             connection.request("GET", f"/bench/{index % 100 + 1}")
